@@ -1,0 +1,398 @@
+"""Typed component tables and their loader.
+
+The rules code never reads raw dictionaries: :func:`load_components` parses one
+TOML file into the frozen :class:`Components` object and validates it, raising
+:class:`ComponentError` with the dotted path of the first bad field.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from enum import IntEnum
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+OBJECTIVES = ("tribune", "favor", "laurels", "legions", "denarii", "markers")
+
+
+class ComponentError(ValueError):
+    """A component file is unreadable or inconsistent; the message names the field."""
+
+
+class Faction(IntEnum):
+    """The seven factions, in board order (the order of phases 4 and 5)."""
+
+    GLADIATORS = 0
+    LEGATES = 1
+    PRAETORIANS = 2
+    PLEBEIANS = 3
+    PATRICIANS = 4
+    VESTALS = 5
+    SENATORS = 6
+
+    @property
+    def key(self) -> str:
+        return self.name.lower()
+
+
+class Region(IntEnum):
+    """The board regions, in evaluation order (phase 3)."""
+
+    THERMAE = 0
+    FORUM = 1
+    LATRINE = 2
+    CURIA = 3
+    ATRIUM = 4
+    CATACOMBS = 5
+    PANTHEON = 6
+    FIELD_OF_MARS = 7
+
+    @property
+    def key(self) -> str:
+        return self.name.lower()
+
+
+FACTION_NUMBERS: dict[Faction, tuple[str, ...]] = {
+    Faction.GLADIATORS: ("takeover_legions", "leader_legions", "benefit_cards"),
+    Faction.LEGATES: ("takeover_laurels", "leader_laurels", "benefit_cards", "benefit_legions"),
+    Faction.PRAETORIANS: ("takeover_cards", "leader_discards", "leader_legions", "benefit_legions"),
+    Faction.PLEBEIANS: ("takeover_cards", "leader_cards", "benefit_cards", "benefit_denarii"),
+    Faction.PATRICIANS: ("takeover_laurels", "leader_denarii"),
+    Faction.VESTALS: ("takeover_denarii", "benefit_laurels"),
+    Faction.SENATORS: ("takeover_laurels", "benefit_cards"),
+}
+
+
+@dataclass(frozen=True)
+class FactionSpec:
+    faction: Faction
+    name: str
+    leader: str
+    values: tuple[int, ...]
+    numbers: dict[str, int]
+
+
+@dataclass(frozen=True)
+class RegionSpec:
+    """One region: its card fields and follower spaces.
+
+    ``fields`` card fields; ``spaces`` follower spaces; ``prices`` a price per
+    space where the region has printed prices (Catacombs); ``numbers`` the other
+    printed amounts of the region (cost, fill_sum, ...).
+    """
+
+    region: Region
+    fields: int
+    spaces: int
+    numbers: dict[str, int]
+    prices: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class VictoryCard:
+    id: str
+    card: str
+    title: str
+    length: str
+    thresholds: dict[str, int]  # laurels, legions, denarii, markers
+    obligatory: tuple[str, ...]
+    required: dict[int, int]  # player count -> objectives required
+
+
+@dataclass(frozen=True)
+class ScoringSpec:
+    tribune: int
+    scroll: int
+    eternal_favor: int
+    temporary_favor: int
+    legion: int
+    laurel: int
+    denarii_per_point: int
+    marker: int
+    first_bonus: int
+
+
+@dataclass(frozen=True, eq=False)
+class Components:
+    """Every printed number of the game, typed and validated."""
+
+    name: str
+    reconstructed: bool
+    factions: tuple[FactionSpec, ...]
+    regions: tuple[RegionSpec, ...]
+    faction_field_spaces: int
+    starting_laurels: int
+    min_set_size: int
+    coin_bowl_first: int
+    coin_bowl_later: int
+    deal: int
+    setup_discard: int
+    starting_money: int
+    starting_money_step: int
+    followers: dict[int, int]
+    hand_limit: int
+    set_losses: tuple[tuple[int, int], ...]  # (min size, cards lost), ascending size
+    scoring: ScoringSpec
+    point_variant: dict[int, int]
+    victory_cards: tuple[VictoryCard, ...]
+    source: str
+
+    def region(self, region: Region) -> RegionSpec:
+        return self.regions[region]
+
+    def victory_card(self, card_id: str) -> VictoryCard:
+        for card in self.victory_cards:
+            if card.id == card_id:
+                return card
+        known = ", ".join(c.id for c in self.victory_cards)
+        raise ComponentError(f"unknown victory card {card_id!r}; known: {known}")
+
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        return tuple(sorted(self.followers))
+
+    def cards_lost_in_cesura(self, set_size: int) -> int:
+        lost = 0
+        for size, lose in self.set_losses:
+            if set_size >= size:
+                lost = lose
+        return lost
+
+
+# --- parsing helpers -------------------------------------------------------
+
+
+def _get(table: dict[str, Any], key: str, where: str) -> Any:
+    if not isinstance(table, dict):
+        raise ComponentError(f"{where}: expected a table")
+    if key not in table:
+        raise ComponentError(f"{where}.{key}: missing")
+    return table[key]
+
+
+def _int(table: dict[str, Any], key: str, where: str, minimum: int = 0) -> int:
+    value = _get(table, key, where)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ComponentError(f"{where}.{key}: expected an integer, got {value!r}")
+    if value < minimum:
+        raise ComponentError(f"{where}.{key}: must be >= {minimum}, got {value}")
+    return value
+
+
+def _str(table: dict[str, Any], key: str, where: str) -> str:
+    value = _get(table, key, where)
+    if not isinstance(value, str) or not value:
+        raise ComponentError(f"{where}.{key}: expected a non-empty string, got {value!r}")
+    return value
+
+
+def _int_list(table: dict[str, Any], key: str, where: str, minimum: int = 0) -> tuple[int, ...]:
+    value = _get(table, key, where)
+    if not isinstance(value, list):
+        raise ComponentError(f"{where}.{key}: expected a list of integers")
+    out = []
+    for i, item in enumerate(value):
+        if isinstance(item, bool) or not isinstance(item, int) or item < minimum:
+            raise ComponentError(f"{where}.{key}[{i}]: expected an integer >= {minimum}, got {item!r}")
+        out.append(item)
+    return tuple(out)
+
+
+def _count_table(table: dict[str, Any], key: str, where: str, minimum: int = 1) -> dict[int, int]:
+    raw = _get(table, key, where)
+    if not isinstance(raw, dict) or not raw:
+        raise ComponentError(f"{where}.{key}: expected a table of player count = number")
+    out: dict[int, int] = {}
+    for count, _ in raw.items():
+        try:
+            players = int(count)
+        except ValueError:
+            raise ComponentError(f"{where}.{key}.{count}: key must be a player count") from None
+        out[players] = _int(raw, count, f"{where}.{key}", minimum)
+    return out
+
+
+def _parse_faction(raw: Any, faction: Faction) -> FactionSpec:
+    where = f"factions[{int(faction)}]"
+    key = _str(raw, "key", where)
+    if key != faction.key:
+        raise ComponentError(f"{where}.key: expected {faction.key!r} (board order), got {key!r}")
+    values = _int_list(raw, "values", where)
+    leaders = values.count(0)
+    if leaders != 1:
+        raise ComponentError(f"{where}.values: a faction needs exactly one leader (value 0), found {leaders}")
+    numbers_raw = _get(raw, "numbers", where)
+    numbers = {name: _int(numbers_raw, name, f"{where}.numbers") for name in FACTION_NUMBERS[faction]}
+    return FactionSpec(faction, _str(raw, "name", where), _str(raw, "leader", where), tuple(sorted(values)), numbers)
+
+
+_REGION_NUMBERS: dict[Region, tuple[str, ...]] = {
+    Region.THERMAE: ("cost",),
+    Region.FORUM: ("cost",),
+    Region.CURIA: ("fill_sum",),
+    Region.ATRIUM: ("first_flip", "single_bidder_price"),
+    Region.FIELD_OF_MARS: ("pair_size", "laurels_per_pair", "bonus_laurels"),
+}
+
+
+def _parse_region(raw: dict[str, Any], region: Region) -> RegionSpec:
+    where = f"regions.{region.key}"
+    table = _get(raw, region.key, "regions")
+    numbers = {name: _int(table, name, where) for name in _REGION_NUMBERS.get(region, ())}
+    if region is Region.CATACOMBS:
+        prices = _int_list(table, "prices", where)
+        return RegionSpec(region, 1, len(prices), {"pile": _int(table, "pile", where, 1)}, prices)
+    if region is Region.PANTHEON:
+        return RegionSpec(region, 1, _int(table, "spaces", where, 1), numbers)
+    if region is Region.FIELD_OF_MARS:
+        return RegionSpec(region, 0, _int(table, "spaces", where, 1), numbers)
+    fields = _int(table, "fields", where, 1)
+    spaces = _int(table, "spaces", where, 1) if region is Region.ATRIUM else fields
+    if region is Region.ATRIUM and not (spaces == 2 and 1 <= numbers["first_flip"] < fields):
+        raise ComponentError(f"{where}: needs 2 spaces and 1 <= first_flip < fields")
+    return RegionSpec(region, fields, spaces, numbers)
+
+
+def _parse_victory_card(raw: Any, i: int) -> VictoryCard:
+    where = f"victory_cards[{i}]"
+    obligatory = _get(raw, "obligatory", where)
+    if not isinstance(obligatory, list) or any(o not in OBJECTIVES for o in obligatory):
+        raise ComponentError(f"{where}.obligatory: expected a list drawn from {OBJECTIVES}")
+    required = _count_table(raw, "required", where)
+    for players, needed in required.items():
+        if needed > len(OBJECTIVES) or needed < len(obligatory):
+            raise ComponentError(f"{where}.required.{players}: {needed} objectives is impossible")
+    thresholds = {name: _int(raw, name, where, 1) for name in ("laurels", "legions", "denarii", "markers")}
+    if thresholds["markers"] > len(Faction):
+        raise ComponentError(f"{where}.markers: more than {len(Faction)} faction markers can never be reached")
+    return VictoryCard(
+        id=_str(raw, "id", where),
+        card=_str(raw, "card", where),
+        title=_str(raw, "title", where),
+        length=_str(raw, "length", where),
+        thresholds=thresholds,
+        obligatory=tuple(obligatory),
+        required=required,
+    )
+
+
+def parse_components(doc: dict[str, Any], source: str = "<dict>") -> Components:
+    """Build :class:`Components` from a parsed TOML document, validating every field."""
+    meta = _get(doc, "meta", "")
+    factions_raw = _get(doc, "factions", "")
+    if not isinstance(factions_raw, list) or len(factions_raw) != len(Faction):
+        raise ComponentError(f"factions: expected {len(Faction)} factions in board order")
+    factions = tuple(_parse_faction(raw, faction) for raw, faction in zip(factions_raw, Faction, strict=True))
+    regions = tuple(_parse_region(_get(doc, "regions", ""), region) for region in Region)
+    ff = _get(doc, "faction_field", "")
+    coin = _get(doc, "coin_bowl", "")
+    setup = _get(doc, "setup", "")
+    cesura = _get(doc, "cesura", "")
+    scoring_raw = _get(doc, "scoring", "")
+    scoring = ScoringSpec(**{
+        name: _int(scoring_raw, name, "scoring", 1 if name == "denarii_per_point" else 0)
+        for name in ScoringSpec.__dataclass_fields__
+    })
+    losses_raw = _get(cesura, "set_losses", "cesura")
+    if not isinstance(losses_raw, list):
+        raise ComponentError("cesura.set_losses: expected a list of {size, lose} tables")
+    losses = tuple(sorted(
+        (_int(row, "size", f"cesura.set_losses[{i}]", 1), _int(row, "lose", f"cesura.set_losses[{i}]"))
+        for i, row in enumerate(losses_raw)
+    ))
+    followers = _count_table(doc, "followers", "")
+    point_variant = _count_table(doc, "point_variant", "")
+    for players in followers:
+        if players < 2:
+            raise ComponentError(f"followers.{players}: at least 2 players are needed")
+        if players not in point_variant:
+            raise ComponentError(f"point_variant.{players}: missing (followers lists {players} players)")
+    cards_raw = _get(doc, "victory_cards", "")
+    if not isinstance(cards_raw, list) or not cards_raw:
+        raise ComponentError("victory_cards: expected a non-empty list")
+    victory_cards = tuple(_parse_victory_card(raw, i) for i, raw in enumerate(cards_raw))
+    ids = [card.id for card in victory_cards]
+    if len(set(ids)) != len(ids):
+        raise ComponentError("victory_cards: ids must be unique")
+    for players in followers:
+        if not any(players in card.required for card in victory_cards):
+            raise ComponentError(f"victory_cards: no card can be used by {players} players")
+    deal = _int(setup, "deal", "setup", 1)
+    discard = _int(setup, "discard", "setup")
+    if discard >= deal:
+        raise ComponentError("setup.discard: must be smaller than setup.deal")
+    components = Components(
+        name=_str(meta, "name", "meta"),
+        reconstructed=bool(_get(meta, "reconstructed", "meta")),
+        factions=factions,
+        regions=regions,
+        faction_field_spaces=_int(ff, "spaces", "faction_field", 2),
+        starting_laurels=_int(ff, "starting_laurels", "faction_field"),
+        min_set_size=_int(_get(doc, "takeover", ""), "min_set_size", "takeover", 1),
+        coin_bowl_first=_int(coin, "first", "coin_bowl"),
+        coin_bowl_later=_int(coin, "later", "coin_bowl"),
+        deal=deal,
+        setup_discard=discard,
+        starting_money=_int(setup, "starting_money", "setup"),
+        starting_money_step=_int(setup, "starting_money_step", "setup"),
+        followers=followers,
+        hand_limit=_int(cesura, "hand_limit", "cesura"),
+        set_losses=losses,
+        scoring=scoring,
+        point_variant=point_variant,
+        victory_cards=victory_cards,
+        source=source,
+    )
+    if components.faction_field_spaces != 2:
+        raise ComponentError("faction_field.spaces: the take-over rules need exactly 2 spaces")
+    _check_deck_size(components)
+    return components
+
+
+def _check_deck_size(components: Components) -> None:
+    deck = sum(len(spec.values) for spec in components.factions)
+    board = sum(spec.fields for spec in components.regions if spec.region not in (Region.CURIA, Region.CATACOMBS))
+    board += components.region(Region.CATACOMBS).numbers["pile"]
+    need = components.deal * max(components.followers)
+    if deck < need + board:
+        raise ComponentError(
+            f"factions: {deck} cards cannot deal {components.deal} to {max(components.followers)} players "
+            f"and fill the board ({board} fields)"
+        )
+
+
+def load_components(path: str | Path | None = None) -> Components:
+    """Load and validate a component file; ``None`` gives the packaged default set.
+
+    Raises:
+        ComponentError: the file is missing, is not TOML, or a field is invalid.
+    """
+    if path is None:
+        return default_components()
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ComponentError(f"cannot read component file {p}: {exc.strerror}") from None
+    return _parse_text(text, str(p))
+
+
+def _parse_text(text: str, source: str) -> Components:
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ComponentError(f"{source}: not valid TOML: {exc}") from None
+    try:
+        return parse_components(doc, source)
+    except ComponentError as exc:
+        raise ComponentError(f"{source}: {exc}") from None
+
+
+@cache
+def default_components() -> Components:
+    """The packaged (partly reconstructed) component set, loaded once."""
+    text = resources.files("tribune_env.data").joinpath("components.toml").read_text(encoding="utf-8")
+    return _parse_text(text, "tribune_env/data/components.toml")

@@ -1,0 +1,69 @@
+"""Typed actions: the choices a player makes at a pending decision.
+
+Integers appear here only as payloads with a rules meaning (a card type, a
+follower space, an amount of denarii, a seat). The integer action space of the
+RL environments is a separate codec built on top of these types.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceFollower:
+    """Phase 2: put one follower on a follower space (id from the space table)."""
+
+    space: int
+
+
+@dataclass(frozen=True, slots=True)
+class PickCard:
+    """Choose one card (by card type) from the hand, a pile or a set, depending on the decision."""
+
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class Commit:
+    """Finish a multi-step choice (play the staged take-over set) or accept an offer (buy the legion)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decline:
+    """Decline an optional choice (no take-over, no purchase, no sacrifice, chariot off the board, ...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """A sealed bid in denarii (Atrium Auctionorum or chariot auction)."""
+
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseOption:
+    """Pick option 0 or 1 of a two-option choice (faction benefit, Latrine, Agrippa)."""
+
+    option: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseFaction:
+    """Name a faction (Cato's marker, where to put the chariot)."""
+
+    faction: int
+
+
+@dataclass(frozen=True, slots=True)
+class Assassinate:
+    """Send the assassin against the displayed set of ``faction`` controlled by absolute ``seat``."""
+
+    seat: int
+    faction: int
+
+
+Action = PlaceFollower | PickCard | Commit | Decline | Bid | ChooseOption | ChooseFaction | Assassinate
+
+COMMIT = Commit()
+DECLINE = Decline()

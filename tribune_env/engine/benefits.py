@@ -1,0 +1,130 @@
+"""Phase 5: faction benefits, factions in board order (R19, R20, R21)."""
+
+from __future__ import annotations
+
+from tribune_env.data import Faction
+from tribune_env.engine.actions import COMMIT, DECLINE, Action, ChooseOption, Commit, Decline
+from tribune_env.engine.decisions import DecisionKind, Pending, Phase
+from tribune_env.engine.ops import (
+    ask,
+    faction_name,
+    give_laurels,
+    give_legions,
+    give_money,
+    pay,
+    push,
+    seat_name,
+    set_sum,
+)
+from tribune_env.engine.registry import legal, resolve, step
+from tribune_env.engine.rewards import gain_scroll
+from tribune_env.engine.state import NO_TILE, SCROLL, TRIBUNE, GameState
+
+# For each faction with a choice, the condition of options 0 and 1 (R20: a failed option is not offered).
+_TRIBUNE_PARTNER = {Faction.PLEBEIANS: Faction.PATRICIANS, Faction.VESTALS: Faction.SENATORS}
+_SCROLL_FIRST = (Faction.LEGATES, Faction.SENATORS)
+
+
+def benefit_options(state: GameState, faction: Faction, seat: int) -> list[int]:
+    """The options of ``faction``'s benefit open to its controller ``seat``."""
+    tile = state.players[seat].tile
+    if faction in _SCROLL_FIRST:
+        return [0, 1] if tile == NO_TILE else [1]
+    if faction in _TRIBUNE_PARTNER:
+        partner = _TRIBUNE_PARTNER[faction]
+        return [0, 1] if tile == SCROLL and state.controller[partner] == seat else [0]
+    return [0, 1]  # Gladiators
+
+
+@step
+def benefit(state: GameState, faction: int) -> None:
+    state.phase = Phase.FACTION_BENEFITS
+    seat = state.controller[faction]
+    if seat < 0:
+        return
+    f = Faction(faction)
+    numbers = state.config.components.factions[faction].numbers
+    if f is Faction.PRAETORIANS:
+        give_legions(state, seat, numbers["benefit_legions"], "Praetorians benefit")
+    elif f is Faction.PATRICIANS:
+        state.proconsul = seat
+        state.log(seat, f"{seat_name(seat)} receives the proconsul (Patricians benefit)")
+    else:
+        ask(state, Pending(DecisionKind.BENEFIT_OPTION, seat, faction))
+
+
+@legal(DecisionKind.BENEFIT_OPTION)
+def _legal_benefit(state: GameState, pending: Pending) -> list[Action]:
+    return [ChooseOption(o) for o in benefit_options(state, Faction(pending.faction), pending.seat)]
+
+
+@resolve(DecisionKind.BENEFIT_OPTION)
+def _resolve_benefit(state: GameState, pending: Pending, action: ChooseOption) -> None:
+    seat, f, option = pending.seat, Faction(pending.faction), action.option
+    numbers = state.config.components.factions[f].numbers
+    why = f"{faction_name(state, f)} benefit"
+    if f is Faction.GLADIATORS:
+        if option == 0:
+            amount, state.colosseum = state.colosseum, 0
+            give_money(state, seat, amount, "the Colosseum")
+        else:
+            push(state, ("draw", seat, numbers["benefit_cards"], 0), ("assassin", seat))
+    elif f is Faction.LEGATES:
+        if option == 0:
+            gain_scroll(state, seat, why)
+        else:
+            push(state, ("draw", seat, numbers["benefit_cards"], 0), ("legion_offer", seat))
+    elif f is Faction.PLEBEIANS:
+        if option == 0:
+            push(state, ("draw", seat, numbers["benefit_cards"], 0))
+            give_money(state, seat, numbers["benefit_denarii"], why)
+        else:
+            _gain_tribune(state, seat, why)
+    elif f is Faction.VESTALS:
+        if option == 0:
+            _vestal_favor(state, seat, numbers["benefit_laurels"])
+        else:
+            _gain_tribune(state, seat, why)
+    elif option == 0:  # Senators
+        gain_scroll(state, seat, why)
+    else:
+        push(state, ("draw", seat, numbers["benefit_cards"], 0))
+
+
+def _gain_tribune(state: GameState, seat: int, why: str) -> None:
+    """R19: the scroll is turned to its tribune side."""
+    state.players[seat].tile = TRIBUNE
+    state.log(seat, f"{seat_name(seat)} becomes tribune: the scroll is turned over ({why})")
+
+
+def _vestal_favor(state: GameState, seat: int, laurels: int) -> None:
+    give_laurels(state, seat, laurels, "Vestal Virgins benefit")
+    player = state.players[seat]
+    if not player.eternal_favor and not player.temporary_favor:
+        player.temporary_favor = True
+        state.log(seat, f"{seat_name(seat)} takes the temporary favor of the gods")
+
+
+@step
+def legion_offer(state: GameState, seat: int) -> None:
+    """R20: after the card, a legion for the sum of the player's displayed Legate set."""
+    if state.players[seat].money >= _legion_price(state):
+        ask(state, Pending(DecisionKind.LEGION_PURCHASE, seat, int(Faction.LEGATES)))
+
+
+def _legion_price(state: GameState) -> int:
+    return set_sum(state, state.sets[Faction.LEGATES])
+
+
+@legal(DecisionKind.LEGION_PURCHASE)
+def _legal_legion(state: GameState, pending: Pending) -> list[Action]:
+    return [COMMIT, DECLINE]
+
+
+@resolve(DecisionKind.LEGION_PURCHASE)
+def _resolve_legion(state: GameState, pending: Pending, action: Commit | Decline) -> None:
+    if isinstance(action, Decline):
+        return
+    pay(state, pending.seat, _legion_price(state), "a legion (Legates benefit)")
+    numbers = state.config.components.factions[Faction.LEGATES].numbers
+    give_legions(state, pending.seat, numbers["benefit_legions"], "bought with the Legates benefit")

@@ -1,0 +1,69 @@
+"""Phase 6: the chariot auction (R22) and the end of the round."""
+
+from __future__ import annotations
+
+from tribune_env.engine.actions import DECLINE, Action, Bid, ChooseFaction, Decline
+from tribune_env.engine.decisions import DecisionKind, Pending, Phase
+from tribune_env.engine.ops import ask, faction_name, pay, push, seat_name
+from tribune_env.engine.registry import legal, resolve, step
+from tribune_env.engine.state import GameState
+
+
+@step
+def chariot(state: GameState) -> None:
+    """The chariot leaves its faction; every player bids, sealed, in turn order from the starting player."""
+    state.phase = Phase.CHARIOT_AUCTION
+    state.chariot = -1
+    state.bids = [-1] * state.num_players
+    n = state.num_players
+    seats = [(state.start_seat + k) % n for k in range(n)]
+    push(state, *[("chariot_bid", s) for s in seats], ("chariot_resolve",))
+
+
+@step
+def chariot_bid(state: GameState, seat: int) -> None:
+    ask(state, Pending(DecisionKind.CHARIOT_BID, seat))
+
+
+@legal(DecisionKind.CHARIOT_BID)
+def _legal_bid(state: GameState, pending: Pending) -> list[Action]:
+    return [Bid(b) for b in range(state.players[pending.seat].money + 1)]
+
+
+@resolve(DecisionKind.CHARIOT_BID)
+def _resolve_bid(state: GameState, pending: Pending, action: Bid) -> None:
+    state.bids[pending.seat] = action.amount
+    state.log(pending.seat, f"{seat_name(pending.seat)} bids {action.amount} for the chariot (sealed)",
+              private_to=pending.seat)
+
+
+@step
+def chariot_resolve(state: GameState) -> None:
+    """A unique highest bid wins and pays the stock; a tie leaves the chariot off the board."""
+    bids = state.bids
+    state.log(-1, "chariot bids revealed: " + ", ".join(f"{seat_name(s)} {b}" for s, b in enumerate(bids)))
+    best = max(bids)
+    top = [s for s, b in enumerate(bids) if b == best]
+    state.bids = [-1] * state.num_players
+    if len(top) != 1:
+        state.log(-1, "the chariot auction is tied: the chariot stays off the board (R22)")
+        return
+    winner = top[0]
+    pay(state, winner, best, "the chariot")
+    ask(state, Pending(DecisionKind.CHARIOT_PLACEMENT, winner))
+
+
+@legal(DecisionKind.CHARIOT_PLACEMENT)
+def _legal_place(state: GameState, pending: Pending) -> list[Action]:
+    owned = [ChooseFaction(f) for f, c in enumerate(state.controller) if c == pending.seat]
+    return [*owned, DECLINE]
+
+
+@resolve(DecisionKind.CHARIOT_PLACEMENT)
+def _resolve_place(state: GameState, pending: Pending, action: ChooseFaction | Decline) -> None:
+    if isinstance(action, Decline):
+        state.log(pending.seat, f"{seat_name(pending.seat)} leaves the chariot off the board")
+        return
+    state.chariot = action.faction
+    state.log(pending.seat, f"{seat_name(pending.seat)} blocks the {faction_name(state, action.faction)} "
+              "with the chariot")

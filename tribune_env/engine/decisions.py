@@ -1,0 +1,71 @@
+"""The single answer to "who decides what now": :class:`Pending`."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import NamedTuple
+
+
+class Phase(IntEnum):
+    SETUP = 0
+    CARD_PLACEMENT = 1
+    FOLLOWER_PLACEMENT = 2
+    REGION_EVALUATION = 3
+    TAKEOVERS = 4
+    FACTION_BENEFITS = 5
+    CHARIOT_AUCTION = 6
+    GAME_OVER = 7
+
+
+class DecisionKind(IntEnum):
+    """Every kind of decision a player can face."""
+
+    SETUP_DISCARD = 0
+    PLACE_FOLLOWER = 1
+    LATRINE_CHOICE = 2
+    CURIA_DISCARD = 3
+    ATRIUM_BID = 4
+    CATACOMBS_PURCHASE = 5
+    PANTHEON_SACRIFICE = 6
+    FIELD_OF_MARS_PAIR = 7
+    TAKEOVER_SET = 8
+    TAKEOVER_PENALTY = 9
+    ASSASSIN_TARGET = 10
+    TIGELLINUS_DISCARD = 11
+    AGRIPPA_CHOICE = 12
+    CATO_MARKER = 13
+    BENEFIT_OPTION = 14
+    LEGION_PURCHASE = 15
+    CHARIOT_BID = 16
+    CHARIOT_PLACEMENT = 17
+    CESURA_DISCARD = 18
+
+    @property
+    def key(self) -> str:
+        return self.name.lower()
+
+
+class TakeoverRole(IntEnum):
+    """Context of a TAKEOVER_SET decision (R15)."""
+
+    ALONE = 0  # the only attempt on the faction (or "1" after "2" declined)
+    SECOND_FIRST = 1  # the player on space "2", who acts first
+    FIRST_OVER_SECOND = 2  # the player on "1", answering a sufficient set from "2"
+
+
+class Pending(NamedTuple):
+    """The decision the game waits for.
+
+    Attributes:
+        kind: what is decided.
+        seat: the absolute seat deciding.
+        faction: the faction concerned (take-over, benefit, penalty), or -1.
+        index: a kind-specific position: the card field (Curia), the follower
+            space slot (Atrium, Catacombs, Pantheon, Field of Mars), the
+            :class:`TakeoverRole` (take-over sets), or -1.
+    """
+
+    kind: DecisionKind
+    seat: int
+    faction: int = -1
+    index: int = -1

@@ -1,0 +1,63 @@
+"""Drawing cards into hands, and cesura magna (R5)."""
+
+from __future__ import annotations
+
+from tribune_env.engine.actions import Action, PickCard
+from tribune_env.engine.decisions import DecisionKind, Pending
+from tribune_env.engine.ops import ask, cards_in_hand, draw_card, push, seat_name, take_from_hand
+from tribune_env.engine.registry import legal, resolve, step
+from tribune_env.engine.state import GameState
+
+
+@step
+def draw(state: GameState, seat: int, n: int, after_cesura: int) -> None:
+    """``seat`` draws ``n`` cards. An empty deck and discard pile trigger cesura magna once (R5)."""
+    for i in range(n):
+        card = draw_card(state)
+        if card < 0:
+            if after_cesura:
+                state.log(seat, f"no card left to draw for {seat_name(seat)} (R5)")
+                return
+            push(state, ("cesura",), ("draw", seat, n - i, 1))
+            return
+        state.players[seat].hand[card] += 1
+        state.log(seat, f"{seat_name(seat)} draws a card")
+        state.log(seat, f"{seat_name(seat)} drew {state.tables.card_name(card)}", private_to=seat)
+
+
+@step
+def cesura(state: GameState) -> None:
+    """Cesura magna: sets of 3+ lose their lowest cards at once; hands over the limit discard by choice."""
+    comps = state.config.components
+    value = state.tables.card_value
+    state.log(-1, "cesura magna: no cards left in the draw and discard piles")
+    for faction, cards in enumerate(state.sets):
+        lose = comps.cards_lost_in_cesura(len(cards)) if state.controller[faction] >= 0 else 0
+        for _ in range(lose):
+            low = min(range(len(cards)), key=lambda i: value[cards[i]])
+            card = cards.pop(low)
+            state.discard.append(card)
+            state.log(state.controller[faction], f"{seat_name(state.controller[faction])} loses "
+                      f"{state.tables.card_name(card)} from the displayed set (cesura magna)")
+    n = state.num_players
+    seats = [(state.start_seat + k) % n for k in range(n)]
+    push(state, *[("cesura_discard", s) for s in seats if state.players[s].hand_size > comps.hand_limit])
+
+
+@step
+def cesura_discard(state: GameState, seat: int) -> None:
+    if state.players[seat].hand_size > state.config.components.hand_limit:
+        ask(state, Pending(DecisionKind.CESURA_DISCARD, seat))
+
+
+@legal(DecisionKind.CESURA_DISCARD)
+def _legal_cesura(state: GameState, pending: Pending) -> list[Action]:
+    return [PickCard(c) for c in cards_in_hand(state, pending.seat)]
+
+
+@resolve(DecisionKind.CESURA_DISCARD)
+def _resolve_cesura(state: GameState, pending: Pending, action: PickCard) -> None:
+    take_from_hand(state, pending.seat, action.card)
+    state.discard.append(action.card)
+    state.log(pending.seat, f"{seat_name(pending.seat)} discards {state.tables.card_name(action.card)} (cesura magna)")
+    push(state, ("cesura_discard", pending.seat))

@@ -1,0 +1,91 @@
+"""Running the game: advance through automatic steps to the next decision, apply a choice.
+
+``advance`` pops agenda steps until a step asks a player for a decision. With
+``auto_forced`` a decision with exactly one legal choice is applied at once.
+"""
+
+from __future__ import annotations
+
+from tribune_env.engine import (  # noqa: F401  (modules register their steps and decisions)
+    benefits,
+    card_placement,
+    chariot,
+    drawing,
+    follower_placement,
+    regions,
+    rewards,
+    setup,
+    takeovers,
+)
+from tribune_env.engine.actions import Action
+from tribune_env.engine.errors import GameOverError, IllegalActionError
+from tribune_env.engine.registry import LEGAL, RESOLVE, STEPS
+from tribune_env.engine.scoring import track_fulfilment
+from tribune_env.engine.state import GameState
+
+
+def legal_actions(state: GameState) -> list[Action]:
+    """The complete list of legal choices for the pending decision (empty once the game is over)."""
+    pending = state.pending
+    if pending is None:
+        return []
+    return LEGAL[pending.kind](state, pending)
+
+
+def advance(state: GameState) -> None:
+    """Run automatic steps until a decision is pending or the game is over."""
+    agenda = state.agenda
+    while True:
+        pending = state.pending
+        if pending is not None:
+            if not state.config.auto_forced:
+                return
+            choices = LEGAL[pending.kind](state, pending)
+            if len(choices) != 1:
+                if not choices:
+                    raise RuntimeError(f"no legal choice at {pending}")  # an engine bug, never a user error
+                return
+            _resolve(state, choices[0])
+            continue
+        if not agenda:
+            return
+        task = agenda.pop()
+        STEPS[task[0]](state, *task[1:])  # type: ignore[index]
+        state.clock += 1
+        track_fulfilment(state)
+        agenda = state.agenda
+
+
+def _resolve(state: GameState, action: Action) -> None:
+    pending = state.pending
+    assert pending is not None
+    state.pending = None
+    RESOLVE[pending.kind](state, pending, action)
+    state.clock += 1
+    track_fulfilment(state)
+
+
+def apply_action(state: GameState, action: Action, describe=repr) -> None:  # type: ignore[no-untyped-def]
+    """Apply a legal choice and advance to the next decision.
+
+    Raises:
+        GameOverError: the game has ended.
+        IllegalActionError: ``action`` is not legal now; ``state`` is unchanged.
+    """
+    pending = state.pending
+    if pending is None:
+        raise GameOverError("the game is over: no decision is pending")
+    choices = LEGAL[pending.kind](state, pending)
+    if action not in choices:
+        raise IllegalActionError(action, _reason(state, action, choices), choices, describe)
+    _resolve(state, action)
+    advance(state)
+
+
+def _reason(state: GameState, action: object, choices: list[Action]) -> str:
+    pending = state.pending
+    assert pending is not None
+    where = f"player {pending.seat} is to make a {pending.kind.key} decision"
+    if not any(type(action) is type(c) for c in choices):
+        return f"{type(action).__name__} is not a kind of choice here ({where})"
+    return f"not allowed now ({where})"

@@ -1,0 +1,137 @@
+"""The public handle on one game: :class:`Game`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tribune_env.engine.actions import Action
+from tribune_env.engine.config import GameConfig
+from tribune_env.engine.decisions import Pending, Phase
+from tribune_env.engine.describe import describe_action
+from tribune_env.engine.flow import advance, apply_action, legal_actions
+from tribune_env.engine.scoring import ranks, scores
+from tribune_env.engine.setup import new_state
+from tribune_env.engine.state import Event, GameState
+
+
+class Game:
+    """One game of Tribune, advanced from decision to decision.
+
+    ``pending`` says who decides what; ``legal_actions()`` lists every legal
+    choice; ``apply(action)`` plays one and runs everything automatic up to the
+    next decision. Chance (shuffles, the Atrium flip) comes from a seeded key
+    inside the state, so the same seed and choices always give the same game.
+    """
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+
+    @classmethod
+    def new(cls, config: GameConfig | None = None, seed: int = 0, **options: Any) -> Game:
+        """A new game; ``options`` are :class:`GameConfig` fields when no config is given."""
+        if config is None:
+            config = GameConfig(**options)
+        elif options:
+            raise TypeError("give either a config or keyword options, not both")
+        state = new_state(config, seed)
+        advance(state)
+        return cls(state)
+
+    # -- decisions -------------------------------------------------------------
+
+    @property
+    def pending(self) -> Pending | None:
+        """The decision the game waits for; ``None`` once the game is over."""
+        return self.state.pending
+
+    @property
+    def current_seat(self) -> int:
+        """The seat to decide, or -1 when the game is over."""
+        pending = self.state.pending
+        return -1 if pending is None else pending.seat
+
+    def legal_actions(self) -> list[Action]:
+        return legal_actions(self.state)
+
+    def apply(self, action: Action) -> None:
+        """Play ``action``; raises :class:`IllegalActionError` (state unchanged) if it is not legal."""
+        apply_action(self.state, action, lambda a: describe_action(self.state, a))
+
+    def describe(self, action: Action) -> str:
+        return describe_action(self.state, action)
+
+    # -- status ----------------------------------------------------------------
+
+    @property
+    def config(self) -> GameConfig:
+        return self.state.config
+
+    @property
+    def num_players(self) -> int:
+        return self.state.num_players
+
+    @property
+    def round(self) -> int:
+        return self.state.round
+
+    @property
+    def phase(self) -> Phase:
+        return self.state.phase
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.finished
+
+    @property
+    def truncated(self) -> bool:
+        return self.state.truncated
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self.state.winners
+
+    def scores(self) -> list[int]:
+        """Current scores by the scoring table, including the "first" bonus when it is held."""
+        return scores(self.state)
+
+    def ranks(self) -> list[int]:
+        return ranks(self.state)
+
+    @property
+    def events(self) -> list[Event]:
+        return self.state.events
+
+    def log(self, seat: int | None = None) -> list[str]:
+        """Readable event log; with ``seat``, only what that seat may read."""
+        return [e.text for e in self.state.events if seat is None or e.private_to in (-1, seat)]
+
+    # -- copies, views, documents ---------------------------------------------
+
+    def clone(self) -> Game:
+        return Game(self.state.clone())
+
+    def view(self, seat: int) -> Any:
+        from tribune_env.engine.view import player_view
+
+        return player_view(self.state, seat)
+
+    def to_json(self) -> dict[str, Any]:
+        from tribune_env.engine.serialize import state_to_json
+
+        return state_to_json(self.state)
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any] | str, components: Any = None) -> Game:
+        from tribune_env.engine.serialize import state_from_json
+
+        return cls(state_from_json(doc, components))
+
+    def render(self, seat: int | None = None) -> str:
+        from tribune_env.engine.text import render
+
+        return render(self.state, seat)
+
+    def __repr__(self) -> str:
+        return f"Game(players={self.num_players}, round={self.round}, phase={self.phase.name}, pending={self.pending})"

@@ -1,0 +1,109 @@
+"""Victory objectives, scores, and the end of the game (R23, R24, R25)."""
+
+from __future__ import annotations
+
+from tribune_env.data import OBJECTIVES, VictoryCard
+from tribune_env.engine.state import TRIBUNE, GameState, PlayerState
+
+
+def victory_card(state: GameState) -> VictoryCard | None:
+    if state.config.point_variant:
+        return None
+    return state.config.components.victory_card(state.victory_card)
+
+
+def objectives(player: PlayerState, card: VictoryCard) -> dict[str, bool]:
+    """Which of the card's objectives ``player`` meets now ("at least" thresholds, R24)."""
+    t = card.thresholds
+    return {
+        "tribune": player.tile == TRIBUNE,
+        "favor": player.eternal_favor or player.temporary_favor,
+        "laurels": player.laurels >= t["laurels"],
+        "legions": player.legions >= t["legions"],
+        "denarii": player.money >= t["denarii"],
+        "markers": player.num_markers >= t["markers"],
+    }
+
+
+def fulfils(player: PlayerState, card: VictoryCard, players: int) -> bool:
+    met = objectives(player, card)
+    if not all(met[o] for o in card.obligatory):
+        return False
+    return sum(met[o] for o in OBJECTIVES) >= card.required[players]
+
+
+def track_fulfilment(state: GameState) -> None:
+    """Record since when (``state.clock``) each player has met the victory conditions without a break (R23)."""
+    card = victory_card(state)
+    if card is None:
+        return
+    since = state.fulfilled_since
+    n = state.num_players
+    for seat, player in enumerate(state.players):
+        if fulfils(player, card, n):
+            if since[seat] < 0:
+                since[seat] = state.clock
+        else:
+            since[seat] = -1
+
+
+def base_score(state: GameState, seat: int) -> int:
+    """Points of the scoring table, without the "first" bonus."""
+    s = state.config.components.scoring
+    p = state.players[seat]
+    tile = (0, s.scroll, s.tribune)[p.tile]
+    return (
+        tile
+        + (s.eternal_favor if p.eternal_favor else 0)
+        + (s.temporary_favor if p.temporary_favor else 0)
+        + s.legion * p.legions
+        + s.laurel * p.laurels
+        + p.money // s.denarii_per_point
+        + s.marker * p.num_markers
+    )
+
+
+def first_fulfillers(state: GameState) -> list[int]:
+    """Players holding the "first to fulfil" bonus: those whose fulfilment began earliest (R23)."""
+    times = [t for t in state.fulfilled_since if t >= 0]
+    if not times or state.config.point_variant:
+        return []
+    first = min(times)
+    return [seat for seat, t in enumerate(state.fulfilled_since) if t == first]
+
+
+def scores(state: GameState) -> list[int]:
+    bonus = state.config.components.scoring.first_bonus
+    firsts = set(first_fulfillers(state))
+    return [base_score(state, seat) + (bonus if seat in firsts else 0) for seat in range(state.num_players)]
+
+
+def game_ends(state: GameState) -> bool:
+    """End-of-round check: a player meets the victory card, or (variant) holds enough markers."""
+    if state.config.point_variant:
+        need = state.config.components.point_variant[state.num_players]
+        return any(p.num_markers >= need for p in state.players)
+    return any(t >= 0 for t in state.fulfilled_since)
+
+
+def contenders(state: GameState) -> list[int]:
+    """Players who may win: those meeting the victory card, or everybody (variant or truncation)."""
+    if state.config.point_variant or state.truncated:
+        return list(range(state.num_players))
+    return [seat for seat, t in enumerate(state.fulfilled_since) if t >= 0]
+
+
+def decide_winners(state: GameState) -> tuple[int, ...]:
+    """Highest score among the contenders; equal scores share the win (R23)."""
+    total = scores(state)
+    pool = contenders(state)
+    best = max(total[s] for s in pool)
+    return tuple(s for s in pool if total[s] == best)
+
+
+def ranks(state: GameState) -> list[int]:
+    """1 for the best; contenders rank above the others, then by score; ties share a rank."""
+    total = scores(state)
+    pool = set(contenders(state))
+    keys = [(seat in pool, total[seat]) for seat in range(state.num_players)]
+    return [1 + sum(other > key for other in keys) for key in keys]

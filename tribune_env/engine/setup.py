@@ -1,0 +1,109 @@
+"""Game set-up (R3, R4) and the round structure."""
+
+from __future__ import annotations
+
+from tribune_env.data import Faction, Region
+from tribune_env.engine.actions import Action, PickCard
+from tribune_env.engine.config import GameConfig
+from tribune_env.engine.decisions import DecisionKind, Pending, Phase
+from tribune_env.engine.ops import ask, cards_in_hand, chance, push, seat_name, take_from_hand
+from tribune_env.engine.registry import legal, resolve, step
+from tribune_env.engine.scoring import decide_winners, game_ends
+from tribune_env.engine.state import GameState
+
+
+def new_state(config: GameConfig, seed: int) -> GameState:
+    """Set up a game: deck, victory card, starting player, money, deal; the set-up discards come next."""
+    state = GameState(config)
+    state.chance = seed & ((1 << 63) - 1)
+    rng = chance(state)
+    tables = state.tables
+    deck = [card for card, copies in enumerate(tables.card_copies) for _ in range(copies)]
+    rng.shuffle(deck)
+    state.draw = deck
+    comps = config.components
+    if not config.point_variant:
+        valid = [c.id for c in comps.victory_cards if config.players in c.required]
+        state.victory_card = config.victory_card or valid[rng.randrange(len(valid))]  # R3
+    n = config.players
+    state.start_seat = config.start_seat if config.start_seat is not None else rng.randrange(n)
+    order = [(state.start_seat + k) % n for k in range(n)]
+    for k, seat in enumerate(order):
+        state.players[seat].money = comps.starting_money + k * comps.starting_money_step
+        for _ in range(comps.deal):
+            state.players[seat].hand[state.draw.pop()] += 1
+    state.log(-1, f"new game: {n} players, starting player {seat_name(state.start_seat)}, "
+              f"victory card {state.victory_card or 'none (point-value variant)'}")
+    discards = [("setup_discard", seat) for seat in order for _ in range(comps.setup_discard)]
+    push(state, *discards, ("setup_finish",), ("round_start",))
+    return state
+
+
+@step
+def setup_discard(state: GameState, seat: int) -> None:
+    ask(state, Pending(DecisionKind.SETUP_DISCARD, seat))
+
+
+@legal(DecisionKind.SETUP_DISCARD)
+def _legal_setup(state: GameState, pending: Pending) -> list[Action]:
+    return [PickCard(c) for c in cards_in_hand(state, pending.seat)]
+
+
+@resolve(DecisionKind.SETUP_DISCARD)
+def _resolve_setup(state: GameState, pending: Pending, action: PickCard) -> None:
+    take_from_hand(state, pending.seat, action.card)
+    state.discard.append(action.card)
+    state.log(pending.seat, f"{seat_name(pending.seat)} discards a card face down")
+    state.log(pending.seat, f"{seat_name(pending.seat)} discarded {state.tables.card_name(action.card)}",
+              private_to=pending.seat)
+
+
+@step
+def setup_finish(state: GameState) -> None:
+    """The set-up discards are shuffled back into the draw pile."""
+    state.draw.extend(state.discard)
+    state.discard = []
+    chance(state).shuffle(state.draw)
+
+
+@step
+def round_start(state: GameState) -> None:
+    state.round += 1
+    state.log(-1, f"round {state.round} begins; starting player {seat_name(state.start_seat)}")
+    push(
+        state,
+        ("fill_board", 0),
+        ("placement",),
+        *[("evaluate", int(r)) for r in Region],
+        *[("takeover", int(f)) for f in Faction],
+        *[("benefit", int(f)) for f in Faction],
+        ("chariot",),
+        ("round_end",),
+    )
+
+
+@step
+def round_end(state: GameState) -> None:
+    """Pass the starting player coin, return the proconsul and the coin bowl followers, check the end."""
+    for region in state.fields:
+        for field in region:
+            state.discard.extend(field)
+            field.clear()
+    state.coin_bowl = []
+    state.proconsul = -1
+    state.start_seat = (state.start_seat + 1) % state.num_players
+    if game_ends(state):
+        _finish(state)
+    elif state.round >= state.config.round_limit:
+        state.truncated = True  # R25
+        state.log(-1, f"round limit {state.config.round_limit} reached: the game is truncated (R25)")
+        _finish(state)
+    else:
+        push(state, ("round_start",))
+
+
+def _finish(state: GameState) -> None:
+    state.phase = Phase.GAME_OVER
+    state.agenda = []
+    state.winners = decide_winners(state)
+    state.log(-1, "game over; winner(s): " + ", ".join(seat_name(s) for s in state.winners))

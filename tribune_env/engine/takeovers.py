@@ -1,0 +1,173 @@
+"""Phase 4: faction take-overs, factions in board order (R15).
+
+A take-over set is built one card at a time (``PickCard``), then played
+(``COMMIT``) or withdrawn (``DECLINE``). Cards are added in ascending card-type
+order so that each set has exactly one building sequence, and a card is only
+offered if the set can still be completed into one that takes the faction.
+"""
+
+from __future__ import annotations
+
+from tribune_env.data import Faction
+from tribune_env.engine.actions import COMMIT, DECLINE, Action, Commit, Decline, PickCard
+from tribune_env.engine.decisions import DecisionKind, Pending, Phase, TakeoverRole
+from tribune_env.engine.ops import ask, beats, faction_name, push, seat_name, take_from_hand
+from tribune_env.engine.registry import legal, resolve, step
+from tribune_env.engine.state import GameState
+
+
+def _names(state: GameState, cards: list[int]) -> str:
+    return ", ".join(state.tables.card_name(c) for c in cards)
+
+
+@step
+def takeover(state: GameState, faction: int) -> None:
+    """Queue the attempts on one faction: the player on "2" acts first (R15)."""
+    state.phase = Phase.TAKEOVERS
+    first, second = (state.spaces[s] for s in state.tables.faction_spaces[faction])
+    if second >= 0:
+        push(state, ("attempt", faction, second, TakeoverRole.SECOND_FIRST), ("end_takeover", faction))
+    elif first >= 0:
+        push(state, ("attempt", faction, first, TakeoverRole.ALONE), ("end_takeover", faction))
+
+
+@step
+def end_takeover(state: GameState, faction: int) -> None:
+    for space in state.tables.faction_spaces[faction]:
+        state.spaces[space] = -1
+
+
+def _targets(state: GameState, faction: int, role: int) -> list[list[int]]:
+    """The sets a new set must beat: the controller's, and "2"'s committed set when "1" answers it."""
+    targets = [state.sets[faction]] if state.controller[faction] >= 0 else []
+    if role == TakeoverRole.FIRST_OVER_SECOND:
+        targets.append(state.contest)
+    return targets
+
+
+def _can_take(state: GameState, cards: list[int], targets: list[list[int]]) -> bool:
+    if len(cards) < state.config.components.min_set_size:
+        return False
+    return all(beats(state, cards, target) for target in targets)
+
+
+def _completion(state: GameState, seat: int, faction: int, staged: list[int], start: int) -> list[int]:
+    """``staged`` plus every card of ``faction`` in the hand of type >= ``start``: the largest completion."""
+    hand = state.players[seat].hand
+    full = staged[:]
+    for card in state.tables.faction_cards[faction]:
+        if card >= start:
+            full.extend([card] * hand[card])
+    return full
+
+
+@step
+def attempt(state: GameState, faction: int, seat: int, role: int) -> None:
+    targets = _targets(state, faction, role)
+    if _can_take(state, _completion(state, seat, faction, [], 0), targets):
+        state.staged = []
+        ask(state, Pending(DecisionKind.TAKEOVER_SET, seat, faction, role))
+    else:
+        state.log(seat, f"{seat_name(seat)} cannot form a set that takes the {faction_name(state, faction)}")
+        _after_decline(state, faction, role)
+
+
+@legal(DecisionKind.TAKEOVER_SET)
+def _legal_takeover(state: GameState, pending: Pending) -> list[Action]:
+    seat, faction = pending.seat, pending.faction
+    targets = _targets(state, faction, pending.index)
+    hand = state.players[seat].hand
+    staged = state.staged
+    last = staged[-1] if staged else -1
+    options: list[Action] = []
+    for card in state.tables.faction_cards[faction]:
+        if card < last or not hand[card]:
+            continue
+        hand[card] -= 1
+        ok = _can_take(state, _completion(state, seat, faction, [*staged, card], card), targets)
+        hand[card] += 1
+        if ok:
+            options.append(PickCard(card))
+    if _can_take(state, staged, targets):
+        options.append(COMMIT)
+    options.append(DECLINE)
+    return options
+
+
+@resolve(DecisionKind.TAKEOVER_SET)
+def _resolve_takeover(state: GameState, pending: Pending, action: PickCard | Commit | Decline) -> None:
+    seat, faction, role = pending.seat, pending.faction, pending.index
+    if isinstance(action, PickCard):
+        take_from_hand(state, seat, action.card)
+        state.staged.append(action.card)
+        ask(state, pending)
+        return
+    cards, state.staged = state.staged, []
+    if isinstance(action, Decline):
+        for card in cards:
+            state.players[seat].hand[card] += 1
+        state.log(seat, f"{seat_name(seat)} declines to take over the {faction_name(state, faction)}")
+        _after_decline(state, faction, role)
+        return
+    state.log(seat, f"{seat_name(seat)} plays {_names(state, cards)} for the {faction_name(state, faction)}")
+    first = state.spaces[state.tables.faction_spaces[faction][0]]
+    if role == TakeoverRole.SECOND_FIRST:
+        state.contest = cards
+        push(state, ("attempt", faction, first, TakeoverRole.FIRST_OVER_SECOND))
+    elif role == TakeoverRole.FIRST_OVER_SECOND:
+        second = state.spaces[state.tables.faction_spaces[faction][1]]
+        win(state, faction, seat, cards)
+        push(state, ("takeover_penalty", faction, second))
+    else:
+        win(state, faction, seat, cards)
+
+
+def _after_decline(state: GameState, faction: int, role: int) -> None:
+    first, second = (state.spaces[s] for s in state.tables.faction_spaces[faction])
+    if role == TakeoverRole.SECOND_FIRST:
+        push(state, ("attempt", faction, first, TakeoverRole.ALONE))
+    elif role == TakeoverRole.FIRST_OVER_SECOND:
+        cards, state.contest = state.contest, []
+        win(state, faction, second, cards)
+
+
+def win(state: GameState, faction: int, seat: int, cards: list[int]) -> None:
+    """``seat`` takes control with ``cards``; rewards follow in the order of R17."""
+    previous = state.controller[faction]
+    name = faction_name(state, faction)
+    if previous >= 0:
+        state.discard.extend(state.sets[faction])
+        state.log(previous, f"{seat_name(previous)} loses the {name} and discards the beaten set")
+        if faction == Faction.VESTALS and state.players[previous].temporary_favor:
+            state.players[previous].temporary_favor = False
+            state.log(previous, f"{seat_name(previous)} returns the temporary favor of the gods (R18)")
+    state.controller[faction] = seat
+    state.sets[faction] = cards
+    state.log(seat, f"{seat_name(seat)} takes over the {name}")
+    rewards: list[tuple[str | int, ...]] = [("takeover_benefit", faction, seat)]
+    if state.tables.leader_card[faction] in cards:
+        rewards.append(("leader", faction, seat))
+    rewards += [("marker", faction, seat), ("first_laurel", faction, seat)]
+    push(state, *rewards)
+
+
+@step
+def takeover_penalty(state: GameState, faction: int, seat: int) -> None:
+    """R15: beaten by "1", the player on "2" takes the set back and discards one of its cards."""
+    ask(state, Pending(DecisionKind.TAKEOVER_PENALTY, seat, faction))
+
+
+@legal(DecisionKind.TAKEOVER_PENALTY)
+def _legal_penalty(state: GameState, pending: Pending) -> list[Action]:
+    return [PickCard(c) for c in sorted(set(state.contest))]
+
+
+@resolve(DecisionKind.TAKEOVER_PENALTY)
+def _resolve_penalty(state: GameState, pending: Pending, action: PickCard) -> None:
+    cards, state.contest = state.contest, []
+    cards.remove(action.card)
+    state.discard.append(action.card)
+    for card in cards:
+        state.players[pending.seat].hand[card] += 1
+    state.log(pending.seat, f"{seat_name(pending.seat)} takes the set back and discards "
+              f"{state.tables.card_name(action.card)} as a penalty (R15)")
