@@ -1,0 +1,481 @@
+"""The state as a plain JSON document, and back (format described in docs/state-format.md).
+
+:func:`state_to_json` writes everything needed to continue the game exactly.
+:func:`state_from_json` also accepts short hand-written positions: most keys
+have defaults, ``"draw_pile": "rest"`` puts every card not placed elsewhere
+into a shuffled draw pile, and without ``"agenda"`` the game continues from the
+start of ``"phase"``. Every document is validated; a problem raises
+:class:`InvalidStateError` naming the field.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from tribune_env.data import Components, Faction, Region, default_components
+from tribune_env.engine.config import GameConfig
+from tribune_env.engine.decisions import DecisionKind, Pending, Phase
+from tribune_env.engine.errors import InvalidStateError
+from tribune_env.engine.ops import chance
+from tribune_env.engine.registry import LEGAL, STEPS
+from tribune_env.engine.state import TILE_NAMES, Event, GameState, Task
+from tribune_env.engine.tables import SpaceKind, Tables
+
+FORMAT = "tribune-state"
+VERSION = 1
+_TOP_KEYS = {
+    "format", "version", "config", "round", "phase", "start_seat", "turn_seat", "players", "first_laurels",
+    "board", "atrium_up", "followers", "coin_bowl", "colosseum", "chariot", "proconsul", "draw_pile",
+    "discard_pile", "staged", "contest", "pairs", "bids", "sacrificed", "pending", "agenda", "chance", "clock",
+    "fulfilled_since", "winners", "truncated", "events",
+}
+_PLAYER_KEYS = {
+    "money", "laurels", "legions", "markers", "tile", "eternal_favor", "temporary_favor", "hand", "sets",
+    "followers", "pantheon_seen",
+}
+
+
+# --- writing -----------------------------------------------------------------
+
+
+def state_to_json(state: GameState, events: bool = True) -> dict[str, Any]:
+    """A JSON-ready dict holding the whole state (and, by default, the event log)."""
+    t = state.tables
+    cards = _card_writer(t)
+    doc: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "config": {
+            "players": state.num_players,
+            "victory_card": state.victory_card or None,
+            "point_variant": state.config.point_variant,
+            "round_limit": state.config.round_limit,
+            "auto_forced": state.config.auto_forced,
+            "components": state.config.components.name,
+        },
+        "round": state.round,
+        "phase": state.phase.name.lower(),
+        "start_seat": state.start_seat,
+        "turn_seat": state.turn_seat,
+        "players": [_player_to_json(state, seat, cards) for seat in range(state.num_players)],
+        "first_laurels": [Faction(f).key for f, on in enumerate(state.first_laurel) if on],
+        "board": {r.key: [cards(f) for f in state.fields[r]] for r in Region},
+        "atrium_up": state.atrium_up[:],
+        "followers": {t.spaces[s].label: seat for s, seat in enumerate(state.spaces) if seat >= 0},
+        "coin_bowl": state.coin_bowl[:],
+        "colosseum": state.colosseum,
+        "chariot": Faction(state.chariot).key if state.chariot >= 0 else None,
+        "proconsul": state.proconsul if state.proconsul >= 0 else None,
+        "draw_pile": cards(state.draw),
+        "discard_pile": cards(state.discard),
+        "staged": cards(state.staged),
+        "contest": cards(state.contest),
+        "pairs": [[seat, t.card_label[a], t.card_label[b]] for seat, a, b in state.pairs],
+        "bids": state.bids[:],
+        "sacrificed": state.sacrificed[:],
+        "pending": _pending_to_json(state.pending),
+        "agenda": [list(task) for task in reversed(state.agenda)],
+        "chance": state.chance,
+        "clock": state.clock,
+        "fulfilled_since": state.fulfilled_since[:],
+        "winners": list(state.winners),
+        "truncated": state.truncated,
+    }
+    if events:
+        doc["events"] = [list(e) for e in state.events]
+    return doc
+
+
+def _card_writer(t: Tables) -> Callable[[list[int]], list[str]]:
+    return lambda pile: [t.card_label[c] for c in pile]
+
+
+def _player_to_json(state: GameState, seat: int, cards: Callable[[list[int]], list[str]]) -> dict[str, Any]:
+    p = state.players[seat]
+    hand = [c for c, n in enumerate(p.hand) for _ in range(n)]
+    return {
+        "money": p.money,
+        "laurels": p.laurels,
+        "legions": p.legions,
+        "markers": [Faction(f).key for f, on in enumerate(p.markers) if on],
+        "tile": TILE_NAMES[p.tile],
+        "eternal_favor": p.eternal_favor,
+        "temporary_favor": p.temporary_favor,
+        "hand": cards(hand),
+        "sets": {Faction(f).key: cards(state.sets[f]) for f, c in enumerate(state.controller) if c == seat},
+        "followers": p.followers,
+        "pantheon_seen": p.pantheon_seen,
+    }
+
+
+def _pending_to_json(pending: Pending | None) -> dict[str, Any] | None:
+    if pending is None:
+        return None
+    return {
+        "kind": pending.kind.key,
+        "seat": pending.seat,
+        "faction": Faction(pending.faction).key if pending.faction >= 0 else None,
+        "index": pending.index,
+    }
+
+
+# --- reading -----------------------------------------------------------------
+
+
+class _Reader:
+    """Typed field access that names the offending path in every error."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.t = tables
+
+    @staticmethod
+    def fail(path: str, message: str) -> InvalidStateError:
+        return InvalidStateError(f"{path}: {message}")
+
+    def int(self, value: Any, path: str, low: int = 0, high: int | None = None) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(path, f"expected an integer, got {value!r}")
+        if value < low or (high is not None and value > high):
+            bound = f"between {low} and {high}" if high is not None else f">= {low}"
+            raise self.fail(path, f"must be {bound}, got {value}")
+        return value
+
+    def bool(self, value: Any, path: str) -> bool:
+        if not isinstance(value, bool):
+            raise self.fail(path, f"expected true or false, got {value!r}")
+        return value
+
+    def list(self, value: Any, path: str) -> list[Any]:
+        if not isinstance(value, list):
+            raise self.fail(path, f"expected a list, got {type(value).__name__}")
+        return value
+
+    def dict(self, value: Any, path: str, allowed: set[str] | None = None) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise self.fail(path, f"expected an object, got {type(value).__name__}")
+        if allowed is not None:
+            unknown = sorted(set(value) - allowed)
+            if unknown:
+                raise self.fail(path, f"unknown key(s) {unknown}; allowed: {sorted(allowed)}")
+        return value
+
+    def card(self, value: Any, path: str) -> int:
+        if not isinstance(value, str) or value not in self.t.card_by_label:
+            raise self.fail(path, f"unknown card {value!r}; write cards as 'faction:value', e.g. 'senators:7'")
+        return self.t.card_by_label[value]
+
+    def cards(self, value: Any, path: str) -> list[int]:
+        return [self.card(v, f"{path}[{i}]") for i, v in enumerate(self.list(value, path))]
+
+    def faction(self, value: Any, path: str) -> int:
+        keys = [f.key for f in Faction]
+        if value not in keys:
+            raise self.fail(path, f"unknown faction {value!r}; one of {keys}")
+        return keys.index(value)
+
+    def seat(self, value: Any, path: str, players: int) -> int:
+        return self.int(value, path, 0, players - 1)
+
+    def optional_seat(self, value: Any, path: str, players: int) -> int:
+        return -1 if value is None else self.seat(value, path, players)
+
+    def bools(self, value: Any, path: str, length: int) -> list[bool]:
+        items = self.list(value, path)
+        if len(items) != length:
+            raise self.fail(path, f"expected {length} entries, got {len(items)}")
+        return [self.bool(v, f"{path}[{i}]") for i, v in enumerate(items)]
+
+
+def state_from_json(doc: dict[str, Any] | str, components: Components | None = None) -> GameState:
+    """Rebuild a state from :func:`state_to_json` output or a hand-written position.
+
+    Raises:
+        InvalidStateError: the document is malformed or describes an impossible position.
+    """
+    if isinstance(doc, str):
+        try:
+            doc = json.loads(doc)
+        except json.JSONDecodeError as exc:
+            raise InvalidStateError(f"not valid JSON: {exc}") from None
+    comps = components or default_components()
+    config = _read_config(doc, comps)
+    state = GameState(config)
+    r = _Reader(state.tables)
+    _read_top(state, doc, r)
+    _read_players(state, doc, r)
+    _read_board(state, doc, r)
+    _read_piles(state, doc, r)
+    _check_consistency(state, r)
+    _read_flow(state, doc, r)
+    return state
+
+
+def _read_config(doc: Any, comps: Components) -> GameConfig:
+    if not isinstance(doc, dict):
+        raise InvalidStateError(f"expected a JSON object at the top level, got {type(doc).__name__}")
+    unknown = sorted(set(doc) - _TOP_KEYS)
+    if unknown:
+        raise InvalidStateError(f"unknown top-level key(s) {unknown}")
+    if doc.get("format", FORMAT) != FORMAT or doc.get("version", VERSION) != VERSION:
+        raise InvalidStateError(f"format: expected {FORMAT!r} version {VERSION}")
+    raw = doc.get("config")
+    if not isinstance(raw, dict):
+        raise InvalidStateError("config: missing (an object with at least 'players')")
+    allowed = {"players", "victory_card", "point_variant", "round_limit", "auto_forced", "components"}
+    if set(raw) - allowed:
+        raise InvalidStateError(f"config: unknown key(s) {sorted(set(raw) - allowed)}")
+    if "components" in raw and raw["components"] != comps.name:
+        raise InvalidStateError(
+            f"config.components: the document was written with component set {raw['components']!r}, "
+            f"but {comps.name!r} is loaded"
+        )
+    point_variant = raw.get("point_variant", False)
+    if not point_variant and raw.get("victory_card") is None:
+        raise InvalidStateError("config.victory_card: required unless point_variant is true")
+    try:
+        return GameConfig(
+            players=raw.get("players", 0),
+            victory_card=raw.get("victory_card"),
+            point_variant=point_variant,
+            round_limit=raw.get("round_limit", 60),
+            auto_forced=raw.get("auto_forced", True),
+            components=comps,
+        )
+    except (ValueError, TypeError) as exc:
+        raise InvalidStateError(f"config: {exc}") from None
+
+
+def _read_top(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
+    n = state.num_players
+    state.victory_card = state.config.victory_card or ""
+    state.round = r.int(doc.get("round", 1), "round")
+    phases = [p.name.lower() for p in Phase]
+    phase = doc.get("phase", "card_placement")
+    if phase not in phases:
+        raise r.fail("phase", f"unknown phase {phase!r}; one of {phases}")
+    state.phase = Phase(phases.index(phase))
+    state.start_seat = r.seat(doc.get("start_seat", 0), "start_seat", n)
+    state.turn_seat = r.seat(doc.get("turn_seat", state.start_seat), "turn_seat", n)
+    state.colosseum = r.int(doc.get("colosseum", 0), "colosseum")
+    chariot = doc.get("chariot")
+    state.chariot = -1 if chariot is None else r.faction(chariot, "chariot")
+    state.proconsul = r.optional_seat(doc.get("proconsul"), "proconsul", n)
+    state.coin_bowl = [r.seat(s, f"coin_bowl[{i}]", n) for i, s in enumerate(r.list(doc.get("coin_bowl", []), "coin_bowl"))]
+    state.chance = r.int(doc.get("chance", 0), "chance")
+    state.clock = r.int(doc.get("clock", 0), "clock")
+    state.truncated = r.bool(doc.get("truncated", False), "truncated")
+    state.winners = tuple(r.seat(s, f"winners[{i}]", n) for i, s in enumerate(r.list(doc.get("winners", []), "winners")))
+    if "bids" in doc:
+        bids = r.list(doc["bids"], "bids")
+        if len(bids) != n:
+            raise r.fail("bids", f"expected {n} entries")
+        state.bids = [r.int(b, f"bids[{i}]", -1) for i, b in enumerate(bids)]
+    if "sacrificed" in doc:
+        state.sacrificed = r.bools(doc["sacrificed"], "sacrificed", n)
+    if "fulfilled_since" in doc:
+        since = r.list(doc["fulfilled_since"], "fulfilled_since")
+        if len(since) != n:
+            raise r.fail("fulfilled_since", f"expected {n} entries")
+        state.fulfilled_since = [r.int(v, f"fulfilled_since[{i}]", -1) for i, v in enumerate(since)]
+    for event in r.list(doc.get("events", []), "events"):
+        if not isinstance(event, list) or len(event) != 5:
+            raise r.fail("events", "each event is [round, phase, seat, text, private_to]")
+        state.events.append(Event(*event))
+
+
+def _read_players(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
+    players = r.list(doc.get("players"), "players")
+    n = state.num_players
+    if len(players) != n:
+        raise r.fail("players", f"config says {n} players but {len(players)} are listed")
+    temporary = []
+    for seat, raw in enumerate(players):
+        path = f"players[{seat}]"
+        raw = r.dict(raw, path, _PLAYER_KEYS)
+        p = state.players[seat]
+        p.money = r.int(raw.get("money", 0), f"{path}.money")
+        p.laurels = r.int(raw.get("laurels", 0), f"{path}.laurels")
+        p.legions = r.int(raw.get("legions", 0), f"{path}.legions")
+        p.followers = r.int(raw.get("followers", 0), f"{path}.followers")
+        markers = [r.faction(m, f"{path}.markers[{i}]") for i, m in enumerate(r.list(raw.get("markers", []), f"{path}.markers"))]
+        if len(set(markers)) != len(markers):
+            raise r.fail(f"{path}.markers", "a player holds at most one marker of each faction")
+        for f in markers:
+            p.markers[f] = True
+        tile = raw.get("tile", "none")
+        if tile not in TILE_NAMES:
+            raise r.fail(f"{path}.tile", f"expected one of {list(TILE_NAMES)}, got {tile!r}")
+        p.tile = TILE_NAMES.index(tile)
+        p.eternal_favor = r.bool(raw.get("eternal_favor", False), f"{path}.eternal_favor")
+        p.temporary_favor = r.bool(raw.get("temporary_favor", False), f"{path}.temporary_favor")
+        if p.eternal_favor and p.temporary_favor:
+            raise r.fail(f"{path}.temporary_favor", "a player with the eternal favor cannot hold the temporary favor (R21)")
+        if p.temporary_favor:
+            temporary.append(seat)
+        p.pantheon_seen = r.bool(raw.get("pantheon_seen", False), f"{path}.pantheon_seen")
+        for card in r.cards(raw.get("hand", []), f"{path}.hand"):
+            p.hand[card] += 1
+        _read_sets(state, seat, r.dict(raw.get("sets", {}), f"{path}.sets"), r, path)
+    if len(temporary) > 1:
+        raise r.fail("players", f"the temporary favor is held by players {temporary}; there is only one")
+    laurels = doc.get("first_laurels")
+    if laurels is None:
+        state.first_laurel = [c < 0 for c in state.controller]
+    else:
+        on = {r.faction(f, f"first_laurels[{i}]") for i, f in enumerate(r.list(laurels, "first_laurels"))}
+        state.first_laurel = [f in on for f in range(len(state.first_laurel))]
+
+
+def _read_sets(state: GameState, seat: int, sets: dict[str, Any], r: _Reader, path: str) -> None:
+    min_size = state.config.components.min_set_size
+    for key, raw_cards in sets.items():
+        f = r.faction(key, f"{path}.sets")
+        cards = r.cards(raw_cards, f"{path}.sets.{key}")
+        if state.controller[f] >= 0:
+            raise r.fail(f"{path}.sets.{key}", f"the {key} are already controlled by player {state.controller[f]}; "
+                         "a faction has at most one controller")
+        if len(cards) < min_size:
+            raise r.fail(f"{path}.sets.{key}", f"a displayed set has at least {min_size} cards, got {len(cards)}")
+        wrong = [state.tables.card_label[c] for c in cards if state.tables.card_faction[c] != f]
+        if wrong:
+            raise r.fail(f"{path}.sets.{key}", f"cards of another faction in the set: {wrong}")
+        state.controller[f] = seat
+        state.sets[f] = cards
+
+
+def _read_board(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
+    board = r.dict(doc.get("board", {}), "board", {reg.key for reg in Region})
+    for region in Region:
+        fields = state.fields[region]
+        raw = board.get(region.key, [[] for _ in fields])
+        raw = r.list(raw, f"board.{region.key}")
+        if len(raw) != len(fields):
+            raise r.fail(f"board.{region.key}", f"expected {len(fields)} card fields, got {len(raw)}")
+        for i, cards in enumerate(raw):
+            fields[i].extend(r.cards(cards, f"board.{region.key}[{i}]"))
+    state.atrium_up = r.bools(doc.get("atrium_up", [False] * len(state.fields[Region.ATRIUM])), "atrium_up",
+                              len(state.fields[Region.ATRIUM]))
+    labels = {s.label: s.id for s in state.tables.spaces if s.kind is not SpaceKind.COIN_BOWL}
+    for label, seat in r.dict(doc.get("followers", {}), "followers").items():
+        if label not in labels:
+            raise r.fail("followers", f"unknown follower space {label!r}; e.g. 'curia:1' or 'faction:senators:2'")
+        state.spaces[labels[label]] = r.seat(seat, f"followers.{label}", state.num_players)
+    state.staged = r.cards(doc.get("staged", []), "staged")
+    state.contest = r.cards(doc.get("contest", []), "contest")
+    for i, pair in enumerate(r.list(doc.get("pairs", []), "pairs")):
+        if not isinstance(pair, list) or len(pair) != 3:
+            raise r.fail(f"pairs[{i}]", "expected [seat, card, card]")
+        seat = r.seat(pair[0], f"pairs[{i}][0]", state.num_players)
+        state.pairs.append((seat, r.card(pair[1], f"pairs[{i}][1]"), r.card(pair[2], f"pairs[{i}][2]")))
+
+
+def _read_piles(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
+    state.discard = r.cards(doc.get("discard_pile", []), "discard_pile")
+    draw = doc.get("draw_pile", "rest")
+    rest = draw == "rest"
+    if not rest:
+        state.draw = r.cards(draw, "draw_pile")
+    counts = state.card_counts()
+    t = state.tables
+    for card, (have, copies) in enumerate(zip(counts, t.card_copies, strict=True)):
+        if have > copies:
+            raise r.fail("cards", f"{have} copies of {t.card_label[card]} are placed, but the game has {copies}")
+    missing = [c for c, (have, copies) in enumerate(zip(counts, t.card_copies, strict=True)) for _ in range(copies - have)]
+    if rest:
+        chance(state).shuffle(missing)
+        state.draw = missing
+    elif missing:
+        shown = sorted({t.card_label[c] for c in missing})[:8]
+        raise r.fail("cards", f"{len(missing)} card(s) are in no location (e.g. {shown}); "
+                     "all cards must be placed, or use \"draw_pile\": \"rest\"")
+
+
+def _check_consistency(state: GameState, r: _Reader) -> None:
+    """Board rules that no legal play can break."""
+    t = state.tables
+    for f, ids in enumerate(t.faction_spaces):
+        first, second = (state.spaces[s] for s in ids)
+        key = Faction(f).key
+        if second >= 0 and (first < 0 or first == second):
+            raise r.fail("followers", f"faction:{key}:2 needs another player on faction:{key}:1")
+        if state.controller[f] >= 0 and state.controller[f] in (first, second):
+            raise r.fail("followers", f"player {state.controller[f]} controls the {key} and cannot stand on its field")
+        if state.chariot == f and (first >= 0 or second >= 0):
+            raise r.fail("followers", f"the chariot blocks the {key}: no followers may stand there")
+    a1, a2 = (state.spaces[s] for s in t.region_spaces[Region.ATRIUM])
+    if a2 >= 0 and (a1 < 0 or a1 == a2):
+        raise r.fail("followers", "atrium:2 needs another player on atrium:1")
+    pantheon = [state.spaces[s] for s in t.region_spaces[Region.PANTHEON] if state.spaces[s] >= 0]
+    if len(set(pantheon)) != len(pantheon):
+        raise r.fail("followers", "one player on both Pantheon spaces")
+    for seat in pantheon:
+        if not state.players[seat].markers[Faction.VESTALS]:
+            raise r.fail("followers", f"player {seat} is on the Pantheon without a Vestal Virgins marker")
+    holder = next((s for s, p in enumerate(state.players) if p.temporary_favor), -1)
+    if holder >= 0 and state.controller[Faction.VESTALS] != holder:
+        raise r.fail("players", f"player {holder} holds the temporary favor without controlling the Vestal Virgins (R18)")
+
+
+def _read_flow(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
+    from tribune_env.engine.flow import advance
+    from tribune_env.engine.scoring import track_fulfilment
+
+    if "fulfilled_since" not in doc:
+        track_fulfilment(state)
+    if "agenda" in doc:
+        agenda = [_read_task(task, f"agenda[{i}]", r) for i, task in enumerate(r.list(doc["agenda"], "agenda"))]
+        state.agenda = list(reversed(agenda))
+        state.pending = _read_pending(state, doc.get("pending"), r)
+        if state.pending is None and not state.agenda and state.phase is not Phase.GAME_OVER:
+            raise r.fail("agenda", "empty, with no pending decision, in an unfinished game")
+        if state.pending is not None and not LEGAL[state.pending.kind](state, state.pending):
+            raise r.fail("pending", "the pending decision has no legal choice in this position")
+        return
+    if doc.get("pending") is not None:
+        raise r.fail("pending", "a pending decision needs the agenda that follows it ('agenda')")
+    state.agenda = list(reversed(_phase_agenda(state, r)))
+    advance(state)
+
+
+def _read_task(task: Any, path: str, r: _Reader) -> Task:
+    if not isinstance(task, list) or not task or task[0] not in STEPS:
+        raise r.fail(path, f"expected [step name, arguments...] with a known step, got {task!r}")
+    args = [r.int(a, f"{path}[{i + 1}]", -1) for i, a in enumerate(task[1:])]
+    return (task[0], *args)
+
+
+def _read_pending(state: GameState, raw: Any, r: _Reader) -> Pending | None:
+    if raw is None:
+        return None
+    raw = r.dict(raw, "pending", {"kind", "seat", "faction", "index"})
+    kinds = [k.key for k in DecisionKind]
+    if raw.get("kind") not in kinds:
+        raise r.fail("pending.kind", f"unknown decision kind {raw.get('kind')!r}; one of {kinds}")
+    faction = raw.get("faction")
+    return Pending(
+        DecisionKind(kinds.index(raw["kind"])),
+        r.seat(raw.get("seat"), "pending.seat", state.num_players),
+        -1 if faction is None else r.faction(faction, "pending.faction"),
+        r.int(raw.get("index", -1), "pending.index", -1),
+    )
+
+
+def _phase_agenda(state: GameState, r: _Reader) -> list[Task]:
+    """The rest of the round from the start of ``state.phase``."""
+    steps: dict[Phase, list[Task]] = {
+        Phase.CARD_PLACEMENT: [("fill_board", 0), ("placement",)],
+        Phase.FOLLOWER_PLACEMENT: [("placement",)],
+        Phase.REGION_EVALUATION: [("evaluate", int(reg)) for reg in Region],
+        Phase.TAKEOVERS: [("takeover", int(f)) for f in Faction],
+        Phase.FACTION_BENEFITS: [("benefit", int(f)) for f in Faction],
+        Phase.CHARIOT_AUCTION: [("chariot",)],
+    }
+    if state.phase not in steps:
+        raise r.fail("phase", f"a position in phase {state.phase.name.lower()!r} needs an explicit agenda")
+    order = list(steps)
+    tasks: list[Task] = []
+    for phase in order[order.index(state.phase):]:
+        tasks.extend(steps[phase])
+    return [*tasks, ("round_end",)]

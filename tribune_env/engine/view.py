@@ -1,0 +1,141 @@
+"""What one player may know (R1, R2): :class:`PlayerView`.
+
+Hidden card identities are written as -1: other players' hands appear only as
+sizes; face-down board cards appear as -1 unless this player may see them (the
+Pantheon card after placing there, the Catacombs pile while choosing from it,
+the Latrine and Pantheon cards once turned over); sealed choices of others
+(bids, Field of Mars pairs, cards being staged) are not shown before they are
+revealed. The draw and discard piles appear as sizes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tribune_env.data import Region
+from tribune_env.engine.decisions import DecisionKind, Pending, Phase
+from tribune_env.engine.state import GameState
+
+HIDDEN = -1
+
+
+@dataclass(frozen=True)
+class PublicPlayer:
+    """The public part of one player's holdings."""
+
+    money: int
+    laurels: int
+    legions: int
+    markers: tuple[bool, ...]
+    tile: int
+    eternal_favor: bool
+    temporary_favor: bool
+    hand_size: int
+    followers: int
+    fulfilled_since: int
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """Everything ``seat`` may know. Seats are absolute; encoders rotate them."""
+
+    seat: int
+    num_players: int
+    round: int
+    phase: Phase
+    start_seat: int
+    turn_seat: int
+    pending: Pending | None
+    victory_card: str
+    point_variant: bool
+    players: tuple[PublicPlayer, ...]
+    hand: tuple[int, ...]  # counts per card type
+    controller: tuple[int, ...]
+    sets: tuple[tuple[int, ...], ...]
+    first_laurel: tuple[bool, ...]
+    board: tuple[tuple[tuple[int, ...], ...], ...]  # [region][field] -> card types, HIDDEN if face down
+    spaces: tuple[int, ...]  # occupant seat per follower space, -1 if empty
+    coin_bowl: tuple[int, ...]
+    colosseum: int
+    chariot: int
+    proconsul: int
+    draw_size: int
+    discard_size: int
+    staged: tuple[int, ...]  # own cards being assembled (take-over set or pair); others: HIDDEN per card
+    contest: tuple[int, ...]  # the set committed from faction space "2", face up (R15)
+    my_pairs: tuple[tuple[int, int], ...]  # own sealed Field of Mars pairs
+    sealed_pairs: int  # number of sealed pairs of all players
+    my_bid: int  # own sealed bid, -1 if none
+    sacrificed: tuple[bool, ...]
+    truncated: bool
+    winners: tuple[int, ...]
+
+
+def _visible_field(state: GameState, seat: int, region: Region, i: int, cards: list[int]) -> tuple[int, ...]:
+    pending = state.pending
+    kind = pending.kind if pending is not None else None
+    visible: bool
+    if region in (Region.THERMAE, Region.FORUM, Region.CURIA):
+        visible = True
+    elif region is Region.ATRIUM:
+        visible = state.atrium_up[i]
+    elif region is Region.LATRINE:
+        visible = kind is DecisionKind.LATRINE_CHOICE
+    elif region is Region.CATACOMBS:
+        visible = kind is DecisionKind.CATACOMBS_PURCHASE and pending is not None and pending.seat == seat
+    elif region is Region.PANTHEON:
+        visible = state.players[seat].pantheon_seen or kind is DecisionKind.PANTHEON_SACRIFICE
+    else:
+        visible = False
+    return tuple(cards) if visible else (HIDDEN,) * len(cards)
+
+
+def player_view(state: GameState, seat: int) -> PlayerView:
+    """The view of ``seat``; it contains nothing that seat may not know."""
+    if not 0 <= seat < state.num_players:
+        raise ValueError(f"seat must be in 0..{state.num_players - 1}, got {seat}")
+    players = tuple(
+        PublicPlayer(
+            p.money, p.laurels, p.legions, tuple(p.markers), p.tile, p.eternal_favor, p.temporary_favor,
+            p.hand_size, p.followers, state.fulfilled_since[s],
+        )
+        for s, p in enumerate(state.players)
+    )
+    board = tuple(
+        tuple(_visible_field(state, seat, Region(r), i, field) for i, field in enumerate(fields))
+        for r, fields in enumerate(state.fields)
+    )
+    pending = state.pending
+    own_staging = pending is not None and pending.seat == seat
+    return PlayerView(
+        seat=seat,
+        num_players=state.num_players,
+        round=state.round,
+        phase=state.phase,
+        start_seat=state.start_seat,
+        turn_seat=state.turn_seat,
+        pending=pending,
+        victory_card=state.victory_card,
+        point_variant=state.config.point_variant,
+        players=players,
+        hand=tuple(state.players[seat].hand),
+        controller=tuple(state.controller),
+        sets=tuple(tuple(s) for s in state.sets),
+        first_laurel=tuple(state.first_laurel),
+        board=board,
+        spaces=tuple(state.spaces),
+        coin_bowl=tuple(state.coin_bowl),
+        colosseum=state.colosseum,
+        chariot=state.chariot,
+        proconsul=state.proconsul,
+        draw_size=len(state.draw),
+        discard_size=len(state.discard),
+        staged=tuple(state.staged) if own_staging else (HIDDEN,) * len(state.staged),
+        contest=tuple(state.contest),
+        my_pairs=tuple((a, b) for s, a, b in state.pairs if s == seat),
+        sealed_pairs=len(state.pairs),
+        my_bid=state.bids[seat],
+        sacrificed=tuple(state.sacrificed),
+        truncated=state.truncated,
+        winners=state.winners,
+    )
