@@ -8,6 +8,7 @@ RL environments is a separate codec built on top of these types.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,3 +68,21 @@ Action = PlaceFollower | PickCard | Commit | Decline | Bid | ChooseOption | Choo
 
 COMMIT = Commit()
 DECLINE = Decline()
+
+
+@cache
+def place_follower(space: int) -> PlaceFollower:
+    """Shared instance of ``PlaceFollower(space)`` (actions are immutable)."""
+    return PlaceFollower(space)
+
+
+@cache
+def pick_card(card: int) -> PickCard:
+    """Shared instance of ``PickCard(card)``."""
+    return PickCard(card)
+
+
+@cache
+def bid(amount: int) -> Bid:
+    """Shared instance of ``Bid(amount)``."""
+    return Bid(amount)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tribune_env.engine.actions import DECLINE, Action, Bid, ChooseFaction, Decline
+from tribune_env.engine.actions import DECLINE, Action, Bid, ChooseFaction, Decline, bid
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase
 from tribune_env.engine.ops import ask, faction_name, pay, push, seat_name
 from tribune_env.engine.registry import legal, resolve, step
@@ -27,7 +27,7 @@ def chariot_bid(state: GameState, seat: int) -> None:
 
 @legal(DecisionKind.CHARIOT_BID)
 def _legal_bid(state: GameState, pending: Pending) -> list[Action]:
-    return [Bid(b) for b in range(state.players[pending.seat].money + 1)]
+    return [bid(b) for b in range(state.players[pending.seat].money + 1)]
 
 
 @resolve(DecisionKind.CHARIOT_BID)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import IntEnum
-from typing import NamedTuple
 
 
 class Phase(IntEnum):
@@ -53,7 +53,8 @@ class TakeoverRole(IntEnum):
     FIRST_OVER_SECOND = 2  # the player on "1", answering a sufficient set from "2"
 
 
-class Pending(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Pending:
     """The decision the game waits for.
 
     Attributes:

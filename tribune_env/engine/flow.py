@@ -20,7 +20,6 @@ from tribune_env.engine import (  # noqa: F401  (modules register their steps an
 from tribune_env.engine.actions import Action
 from tribune_env.engine.errors import GameOverError, IllegalActionError
 from tribune_env.engine.registry import LEGAL, RESOLVE, STEPS
-from tribune_env.engine.scoring import track_fulfilment
 from tribune_env.engine.state import GameState
 
 
@@ -52,7 +51,6 @@ def advance(state: GameState) -> None:
         task = agenda.pop()
         STEPS[task[0]](state, *task[1:])  # type: ignore[index]
         state.clock += 1
-        track_fulfilment(state)
         agenda = state.agenda
 
 
@@ -62,7 +60,6 @@ def _resolve(state: GameState, action: Action) -> None:
     state.pending = None
     RESOLVE[pending.kind](state, pending, action)
     state.clock += 1
-    track_fulfilment(state)
 
 
 def apply_action(state: GameState, action: Action, describe=repr) -> None:  # type: ignore[no-untyped-def]

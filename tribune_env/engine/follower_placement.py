@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from tribune_env.data import Faction, Region
-from tribune_env.engine.actions import Action, PlaceFollower
+from tribune_env.engine.actions import Action, PlaceFollower, place_follower
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase
 from tribune_env.engine.ops import ask, chance, push, seat_name
 from tribune_env.engine.registry import legal, resolve, step
+from tribune_env.engine.scoring import refresh
 from tribune_env.engine.state import GameState
-from tribune_env.engine.tables import SpaceKind
+from tribune_env.engine.tables import SpaceKind, Tables
 
 
 @step
@@ -36,39 +39,43 @@ def place_next(state: GameState) -> None:
             return
 
 
+@cache
+def _plain_spaces(tables: Tables) -> tuple[int, ...]:
+    """Region spaces with no rule beyond "one follower per space" (all but the Atrium and the Pantheon)."""
+    special = (Region.ATRIUM, Region.PANTHEON)
+    return tuple(s for r, ids in enumerate(tables.region_spaces) if r not in special for s in ids)
+
+
+def _paired(spaces: list[int], first: int, second: int, seat: int, out: list[int]) -> None:
+    """Spaces "1"/"2" filled in order, never both by one player (Atrium, faction fields)."""
+    if spaces[first] < 0:
+        out.append(first)
+    elif spaces[first] != seat and spaces[second] < 0:
+        out.append(second)
+
+
 def legal_spaces(state: GameState, seat: int) -> list[int]:
     """Follower spaces ``seat`` may use now, in space order; the coin bowl is always legal (R7)."""
     tables = state.tables
     spaces = state.spaces
-    out = []
-    for region, ids in enumerate(tables.region_spaces):
-        if region == Region.ATRIUM:
-            first, second = ids
-            if spaces[first] < 0:
-                out.append(first)
-            elif spaces[first] != seat and spaces[second] < 0:
-                out.append(second)
-        elif region == Region.PANTHEON:
-            if not state.players[seat].markers[Faction.VESTALS] or seat in (spaces[i] for i in ids):
-                continue
-            out.extend(i for i in ids if spaces[i] < 0)
-        else:
-            out.extend(i for i in ids if spaces[i] < 0)
-    for faction, ids in enumerate(tables.faction_spaces):
-        if state.controller[faction] == seat or state.chariot == faction:
-            continue
-        first, second = ids
-        if spaces[first] < 0:
-            out.append(first)
-        elif spaces[first] != seat and spaces[second] < 0:
-            out.append(second)
+    out = [s for s in _plain_spaces(tables) if spaces[s] < 0]
+    first, second = tables.region_spaces[Region.ATRIUM]
+    _paired(spaces, first, second, seat, out)
+    pantheon = tables.region_spaces[Region.PANTHEON]
+    if state.players[seat].markers[Faction.VESTALS] and all(spaces[s] != seat for s in pantheon):
+        out.extend(s for s in pantheon if spaces[s] < 0)
+    controller = state.controller
+    for faction, (first, second) in enumerate(tables.faction_spaces):
+        if controller[faction] != seat and state.chariot != faction:
+            _paired(spaces, first, second, seat, out)
     out.append(tables.coin_bowl)
+    out.sort()
     return out
 
 
 @legal(DecisionKind.PLACE_FOLLOWER)
 def _legal_place(state: GameState, pending: Pending) -> list[Action]:
-    return [PlaceFollower(s) for s in legal_spaces(state, pending.seat)]
+    return [place_follower(s) for s in legal_spaces(state, pending.seat)]
 
 
 @resolve(DecisionKind.PLACE_FOLLOWER)
@@ -81,6 +88,7 @@ def _resolve_place(state: GameState, pending: Pending, action: PlaceFollower) ->
         amount = comps.coin_bowl_later if state.coin_bowl else comps.coin_bowl_first
         state.coin_bowl.append(seat)
         state.players[seat].money += amount
+        refresh(state, seat)
         state.log(seat, f"{seat_name(seat)} places a follower on the coin bowl and takes {amount} denarii")
     else:
         state.spaces[action.space] = seat

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from tribune_env.data import Faction
 from tribune_env.engine.decisions import Pending
+from tribune_env.engine.scoring import refresh
 from tribune_env.engine.state import GameState, Task
 
 
@@ -91,18 +91,21 @@ def seat_name(seat: int) -> str:
 def give_laurels(state: GameState, seat: int, n: int, why: str) -> None:
     if n:
         state.players[seat].laurels += n
+        refresh(state, seat)
         state.log(seat, f"{seat_name(seat)} gains {n} laurel(s) ({why})")
 
 
 def give_legions(state: GameState, seat: int, n: int, why: str) -> None:
     if n:
         state.players[seat].legions += n
+        refresh(state, seat)
         state.log(seat, f"{seat_name(seat)} gains {n} legion(s) ({why})")
 
 
 def give_money(state: GameState, seat: int, n: int, why: str) -> None:
     if n:
         state.players[seat].money += n
+        refresh(state, seat)
         state.log(seat, f"{seat_name(seat)} receives {n} denarii ({why})")
 
 
@@ -111,6 +114,7 @@ def pay(state: GameState, seat: int, n: int, why: str) -> None:
     if n > player.money:
         raise RuntimeError(f"seat {seat} cannot pay {n}")  # callers check affordability
     player.money -= n
+    refresh(state, seat)
     if n:
         state.log(seat, f"{seat_name(seat)} pays {n} denarii ({why})")
 
@@ -123,7 +127,4 @@ def give_eternal_favor(state: GameState, seat: int, why: str) -> None:
     if player.temporary_favor:
         player.temporary_favor = False
         state.log(seat, f"{seat_name(seat)} returns the temporary favor of the gods (R21)")
-
-
-def vestals() -> int:
-    return int(Faction.VESTALS)
+    refresh(state, seat)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tribune_env.data import Region
-from tribune_env.engine.actions import DECLINE, Action, Bid, ChooseOption, Decline, PickCard
+from tribune_env.engine.actions import DECLINE, Action, Bid, ChooseOption, Decline, PickCard, bid, pick_card
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase
 from tribune_env.engine.ops import (
     ask,
@@ -138,7 +138,7 @@ def curia_field(state: GameState, slot: int) -> None:
 
 @legal(DecisionKind.CURIA_DISCARD)
 def _legal_curia(state: GameState, pending: Pending) -> list[Action]:
-    return [*[PickCard(c) for c in cards_in_hand(state, pending.seat)], DECLINE]
+    return [*[pick_card(c) for c in cards_in_hand(state, pending.seat)], DECLINE]
 
 
 @resolve(DecisionKind.CURIA_DISCARD)
@@ -189,7 +189,7 @@ def atrium_bid(state: GameState, seat: int, slot: int) -> None:
 
 @legal(DecisionKind.ATRIUM_BID)
 def _legal_atrium_bid(state: GameState, pending: Pending) -> list[Action]:
-    return [Bid(b) for b in range(state.players[pending.seat].money + 1)]
+    return [bid(b) for b in range(state.players[pending.seat].money + 1)]
 
 
 @resolve(DecisionKind.ATRIUM_BID)
@@ -232,7 +232,7 @@ def _legal_catacombs(state: GameState, pending: Pending) -> list[Action]:
     price = state.config.components.region(Region.CATACOMBS).prices[pending.index]
     options: list[Action] = []
     if state.players[pending.seat].money >= price:  # R12
-        options.extend(PickCard(c) for c in sorted(set(state.fields[Region.CATACOMBS][0])))
+        options.extend(pick_card(c) for c in sorted(set(state.fields[Region.CATACOMBS][0])))
     options.append(DECLINE)
     return options
 
@@ -276,7 +276,7 @@ def pantheon_space(state: GameState, slot: int) -> None:
 def _legal_pantheon(state: GameState, pending: Pending) -> list[Action]:
     faction = state.tables.card_faction[state.fields[Region.PANTHEON][0][0]]
     hand = state.players[pending.seat].hand
-    return [*[PickCard(c) for c in state.tables.faction_cards[faction] if hand[c]], DECLINE]
+    return [*[pick_card(c) for c in state.tables.faction_cards[faction] if hand[c]], DECLINE]
 
 
 @resolve(DecisionKind.PANTHEON_SACRIFICE)
@@ -330,7 +330,7 @@ def _legal_pair_cards(state: GameState, seat: int) -> list[int]:
 
 @legal(DecisionKind.FIELD_OF_MARS_PAIR)
 def _legal_mars(state: GameState, pending: Pending) -> list[Action]:
-    return [*[PickCard(c) for c in _legal_pair_cards(state, pending.seat)], DECLINE]
+    return [*[pick_card(c) for c in _legal_pair_cards(state, pending.seat)], DECLINE]
 
 
 @resolve(DecisionKind.FIELD_OF_MARS_PAIR)

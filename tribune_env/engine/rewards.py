@@ -7,7 +7,16 @@ Gladiators' faction benefit.
 from __future__ import annotations
 
 from tribune_env.data import Faction
-from tribune_env.engine.actions import DECLINE, Action, Assassinate, ChooseFaction, ChooseOption, Decline, PickCard
+from tribune_env.engine.actions import (
+    DECLINE,
+    Action,
+    Assassinate,
+    ChooseFaction,
+    ChooseOption,
+    Decline,
+    PickCard,
+    pick_card,
+)
 from tribune_env.engine.decisions import DecisionKind, Pending
 from tribune_env.engine.ops import (
     ask,
@@ -23,6 +32,7 @@ from tribune_env.engine.ops import (
     take_from_hand,
 )
 from tribune_env.engine.registry import legal, resolve, step
+from tribune_env.engine.scoring import refresh
 from tribune_env.engine.state import NO_TILE, SCROLL, GameState
 
 AGRIPPA_SCROLL, AGRIPPA_CARD = 0, 1
@@ -79,6 +89,7 @@ def marker(state: GameState, faction: int, seat: int) -> None:
     player = state.players[seat]
     if not player.markers[faction]:
         player.markers[faction] = True
+        refresh(state, seat)
         state.log(seat, f"{seat_name(seat)} takes a {faction_name(state, faction)} faction marker")
 
 
@@ -94,7 +105,7 @@ def first_laurel(state: GameState, faction: int, seat: int) -> None:
 
 @legal(DecisionKind.TIGELLINUS_DISCARD)
 def _legal_tigellinus(state: GameState, pending: Pending) -> list[Action]:
-    return [*[PickCard(c) for c in cards_in_hand(state, pending.seat)], DECLINE]
+    return [*[pick_card(c) for c in cards_in_hand(state, pending.seat)], DECLINE]
 
 
 @resolve(DecisionKind.TIGELLINUS_DISCARD)
@@ -130,6 +141,7 @@ def _resolve_agrippa(state: GameState, pending: Pending, action: ChooseOption) -
 def gain_scroll(state: GameState, seat: int, why: str) -> None:
     """R19: a scroll only for a player without a tile."""
     state.players[seat].tile = SCROLL
+    refresh(state, seat)
     state.log(seat, f"{seat_name(seat)} gains a scroll tile ({why})")
 
 
@@ -150,6 +162,7 @@ def _legal_cato(state: GameState, pending: Pending) -> list[Action]:
 @resolve(DecisionKind.CATO_MARKER)
 def _resolve_cato(state: GameState, pending: Pending, action: ChooseFaction) -> None:
     state.players[pending.seat].markers[action.faction] = True
+    refresh(state, pending.seat)
     state.log(pending.seat, f"{seat_name(pending.seat)} takes a {faction_name(state, action.faction)} "
               "faction marker (leader Cato the Elder)")
 

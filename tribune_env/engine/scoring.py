@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from tribune_env.data import OBJECTIVES, VictoryCard
+from functools import cache
+
+from tribune_env.data import OBJECTIVES, Components, VictoryCard
 from tribune_env.engine.state import TRIBUNE, GameState, PlayerState
 
 
@@ -32,19 +34,48 @@ def fulfils(player: PlayerState, card: VictoryCard, players: int) -> bool:
     return sum(met[o] for o in OBJECTIVES) >= card.required[players]
 
 
-def track_fulfilment(state: GameState) -> None:
-    """Record since when (``state.clock``) each player has met the victory conditions without a break (R23)."""
-    card = victory_card(state)
-    if card is None:
+@cache
+def _goal(components: Components, card_id: str, players: int) -> tuple[int, int, int, int, int, tuple[str, ...]]:
+    card = components.victory_card(card_id)
+    t = card.thresholds
+    return t["laurels"], t["legions"], t["denarii"], t["markers"], card.required[players], card.obligatory
+
+
+def refresh(state: GameState, seat: int) -> None:
+    """Re-check one player's victory conditions after a change to his holdings.
+
+    Every change to money, laurels, legions, markers, tiles or favors calls
+    this, so ``fulfilled_since[seat]`` holds the ``state.clock`` value at which
+    the player's current unbroken fulfilment began, or -1 (R23).
+    """
+    if state.config.point_variant:
         return
+    laurels, legions, denarii, markers, required, obligatory = _goal(
+        state.config.components, state.victory_card, state.num_players
+    )
+    p = state.players[seat]
+    met = (
+        (p.tile == TRIBUNE)
+        + (p.eternal_favor or p.temporary_favor)
+        + (p.laurels >= laurels)
+        + (p.legions >= legions)
+        + (p.money >= denarii)
+        + (sum(p.markers) >= markers)
+    )
+    ok = met >= required and (not obligatory or fulfils(p, state.config.components.victory_card(state.victory_card),
+                                                        state.num_players))
     since = state.fulfilled_since
-    n = state.num_players
-    for seat, player in enumerate(state.players):
-        if fulfils(player, card, n):
-            if since[seat] < 0:
-                since[seat] = state.clock
-        else:
-            since[seat] = -1
+    if ok:
+        if since[seat] < 0:
+            since[seat] = state.clock
+    else:
+        since[seat] = -1
+
+
+def track_fulfilment(state: GameState) -> None:
+    """Re-check every player (after loading a position)."""
+    for seat in range(state.num_players):
+        refresh(state, seat)
 
 
 def base_score(state: GameState, seat: int) -> int:

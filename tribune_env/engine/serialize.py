@@ -26,14 +26,50 @@ from tribune_env.engine.tables import SpaceKind, Tables
 FORMAT = "tribune-state"
 VERSION = 1
 _TOP_KEYS = {
-    "format", "version", "config", "round", "phase", "start_seat", "turn_seat", "players", "first_laurels",
-    "board", "atrium_up", "followers", "coin_bowl", "colosseum", "chariot", "proconsul", "draw_pile",
-    "discard_pile", "staged", "contest", "pairs", "bids", "sacrificed", "pending", "agenda", "chance", "clock",
-    "fulfilled_since", "winners", "truncated", "events",
+    "format",
+    "version",
+    "config",
+    "round",
+    "phase",
+    "start_seat",
+    "turn_seat",
+    "players",
+    "first_laurels",
+    "board",
+    "atrium_up",
+    "followers",
+    "coin_bowl",
+    "colosseum",
+    "chariot",
+    "proconsul",
+    "draw_pile",
+    "discard_pile",
+    "staged",
+    "contest",
+    "pairs",
+    "bids",
+    "sacrificed",
+    "pending",
+    "agenda",
+    "chance",
+    "clock",
+    "fulfilled_since",
+    "winners",
+    "truncated",
+    "events",
 }
 _PLAYER_KEYS = {
-    "money", "laurels", "legions", "markers", "tile", "eternal_favor", "temporary_favor", "hand", "sets",
-    "followers", "pantheon_seen",
+    "money",
+    "laurels",
+    "legions",
+    "markers",
+    "tile",
+    "eternal_favor",
+    "temporary_favor",
+    "hand",
+    "sets",
+    "followers",
+    "pantheon_seen",
 }
 
 
@@ -134,7 +170,7 @@ class _Reader:
     def fail(path: str, message: str) -> InvalidStateError:
         return InvalidStateError(f"{path}: {message}")
 
-    def int(self, value: Any, path: str, low: int = 0, high: int | None = None) -> int:
+    def integer(self, value: Any, path: str, low: int = 0, high: int | None = None) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.fail(path, f"expected an integer, got {value!r}")
         if value < low or (high is not None and value > high):
@@ -142,17 +178,17 @@ class _Reader:
             raise self.fail(path, f"must be {bound}, got {value}")
         return value
 
-    def bool(self, value: Any, path: str) -> bool:
+    def boolean(self, value: Any, path: str) -> bool:
         if not isinstance(value, bool):
             raise self.fail(path, f"expected true or false, got {value!r}")
         return value
 
-    def list(self, value: Any, path: str) -> list[Any]:
+    def items(self, value: Any, path: str) -> list[Any]:
         if not isinstance(value, list):
             raise self.fail(path, f"expected a list, got {type(value).__name__}")
         return value
 
-    def dict(self, value: Any, path: str, allowed: set[str] | None = None) -> dict[str, Any]:
+    def mapping(self, value: Any, path: str, allowed: set[str] | None = None) -> dict[str, Any]:
         if not isinstance(value, dict):
             raise self.fail(path, f"expected an object, got {type(value).__name__}")
         if allowed is not None:
@@ -167,7 +203,7 @@ class _Reader:
         return self.t.card_by_label[value]
 
     def cards(self, value: Any, path: str) -> list[int]:
-        return [self.card(v, f"{path}[{i}]") for i, v in enumerate(self.list(value, path))]
+        return [self.card(v, f"{path}[{i}]") for i, v in enumerate(self.items(value, path))]
 
     def faction(self, value: Any, path: str) -> int:
         keys = [f.key for f in Faction]
@@ -176,16 +212,16 @@ class _Reader:
         return keys.index(value)
 
     def seat(self, value: Any, path: str, players: int) -> int:
-        return self.int(value, path, 0, players - 1)
+        return self.integer(value, path, 0, players - 1)
 
     def optional_seat(self, value: Any, path: str, players: int) -> int:
         return -1 if value is None else self.seat(value, path, players)
 
     def bools(self, value: Any, path: str, length: int) -> list[bool]:
-        items = self.list(value, path)
+        items = self.items(value, path)
         if len(items) != length:
             raise self.fail(path, f"expected {length} entries, got {len(items)}")
-        return [self.bool(v, f"{path}[{i}]") for i, v in enumerate(items)]
+        return [self.boolean(v, f"{path}[{i}]") for i, v in enumerate(items)]
 
 
 def state_from_json(doc: dict[str, Any] | str, components: Components | None = None) -> GameState:
@@ -200,6 +236,8 @@ def state_from_json(doc: dict[str, Any] | str, components: Components | None = N
         except json.JSONDecodeError as exc:
             raise InvalidStateError(f"not valid JSON: {exc}") from None
     comps = components or default_components()
+    if not isinstance(doc, dict):
+        raise InvalidStateError(f"expected a JSON object at the top level, got {type(doc).__name__}")
     config = _read_config(doc, comps)
     state = GameState(config)
     r = _Reader(state.tables)
@@ -212,9 +250,7 @@ def state_from_json(doc: dict[str, Any] | str, components: Components | None = N
     return state
 
 
-def _read_config(doc: Any, comps: Components) -> GameConfig:
-    if not isinstance(doc, dict):
-        raise InvalidStateError(f"expected a JSON object at the top level, got {type(doc).__name__}")
+def _read_config(doc: dict[str, Any], comps: Components) -> GameConfig:
     unknown = sorted(set(doc) - _TOP_KEYS)
     if unknown:
         raise InvalidStateError(f"unknown top-level key(s) {unknown}")
@@ -250,7 +286,7 @@ def _read_config(doc: Any, comps: Components) -> GameConfig:
 def _read_top(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
     n = state.num_players
     state.victory_card = state.config.victory_card or ""
-    state.round = r.int(doc.get("round", 1), "round")
+    state.round = r.integer(doc.get("round", 1), "round")
     phases = [p.name.lower() for p in Phase]
     phase = doc.get("phase", "card_placement")
     if phase not in phases:
@@ -258,48 +294,55 @@ def _read_top(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
     state.phase = Phase(phases.index(phase))
     state.start_seat = r.seat(doc.get("start_seat", 0), "start_seat", n)
     state.turn_seat = r.seat(doc.get("turn_seat", state.start_seat), "turn_seat", n)
-    state.colosseum = r.int(doc.get("colosseum", 0), "colosseum")
+    state.colosseum = r.integer(doc.get("colosseum", 0), "colosseum")
     chariot = doc.get("chariot")
     state.chariot = -1 if chariot is None else r.faction(chariot, "chariot")
     state.proconsul = r.optional_seat(doc.get("proconsul"), "proconsul", n)
-    state.coin_bowl = [r.seat(s, f"coin_bowl[{i}]", n) for i, s in enumerate(r.list(doc.get("coin_bowl", []), "coin_bowl"))]
-    state.chance = r.int(doc.get("chance", 0), "chance")
-    state.clock = r.int(doc.get("clock", 0), "clock")
-    state.truncated = r.bool(doc.get("truncated", False), "truncated")
-    state.winners = tuple(r.seat(s, f"winners[{i}]", n) for i, s in enumerate(r.list(doc.get("winners", []), "winners")))
+    state.coin_bowl = [
+        r.seat(s, f"coin_bowl[{i}]", n) for i, s in enumerate(r.items(doc.get("coin_bowl", []), "coin_bowl"))
+    ]
+    state.chance = r.integer(doc.get("chance", 0), "chance")
+    state.clock = r.integer(doc.get("clock", 0), "clock")
+    state.truncated = r.boolean(doc.get("truncated", False), "truncated")
+    state.winners = tuple(
+        r.seat(s, f"winners[{i}]", n) for i, s in enumerate(r.items(doc.get("winners", []), "winners"))
+    )
     if "bids" in doc:
-        bids = r.list(doc["bids"], "bids")
+        bids = r.items(doc["bids"], "bids")
         if len(bids) != n:
             raise r.fail("bids", f"expected {n} entries")
-        state.bids = [r.int(b, f"bids[{i}]", -1) for i, b in enumerate(bids)]
+        state.bids = [r.integer(b, f"bids[{i}]", -1) for i, b in enumerate(bids)]
     if "sacrificed" in doc:
         state.sacrificed = r.bools(doc["sacrificed"], "sacrificed", n)
     if "fulfilled_since" in doc:
-        since = r.list(doc["fulfilled_since"], "fulfilled_since")
+        since = r.items(doc["fulfilled_since"], "fulfilled_since")
         if len(since) != n:
             raise r.fail("fulfilled_since", f"expected {n} entries")
-        state.fulfilled_since = [r.int(v, f"fulfilled_since[{i}]", -1) for i, v in enumerate(since)]
-    for event in r.list(doc.get("events", []), "events"):
+        state.fulfilled_since = [r.integer(v, f"fulfilled_since[{i}]", -1) for i, v in enumerate(since)]
+    for event in r.items(doc.get("events", []), "events"):
         if not isinstance(event, list) or len(event) != 5:
             raise r.fail("events", "each event is [round, phase, seat, text, private_to]")
         state.events.append(Event(*event))
 
 
 def _read_players(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
-    players = r.list(doc.get("players"), "players")
+    players = r.items(doc.get("players"), "players")
     n = state.num_players
     if len(players) != n:
         raise r.fail("players", f"config says {n} players but {len(players)} are listed")
     temporary = []
     for seat, raw in enumerate(players):
         path = f"players[{seat}]"
-        raw = r.dict(raw, path, _PLAYER_KEYS)
+        raw = r.mapping(raw, path, _PLAYER_KEYS)
         p = state.players[seat]
-        p.money = r.int(raw.get("money", 0), f"{path}.money")
-        p.laurels = r.int(raw.get("laurels", 0), f"{path}.laurels")
-        p.legions = r.int(raw.get("legions", 0), f"{path}.legions")
-        p.followers = r.int(raw.get("followers", 0), f"{path}.followers")
-        markers = [r.faction(m, f"{path}.markers[{i}]") for i, m in enumerate(r.list(raw.get("markers", []), f"{path}.markers"))]
+        p.money = r.integer(raw.get("money", 0), f"{path}.money")
+        p.laurels = r.integer(raw.get("laurels", 0), f"{path}.laurels")
+        p.legions = r.integer(raw.get("legions", 0), f"{path}.legions")
+        p.followers = r.integer(raw.get("followers", 0), f"{path}.followers")
+        markers = [
+            r.faction(m, f"{path}.markers[{i}]")
+            for i, m in enumerate(r.items(raw.get("markers", []), f"{path}.markers"))
+        ]
         if len(set(markers)) != len(markers):
             raise r.fail(f"{path}.markers", "a player holds at most one marker of each faction")
         for f in markers:
@@ -308,23 +351,23 @@ def _read_players(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
         if tile not in TILE_NAMES:
             raise r.fail(f"{path}.tile", f"expected one of {list(TILE_NAMES)}, got {tile!r}")
         p.tile = TILE_NAMES.index(tile)
-        p.eternal_favor = r.bool(raw.get("eternal_favor", False), f"{path}.eternal_favor")
-        p.temporary_favor = r.bool(raw.get("temporary_favor", False), f"{path}.temporary_favor")
+        p.eternal_favor = r.boolean(raw.get("eternal_favor", False), f"{path}.eternal_favor")
+        p.temporary_favor = r.boolean(raw.get("temporary_favor", False), f"{path}.temporary_favor")
         if p.eternal_favor and p.temporary_favor:
-            raise r.fail(f"{path}.temporary_favor", "a player with the eternal favor cannot hold the temporary favor (R21)")
+            raise r.fail(f"{path}.temporary_favor", "the eternal favor excludes the temporary favor (R21)")
         if p.temporary_favor:
             temporary.append(seat)
-        p.pantheon_seen = r.bool(raw.get("pantheon_seen", False), f"{path}.pantheon_seen")
+        p.pantheon_seen = r.boolean(raw.get("pantheon_seen", False), f"{path}.pantheon_seen")
         for card in r.cards(raw.get("hand", []), f"{path}.hand"):
             p.hand[card] += 1
-        _read_sets(state, seat, r.dict(raw.get("sets", {}), f"{path}.sets"), r, path)
+        _read_sets(state, seat, r.mapping(raw.get("sets", {}), f"{path}.sets"), r, path)
     if len(temporary) > 1:
         raise r.fail("players", f"the temporary favor is held by players {temporary}; there is only one")
     laurels = doc.get("first_laurels")
     if laurels is None:
         state.first_laurel = [c < 0 for c in state.controller]
     else:
-        on = {r.faction(f, f"first_laurels[{i}]") for i, f in enumerate(r.list(laurels, "first_laurels"))}
+        on = {r.faction(f, f"first_laurels[{i}]") for i, f in enumerate(r.items(laurels, "first_laurels"))}
         state.first_laurel = [f in on for f in range(len(state.first_laurel))]
 
 
@@ -334,8 +377,11 @@ def _read_sets(state: GameState, seat: int, sets: dict[str, Any], r: _Reader, pa
         f = r.faction(key, f"{path}.sets")
         cards = r.cards(raw_cards, f"{path}.sets.{key}")
         if state.controller[f] >= 0:
-            raise r.fail(f"{path}.sets.{key}", f"the {key} are already controlled by player {state.controller[f]}; "
-                         "a faction has at most one controller")
+            raise r.fail(
+                f"{path}.sets.{key}",
+                f"the {key} are already controlled by player {state.controller[f]}; "
+                "a faction has at most one controller",
+            )
         if len(cards) < min_size:
             raise r.fail(f"{path}.sets.{key}", f"a displayed set has at least {min_size} cards, got {len(cards)}")
         wrong = [state.tables.card_label[c] for c in cards if state.tables.card_faction[c] != f]
@@ -346,25 +392,26 @@ def _read_sets(state: GameState, seat: int, sets: dict[str, Any], r: _Reader, pa
 
 
 def _read_board(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
-    board = r.dict(doc.get("board", {}), "board", {reg.key for reg in Region})
+    board = r.mapping(doc.get("board", {}), "board", {reg.key for reg in Region})
     for region in Region:
         fields = state.fields[region]
         raw = board.get(region.key, [[] for _ in fields])
-        raw = r.list(raw, f"board.{region.key}")
+        raw = r.items(raw, f"board.{region.key}")
         if len(raw) != len(fields):
             raise r.fail(f"board.{region.key}", f"expected {len(fields)} card fields, got {len(raw)}")
         for i, cards in enumerate(raw):
             fields[i].extend(r.cards(cards, f"board.{region.key}[{i}]"))
-    state.atrium_up = r.bools(doc.get("atrium_up", [False] * len(state.fields[Region.ATRIUM])), "atrium_up",
-                              len(state.fields[Region.ATRIUM]))
+    state.atrium_up = r.bools(
+        doc.get("atrium_up", [False] * len(state.fields[Region.ATRIUM])), "atrium_up", len(state.fields[Region.ATRIUM])
+    )
     labels = {s.label: s.id for s in state.tables.spaces if s.kind is not SpaceKind.COIN_BOWL}
-    for label, seat in r.dict(doc.get("followers", {}), "followers").items():
+    for label, seat in r.mapping(doc.get("followers", {}), "followers").items():
         if label not in labels:
             raise r.fail("followers", f"unknown follower space {label!r}; e.g. 'curia:1' or 'faction:senators:2'")
         state.spaces[labels[label]] = r.seat(seat, f"followers.{label}", state.num_players)
     state.staged = r.cards(doc.get("staged", []), "staged")
     state.contest = r.cards(doc.get("contest", []), "contest")
-    for i, pair in enumerate(r.list(doc.get("pairs", []), "pairs")):
+    for i, pair in enumerate(r.items(doc.get("pairs", []), "pairs")):
         if not isinstance(pair, list) or len(pair) != 3:
             raise r.fail(f"pairs[{i}]", "expected [seat, card, card]")
         seat = r.seat(pair[0], f"pairs[{i}][0]", state.num_players)
@@ -382,14 +429,17 @@ def _read_piles(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
     for card, (have, copies) in enumerate(zip(counts, t.card_copies, strict=True)):
         if have > copies:
             raise r.fail("cards", f"{have} copies of {t.card_label[card]} are placed, but the game has {copies}")
-    missing = [c for c, (have, copies) in enumerate(zip(counts, t.card_copies, strict=True)) for _ in range(copies - have)]
+    missing = [c for c, copies in enumerate(t.card_copies) for _ in range(copies - counts[c])]
     if rest:
         chance(state).shuffle(missing)
         state.draw = missing
     elif missing:
         shown = sorted({t.card_label[c] for c in missing})[:8]
-        raise r.fail("cards", f"{len(missing)} card(s) are in no location (e.g. {shown}); "
-                     "all cards must be placed, or use \"draw_pile\": \"rest\"")
+        raise r.fail(
+            "cards",
+            f"{len(missing)} card(s) are in no location (e.g. {shown}); "
+            'all cards must be placed, or use "draw_pile": "rest"',
+        )
 
 
 def _check_consistency(state: GameState, r: _Reader) -> None:
@@ -415,7 +465,9 @@ def _check_consistency(state: GameState, r: _Reader) -> None:
             raise r.fail("followers", f"player {seat} is on the Pantheon without a Vestal Virgins marker")
     holder = next((s for s, p in enumerate(state.players) if p.temporary_favor), -1)
     if holder >= 0 and state.controller[Faction.VESTALS] != holder:
-        raise r.fail("players", f"player {holder} holds the temporary favor without controlling the Vestal Virgins (R18)")
+        raise r.fail(
+            "players", f"player {holder} holds the temporary favor but does not control the Vestal Virgins (R18)"
+        )
 
 
 def _read_flow(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
@@ -425,7 +477,7 @@ def _read_flow(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
     if "fulfilled_since" not in doc:
         track_fulfilment(state)
     if "agenda" in doc:
-        agenda = [_read_task(task, f"agenda[{i}]", r) for i, task in enumerate(r.list(doc["agenda"], "agenda"))]
+        agenda = [_read_task(task, f"agenda[{i}]", r) for i, task in enumerate(r.items(doc["agenda"], "agenda"))]
         state.agenda = list(reversed(agenda))
         state.pending = _read_pending(state, doc.get("pending"), r)
         if state.pending is None and not state.agenda and state.phase is not Phase.GAME_OVER:
@@ -442,14 +494,14 @@ def _read_flow(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
 def _read_task(task: Any, path: str, r: _Reader) -> Task:
     if not isinstance(task, list) or not task or task[0] not in STEPS:
         raise r.fail(path, f"expected [step name, arguments...] with a known step, got {task!r}")
-    args = [r.int(a, f"{path}[{i + 1}]", -1) for i, a in enumerate(task[1:])]
+    args = [r.integer(a, f"{path}[{i + 1}]", -1) for i, a in enumerate(task[1:])]
     return (task[0], *args)
 
 
 def _read_pending(state: GameState, raw: Any, r: _Reader) -> Pending | None:
     if raw is None:
         return None
-    raw = r.dict(raw, "pending", {"kind", "seat", "faction", "index"})
+    raw = r.mapping(raw, "pending", {"kind", "seat", "faction", "index"})
     kinds = [k.key for k in DecisionKind]
     if raw.get("kind") not in kinds:
         raise r.fail("pending.kind", f"unknown decision kind {raw.get('kind')!r}; one of {kinds}")
@@ -458,7 +510,7 @@ def _read_pending(state: GameState, raw: Any, r: _Reader) -> Pending | None:
         DecisionKind(kinds.index(raw["kind"])),
         r.seat(raw.get("seat"), "pending.seat", state.num_players),
         -1 if faction is None else r.faction(faction, "pending.faction"),
-        r.int(raw.get("index", -1), "pending.index", -1),
+        r.integer(raw.get("index", -1), "pending.index", -1),
     )
 
 
@@ -466,7 +518,7 @@ def _phase_agenda(state: GameState, r: _Reader) -> list[Task]:
     """The rest of the round from the start of ``state.phase``."""
     steps: dict[Phase, list[Task]] = {
         Phase.CARD_PLACEMENT: [("fill_board", 0), ("placement",)],
-        Phase.FOLLOWER_PLACEMENT: [("placement",)],
+        Phase.FOLLOWER_PLACEMENT: [("place_next",)],
         Phase.REGION_EVALUATION: [("evaluate", int(reg)) for reg in Region],
         Phase.TAKEOVERS: [("takeover", int(f)) for f in Faction],
         Phase.FACTION_BENEFITS: [("benefit", int(f)) for f in Faction],
@@ -476,6 +528,6 @@ def _phase_agenda(state: GameState, r: _Reader) -> list[Task]:
         raise r.fail("phase", f"a position in phase {state.phase.name.lower()!r} needs an explicit agenda")
     order = list(steps)
     tasks: list[Task] = []
-    for phase in order[order.index(state.phase):]:
+    for phase in order[order.index(state.phase) :]:
         tasks.extend(steps[phase])
     return [*tasks, ("round_end",)]

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from tribune_env.data import Faction, Region
-from tribune_env.engine.actions import Action, PickCard
+from tribune_env.engine.actions import Action, PickCard, pick_card
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase
 from tribune_env.engine.ops import ask, cards_in_hand, chance, push, seat_name, take_from_hand
 from tribune_env.engine.registry import legal, resolve, step
-from tribune_env.engine.scoring import decide_winners, game_ends
+from tribune_env.engine.scoring import decide_winners, game_ends, track_fulfilment
 from tribune_env.engine.state import GameState
 
 
@@ -32,6 +32,7 @@ def new_state(config: GameConfig, seed: int) -> GameState:
         state.players[seat].money = comps.starting_money + k * comps.starting_money_step
         for _ in range(comps.deal):
             state.players[seat].hand[state.draw.pop()] += 1
+    track_fulfilment(state)
     state.log(-1, f"new game: {n} players, starting player {seat_name(state.start_seat)}, "
               f"victory card {state.victory_card or 'none (point-value variant)'}")
     discards = [("setup_discard", seat) for seat in order for _ in range(comps.setup_discard)]
@@ -46,7 +47,7 @@ def setup_discard(state: GameState, seat: int) -> None:
 
 @legal(DecisionKind.SETUP_DISCARD)
 def _legal_setup(state: GameState, pending: Pending) -> list[Action]:
-    return [PickCard(c) for c in cards_in_hand(state, pending.seat)]
+    return [pick_card(c) for c in cards_in_hand(state, pending.seat)]
 
 
 @resolve(DecisionKind.SETUP_DISCARD)
@@ -84,13 +85,16 @@ def round_start(state: GameState) -> None:
 
 @step
 def round_end(state: GameState) -> None:
-    """Pass the starting player coin, return the proconsul and the coin bowl followers, check the end."""
+    """Pass the starting player coin, clear the board, check the end of the game.
+
+    The proconsul piece comes back from the board here (R9); ``state.proconsul``
+    already names the player who received it in this round's phase 5.
+    """
     for region in state.fields:
         for field in region:
             state.discard.extend(field)
             field.clear()
     state.coin_bowl = []
-    state.proconsul = -1
     state.start_seat = (state.start_seat + 1) % state.num_players
     if game_ends(state):
         _finish(state)

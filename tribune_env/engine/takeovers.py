@@ -9,10 +9,11 @@ offered if the set can still be completed into one that takes the faction.
 from __future__ import annotations
 
 from tribune_env.data import Faction
-from tribune_env.engine.actions import COMMIT, DECLINE, Action, Commit, Decline, PickCard
+from tribune_env.engine.actions import COMMIT, DECLINE, Action, Commit, Decline, PickCard, pick_card
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase, TakeoverRole
 from tribune_env.engine.ops import ask, beats, faction_name, push, seat_name, take_from_hand
 from tribune_env.engine.registry import legal, resolve, step
+from tribune_env.engine.scoring import refresh
 from tribune_env.engine.state import GameState
 
 
@@ -87,7 +88,7 @@ def _legal_takeover(state: GameState, pending: Pending) -> list[Action]:
         ok = _can_take(state, _completion(state, seat, faction, [*staged, card], card), targets)
         hand[card] += 1
         if ok:
-            options.append(PickCard(card))
+            options.append(pick_card(card))
     if _can_take(state, staged, targets):
         options.append(COMMIT)
     options.append(DECLINE)
@@ -140,6 +141,7 @@ def win(state: GameState, faction: int, seat: int, cards: list[int]) -> None:
         state.log(previous, f"{seat_name(previous)} loses the {name} and discards the beaten set")
         if faction == Faction.VESTALS and state.players[previous].temporary_favor:
             state.players[previous].temporary_favor = False
+            refresh(state, previous)
             state.log(previous, f"{seat_name(previous)} returns the temporary favor of the gods (R18)")
     state.controller[faction] = seat
     state.sets[faction] = cards
@@ -159,7 +161,7 @@ def takeover_penalty(state: GameState, faction: int, seat: int) -> None:
 
 @legal(DecisionKind.TAKEOVER_PENALTY)
 def _legal_penalty(state: GameState, pending: Pending) -> list[Action]:
-    return [PickCard(c) for c in sorted(set(state.contest))]
+    return [pick_card(c) for c in sorted(set(state.contest))]
 
 
 @resolve(DecisionKind.TAKEOVER_PENALTY)
