@@ -18,9 +18,14 @@ from tribune_env.engine import (  # noqa: F401  (modules register their steps an
     takeovers,
 )
 from tribune_env.engine.actions import Action
+from tribune_env.engine.decisions import DecisionKind
 from tribune_env.engine.errors import GameOverError, IllegalActionError
 from tribune_env.engine.registry import LEGAL, RESOLVE, STEPS
 from tribune_env.engine.state import GameState
+
+# Decisions shown even with a single choice because they carry information: the
+# Catacombs occupant may look at the pile without buying (R12).
+ALWAYS_ASKED = frozenset({DecisionKind.CATACOMBS_PURCHASE})
 
 
 def legal_actions(state: GameState) -> list[Action]:
@@ -40,7 +45,7 @@ def advance(state: GameState) -> None:
             if not state.config.auto_forced:
                 return
             choices = LEGAL[pending.kind](state, pending)
-            if len(choices) != 1:
+            if len(choices) != 1 or pending.kind in ALWAYS_ASKED:
                 if not choices:
                     raise RuntimeError(f"no legal choice at {pending}")  # an engine bug, never a user error
                 return

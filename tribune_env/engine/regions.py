@@ -308,23 +308,34 @@ def _pair_size(state: GameState) -> int:
 @step
 def mars_space(state: GameState, slot: int) -> None:
     seat = _occupant(state, Region.FIELD_OF_MARS, slot)
-    if seat >= 0 and _legal_pair_cards(state, seat):
-        state.staged = []
+    if seat < 0:
+        return
+    state.staged = []
+    if _legal_pair_cards(state, seat):
         ask(state, Pending(DecisionKind.FIELD_OF_MARS_PAIR, seat, index=slot))
+    else:  # same words as a chosen refusal (R1)
+        state.log(seat, f"{seat_name(seat)} discards no pair on the Field of Mars")
 
 
 def _legal_pair_cards(state: GameState, seat: int) -> list[int]:
-    """Cards that keep a full pair reachable: the staged faction, or a faction with enough cards."""
+    """Cards that keep a full pair reachable, in ascending card-type order (one sequence per pair)."""
     need = _pair_size(state) - len(state.staged)
     hand = state.players[seat].hand
     tables = state.tables
     if state.staged:
-        faction = tables.card_faction[state.staged[0]]
-        return [c for c in tables.faction_cards[faction] if hand[c]]
+        groups = [c for c in tables.faction_cards[tables.card_faction[state.staged[0]]] if c >= state.staged[-1]]
+        groups_list = [groups]
+    else:
+        groups_list = [list(cards) for cards in tables.faction_cards]
     out: list[int] = []
-    for cards in tables.faction_cards:
-        if sum(hand[c] for c in cards) >= need:
-            out.extend(c for c in cards if hand[c])
+    for cards in groups_list:
+        # ``card`` is offered if it and the cards of higher or equal type can finish the pair.
+        remaining = 0
+        for card in reversed(cards):
+            remaining += hand[card]
+            if hand[card] and remaining >= need:
+                out.append(card)
+    out.sort()
     return out
 
 

@@ -450,7 +450,8 @@ def _check_consistency(state: GameState, r: _Reader) -> None:
         key = Faction(f).key
         if second >= 0 and (first < 0 or first == second):
             raise r.fail("followers", f"faction:{key}:2 needs another player on faction:{key}:1")
-        if state.controller[f] >= 0 and state.controller[f] in (first, second):
+        standing = state.phase is not Phase.TAKEOVERS  # a new controller stands there until its take-over ends
+        if standing and state.controller[f] >= 0 and state.controller[f] in (first, second):
             raise r.fail("followers", f"player {state.controller[f]} controls the {key} and cannot stand on its field")
         if state.chariot == f and (first >= 0 or second >= 0):
             raise r.fail("followers", f"the chariot blocks the {key}: no followers may stand there")

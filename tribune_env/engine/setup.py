@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from tribune_env.data import Faction, Region
 from tribune_env.engine.actions import Action, PickCard, pick_card
 from tribune_env.engine.config import GameConfig
@@ -23,8 +25,7 @@ def new_state(config: GameConfig, seed: int) -> GameState:
     state.draw = deck
     comps = config.components
     if not config.point_variant:
-        valid = [c.id for c in comps.victory_cards if config.players in c.required]
-        state.victory_card = config.victory_card or valid[rng.randrange(len(valid))]  # R3
+        state.victory_card = config.victory_card or _random_victory_card(config, rng)
     n = config.players
     state.start_seat = config.start_seat if config.start_seat is not None else rng.randrange(n)
     order = [(state.start_seat + k) % n for k in range(n)]
@@ -38,6 +39,15 @@ def new_state(config: GameConfig, seed: int) -> GameState:
     discards = [("setup_discard", seat) for seat in order for _ in range(comps.setup_discard)]
     push(state, *discards, ("setup_finish",), ("round_start",))
     return state
+
+
+def _random_victory_card(config: GameConfig, rng: random.Random) -> str:
+    """R3: a random card valid for the player count; a two-row card ("Alea Iacta Est") then a random row."""
+    valid = [c for c in config.components.victory_cards if config.players in c.required]
+    cards = sorted({c.card for c in valid})
+    card = cards[rng.randrange(len(cards))]
+    rows = [c.id for c in valid if c.card == card]
+    return rows[rng.randrange(len(rows))]
 
 
 @step

@@ -69,7 +69,8 @@ def attempt(state: GameState, faction: int, seat: int, role: int) -> None:
         state.staged = []
         ask(state, Pending(DecisionKind.TAKEOVER_SET, seat, faction, role))
     else:
-        state.log(seat, f"{seat_name(seat)} cannot form a set that takes the {faction_name(state, faction)}")
+        # The same words as a chosen refusal: the log must not reveal that the hand had no set (R1).
+        state.log(seat, f"{seat_name(seat)} declines to take over the {faction_name(state, faction)}")
         _after_decline(state, faction, role)
 
 
