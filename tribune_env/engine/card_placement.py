@@ -26,8 +26,6 @@ def _field_needs_card(state: GameState, region: Region, field: list[int]) -> boo
 def fill_board(state: GameState, after_cesura: int) -> None:
     """Fill every card field in region order. A failed draw triggers cesura magna, then a retry (R5)."""
     state.phase = Phase.CARD_PLACEMENT
-    if not state.atrium_up:
-        state.atrium_up = [False] * len(state.fields[Region.ATRIUM])
     for region in Region:
         for field in state.fields[region]:
             while _field_needs_card(state, region, field):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from tribune_env.data import Region
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.decisions import Pending, Phase
 from tribune_env.engine.tables import Tables, tables_for
@@ -136,7 +137,7 @@ class GameState:
         self.fields: list[list[list[int]]] = [
             [[] for _ in range(spec.fields)] for spec in config.components.regions
         ]
-        self.atrium_up: list[bool] = []
+        self.atrium_up = [False] * len(self.fields[Region.ATRIUM])
         self.spaces = [-1] * len(tables.spaces)
         self.coin_bowl: list[int] = []
         self.colosseum = 0
