@@ -16,7 +16,7 @@ class IllegalActionError(TribuneError, ValueError):
     def __init__(self, action: Any, reason: str, legal: Sequence[Any], describe: Any = repr) -> None:
         self.action = action
         self.legal = tuple(legal)
-        shown = ", ".join(describe(a) for a in self.legal[:40])
+        shown = ", ".join(describe(a) for a in self.legal[:40])  # describe never raises on bad payloads
         if len(self.legal) > 40:
             shown += f", ... ({len(self.legal)} in all)"
         super().__init__(f"illegal action {describe(action)}: {reason}. Legal choices: [{shown}]")

@@ -245,7 +245,7 @@ def state_from_json(doc: dict[str, Any] | str, components: Components | None = N
     _read_players(state, doc, r)
     _read_board(state, doc, r)
     _read_piles(state, doc, r)
-    _check_consistency(state, r)
+    _check_consistency(state, r, mid_phase="agenda" in doc)
     _read_flow(state, doc, r)
     return state
 
@@ -442,16 +442,20 @@ def _read_piles(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
         )
 
 
-def _check_consistency(state: GameState, r: _Reader) -> None:
-    """Board rules that no legal play can break."""
+def _check_consistency(state: GameState, r: _Reader, mid_phase: bool) -> None:
+    """Board rules that no legal play can break.
+
+    ``mid_phase``: the document carries its agenda, so it may stop inside a
+    take-over, where the new controller still stands on the faction's field.
+    """
     t = state.tables
     for f, ids in enumerate(t.faction_spaces):
         first, second = (state.spaces[s] for s in ids)
         key = Faction(f).key
         if second >= 0 and (first < 0 or first == second):
             raise r.fail("followers", f"faction:{key}:2 needs another player on faction:{key}:1")
-        standing = state.phase is not Phase.TAKEOVERS  # a new controller stands there until its take-over ends
-        if standing and state.controller[f] >= 0 and state.controller[f] in (first, second):
+        inside_takeover = mid_phase and state.phase is Phase.TAKEOVERS
+        if not inside_takeover and state.controller[f] >= 0 and state.controller[f] in (first, second):
             raise r.fail("followers", f"player {state.controller[f]} controls the {key} and cannot stand on its field")
         if state.chariot == f and (first >= 0 or second >= 0):
             raise r.fail("followers", f"the chariot blocks the {key}: no followers may stand there")
@@ -485,6 +489,8 @@ def _read_flow(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
             raise r.fail("agenda", "empty, with no pending decision, in an unfinished game")
         if state.pending is not None and not LEGAL[state.pending.kind](state, state.pending):
             raise r.fail("pending", "the pending decision has no legal choice in this position")
+        if state.pending is None:
+            advance(state)  # run the given agenda up to its first decision
         return
     if doc.get("pending") is not None:
         raise r.fail("pending", "a pending decision needs the agenda that follows it ('agenda')")
