@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from tribune_env.engine.actions import DECLINE, Action, Bid, ChooseFaction, Decline, bid
+from tribune_env.engine.actions import DECLINE, Action, Bid, ChooseFaction, Decline
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase
-from tribune_env.engine.ops import ask, faction_name, pay, push, seat_name
+from tribune_env.engine.ops import ask, bid_choices, faction_name, pay, push, seal_bid, seat_name
 from tribune_env.engine.registry import legal, resolve, step
 from tribune_env.engine.state import GameState
 
@@ -27,14 +27,12 @@ def chariot_bid(state: GameState, seat: int) -> None:
 
 @legal(DecisionKind.CHARIOT_BID)
 def _legal_bid(state: GameState, pending: Pending) -> list[Action]:
-    return [bid(b) for b in range(state.players[pending.seat].money + 1)]
+    return bid_choices(state, pending.seat)
 
 
 @resolve(DecisionKind.CHARIOT_BID)
 def _resolve_bid(state: GameState, pending: Pending, action: Bid) -> None:
-    state.bids[pending.seat] = action.amount
-    state.log(pending.seat, f"{seat_name(pending.seat)} bids {action.amount} for the chariot (sealed)",
-              private_to=pending.seat)
+    seal_bid(state, pending.seat, action.amount, "the chariot")
 
 
 @step
@@ -65,5 +63,6 @@ def _resolve_place(state: GameState, pending: Pending, action: ChooseFaction | D
         state.log(pending.seat, f"{seat_name(pending.seat)} leaves the chariot off the board")
         return
     state.chariot = action.faction
-    state.log(pending.seat, f"{seat_name(pending.seat)} blocks the {faction_name(state, action.faction)} "
-              "with the chariot")
+    state.log(
+        pending.seat, f"{seat_name(pending.seat)} blocks the {faction_name(state, action.faction)} with the chariot"
+    )

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from tribune_env.engine.actions import Action, PickCard, pick_card
+from tribune_env.engine.actions import Action, PickCard
 from tribune_env.engine.decisions import DecisionKind, Pending
-from tribune_env.engine.ops import ask, cards_in_hand, draw_card, push, seat_name, take_from_hand
+from tribune_env.engine.ops import ask, draw_card, hand_choices, push, seat_name, take_from_hand
 from tribune_env.engine.registry import legal, resolve, step
 from tribune_env.engine.state import GameState
 
@@ -52,7 +52,7 @@ def cesura_discard(state: GameState, seat: int) -> None:
 
 @legal(DecisionKind.CESURA_DISCARD)
 def _legal_cesura(state: GameState, pending: Pending) -> list[Action]:
-    return [pick_card(c) for c in cards_in_hand(state, pending.seat)]
+    return hand_choices(state, pending.seat)
 
 
 @resolve(DecisionKind.CESURA_DISCARD)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from tribune_env.engine.actions import Action, bid, pick_card
 from tribune_env.engine.decisions import Pending
 from tribune_env.engine.scoring import refresh
 from tribune_env.engine.state import GameState, Task
@@ -56,6 +57,22 @@ def take_from_hand(state: GameState, seat: int, card: int) -> None:
 def cards_in_hand(state: GameState, seat: int) -> list[int]:
     """Distinct card types held by ``seat``, ascending."""
     return [card for card, n in enumerate(state.players[seat].hand) if n]
+
+
+def hand_choices(state: GameState, seat: int) -> list[Action]:
+    """One ``PickCard`` per distinct card type in the hand of ``seat``."""
+    return [pick_card(c) for c in cards_in_hand(state, seat)]
+
+
+def bid_choices(state: GameState, seat: int) -> list[Action]:
+    """Every sealed bid ``seat`` can afford: 0 up to all of its money."""
+    return [bid(b) for b in range(state.players[seat].money + 1)]
+
+
+def seal_bid(state: GameState, seat: int, amount: int, what: str) -> None:
+    """Store a sealed bid; only its owner can read it until the reveal (R2)."""
+    state.bids[seat] = amount
+    state.log(seat, f"{seat_name(seat)} bids {amount} for {what} (sealed)", private_to=seat)
 
 
 def faction_cards_in_hand(state: GameState, seat: int, faction: int) -> list[int]:

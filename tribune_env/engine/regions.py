@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 from tribune_env.data import Region
-from tribune_env.engine.actions import DECLINE, Action, Bid, ChooseOption, Decline, PickCard, bid, pick_card
+from tribune_env.engine.actions import DECLINE, Action, Bid, ChooseOption, Decline, PickCard, pick_card
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase
 from tribune_env.engine.ops import (
     ask,
-    cards_in_hand,
+    bid_choices,
     give_eternal_favor,
     give_laurels,
     give_money,
+    hand_choices,
     pay,
     push,
+    seal_bid,
     seat_name,
     take_from_hand,
 )
@@ -138,7 +140,7 @@ def curia_field(state: GameState, slot: int) -> None:
 
 @legal(DecisionKind.CURIA_DISCARD)
 def _legal_curia(state: GameState, pending: Pending) -> list[Action]:
-    return [*[pick_card(c) for c in cards_in_hand(state, pending.seat)], DECLINE]
+    return [*hand_choices(state, pending.seat), DECLINE]
 
 
 @resolve(DecisionKind.CURIA_DISCARD)
@@ -189,13 +191,12 @@ def atrium_bid(state: GameState, seat: int, slot: int) -> None:
 
 @legal(DecisionKind.ATRIUM_BID)
 def _legal_atrium_bid(state: GameState, pending: Pending) -> list[Action]:
-    return [bid(b) for b in range(state.players[pending.seat].money + 1)]
+    return bid_choices(state, pending.seat)
 
 
 @resolve(DecisionKind.ATRIUM_BID)
 def _resolve_atrium_bid(state: GameState, pending: Pending, action: Bid) -> None:
-    state.bids[pending.seat] = action.amount
-    state.log(pending.seat, f"{seat_name(pending.seat)} bids {action.amount} (sealed)", private_to=pending.seat)
+    seal_bid(state, pending.seat, action.amount, "the Atrium cards")
 
 
 @step

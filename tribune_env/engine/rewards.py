@@ -15,17 +15,16 @@ from tribune_env.engine.actions import (
     ChooseOption,
     Decline,
     PickCard,
-    pick_card,
 )
 from tribune_env.engine.decisions import DecisionKind, Pending
 from tribune_env.engine.ops import (
     ask,
-    cards_in_hand,
     faction_name,
     give_eternal_favor,
     give_laurels,
     give_legions,
     give_money,
+    hand_choices,
     push,
     remove_highest,
     seat_name,
@@ -105,7 +104,7 @@ def first_laurel(state: GameState, faction: int, seat: int) -> None:
 
 @legal(DecisionKind.TIGELLINUS_DISCARD)
 def _legal_tigellinus(state: GameState, pending: Pending) -> list[Action]:
-    return [*[pick_card(c) for c in cards_in_hand(state, pending.seat)], DECLINE]
+    return [*hand_choices(state, pending.seat), DECLINE]
 
 
 @resolve(DecisionKind.TIGELLINUS_DISCARD)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 
 from tribune_env.data import Faction, Region
-from tribune_env.engine.actions import Action, PickCard, pick_card
+from tribune_env.engine.actions import Action, PickCard
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase
-from tribune_env.engine.ops import ask, cards_in_hand, chance, push, seat_name, take_from_hand
+from tribune_env.engine.ops import ask, chance, hand_choices, push, seat_name, take_from_hand
 from tribune_env.engine.registry import legal, resolve, step
 from tribune_env.engine.scoring import decide_winners, game_ends, track_fulfilment
 from tribune_env.engine.state import GameState
@@ -57,7 +57,7 @@ def setup_discard(state: GameState, seat: int) -> None:
 
 @legal(DecisionKind.SETUP_DISCARD)
 def _legal_setup(state: GameState, pending: Pending) -> list[Action]:
-    return [pick_card(c) for c in cards_in_hand(state, pending.seat)]
+    return hand_choices(state, pending.seat)
 
 
 @resolve(DecisionKind.SETUP_DISCARD)
