@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from tribune_env import Faction, Game, Phase
 from tribune_env.engine.flow import ALWAYS_ASKED  # decisions asked even with one choice (R12)
+from tribune_env.engine.registry import LEGAL
 
 PLAYER_COUNTS = (2, 3, 4, 5)
 STATE_FORMAT_DOC = Path(__file__).resolve().parents[1] / "docs" / "state-format.md"
@@ -89,6 +90,8 @@ def check_invariants(game: Game) -> None:
         actions = game.legal_actions()
         assert actions, f"no legal action at {pending}"
         assert len(set(actions)) == len(actions), f"duplicate legal actions at {pending}: {actions}"
+        fresh = LEGAL[pending.kind](game.state, pending)  # the per-decision cache never goes stale
+        assert actions == fresh, f"cached legal actions differ from a fresh computation at {pending}"
         # round 0 is the set-up, then rounds count from 1 (R25 caps them)
         assert (game.round == 0) == (game.phase is Phase.SETUP)
         assert 0 <= game.round <= game.config.round_limit

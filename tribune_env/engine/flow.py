@@ -30,10 +30,20 @@ ALWAYS_ASKED = frozenset({DecisionKind.CATACOMBS_PURCHASE})
 
 def legal_actions(state: GameState) -> list[Action]:
     """The complete list of legal choices for the pending decision (empty once the game is over)."""
+    return list(_choices(state))
+
+
+def _choices(state: GameState) -> list[Action]:
+    """Legal choices of the pending decision, computed once per decision (the state changes only by steps)."""
     pending = state.pending
     if pending is None:
         return []
-    return LEGAL[pending.kind](state, pending)
+    cache = state.legal_cache
+    if cache is not None and cache[0] is pending:
+        return cache[1]
+    choices = LEGAL[pending.kind](state, pending)
+    state.legal_cache = (pending, choices)
+    return choices
 
 
 def advance(state: GameState) -> None:
@@ -44,7 +54,7 @@ def advance(state: GameState) -> None:
         if pending is not None:
             if not state.config.auto_forced:
                 return
-            choices = LEGAL[pending.kind](state, pending)
+            choices = _choices(state)
             if len(choices) != 1 or pending.kind in ALWAYS_ASKED:
                 if not choices:
                     raise RuntimeError(f"no legal choice at {pending}")  # an engine bug, never a user error
@@ -77,7 +87,7 @@ def apply_action(state: GameState, action: Action, describe=repr) -> None:  # ty
     pending = state.pending
     if pending is None:
         raise GameOverError("the game is over: no decision is pending")
-    choices = LEGAL[pending.kind](state, pending)
+    choices = _choices(state)
     if action not in choices:
         raise IllegalActionError(action, _reason(state, action, choices), choices, describe)
     _resolve(state, action)

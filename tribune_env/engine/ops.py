@@ -16,7 +16,9 @@ def push(state: GameState, *tasks: Task) -> None:
 
 
 def ask(state: GameState, pending: Pending) -> None:
+    """Wait for ``pending``; its legal choices are computed afresh."""
     state.pending = pending
+    state.legal_cache = None
 
 
 def chance(state: GameState) -> random.Random:

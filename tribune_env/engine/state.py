@@ -7,7 +7,7 @@ cloned or written to JSON at any decision and continue identically.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from tribune_env.data import Region
 from tribune_env.engine.config import GameConfig
@@ -108,6 +108,7 @@ class GameState:
         "fields",
         "first_laurel",
         "fulfilled_since",
+        "legal_cache",
         "pairs",
         "pending",
         "phase",
@@ -157,6 +158,7 @@ class GameState:
         self.turn_seat = 0
         self.victory_card = ""
         self.pending: Pending | None = None
+        self.legal_cache: tuple[Pending, list[Any]] | None = None  # legal choices of ``pending``, computed once
         self.agenda: list[Task] = []
         self.chance = 0
         self.clock = 0
@@ -202,6 +204,7 @@ class GameState:
         other.turn_seat = self.turn_seat
         other.victory_card = self.victory_card
         other.pending = self.pending
+        other.legal_cache = self.legal_cache
         other.agenda = self.agenda[:]
         other.chance = self.chance
         other.clock = self.clock
