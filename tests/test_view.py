@@ -1,0 +1,121 @@
+"""R1/R2: a player's view holds nothing that player may not know.
+
+The test re-deals every card the viewer cannot see (other hands, the piles,
+face-down board cards, other players' sealed pairs and staged cards), keeping
+every count, and checks that the view is unchanged. A control re-deals the
+viewer's own hand and checks that the view does change, so the comparison is
+sensitive.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tribune_env import DecisionKind, Game, Region
+from tribune_env.engine.state import GameState
+from tribune_env.engine.view import player_view
+
+
+def _face_down_fields(state: GameState, seat: int) -> list[list[int]]:
+    """Board fields whose cards ``seat`` may not see, by R1 (written from the rules, not from view.py)."""
+    pending = state.pending
+    kind = pending.kind if pending is not None else None
+    mine = pending is not None and pending.seat == seat
+    fields = state.fields
+    hidden = [f for i, f in enumerate(fields[Region.ATRIUM]) if not state.atrium_up[i]]
+    if kind is not DecisionKind.LATRINE_CHOICE:
+        hidden += fields[Region.LATRINE]
+    if not (kind is DecisionKind.CATACOMBS_PURCHASE and mine):
+        hidden += fields[Region.CATACOMBS]
+    if not (state.players[seat].pantheon_seen or kind is DecisionKind.PANTHEON_SACRIFICE):
+        hidden += fields[Region.PANTHEON]
+    return hidden
+
+
+def _hidden_slots(state: GameState, seat: int) -> list[list[int]]:
+    """Every list of cards whose identities ``seat`` may not know (lists of the clone, edited in place)."""
+    slots: list[list[int]] = [state.draw, state.discard, *_face_down_fields(state, seat)]
+    pending = state.pending
+    if state.staged and (pending is None or pending.seat != seat):
+        slots.append(state.staged)
+    return slots
+
+
+def redeal(state: GameState, seat: int, rng: random.Random) -> GameState:
+    """A copy of ``state`` whose hidden cards (for ``seat``) are shuffled among the hidden places."""
+    other = state.clone()
+    slots = _hidden_slots(other, seat)
+    hands = {s: [c for c, n in enumerate(p.hand) for _ in range(n)] for s, p in enumerate(other.players) if s != seat}
+    pairs = [(i, [a, b]) for i, (s, a, b) in enumerate(other.pairs) if s != seat]
+    pool = [c for slot in slots for c in slot]
+    pool += [c for hand in hands.values() for c in hand]
+    pool += [c for _, pair in pairs for c in pair]
+    rng.shuffle(pool)
+    for slot in slots:
+        slot[:] = [pool.pop() for _ in slot]
+    for s, hand in hands.items():
+        counts = [0] * len(other.players[s].hand)
+        for _ in hand:
+            counts[pool.pop()] += 1
+        other.players[s].hand = counts
+    for i, _ in pairs:
+        owner = other.pairs[i][0]
+        other.pairs[i] = (owner, pool.pop(), pool.pop())
+    assert not pool
+    return other
+
+
+def _play(players: int, seed: int, steps: int) -> Game:
+    game = Game.new(players=players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if game.is_over:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    return game
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    players=st.integers(2, 5),
+    seed=st.integers(0, 10_000),
+    steps=st.integers(0, 1500),
+    redeal_seed=st.integers(0, 1000),
+)
+def test_view_is_unchanged_by_redealing_hidden_cards(players: int, seed: int, steps: int, redeal_seed: int) -> None:
+    game = _play(players, seed, steps)
+    state = game.state
+    for seat in range(players):
+        other = redeal(state, seat, random.Random(redeal_seed))
+        assert other.card_counts() == state.card_counts()
+        assert player_view(other, seat) == player_view(state, seat)
+
+
+def test_redealing_changes_what_is_hidden() -> None:
+    """The re-deal really moves cards (the test above is not vacuous)."""
+    game = _play(4, 3, 200)
+    other = redeal(game.state, 0, random.Random(1))
+    assert [p.hand for p in other.players[1:]] != [p.hand for p in game.state.players[1:]]
+    assert [p.hand_size for p in other.players] == [p.hand_size for p in game.state.players]
+
+
+def test_view_shows_own_hand() -> None:
+    """Control: changing the viewer's own cards changes the view."""
+    game = _play(3, 5, 100)
+    seat = 0
+    other = redeal(game.state, 1, random.Random(2))  # seat 0's hand is hidden from seat 1: it moves
+    assert other.players[seat].hand != game.state.players[seat].hand
+    assert player_view(other, seat) != player_view(game.state, seat)
+
+
+def test_private_log_lines_reach_only_their_owner() -> None:
+    """Drawn cards and sealed bids appear only in their owner's log."""
+    game = _play(4, 11, 600)
+    for seat in range(4):
+        secret = [line for line in game.log(seat) if " drew " in line or "(sealed)" in line]
+        assert secret, "the game should have private lines for every seat"
+        assert all(line.startswith(f"P{seat} ") for line in secret)
+    assert len(game.log()) > len(game.log(0))
