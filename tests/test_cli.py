@@ -93,3 +93,24 @@ def test_cli_bad_components_file(tmp_path: Path, capsys: pytest.CaptureFixture[s
     err = capsys.readouterr().err
     assert "not valid TOML" in err
     assert "Traceback" not in err
+
+
+def test_log_prints_events_and_board(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["log", "--players", "3", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "--- round 1 ---" in out
+    assert "[follower_placement]" in out
+    assert "Game over; winner(s):" in out
+    assert " drew " in out  # the full log includes private lines
+
+
+def test_log_for_one_seat_hides_other_seats_secrets(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["log", "--players", "3", "--seed", "2", "--seat", "1"]) == 0
+    out = capsys.readouterr().out
+    drawn = [line for line in out.splitlines() if " drew " in line or "(sealed)" in line]
+    assert drawn and all("] P1 " in line for line in drawn)
+
+
+def test_log_rejects_a_seat_out_of_range(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["log", "--players", "3", "--seat", "3"]) == 2
+    assert "--seat" in capsys.readouterr().err

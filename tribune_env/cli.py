@@ -12,7 +12,9 @@ from rich.table import Table
 
 from tribune_env import __version__
 from tribune_env.data import load_components
-from tribune_env.simulate import SimulationSummary, make_config, simulate_config
+from tribune_env.engine.config import GameConfig
+from tribune_env.engine.decisions import Phase
+from tribune_env.simulate import SimulationSummary, agent_rng, make_config, play_random_game, simulate_config
 
 
 def _positive_int(text: str) -> int:
@@ -40,6 +42,15 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--components", metavar="PATH", help="component TOML file (default: the packaged set)")
     sim.add_argument("--json", action="store_true", help="print the summary as JSON")
     sim.add_argument("--no-progress", action="store_true", help="never show the progress bar")
+
+    log = commands.add_parser("log", help="play one random game and print its event log and final board")
+    log.add_argument("--players", type=int, default=4, help="players (default: 4)")
+    log.add_argument("--seed", type=int, default=0, help="engine seed; the same as game 0 of `simulate --seed`")
+    log.add_argument("--victory-card", metavar="ID", help="victory card id (default: random valid card)")
+    log.add_argument("--point-variant", action="store_true", help="play the point-value variant")
+    log.add_argument("--round-limit", type=_positive_int, default=60, help="truncate after this round (default: 60)")
+    log.add_argument("--components", metavar="PATH", help="component TOML file (default: the packaged set)")
+    log.add_argument("--seat", type=int, help="show only what this seat may read (default: everything)")
     return parser
 
 
@@ -70,19 +81,50 @@ def _summary_table(s: SimulationSummary) -> Table:
     return table
 
 
+def _config(args: argparse.Namespace) -> GameConfig:
+    """The game options of ``simulate`` and ``log``; raises ValueError (ComponentError too) on bad input."""
+    components = None if args.components is None else load_components(args.components)
+    return make_config(
+        players=args.players,
+        victory_card=args.victory_card,
+        point_variant=args.point_variant,
+        round_limit=args.round_limit,
+        components=components,
+    )
+
+
+def _error(exc: Exception) -> int:
+    print(f"tribune: error: {exc}", file=sys.stderr)
+    return 2
+
+
+def _log(args: argparse.Namespace) -> int:
+    try:
+        config = _config(args)
+        if args.seat is not None and not 0 <= args.seat < config.players:
+            raise ValueError(f"--seat must be in 0..{config.players - 1}, got {args.seat}")
+    except ValueError as exc:
+        return _error(exc)
+    game, decisions = play_random_game(config, args.seed, agent_rng(args.seed, 0))
+    last_round = None
+    for event in game.events:
+        if args.seat is not None and event.private_to not in (-1, args.seat):
+            continue
+        if event.round != last_round:
+            print(f"--- round {event.round} ---")
+            last_round = event.round
+        print(f"  [{Phase(event.phase).name.lower()}] {event.text}")
+    print()
+    print(game.render(args.seat))
+    print(f"\n{decisions} decisions; scores {game.scores()}")
+    return 0
+
+
 def _simulate(args: argparse.Namespace) -> int:
     try:
-        components = None if args.components is None else load_components(args.components)
-        config = make_config(
-            players=args.players,
-            victory_card=args.victory_card,
-            point_variant=args.point_variant,
-            round_limit=args.round_limit,
-            components=components,
-        )
+        config = _config(args)
     except ValueError as exc:  # ComponentError is a ValueError too
-        print(f"tribune: error: {exc}", file=sys.stderr)
-        return 2
+        return _error(exc)
     progress = not args.no_progress and sys.stderr.isatty()
     summary = simulate_config(config, args.games, seed=args.seed, progress=progress)
     if args.json:
@@ -94,8 +136,18 @@ def _simulate(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    try:
+        return _run(args)
+    except BrokenPipeError:  # output piped into `head` and the like
+        sys.stderr.close()
+        return 0
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.command == "simulate":
         return _simulate(args)
+    if args.command == "log":
+        return _log(args)
     raise AssertionError(f"unhandled command {args.command!r}")  # pragma: no cover
 
 

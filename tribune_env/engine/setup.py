@@ -80,6 +80,7 @@ def setup_finish(state: GameState) -> None:
 @step
 def round_start(state: GameState) -> None:
     state.round += 1
+    state.phase = Phase.CARD_PLACEMENT
     state.log(-1, f"round {state.round} begins; starting player {seat_name(state.start_seat)}")
     push(
         state,
