@@ -7,9 +7,8 @@ from functools import cache
 from tribune_env.data import Faction, Region
 from tribune_env.engine.actions import Action, PlaceFollower, place_follower
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase
-from tribune_env.engine.ops import ask, chance, push, seat_name
+from tribune_env.engine.ops import ask, chance, give_money, push, seat_name
 from tribune_env.engine.registry import legal, resolve, step
-from tribune_env.engine.scoring import refresh
 from tribune_env.engine.state import GameState
 from tribune_env.engine.tables import SpaceKind, Tables
 
@@ -87,9 +86,8 @@ def _resolve_place(state: GameState, pending: Pending, action: PlaceFollower) ->
         comps = state.config.components
         amount = comps.coin_bowl_later if state.coin_bowl else comps.coin_bowl_first
         state.coin_bowl.append(seat)
-        state.players[seat].money += amount
-        refresh(state, seat)
-        state.log(seat, f"{seat_name(seat)} places a follower on the coin bowl and takes {amount} denarii")
+        state.log(seat, f"{seat_name(seat)} places a follower on the coin bowl")
+        give_money(state, seat, amount, "coin bowl")
     else:
         state.spaces[action.space] = seat
         state.log(seat, f"{seat_name(seat)} places a follower on {spec.label}")

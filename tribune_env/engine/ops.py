@@ -45,10 +45,6 @@ def draw_card(state: GameState) -> int:
     return state.draw.pop()
 
 
-def discard_cards(state: GameState, cards: list[int]) -> None:
-    state.discard.extend(cards)
-
-
 def take_from_hand(state: GameState, seat: int, card: int) -> None:
     hand = state.players[seat].hand
     if hand[card] <= 0:
@@ -75,11 +71,6 @@ def seal_bid(state: GameState, seat: int, amount: int, what: str) -> None:
     """Store a sealed bid; only its owner can read it until the reveal (R2)."""
     state.bids[seat] = amount
     state.log(seat, f"{seat_name(seat)} bids {amount} for {what} (sealed)", private_to=seat)
-
-
-def faction_cards_in_hand(state: GameState, seat: int, faction: int) -> list[int]:
-    hand = state.players[seat].hand
-    return [card for card in state.tables.faction_cards[faction] if hand[card]]
 
 
 def set_sum(state: GameState, cards: list[int]) -> int:
