@@ -377,6 +377,8 @@ def load_components(path: str | Path | None = None) -> Components:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise ComponentError(f"cannot read component file {p}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise ComponentError(f"{p}: not a text file (expected UTF-8 TOML)") from None
     return _parse_text(text, str(p))
 
 

@@ -15,10 +15,10 @@ from tribune_env.engine.ops import (
     push,
     seat_name,
     set_sum,
+    touch,
 )
 from tribune_env.engine.registry import legal, resolve, step
 from tribune_env.engine.rewards import gain_scroll
-from tribune_env.engine.scoring import refresh
 from tribune_env.engine.state import NO_TILE, SCROLL, TRIBUNE, GameState
 
 # For each faction with a choice, the condition of options 0 and 1 (R20: a failed option is not offered).
@@ -95,7 +95,7 @@ def _resolve_benefit(state: GameState, pending: Pending, action: ChooseOption) -
 def _gain_tribune(state: GameState, seat: int, why: str) -> None:
     """R19: the scroll is turned to its tribune side."""
     state.players[seat].tile = TRIBUNE
-    refresh(state, seat)
+    touch(state, seat)
     state.log(seat, f"{seat_name(seat)} becomes tribune: the scroll is turned over ({why})")
 
 
@@ -104,7 +104,7 @@ def _vestal_favor(state: GameState, seat: int, laurels: int) -> None:
     player = state.players[seat]
     if not player.eternal_favor and not player.temporary_favor:
         player.temporary_favor = True
-        refresh(state, seat)
+        touch(state, seat)
         state.log(seat, f"{seat_name(seat)} takes the temporary favor of the gods")
 
 

@@ -43,6 +43,5 @@ class GameConfig:
             card = self.components.victory_card(self.victory_card)
             if self.players not in card.required:
                 raise ValueError(
-                    f"victory_card: {card.id!r} is not for {self.players} players "
-                    f"(it is for {sorted(card.required)})"
+                    f"victory_card: {card.id!r} is not for {self.players} players (it is for {sorted(card.required)})"
                 )

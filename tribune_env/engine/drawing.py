@@ -37,8 +37,11 @@ def cesura(state: GameState) -> None:
             low = min(range(len(cards)), key=lambda i: value[cards[i]])
             card = cards.pop(low)
             state.discard.append(card)
-            state.log(state.controller[faction], f"{seat_name(state.controller[faction])} loses "
-                      f"{state.tables.card_name(card)} from the displayed set (cesura magna)")
+            state.log(
+                state.controller[faction],
+                f"{seat_name(state.controller[faction])} loses "
+                f"{state.tables.card_name(card)} from the displayed set (cesura magna)",
+            )
     n = state.num_players
     seats = [(state.start_seat + k) % n for k in range(n)]
     push(state, *[("cesura_discard", s) for s in seats if state.players[s].hand_size > comps.hand_limit])

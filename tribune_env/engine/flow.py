@@ -21,6 +21,7 @@ from tribune_env.engine.actions import Action
 from tribune_env.engine.decisions import DecisionKind
 from tribune_env.engine.errors import GameOverError, IllegalActionError
 from tribune_env.engine.registry import LEGAL, RESOLVE, STEPS
+from tribune_env.engine.scoring import end_step
 from tribune_env.engine.state import GameState
 
 # Decisions shown even with a single choice because they carry information: the
@@ -65,7 +66,7 @@ def advance(state: GameState) -> None:
             return
         task = agenda.pop()
         STEPS[task[0]](state, *task[1:])  # type: ignore[index]
-        state.clock += 1
+        end_step(state)
         agenda = state.agenda
 
 
@@ -74,7 +75,7 @@ def _resolve(state: GameState, action: Action) -> None:
     assert pending is not None
     state.pending = None
     RESOLVE[pending.kind](state, pending, action)
-    state.clock += 1
+    end_step(state)
 
 
 def apply_action(state: GameState, action: Action, describe=repr) -> None:  # type: ignore[no-untyped-def]

@@ -115,5 +115,6 @@ def _peek_pantheon(state: GameState, seat: int) -> None:
     state.players[seat].pantheon_seen = True
     field = state.fields[Region.PANTHEON][0]
     if field:
-        state.log(seat, f"{seat_name(seat)} looks at the Pantheon card: {state.tables.card_name(field[0])}",
-                  private_to=seat)
+        state.log(
+            seat, f"{seat_name(seat)} looks at the Pantheon card: {state.tables.card_name(field[0])}", private_to=seat
+        )

@@ -6,13 +6,17 @@ import random
 
 from tribune_env.engine.actions import Action, bid, pick_card
 from tribune_env.engine.decisions import Pending
-from tribune_env.engine.scoring import refresh
 from tribune_env.engine.state import GameState, Task
 
 
 def push(state: GameState, *tasks: Task) -> None:
     """Schedule ``tasks`` to run next, in the given order, before anything already scheduled."""
     state.agenda.extend(reversed(tasks))
+
+
+def touch(state: GameState, seat: int) -> None:
+    """Note that ``seat``'s holdings changed; its victory conditions are re-checked once the step ends (R23)."""
+    state.touched |= 1 << seat
 
 
 def ask(state: GameState, pending: Pending) -> None:
@@ -101,21 +105,21 @@ def seat_name(seat: int) -> str:
 def give_laurels(state: GameState, seat: int, n: int, why: str) -> None:
     if n:
         state.players[seat].laurels += n
-        refresh(state, seat)
+        touch(state, seat)
         state.log(seat, f"{seat_name(seat)} gains {n} laurel(s) ({why})")
 
 
 def give_legions(state: GameState, seat: int, n: int, why: str) -> None:
     if n:
         state.players[seat].legions += n
-        refresh(state, seat)
+        touch(state, seat)
         state.log(seat, f"{seat_name(seat)} gains {n} legion(s) ({why})")
 
 
 def give_money(state: GameState, seat: int, n: int, why: str) -> None:
     if n:
         state.players[seat].money += n
-        refresh(state, seat)
+        touch(state, seat)
         state.log(seat, f"{seat_name(seat)} receives {n} denarii ({why})")
 
 
@@ -124,7 +128,7 @@ def pay(state: GameState, seat: int, n: int, why: str) -> None:
     if n > player.money:
         raise RuntimeError(f"seat {seat} cannot pay {n}")  # callers check affordability
     player.money -= n
-    refresh(state, seat)
+    touch(state, seat)
     if n:
         state.log(seat, f"{seat_name(seat)} pays {n} denarii ({why})")
 
@@ -137,4 +141,4 @@ def give_eternal_favor(state: GameState, seat: int, why: str) -> None:
     if player.temporary_favor:
         player.temporary_favor = False
         state.log(seat, f"{seat_name(seat)} returns the temporary favor of the gods (R21)")
-    refresh(state, seat)
+    touch(state, seat)

@@ -154,8 +154,11 @@ def _resolve_curia(state: GameState, pending: Pending, action: PickCard | Declin
     field = state.fields[Region.CURIA][pending.index]
     for card in field:
         state.players[seat].hand[card] += 1
-    state.log(seat, f"{seat_name(seat)} discards {state.tables.card_name(action.card)} and takes "
-              f"{_names(state, field)} from Curia field {pending.index + 1}")
+    state.log(
+        seat,
+        f"{seat_name(seat)} discards {state.tables.card_name(action.card)} and takes "
+        f"{_names(state, field)} from Curia field {pending.index + 1}",
+    )
     field.clear()
 
 
@@ -384,4 +387,3 @@ def mars_reveal(state: GameState) -> None:
         else:
             state.log(-1, "the highest Field of Mars pair is tied: no bonus laurel (R14)")
     state.pairs = []
-

@@ -29,9 +29,9 @@ from tribune_env.engine.ops import (
     remove_highest,
     seat_name,
     take_from_hand,
+    touch,
 )
 from tribune_env.engine.registry import legal, resolve, step
-from tribune_env.engine.scoring import refresh
 from tribune_env.engine.state import NO_TILE, SCROLL, GameState
 
 AGRIPPA_SCROLL, AGRIPPA_CARD = 0, 1
@@ -88,7 +88,7 @@ def marker(state: GameState, faction: int, seat: int) -> None:
     player = state.players[seat]
     if not player.markers[faction]:
         player.markers[faction] = True
-        refresh(state, seat)
+        touch(state, seat)
         state.log(seat, f"{seat_name(seat)} takes a {faction_name(state, faction)} faction marker")
 
 
@@ -140,7 +140,7 @@ def _resolve_agrippa(state: GameState, pending: Pending, action: ChooseOption) -
 def gain_scroll(state: GameState, seat: int, why: str) -> None:
     """R19: a scroll only for a player without a tile."""
     state.players[seat].tile = SCROLL
-    refresh(state, seat)
+    touch(state, seat)
     state.log(seat, f"{seat_name(seat)} gains a scroll tile ({why})")
 
 
@@ -161,9 +161,12 @@ def _legal_cato(state: GameState, pending: Pending) -> list[Action]:
 @resolve(DecisionKind.CATO_MARKER)
 def _resolve_cato(state: GameState, pending: Pending, action: ChooseFaction) -> None:
     state.players[pending.seat].markers[action.faction] = True
-    refresh(state, pending.seat)
-    state.log(pending.seat, f"{seat_name(pending.seat)} takes a {faction_name(state, action.faction)} "
-              "faction marker (leader Cato the Elder)")
+    touch(state, pending.seat)
+    state.log(
+        pending.seat,
+        f"{seat_name(pending.seat)} takes a {faction_name(state, action.faction)} "
+        "faction marker (leader Cato the Elder)",
+    )
 
 
 # --- the assassin (R16) ----------------------------------------------------------
@@ -195,5 +198,8 @@ def _resolve_assassin(state: GameState, pending: Pending, action: Assassinate | 
         return
     card = remove_highest(state, state.sets[action.faction])
     state.discard.append(card)
-    state.log(pending.seat, f"{seat_name(pending.seat)}'s assassin removes {state.tables.card_name(card)} "
-              f"from {seat_name(action.seat)}'s {faction_name(state, action.faction)} set")
+    state.log(
+        pending.seat,
+        f"{seat_name(pending.seat)}'s assassin removes {state.tables.card_name(card)} "
+        f"from {seat_name(action.seat)}'s {faction_name(state, action.faction)} set",
+    )

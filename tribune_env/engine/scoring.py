@@ -42,11 +42,13 @@ def _goal(components: Components, card_id: str, players: int) -> tuple[int, int,
 
 
 def refresh(state: GameState, seat: int) -> None:
-    """Re-check one player's victory conditions after a change to his holdings.
+    """Re-check one player's victory conditions.
 
-    Every change to money, laurels, legions, markers, tiles or favors calls
-    this, so ``fulfilled_since[seat]`` holds the ``state.clock`` value at which
-    the player's current unbroken fulfilment began, or -1 (R23).
+    Run at the end of every engine step for each player whose holdings changed
+    in it, so ``fulfilled_since[seat]`` holds the ``state.clock`` value of the
+    step in which the player's current unbroken fulfilment began, or -1 (R23).
+    A step is the unit of time: an exchange inside one step (paying for a
+    legion) does not break fulfilment.
     """
     if state.config.point_variant:
         return
@@ -62,14 +64,26 @@ def refresh(state: GameState, seat: int) -> None:
         + (p.money >= denarii)
         + (sum(p.markers) >= markers)
     )
-    ok = met >= required and (not obligatory or fulfils(p, state.config.components.victory_card(state.victory_card),
-                                                        state.num_players))
+    ok = met >= required and (
+        not obligatory or fulfils(p, state.config.components.victory_card(state.victory_card), state.num_players)
+    )
     since = state.fulfilled_since
     if ok:
         if since[seat] < 0:
             since[seat] = state.clock
     else:
         since[seat] = -1
+
+
+def end_step(state: GameState) -> None:
+    """Close one engine step: re-check the players it touched, then move the clock on."""
+    touched = state.touched
+    if touched:
+        state.touched = 0
+        for seat in range(state.num_players):
+            if touched >> seat & 1:
+                refresh(state, seat)
+    state.clock += 1
 
 
 def track_fulfilment(state: GameState) -> None:

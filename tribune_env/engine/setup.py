@@ -34,8 +34,11 @@ def new_state(config: GameConfig, seed: int) -> GameState:
         for _ in range(comps.deal):
             state.players[seat].hand[state.draw.pop()] += 1
     track_fulfilment(state)
-    state.log(-1, f"new game: {n} players, starting player {seat_name(state.start_seat)}, "
-              f"victory card {state.victory_card or 'none (point-value variant)'}")
+    state.log(
+        -1,
+        f"new game: {n} players, starting player {seat_name(state.start_seat)}, "
+        f"victory card {state.victory_card or 'none (point-value variant)'}",
+    )
     discards = [("setup_discard", seat) for seat in order for _ in range(comps.setup_discard)]
     push(state, *discards, ("setup_finish",), ("round_start",))
     return state
@@ -65,8 +68,11 @@ def _resolve_setup(state: GameState, pending: Pending, action: PickCard) -> None
     take_from_hand(state, pending.seat, action.card)
     state.discard.append(action.card)
     state.log(pending.seat, f"{seat_name(pending.seat)} discards a card face down")
-    state.log(pending.seat, f"{seat_name(pending.seat)} discarded {state.tables.card_name(action.card)}",
-              private_to=pending.seat)
+    state.log(
+        pending.seat,
+        f"{seat_name(pending.seat)} discarded {state.tables.card_name(action.card)}",
+        private_to=pending.seat,
+    )
 
 
 @step

@@ -121,6 +121,7 @@ class GameState:
         "staged",
         "start_seat",
         "tables",
+        "touched",
         "truncated",
         "turn_seat",
         "victory_card",
@@ -135,9 +136,7 @@ class GameState:
         self.players = [PlayerState(tables.num_card_types, n_factions) for _ in range(config.players)]
         self.draw: list[int] = []
         self.discard: list[int] = []
-        self.fields: list[list[list[int]]] = [
-            [[] for _ in range(spec.fields)] for spec in config.components.regions
-        ]
+        self.fields: list[list[list[int]]] = [[[] for _ in range(spec.fields)] for spec in config.components.regions]
         self.atrium_up = [False] * len(self.fields[Region.ATRIUM])
         self.spaces = [-1] * len(tables.spaces)
         self.coin_bowl: list[int] = []
@@ -162,6 +161,7 @@ class GameState:
         self.agenda: list[Task] = []
         self.chance = 0
         self.clock = 0
+        self.touched = 0  # bit per seat whose holdings changed in the running step; 0 between steps
         self.fulfilled_since = [-1] * config.players
         self.winners: tuple[int, ...] = ()
         self.truncated = False
@@ -208,6 +208,7 @@ class GameState:
         other.agenda = self.agenda[:]
         other.chance = self.chance
         other.clock = self.clock
+        other.touched = self.touched
         other.fulfilled_since = self.fulfilled_since[:]
         other.winners = self.winners
         other.truncated = self.truncated

@@ -106,9 +106,7 @@ def tables_for(components: Components) -> Tables:
     """Build (once per component set) the derived tables."""
     factions, values, copies = _card_types(components)
     labels = [f"{Faction(f).key}:{v}" for f, v in zip(factions, values, strict=True)]
-    faction_cards = tuple(
-        tuple(i for i, f in enumerate(factions) if f == faction) for faction in Faction
-    )
+    faction_cards = tuple(tuple(i for i, f in enumerate(factions) if f == faction) for faction in Faction)
     leader = tuple(next(i for i in cards if values[i] == 0) for cards in faction_cards)
     spaces = _spaces(components)
     region_spaces = tuple(

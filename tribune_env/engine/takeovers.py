@@ -11,9 +11,8 @@ from __future__ import annotations
 from tribune_env.data import Faction
 from tribune_env.engine.actions import COMMIT, DECLINE, Action, Commit, Decline, PickCard, pick_card
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase, TakeoverRole
-from tribune_env.engine.ops import ask, beats, faction_name, push, seat_name, take_from_hand
+from tribune_env.engine.ops import ask, beats, faction_name, push, seat_name, take_from_hand, touch
 from tribune_env.engine.registry import legal, resolve, step
-from tribune_env.engine.scoring import refresh
 from tribune_env.engine.state import GameState
 
 
@@ -142,7 +141,7 @@ def win(state: GameState, faction: int, seat: int, cards: list[int]) -> None:
         state.log(previous, f"{seat_name(previous)} loses the {name} and discards the beaten set")
         if faction == Faction.VESTALS and state.players[previous].temporary_favor:
             state.players[previous].temporary_favor = False
-            refresh(state, previous)
+            touch(state, previous)
             state.log(previous, f"{seat_name(previous)} returns the temporary favor of the gods (R18)")
     state.controller[faction] = seat
     state.sets[faction] = cards
@@ -172,5 +171,8 @@ def _resolve_penalty(state: GameState, pending: Pending, action: PickCard) -> No
     state.discard.append(action.card)
     for card in cards:
         state.players[pending.seat].hand[card] += 1
-    state.log(pending.seat, f"{seat_name(pending.seat)} takes the set back and discards "
-              f"{state.tables.card_name(action.card)} as a penalty (R15)")
+    state.log(
+        pending.seat,
+        f"{seat_name(pending.seat)} takes the set back and discards "
+        f"{state.tables.card_name(action.card)} as a penalty (R15)",
+    )

@@ -25,8 +25,11 @@ def render(state: GameState, seat: int | None = None) -> str:
         where = f", {comps.factions[pending.faction].name}" if pending.faction >= 0 else ""
         lines.append(f"Waiting for P{pending.seat}: {pending.kind.key}{where}")
     else:
-        lines.append("Game over; winner(s): " + ", ".join(f"P{s}" for s in state.winners)
-                     + (" (truncated)" if state.truncated else ""))
+        lines.append(
+            "Game over; winner(s): "
+            + ", ".join(f"P{s}" for s in state.winners)
+            + (" (truncated)" if state.truncated else "")
+        )
     for r in Region:
         spaces = ", ".join(
             f"{t.spaces[s].slot + 1}:{'P' + str(state.spaces[s]) if state.spaces[s] >= 0 else '-'}"
@@ -34,9 +37,11 @@ def render(state: GameState, seat: int | None = None) -> str:
         )
         cards = " | ".join(" ".join(card(c) for c in field) or "." for field in view.board[r])
         lines.append(f"  {r.key:<14} cards [{cards}]  followers [{spaces}]")
-    lines.append(f"  coin bowl: {' '.join(f'P{s}' for s in state.coin_bowl) or '-'}   colosseum: {state.colosseum}"
-                 f"   chariot: {comps.factions[state.chariot].name if state.chariot >= 0 else 'off board'}"
-                 f"   proconsul: {'P' + str(state.proconsul) if state.proconsul >= 0 else '-'}")
+    lines.append(
+        f"  coin bowl: {' '.join(f'P{s}' for s in state.coin_bowl) or '-'}   colosseum: {state.colosseum}"
+        f"   chariot: {comps.factions[state.chariot].name if state.chariot >= 0 else 'off board'}"
+        f"   proconsul: {'P' + str(state.proconsul) if state.proconsul >= 0 else '-'}"
+    )
     lines.append(f"  draw pile {len(state.draw)}, discard pile {len(state.discard)}")
     for f, spec in enumerate(comps.factions):
         ctl = state.controller[f]
@@ -47,8 +52,10 @@ def render(state: GameState, seat: int | None = None) -> str:
     for s, p in enumerate(state.players):
         markers = ",".join(comps.factions[f].name[:4] for f, on in enumerate(p.markers) if on) or "-"
         favor = "eternal" if p.eternal_favor else ("temporary" if p.temporary_favor else "-")
-        lines.append(f"  P{s}: {p.money} denarii, {p.laurels} laurels, {p.legions} legions, tile {TILE_NAMES[p.tile]},"
-                     f" favor {favor}, markers {markers}, {p.hand_size} cards, {p.followers} followers left")
+        lines.append(
+            f"  P{s}: {p.money} denarii, {p.laurels} laurels, {p.legions} legions, tile {TILE_NAMES[p.tile]},"
+            f" favor {favor}, markers {markers}, {p.hand_size} cards, {p.followers} followers left"
+        )
         if seat is None or seat == s:
             hand = " ".join(t.card_label[c] for c, n in enumerate(p.hand) for _ in range(n))
             lines.append(f"      hand: {hand or '-'}")

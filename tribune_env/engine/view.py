@@ -96,8 +96,16 @@ def player_view(state: GameState, seat: int) -> PlayerView:
         raise ValueError(f"seat must be in 0..{state.num_players - 1}, got {seat}")
     players = tuple(
         PublicPlayer(
-            p.money, p.laurels, p.legions, tuple(p.markers), p.tile, p.eternal_favor, p.temporary_favor,
-            p.hand_size, p.followers, state.fulfilled_since[s],
+            p.money,
+            p.laurels,
+            p.legions,
+            tuple(p.markers),
+            p.tile,
+            p.eternal_favor,
+            p.temporary_favor,
+            p.hand_size,
+            p.followers,
+            state.fulfilled_since[s],
         )
         for s, p in enumerate(state.players)
     )
