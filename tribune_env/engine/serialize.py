@@ -10,13 +10,14 @@ start of ``"phase"``. Every document is validated; a problem raises
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import Callable
 from typing import Any
 
 from tribune_env.data import Components, Faction, Region, default_components
 from tribune_env.engine.config import GameConfig
-from tribune_env.engine.decisions import DecisionKind, Pending, Phase
+from tribune_env.engine.decisions import DecisionKind, Pending, Phase, TakeoverRole
 from tribune_env.engine.errors import InvalidStateError
 from tribune_env.engine.ops import chance
 from tribune_env.engine.registry import LEGAL, STEPS
@@ -482,7 +483,7 @@ def _read_flow(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
     if "fulfilled_since" not in doc:
         track_fulfilment(state)
     if "agenda" in doc:
-        agenda = [_read_task(task, f"agenda[{i}]", r) for i, task in enumerate(r.items(doc["agenda"], "agenda"))]
+        agenda = [_read_task(state, task, f"agenda[{i}]", r) for i, task in enumerate(r.items(doc["agenda"], "agenda"))]
         state.agenda = list(reversed(agenda))
         state.pending = _read_pending(state, doc.get("pending"), r)
         if state.pending is None and not state.agenda and state.phase is not Phase.GAME_OVER:
@@ -498,10 +499,42 @@ def _read_flow(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
     advance(state)
 
 
-def _read_task(task: Any, path: str, r: _Reader) -> Task:
-    if not isinstance(task, list) or not task or task[0] not in STEPS:
+# Follower-space slots named by a step refer to this region.
+_SLOT_REGION = {
+    "curia_field": Region.CURIA,
+    "catacombs_space": Region.CATACOMBS,
+    "pantheon_space": Region.PANTHEON,
+    "mars_space": Region.FIELD_OF_MARS,
+    "atrium_bid": Region.ATRIUM,
+}
+
+
+def _arg_range(state: GameState, step_name: str, param: str) -> tuple[int, int]:
+    """Inclusive bounds of a step argument, derived from its parameter name and the components."""
+    comps = state.config.components
+    bounds = {
+        "seat": (0, state.num_players - 1),
+        "faction": (0, len(comps.factions) - 1),
+        "region": (0, len(comps.regions) - 1),
+        "role": (0, len(TakeoverRole) - 1),
+        "after_cesura": (0, 1),
+        "n": (1, state.tables.deck_size),
+    }
+    if param == "slot":
+        return 0, comps.region(_SLOT_REGION[step_name]).spaces - 1
+    return bounds[param]
+
+
+def _read_task(state: GameState, task: Any, path: str, r: _Reader) -> Task:
+    if not isinstance(task, list) or not task or not isinstance(task[0], str) or task[0] not in STEPS:
         raise r.fail(path, f"expected [step name, arguments...] with a known step, got {task!r}")
-    args = [r.integer(a, f"{path}[{i + 1}]", -1) for i, a in enumerate(task[1:])]
+    params = list(inspect.signature(STEPS[task[0]]).parameters)[1:]
+    if len(task) - 1 != len(params):
+        raise r.fail(path, f"step {task[0]!r} takes {len(params)} argument(s) {params}, got {len(task) - 1}")
+    args = [
+        r.integer(a, f"{path}[{i + 1}]", *_arg_range(state, task[0], param))
+        for i, (a, param) in enumerate(zip(task[1:], params, strict=True))
+    ]
     return (task[0], *args)
 
 
