@@ -488,8 +488,8 @@ def _read_flow(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
         state.pending = _read_pending(state, doc.get("pending"), r)
         if state.pending is None and not state.agenda and state.phase is not Phase.GAME_OVER:
             raise r.fail("agenda", "empty, with no pending decision, in an unfinished game")
-        if state.pending is not None and not LEGAL[state.pending.kind](state, state.pending):
-            raise r.fail("pending", "the pending decision has no legal choice in this position")
+        if state.pending is not None:
+            _check_pending(state, state.pending, r)
         if state.pending is None:
             advance(state)  # run the given agenda up to its first decision
         return
@@ -552,6 +552,71 @@ def _read_pending(state: GameState, raw: Any, r: _Reader) -> Pending | None:
         -1 if faction is None else r.faction(faction, "pending.faction"),
         r.integer(raw.get("index", -1), "pending.index", -1),
     )
+
+
+_SLOT_KINDS = {
+    DecisionKind.CURIA_DISCARD: Region.CURIA,
+    DecisionKind.CATACOMBS_PURCHASE: Region.CATACOMBS,
+    DecisionKind.ATRIUM_BID: Region.ATRIUM,
+    DecisionKind.PANTHEON_SACRIFICE: Region.PANTHEON,
+    DecisionKind.FIELD_OF_MARS_PAIR: Region.FIELD_OF_MARS,
+}
+# Decisions taken by the controller of a given faction (a leader's ability, the Legates' legion).
+_CONTROLLER_KINDS = {
+    DecisionKind.TIGELLINUS_DISCARD: Faction.PRAETORIANS,
+    DecisionKind.AGRIPPA_CHOICE: Faction.PLEBEIANS,
+    DecisionKind.CATO_MARKER: Faction.SENATORS,
+    DecisionKind.LEGION_PURCHASE: Faction.LEGATES,
+}
+_OPTION_FACTIONS = (Faction.GLADIATORS, Faction.LEGATES, Faction.PLEBEIANS, Faction.VESTALS, Faction.SENATORS)
+
+
+def _check_pending(state: GameState, pending: Pending, r: _Reader) -> None:
+    """The pending decision must fit the position: its context, who stands where, and a legal choice."""
+    kind, seat = pending.kind, pending.seat
+    t = state.tables
+    if kind in _SLOT_KINDS:
+        ids = t.region_spaces[_SLOT_KINDS[kind]]
+        if not 0 <= pending.index < len(ids) or state.spaces[ids[pending.index]] != seat:
+            raise r.fail("pending.index", f"a {kind.key} decision needs the deciding player on that space")
+    elif kind in _CONTROLLER_KINDS and state.controller[_CONTROLLER_KINDS[kind]] != seat:
+        raise r.fail("pending.seat", f"a {kind.key} decision belongs to the {_CONTROLLER_KINDS[kind].key} controller")
+    elif kind is DecisionKind.BENEFIT_OPTION and (
+        pending.faction not in _OPTION_FACTIONS or state.controller[pending.faction] != seat
+    ):
+        raise r.fail("pending.faction", "a benefit option needs a faction with options, controlled by the seat")
+    elif kind in (DecisionKind.TAKEOVER_SET, DecisionKind.TAKEOVER_PENALTY):
+        _check_takeover_pending(state, pending, r)
+    if state.staged and kind not in (DecisionKind.TAKEOVER_SET, DecisionKind.FIELD_OF_MARS_PAIR):
+        raise r.fail("staged", f"cards can be staged only while building a take-over set or a pair, not at {kind.key}")
+    try:
+        choices = LEGAL[kind](state, pending)
+    except (IndexError, KeyError, ValueError) as exc:
+        raise r.fail("pending", f"the {kind.key} decision does not fit this position ({exc!r})") from None
+    if not choices:
+        raise r.fail("pending", "the pending decision has no legal choice in this position")
+
+
+def _check_takeover_pending(state: GameState, pending: Pending, r: _Reader) -> None:
+    if pending.faction < 0:
+        raise r.fail("pending.faction", f"a {pending.kind.key} decision names the faction")
+    first, second = (state.spaces[s] for s in state.tables.faction_spaces[pending.faction])
+    if pending.kind is DecisionKind.TAKEOVER_PENALTY:
+        if pending.seat != second or not state.contest:
+            raise r.fail("pending", "a take-over penalty needs the player on space 2 and the contested set")
+        return
+    role = pending.index
+    if role not in tuple(TakeoverRole):
+        raise r.fail("pending.index", f"a take-over role is one of {[int(x) for x in TakeoverRole]}, got {role}")
+    on_space = second if role == TakeoverRole.SECOND_FIRST else first
+    if pending.seat != on_space:
+        raise r.fail("pending.seat", "the player building a take-over set must stand on the matching faction space")
+    if (role == TakeoverRole.FIRST_OVER_SECOND) != bool(state.contest) or (
+        role == TakeoverRole.FIRST_OVER_SECOND and second < 0
+    ):
+        raise r.fail("contest", "a set committed from space 2 goes with the answer of space 1, and only then")
+    if any(state.tables.card_faction[c] != pending.faction for c in state.staged):
+        raise r.fail("staged", "a take-over set holds cards of the attacked faction only")
 
 
 def _phase_agenda(state: GameState, r: _Reader) -> list[Task]:
