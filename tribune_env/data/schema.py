@@ -346,10 +346,41 @@ def parse_components(doc: dict[str, Any], source: str = "<dict>") -> Components:
         victory_cards=victory_cards,
         source=source,
     )
+    _check_playable(components)
+    return components
+
+
+def _check_playable(components: Components) -> None:
+    """Cross-table checks: the numbers must make a game the engine can play."""
     if components.faction_field_spaces != 2:
         raise ComponentError("faction_field.spaces: the take-over rules need exactly 2 spaces")
+    if components.region(Region.FIELD_OF_MARS).numbers["pair_size"] != 2:
+        raise ComponentError("regions.field_of_mars.pair_size: the engine plays pairs of exactly 2 cards")
     _check_deck_size(components)
-    return components
+    _check_card_amounts(components)
+    _check_cesura(components)
+
+
+def _check_card_amounts(components: Components) -> None:
+    """Cards drawn by one benefit cannot exceed the deck."""
+    deck = sum(len(spec.values) for spec in components.factions)
+    for i, spec in enumerate(components.factions):
+        for name, value in spec.numbers.items():
+            if name.endswith("_cards") and value > deck:
+                raise ComponentError(f"factions[{i}].numbers.{name}: {value} cards is more than the deck ({deck})")
+
+
+def _check_cesura(components: Components) -> None:
+    """A cesura magna never leaves a displayed set below the smallest legal set."""
+    smallest = components.min_set_size
+    for size in sorted({smallest, *(row for row, _ in components.set_losses)}):
+        size = max(size, smallest)
+        left = size - components.cards_lost_in_cesura(size)
+        if left < smallest:
+            raise ComponentError(
+                f"cesura.set_losses: a set of {size} cards would keep {left}, "
+                f"fewer than takeover.min_set_size ({smallest})"
+            )
 
 
 def _check_deck_size(components: Components) -> None:

@@ -32,6 +32,13 @@ class GameConfig:
     components: Components = field(default_factory=default_components, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        for name in ("players", "round_limit"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"{name}: expected an integer, got {value!r}")
+        for name in ("point_variant", "auto_forced"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name}: expected true or false, got {getattr(self, name)!r}")
         counts = self.components.player_counts
         if self.players not in counts:
             raise ValueError(f"players: {self.players} is not supported; choose one of {counts}")

@@ -173,10 +173,12 @@ def _resolve_cato(state: GameState, pending: Pending, action: ChooseFaction) -> 
 
 
 def assassin_targets(state: GameState) -> list[Assassinate]:
+    """Displayed sets larger than the smallest legal set (R16: two-card sets are immune)."""
+    smallest = state.config.components.min_set_size
     return [
         Assassinate(state.controller[f], f)
         for f, cards in enumerate(state.sets)
-        if state.controller[f] >= 0 and len(cards) >= 3
+        if state.controller[f] >= 0 and len(cards) > smallest
     ]
 
 

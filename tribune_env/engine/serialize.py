@@ -24,6 +24,10 @@ from tribune_env.engine.registry import LEGAL, STEPS
 from tribune_env.engine.state import TILE_NAMES, Event, GameState, Task
 from tribune_env.engine.tables import SpaceKind, Tables
 
+# Upper bound for money, laurels, legions and bids in a document. No game comes near it; it keeps
+# a hand-written document from asking for a bid list of billions of entries.
+MAX_AMOUNT = 100_000
+
 FORMAT = "tribune-state"
 VERSION = 1
 _TOP_KEYS = {
@@ -174,9 +178,10 @@ class _Reader:
     def integer(self, value: Any, path: str, low: int = 0, high: int | None = None) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.fail(path, f"expected an integer, got {value!r}")
-        if value < low or (high is not None and value > high):
-            bound = f"between {low} and {high}" if high is not None else f">= {low}"
-            raise self.fail(path, f"must be {bound}, got {value}")
+        if value < low:
+            raise self.fail(path, f"must be >= {low}, got {value}")
+        if high is not None and value > high:
+            raise self.fail(path, f"must be <= {high}, got {value}")
         return value
 
     def boolean(self, value: Any, path: str) -> bool:
@@ -236,6 +241,8 @@ def state_from_json(doc: dict[str, Any] | str, components: Components | None = N
             doc = json.loads(doc)
         except json.JSONDecodeError as exc:
             raise InvalidStateError(f"not valid JSON: {exc}") from None
+        except RecursionError:
+            raise InvalidStateError("not a state document: JSON nested too deeply") from None
     comps = components or default_components()
     if not isinstance(doc, dict):
         raise InvalidStateError(f"expected a JSON object at the top level, got {type(doc).__name__}")
@@ -295,7 +302,7 @@ def _read_top(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
     state.phase = Phase(phases.index(phase))
     state.start_seat = r.seat(doc.get("start_seat", 0), "start_seat", n)
     state.turn_seat = r.seat(doc.get("turn_seat", state.start_seat), "turn_seat", n)
-    state.colosseum = r.integer(doc.get("colosseum", 0), "colosseum")
+    state.colosseum = r.integer(doc.get("colosseum", 0), "colosseum", 0, MAX_AMOUNT)
     chariot = doc.get("chariot")
     state.chariot = -1 if chariot is None else r.faction(chariot, "chariot")
     state.proconsul = r.optional_seat(doc.get("proconsul"), "proconsul", n)
@@ -312,7 +319,7 @@ def _read_top(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
         bids = r.items(doc["bids"], "bids")
         if len(bids) != n:
             raise r.fail("bids", f"expected {n} entries")
-        state.bids = [r.integer(b, f"bids[{i}]", -1) for i, b in enumerate(bids)]
+        state.bids = [r.integer(b, f"bids[{i}]", -1, MAX_AMOUNT) for i, b in enumerate(bids)]
     if "sacrificed" in doc:
         state.sacrificed = r.bools(doc["sacrificed"], "sacrificed", n)
     if "fulfilled_since" in doc:
@@ -336,9 +343,9 @@ def _read_players(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
         path = f"players[{seat}]"
         raw = r.mapping(raw, path, _PLAYER_KEYS)
         p = state.players[seat]
-        p.money = r.integer(raw.get("money", 0), f"{path}.money")
-        p.laurels = r.integer(raw.get("laurels", 0), f"{path}.laurels")
-        p.legions = r.integer(raw.get("legions", 0), f"{path}.legions")
+        p.money = r.integer(raw.get("money", 0), f"{path}.money", 0, MAX_AMOUNT)
+        p.laurels = r.integer(raw.get("laurels", 0), f"{path}.laurels", 0, MAX_AMOUNT)
+        p.legions = r.integer(raw.get("legions", 0), f"{path}.legions", 0, MAX_AMOUNT)
         p.followers = r.integer(raw.get("followers", 0), f"{path}.followers")
         markers = [
             r.faction(m, f"{path}.markers[{i}]")
@@ -488,15 +495,62 @@ def _read_flow(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
         state.pending = _read_pending(state, doc.get("pending"), r)
         if state.pending is None and not state.agenda and state.phase is not Phase.GAME_OVER:
             raise r.fail("agenda", "empty, with no pending decision, in an unfinished game")
+        _check_agenda(state, r)
         if state.pending is not None:
             _check_pending(state, state.pending, r)
-        if state.pending is None:
-            advance(state)  # run the given agenda up to its first decision
+        elif state.staged or state.contest:
+            raise r.fail("staged", "cards are staged or contested, but no decision is pending")
+        else:
+            try:
+                advance(state)  # run the given agenda up to its first decision
+            except (RuntimeError, IndexError, KeyError, ValueError) as exc:
+                raise r.fail("agenda", f"its steps cannot run in this position ({exc})") from None
         return
     if doc.get("pending") is not None:
         raise r.fail("pending", "a pending decision needs the agenda that follows it ('agenda')")
     state.agenda = list(reversed(_phase_agenda(state, r)))
     advance(state)
+
+
+_ROUND_ENDS = ("round_end", "round_start")
+
+
+def _check_agenda(state: GameState, r: _Reader) -> None:
+    """An unfinished game's agenda runs to the end of a round; context-bound steps fit the position."""
+    if state.phase is Phase.GAME_OVER:
+        if state.agenda or state.pending is not None:
+            raise r.fail("agenda", "a finished game has no agenda and no pending decision")
+        return
+    if not state.agenda or state.agenda[0][0] not in _ROUND_ENDS:
+        raise r.fail("agenda", f"the last step of an unfinished game's agenda is one of {list(_ROUND_ENDS)}")
+    for i, task in enumerate(reversed(state.agenda)):
+        problem = _step_problem(state, task)
+        if problem:
+            raise r.fail(f"agenda[{i}]", f"{list(task)}: {problem}")
+
+
+def _step_problem(state: GameState, task: Task) -> str:
+    """Why a step cannot run in this position ('' when it can). Only steps that rely on their context."""
+    name, args = task[0], [int(a) for a in task[1:]]
+    t = state.tables
+    if name in ("takeover_benefit", "leader", "marker", "first_laurel") and state.controller[args[0]] != args[1]:
+        return "the seat does not control that faction"
+    if name == "legion_offer" and state.controller[Faction.LEGATES] != args[0]:
+        return "the seat does not control the Legates"
+    if name == "takeover_penalty":
+        second = state.spaces[t.faction_spaces[args[0]][1]]
+        return "" if state.contest and second == args[1] else "needs a contested set and its player on space 2"
+    if name == "attempt":
+        first, second = (state.spaces[s] for s in t.faction_spaces[args[0]])
+        on_space = second if args[2] == TakeoverRole.SECOND_FIRST else first
+        return "" if on_space == args[1] else "the seat does not stand on the matching faction space"
+    if name == "atrium_bid":
+        return "" if state.spaces[t.region_spaces[Region.ATRIUM][args[1]]] == args[0] else "seat not on that space"
+    if name == "atrium_resolve" and any(state.spaces[s] < 0 for s in t.region_spaces[Region.ATRIUM]):
+        return "needs both Atrium spaces occupied"
+    if name == "setup_discard" and not state.players[args[0]].hand_size:
+        return "the seat has no card to discard"
+    return ""
 
 
 # Follower-space slots named by a step refer to this region.
