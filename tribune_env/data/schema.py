@@ -15,6 +15,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+# Bounds on any number of a component file: printed numbers are small, and the engine lists
+# choices (bids, spaces) whose count grows with them.
+MAX_NUMBER = 1000  # amounts, values, prices, thresholds
+MAX_SIZE = 20  # card fields, follower spaces, followers per player, cards dealt
+
 OBJECTIVES = ("tribune", "favor", "laurels", "legions", "denarii", "markers")
 
 
@@ -173,12 +178,14 @@ def _get(table: dict[str, Any], key: str, where: str) -> Any:
     return table[key]
 
 
-def _int(table: dict[str, Any], key: str, where: str, minimum: int = 0) -> int:
+def _int(table: dict[str, Any], key: str, where: str, minimum: int = 0, maximum: int = MAX_NUMBER) -> int:
     value = _get(table, key, where)
     if isinstance(value, bool) or not isinstance(value, int):
         raise ComponentError(f"{where}.{key}: expected an integer, got {value!r}")
     if value < minimum:
         raise ComponentError(f"{where}.{key}: must be >= {minimum}, got {value}")
+    if value > maximum:
+        raise ComponentError(f"{where}.{key}: must be <= {maximum}, got {value}")
     return value
 
 
@@ -195,13 +202,15 @@ def _int_list(table: dict[str, Any], key: str, where: str, minimum: int = 0) -> 
         raise ComponentError(f"{where}.{key}: expected a list of integers")
     out = []
     for i, item in enumerate(value):
-        if isinstance(item, bool) or not isinstance(item, int) or item < minimum:
-            raise ComponentError(f"{where}.{key}[{i}]: expected an integer >= {minimum}, got {item!r}")
+        if isinstance(item, bool) or not isinstance(item, int) or not minimum <= item <= MAX_NUMBER:
+            raise ComponentError(f"{where}.{key}[{i}]: expected an integer {minimum}..{MAX_NUMBER}, got {item!r}")
         out.append(item)
     return tuple(out)
 
 
-def _count_table(table: dict[str, Any], key: str, where: str, minimum: int = 1) -> dict[int, int]:
+def _count_table(
+    table: dict[str, Any], key: str, where: str, minimum: int = 1, maximum: int = MAX_NUMBER
+) -> dict[int, int]:
     raw = _get(table, key, where)
     if not isinstance(raw, dict) or not raw:
         raise ComponentError(f"{where}.{key}: expected a table of player count = number")
@@ -211,7 +220,7 @@ def _count_table(table: dict[str, Any], key: str, where: str, minimum: int = 1) 
             players = int(count)
         except ValueError:
             raise ComponentError(f"{where}.{key}.{count}: key must be a player count") from None
-        out[players] = _int(raw, count, f"{where}.{key}", minimum)
+        out[players] = _int(raw, count, f"{where}.{key}", minimum, maximum)
     return out
 
 
@@ -244,13 +253,13 @@ def _parse_region(raw: dict[str, Any], region: Region) -> RegionSpec:
     numbers = {name: _int(table, name, where) for name in _REGION_NUMBERS.get(region, ())}
     if region is Region.CATACOMBS:
         prices = _int_list(table, "prices", where)
-        return RegionSpec(region, 1, len(prices), {"pile": _int(table, "pile", where, 1)}, prices)
+        return RegionSpec(region, 1, len(prices), {"pile": _int(table, "pile", where, 1, MAX_SIZE)}, prices)
     if region is Region.PANTHEON:
-        return RegionSpec(region, 1, _int(table, "spaces", where, 1), numbers)
+        return RegionSpec(region, 1, _int(table, "spaces", where, 1, MAX_SIZE), numbers)
     if region is Region.FIELD_OF_MARS:
-        return RegionSpec(region, 0, _int(table, "spaces", where, 1), numbers)
-    fields = _int(table, "fields", where, 1)
-    spaces = _int(table, "spaces", where, 1) if region is Region.ATRIUM else fields
+        return RegionSpec(region, 0, _int(table, "spaces", where, 1, MAX_SIZE), numbers)
+    fields = _int(table, "fields", where, 1, MAX_SIZE)
+    spaces = _int(table, "spaces", where, 1, MAX_SIZE) if region is Region.ATRIUM else fields
     if region is Region.ATRIUM and not (spaces == 2 and 1 <= numbers["first_flip"] < fields):
         raise ComponentError(f"{where}: needs 2 spaces and 1 <= first_flip < fields")
     return RegionSpec(region, fields, spaces, numbers)
@@ -303,7 +312,7 @@ def parse_components(doc: dict[str, Any], source: str = "<dict>") -> Components:
         (_int(row, "size", f"cesura.set_losses[{i}]", 1), _int(row, "lose", f"cesura.set_losses[{i}]"))
         for i, row in enumerate(losses_raw)
     ))
-    followers = _count_table(doc, "followers", "")
+    followers = _count_table(doc, "followers", "", maximum=MAX_SIZE)
     point_variant = _count_table(doc, "point_variant", "")
     for players in followers:
         if players < 2:
@@ -320,7 +329,7 @@ def parse_components(doc: dict[str, Any], source: str = "<dict>") -> Components:
     for players in followers:
         if not any(players in card.required for card in victory_cards):
             raise ComponentError(f"victory_cards: no card can be used by {players} players")
-    deal = _int(setup, "deal", "setup", 1)
+    deal = _int(setup, "deal", "setup", 1, MAX_SIZE)
     discard = _int(setup, "discard", "setup")
     if discard >= deal:
         raise ComponentError("setup.discard: must be smaller than setup.deal")

@@ -26,7 +26,7 @@ from tribune_env.engine.tables import SpaceKind, Tables
 
 # Upper bound for money, laurels, legions and bids in a document. No game comes near it; it keeps
 # a hand-written document from asking for a bid list of billions of entries.
-MAX_AMOUNT = 100_000
+MAX_AMOUNT = 1_000_000
 
 FORMAT = "tribune-state"
 VERSION = 1
@@ -346,7 +346,8 @@ def _read_players(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
         p.money = r.integer(raw.get("money", 0), f"{path}.money", 0, MAX_AMOUNT)
         p.laurels = r.integer(raw.get("laurels", 0), f"{path}.laurels", 0, MAX_AMOUNT)
         p.legions = r.integer(raw.get("legions", 0), f"{path}.legions", 0, MAX_AMOUNT)
-        p.followers = r.integer(raw.get("followers", 0), f"{path}.followers")
+        most = max(state.config.components.followers.values()) + 1  # the proconsul is one more (R9)
+        p.followers = r.integer(raw.get("followers", 0), f"{path}.followers", 0, most)
         markers = [
             r.faction(m, f"{path}.markers[{i}]")
             for i, m in enumerate(r.items(raw.get("markers", []), f"{path}.markers"))
