@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tribune_env.engine.actions import Action, PickCard
 from tribune_env.engine.decisions import DecisionKind, Pending
-from tribune_env.engine.ops import ask, draw_card, hand_choices, push, seat_name, take_from_hand
+from tribune_env.engine.ops import ask, discard_from_hand, draw_card, hand_choices, push, seat_name
 from tribune_env.engine.registry import legal, resolve, step
 from tribune_env.engine.state import GameState
 
@@ -60,7 +60,6 @@ def _legal_cesura(state: GameState, pending: Pending) -> list[Action]:
 
 @resolve(DecisionKind.CESURA_DISCARD)
 def _resolve_cesura(state: GameState, pending: Pending, action: PickCard) -> None:
-    take_from_hand(state, pending.seat, action.card)
-    state.discard.append(action.card)
+    discard_from_hand(state, pending.seat, action.card)
     state.log(pending.seat, f"{seat_name(pending.seat)} discards {state.tables.card_name(action.card)} (cesura magna)")
     push(state, ("cesura_discard", pending.seat))

@@ -56,6 +56,12 @@ def take_from_hand(state: GameState, seat: int, card: int) -> None:
     hand[card] -= 1
 
 
+def discard_from_hand(state: GameState, seat: int, card: int) -> None:
+    """Move one card of type ``card`` from the hand of ``seat`` to the discard pile."""
+    take_from_hand(state, seat, card)
+    state.discard.append(card)
+
+
 def cards_in_hand(state: GameState, seat: int) -> list[int]:
     """Distinct card types held by ``seat``, ascending."""
     return [card for card, n in enumerate(state.players[seat].hand) if n]

@@ -8,6 +8,7 @@ from tribune_env.engine.decisions import DecisionKind, Pending, Phase
 from tribune_env.engine.ops import (
     ask,
     bid_choices,
+    discard_from_hand,
     give_eternal_favor,
     give_laurels,
     give_money,
@@ -149,8 +150,7 @@ def _resolve_curia(state: GameState, pending: Pending, action: PickCard | Declin
     if isinstance(action, Decline):
         state.log(seat, f"{seat_name(seat)} declines Curia field {pending.index + 1}")
         return
-    take_from_hand(state, seat, action.card)
-    state.discard.append(action.card)
+    discard_from_hand(state, seat, action.card)
     field = state.fields[Region.CURIA][pending.index]
     for card in field:
         state.players[seat].hand[card] += 1
@@ -289,8 +289,7 @@ def _resolve_pantheon(state: GameState, pending: Pending, action: PickCard | Dec
     if isinstance(action, Decline):
         state.log(seat, f"{seat_name(seat)} makes no sacrifice at the Pantheon")
         return
-    take_from_hand(state, seat, action.card)
-    state.discard.append(action.card)
+    discard_from_hand(state, seat, action.card)
     state.sacrificed[seat] = True
     state.log(seat, f"{seat_name(seat)} sacrifices {state.tables.card_name(action.card)} at the Pantheon")
 

@@ -19,6 +19,7 @@ from tribune_env.engine.actions import (
 from tribune_env.engine.decisions import DecisionKind, Pending
 from tribune_env.engine.ops import (
     ask,
+    discard_from_hand,
     faction_name,
     give_eternal_favor,
     give_laurels,
@@ -28,7 +29,6 @@ from tribune_env.engine.ops import (
     push,
     remove_highest,
     seat_name,
-    take_from_hand,
     touch,
 )
 from tribune_env.engine.registry import legal, resolve, step
@@ -111,8 +111,7 @@ def _legal_tigellinus(state: GameState, pending: Pending) -> list[Action]:
 def _resolve_tigellinus(state: GameState, pending: Pending, action: PickCard | Decline) -> None:
     if isinstance(action, Decline):
         return
-    take_from_hand(state, pending.seat, action.card)
-    state.discard.append(action.card)
+    discard_from_hand(state, pending.seat, action.card)
     state.log(pending.seat, f"{seat_name(pending.seat)} discards {state.tables.card_name(action.card)}")
     give_legions(state, pending.seat, _numbers(state, pending.faction)["leader_legions"], "leader Gaius Tigellinus")
 

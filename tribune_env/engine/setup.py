@@ -8,7 +8,7 @@ from tribune_env.data import Faction, Region
 from tribune_env.engine.actions import Action, PickCard
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase
-from tribune_env.engine.ops import ask, chance, hand_choices, push, seat_name, take_from_hand
+from tribune_env.engine.ops import ask, chance, discard_from_hand, hand_choices, push, seat_name
 from tribune_env.engine.registry import legal, resolve, step
 from tribune_env.engine.scoring import decide_winners, game_ends, track_fulfilment
 from tribune_env.engine.state import GameState
@@ -65,8 +65,7 @@ def _legal_setup(state: GameState, pending: Pending) -> list[Action]:
 
 @resolve(DecisionKind.SETUP_DISCARD)
 def _resolve_setup(state: GameState, pending: Pending, action: PickCard) -> None:
-    take_from_hand(state, pending.seat, action.card)
-    state.discard.append(action.card)
+    discard_from_hand(state, pending.seat, action.card)
     state.log(pending.seat, f"{seat_name(pending.seat)} discards a card face down")
     state.log(
         pending.seat,
