@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tribune_env.engine import (  # noqa: F401  (modules register their steps and decisions)
     benefits,
     card_placement,
@@ -65,7 +67,7 @@ def advance(state: GameState) -> None:
         if not agenda:
             return
         task = agenda.pop()
-        STEPS[task[0]](state, *task[1:])  # type: ignore[index]
+        STEPS[task[0]](state, *task[1:])
         end_step(state)
         agenda = state.agenda
 
@@ -78,7 +80,7 @@ def _resolve(state: GameState, action: Action) -> None:
     end_step(state)
 
 
-def apply_action(state: GameState, action: Action, describe=repr) -> None:  # type: ignore[no-untyped-def]
+def apply_action(state: GameState, action: Action, describe: Callable[[object], str] = repr) -> None:
     """Apply a legal choice and advance to the next decision.
 
     Raises:

@@ -20,7 +20,7 @@ from tribune_env.engine.ops import (
     take_from_hand,
 )
 from tribune_env.engine.registry import legal, resolve, step
-from tribune_env.engine.state import GameState
+from tribune_env.engine.state import GameState, Task
 
 LATRINE_MONEY, LATRINE_BUY = 0, 1
 
@@ -41,7 +41,7 @@ def evaluate(state: GameState, region: int) -> None:
     slots = range(state.config.components.region(r).spaces)
     if r in (Region.THERMAE, Region.FORUM):
         _evaluate_paid_fields(state, r)
-        steps: list[tuple[str | int, ...]] = []
+        steps: list[Task] = []
     elif r is Region.LATRINE:
         steps = [("latrine",)]
     elif r is Region.CURIA:

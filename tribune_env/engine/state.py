@@ -16,7 +16,7 @@ from tribune_env.engine.tables import Tables, tables_for
 
 NO_TILE, SCROLL, TRIBUNE = 0, 1, 2
 TILE_NAMES = ("none", "scroll", "tribune")
-Task = tuple[str | int, ...]
+Task = tuple[str, *tuple[int, ...]]  # (step name, integer arguments...)
 
 
 class Event(NamedTuple):

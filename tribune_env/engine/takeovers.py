@@ -13,7 +13,7 @@ from tribune_env.engine.actions import COMMIT, DECLINE, Action, Commit, Decline,
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase, TakeoverRole
 from tribune_env.engine.ops import ask, beats, faction_name, push, seat_name, take_from_hand, touch
 from tribune_env.engine.registry import legal, resolve, step
-from tribune_env.engine.state import GameState
+from tribune_env.engine.state import GameState, Task
 
 
 def _names(state: GameState, cards: list[int]) -> str:
@@ -146,7 +146,7 @@ def win(state: GameState, faction: int, seat: int, cards: list[int]) -> None:
     state.controller[faction] = seat
     state.sets[faction] = cards
     state.log(seat, f"{seat_name(seat)} takes over the {name}")
-    rewards: list[tuple[str | int, ...]] = [("takeover_benefit", faction, seat)]
+    rewards: list[Task] = [("takeover_benefit", faction, seat)]
     if state.tables.leader_card[faction] in cards:
         rewards.append(("leader", faction, seat))
     rewards += [("marker", faction, seat), ("first_laurel", faction, seat)]
