@@ -27,6 +27,16 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _add_game_options(parser: argparse.ArgumentParser, seed_help: str) -> None:
+    """The game options shared by ``simulate`` and ``log`` (read back by :func:`_config`)."""
+    parser.add_argument("--players", type=int, default=4, help="players per game (default: 4)")
+    parser.add_argument("--seed", type=int, default=0, help=seed_help)
+    parser.add_argument("--victory-card", metavar="ID", help="victory card id (default: a random valid card)")
+    parser.add_argument("--point-variant", action="store_true", help="play the point-value variant")
+    parser.add_argument("--round-limit", type=_positive_int, default=60, help="truncate after this round (default: 60)")
+    parser.add_argument("--components", metavar="PATH", help="component TOML file (default: the packaged set)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tribune", description="Tribune: Primus Inter Pares rules engine tools.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -34,22 +44,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     sim = commands.add_parser("simulate", help="play games between uniformly random players and summarise them")
     sim.add_argument("--games", type=_positive_int, default=100, help="number of games (default: 100)")
-    sim.add_argument("--players", type=int, default=4, help="players per game (default: 4)")
-    sim.add_argument("--seed", type=int, default=0, help="game i uses engine seed SEED+i (default: 0)")
-    sim.add_argument("--victory-card", metavar="ID", help="victory card id (default: a random valid card per game)")
-    sim.add_argument("--point-variant", action="store_true", help="play the point-value variant")
-    sim.add_argument("--round-limit", type=_positive_int, default=60, help="truncate after this round (default: 60)")
-    sim.add_argument("--components", metavar="PATH", help="component TOML file (default: the packaged set)")
+    _add_game_options(sim, seed_help="game i uses engine seed SEED+i (default: 0)")
     sim.add_argument("--json", action="store_true", help="print the summary as JSON")
     sim.add_argument("--no-progress", action="store_true", help="never show the progress bar")
 
     log = commands.add_parser("log", help="play one random game and print its event log and final board")
-    log.add_argument("--players", type=int, default=4, help="players (default: 4)")
-    log.add_argument("--seed", type=int, default=0, help="engine seed; the same as game 0 of `simulate --seed`")
-    log.add_argument("--victory-card", metavar="ID", help="victory card id (default: random valid card)")
-    log.add_argument("--point-variant", action="store_true", help="play the point-value variant")
-    log.add_argument("--round-limit", type=_positive_int, default=60, help="truncate after this round (default: 60)")
-    log.add_argument("--components", metavar="PATH", help="component TOML file (default: the packaged set)")
+    _add_game_options(log, seed_help="engine seed; the same game as game 0 of `simulate --seed`")
     log.add_argument("--seat", type=int, help="show only what this seat may read (default: everything)")
     return parser
 
