@@ -1048,21 +1048,34 @@ def test_regression_components_huge_numbers_stall_the_game() -> None:
     )
 
 
-# --- known engine bugs, pinned ------------------------------------------------------------------------------------
-#
-# Each test states the contract and fails today; once the bug is fixed the test passes and
-# strict xfail reports XPASS: then remove the marker.
+# --- more engine bugs the fuzzing found, pinned as regression tests ----------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=pytest.fail.Exception,
-    reason="ENGINE BUG: 'events' entries are checked only for length 5 (serialize.py _read_top); "
-    "[null, 99, 'x', {'a': 1}, []] loads, Game.log() then returns {'a': 1} as a line and code formatting "
-    "events like cli.py (Phase(event.phase)) raises ValueError",
-)
-def test_engine_bug_events_not_validated() -> None:
+def test_regression_events_not_validated() -> None:
     doc = saved_game(2, 0, 20)
     doc["events"].append([None, 99, "x", {"a": 1}, []])
     with pytest.raises(InvalidStateError, match="events"):
         Game.from_json(doc)
+
+
+def test_regression_agenda_attempt_answer_without_contest() -> None:
+    game = _play_until(Game.new(players=2, seed=0), 0, lambda g: g.pending.kind is DecisionKind.PLACE_FOLLOWER)
+    state, tables, seat = game.state, game.state.tables, 0
+    faction = next(
+        f
+        for f in Faction
+        if not any(state.players[seat].hand[c] for c in tables.faction_cards[f])
+        and state.controller[f] < 0
+        and state.chariot != f
+        and all(state.spaces[s] < 0 for s in tables.faction_spaces[f])
+    )
+    doc = game.to_json()
+    doc["followers"][f"faction:{faction.key}:1"] = seat
+    doc["agenda"].insert(0, ["attempt", int(faction), seat, 2])
+    assert doc["contest"] == []
+    try:
+        game = Game.from_json(doc)
+    except InvalidStateError:
+        return
+    _random_steps(game, 0, 300)
+    Game.from_json(game.to_json())

@@ -3,8 +3,8 @@
 Every test builds a small position for an edge case or an interaction that the
 worked examples (test_examples.py) and the one-test-per-ruling suite
 (test_rulings.py) do not reach, and asserts what the rulebook plus rulings
-prescribe. Tests marked ``xfail(strict=True)`` document an ENGINE BUG: they
-assert the rulebook behaviour, which the engine does not (yet) follow.
+prescribe. The one engine bug it found (a legion purchase breaking continuous
+fulfilment, R23) is fixed and kept here as a regression test.
 """
 
 from __future__ import annotations

@@ -327,10 +327,19 @@ def _read_top(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
         if len(since) != n:
             raise r.fail("fulfilled_since", f"expected {n} entries")
         state.fulfilled_since = [r.integer(v, f"fulfilled_since[{i}]", -1) for i, v in enumerate(since)]
-    for event in r.items(doc.get("events", []), "events"):
-        if not isinstance(event, list) or len(event) != 5:
-            raise r.fail("events", "each event is [round, phase, seat, text, private_to]")
-        state.events.append(Event(*event))
+    for i, event in enumerate(r.items(doc.get("events", []), "events")):
+        path = f"events[{i}]"
+        if not isinstance(event, list) or len(event) != 5 or not isinstance(event[3], str):
+            raise r.fail(path, "each event is [round, phase, seat, text, private_to]")
+        state.events.append(
+            Event(
+                r.integer(event[0], f"{path}[0]"),
+                r.integer(event[1], f"{path}[1]", 0, len(Phase) - 1),
+                r.integer(event[2], f"{path}[2]", -1, n - 1),
+                event[3],
+                r.integer(event[4], f"{path}[4]", -1, n - 1),
+            )
+        )
 
 
 def _read_players(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
@@ -544,7 +553,10 @@ def _step_problem(state: GameState, task: Task) -> str:
     if name == "attempt":
         first, second = (state.spaces[s] for s in t.faction_spaces[args[0]])
         on_space = second if args[2] == TakeoverRole.SECOND_FIRST else first
-        return "" if on_space == args[1] else "the seat does not stand on the matching faction space"
+        if on_space != args[1]:
+            return "the seat does not stand on the matching faction space"
+        if args[2] == TakeoverRole.FIRST_OVER_SECOND and not (state.contest and second >= 0):
+            return "answering space 2 needs its committed set ('contest') and its player"
     if name == "atrium_bid":
         return "" if state.spaces[t.region_spaces[Region.ATRIUM][args[1]]] == args[0] else "seat not on that space"
     if name == "atrium_resolve" and any(state.spaces[s] < 0 for s in t.region_spaces[Region.ATRIUM]):
