@@ -8,7 +8,7 @@ RL environments is a separate codec built on top of these types.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +82,7 @@ def pick_card(card: int) -> PickCard:
     return PickCard(card)
 
 
-@cache
+@lru_cache(maxsize=4096)
 def bid(amount: int) -> Bid:
-    """Shared instance of ``Bid(amount)``."""
+    """Shared instance of ``Bid(amount)`` (bounded: money has no printed limit)."""
     return Bid(amount)

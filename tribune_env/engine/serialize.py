@@ -243,6 +243,8 @@ def state_from_json(doc: dict[str, Any] | str, components: Components | None = N
             raise InvalidStateError(f"not valid JSON: {exc}") from None
         except RecursionError:
             raise InvalidStateError("not a state document: JSON nested too deeply") from None
+    if components is not None and not isinstance(components, Components):
+        raise TypeError(f"components: expected a Components object (load_components(path)), got {components!r}")
     comps = components or default_components()
     if not isinstance(doc, dict):
         raise InvalidStateError(f"expected a JSON object at the top level, got {type(doc).__name__}")
