@@ -4,14 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from tribune_env.data import Components
 from tribune_env.engine.actions import Action
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.decisions import Pending, Phase
 from tribune_env.engine.describe import describe_action
 from tribune_env.engine.flow import advance, apply_action, legal_actions
 from tribune_env.engine.scoring import ranks, scores
+from tribune_env.engine.serialize import state_from_json, state_to_json
 from tribune_env.engine.setup import new_state
 from tribune_env.engine.state import Event, GameState
+from tribune_env.engine.text import render
+from tribune_env.engine.view import PlayerView, player_view
 
 
 class Game:
@@ -112,25 +116,17 @@ class Game:
     def clone(self) -> Game:
         return Game(self.state.clone())
 
-    def view(self, seat: int) -> Any:
-        from tribune_env.engine.view import player_view
-
+    def view(self, seat: int) -> PlayerView:
         return player_view(self.state, seat)
 
     def to_json(self) -> dict[str, Any]:
-        from tribune_env.engine.serialize import state_to_json
-
         return state_to_json(self.state)
 
     @classmethod
-    def from_json(cls, doc: dict[str, Any] | str, components: Any = None) -> Game:
-        from tribune_env.engine.serialize import state_from_json
-
+    def from_json(cls, doc: dict[str, Any] | str, components: Components | None = None) -> Game:
         return cls(state_from_json(doc, components))
 
     def render(self, seat: int | None = None) -> str:
-        from tribune_env.engine.text import render
-
         return render(self.state, seat)
 
     def __repr__(self) -> str:

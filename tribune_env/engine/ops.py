@@ -100,6 +100,11 @@ def remove_highest(state: GameState, cards: list[int]) -> int:
     return cards.pop(best)
 
 
+def card_names(state: GameState, cards: list[int]) -> str:
+    """Readable list of cards for the log ("nothing" when empty)."""
+    return ", ".join(state.tables.card_name(c) for c in cards) or "nothing"
+
+
 def faction_name(state: GameState, faction: int) -> str:
     return state.config.components.factions[faction].name
 

@@ -8,6 +8,7 @@ from tribune_env.engine.decisions import DecisionKind, Pending, Phase
 from tribune_env.engine.ops import (
     ask,
     bid_choices,
+    card_names,
     discard_from_hand,
     give_eternal_favor,
     give_laurels,
@@ -27,10 +28,6 @@ LATRINE_MONEY, LATRINE_BUY = 0, 1
 
 def _occupant(state: GameState, region: Region, slot: int) -> int:
     return state.spaces[state.tables.region_spaces[region][slot]]
-
-
-def _names(state: GameState, cards: list[int]) -> str:
-    return ", ".join(state.tables.card_name(c) for c in cards) or "nothing"
 
 
 @step
@@ -87,7 +84,7 @@ def _evaluate_paid_fields(state: GameState, region: Region) -> None:
             pay(state, seat, cost, f"{region.key} space {slot + 1}")
             for card in field:
                 state.players[seat].hand[card] += 1
-            state.log(seat, f"{seat_name(seat)} takes {_names(state, field)} from {region.key}")
+            state.log(seat, f"{seat_name(seat)} takes {card_names(state, field)} from {region.key}")
             field.clear()
         else:
             state.log(seat, f"{seat_name(seat)} cannot pay {cost} for {region.key} space {slot + 1} (R10)")
@@ -157,7 +154,7 @@ def _resolve_curia(state: GameState, pending: Pending, action: PickCard | Declin
     state.log(
         seat,
         f"{seat_name(seat)} discards {state.tables.card_name(action.card)} and takes "
-        f"{_names(state, field)} from Curia field {pending.index + 1}",
+        f"{card_names(state, field)} from Curia field {pending.index + 1}",
     )
     field.clear()
 
@@ -184,7 +181,7 @@ def atrium(state: GameState) -> None:
         taken = [fields[i].pop() for i in up]
         for card in taken:
             state.players[first].hand[card] += 1
-        state.log(first, f"{seat_name(first)} takes {_names(state, taken)} from the Atrium")
+        state.log(first, f"{seat_name(first)} takes {card_names(state, taken)} from the Atrium")
 
 
 @step
@@ -217,7 +214,7 @@ def atrium_resolve(state: GameState) -> None:
         field.clear()
     for card in taken:
         state.players[winner].hand[card] += 1
-    state.log(winner, f"{seat_name(winner)} wins the Atrium auction and takes {_names(state, taken)}")
+    state.log(winner, f"{seat_name(winner)} wins the Atrium auction and takes {card_names(state, taken)}")
     state.bids = [-1] * state.num_players
 
 
@@ -376,7 +373,7 @@ def mars_reveal(state: GameState) -> None:
     for seat, a, b in state.pairs:
         state.discard.extend((a, b))
         sums.append((value[a] + value[b], seat))
-        state.log(seat, f"{seat_name(seat)} reveals {_names(state, [a, b])} on the Field of Mars")
+        state.log(seat, f"{seat_name(seat)} reveals {card_names(state, [a, b])} on the Field of Mars")
         give_laurels(state, seat, numbers["laurels_per_pair"], "Field of Mars pair")
     if sums:
         best = max(s for s, _ in sums)

@@ -35,10 +35,8 @@ def fulfils(player: PlayerState, card: VictoryCard, players: int) -> bool:
 
 
 @cache
-def _goal(components: Components, card_id: str, players: int) -> tuple[int, int, int, int, int, tuple[str, ...]]:
-    card = components.victory_card(card_id)
-    t = card.thresholds
-    return t["laurels"], t["legions"], t["denarii"], t["markers"], card.required[players], card.obligatory
+def _card(components: Components, card_id: str) -> VictoryCard:
+    return components.victory_card(card_id)
 
 
 def refresh(state: GameState, seat: int) -> None:
@@ -52,23 +50,9 @@ def refresh(state: GameState, seat: int) -> None:
     """
     if state.config.point_variant:
         return
-    laurels, legions, denarii, markers, required, obligatory = _goal(
-        state.config.components, state.victory_card, state.num_players
-    )
-    p = state.players[seat]
-    met = (
-        (p.tile == TRIBUNE)
-        + (p.eternal_favor or p.temporary_favor)
-        + (p.laurels >= laurels)
-        + (p.legions >= legions)
-        + (p.money >= denarii)
-        + (sum(p.markers) >= markers)
-    )
-    ok = met >= required and (
-        not obligatory or fulfils(p, state.config.components.victory_card(state.victory_card), state.num_players)
-    )
+    card = _card(state.config.components, state.victory_card)
     since = state.fulfilled_since
-    if ok:
+    if fulfils(state.players[seat], card, state.num_players):
         if since[seat] < 0:
             since[seat] = state.clock
     else:

@@ -11,13 +11,9 @@ from __future__ import annotations
 from tribune_env.data import Faction
 from tribune_env.engine.actions import COMMIT, DECLINE, Action, Commit, Decline, PickCard, pick_card
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase, TakeoverRole
-from tribune_env.engine.ops import ask, beats, faction_name, push, seat_name, take_from_hand, touch
+from tribune_env.engine.ops import ask, beats, card_names, faction_name, push, seat_name, take_from_hand, touch
 from tribune_env.engine.registry import legal, resolve, step
 from tribune_env.engine.state import GameState, Task
-
-
-def _names(state: GameState, cards: list[int]) -> str:
-    return ", ".join(state.tables.card_name(c) for c in cards)
 
 
 @step
@@ -110,7 +106,7 @@ def _resolve_takeover(state: GameState, pending: Pending, action: PickCard | Com
         state.log(seat, f"{seat_name(seat)} declines to take over the {faction_name(state, faction)}")
         _after_decline(state, faction, role)
         return
-    state.log(seat, f"{seat_name(seat)} plays {_names(state, cards)} for the {faction_name(state, faction)}")
+    state.log(seat, f"{seat_name(seat)} plays {card_names(state, cards)} for the {faction_name(state, faction)}")
     first = state.spaces[state.tables.faction_spaces[faction][0]]
     if role == TakeoverRole.SECOND_FIRST:
         state.contest = cards
