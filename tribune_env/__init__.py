@@ -18,8 +18,11 @@ from tribune_env.engine.config import GameConfig
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase, TakeoverRole
 from tribune_env.engine.errors import GameOverError, IllegalActionError, InvalidStateError, TribuneError
 from tribune_env.engine.game import Game
+from tribune_env.envs import IllegalMoveError, TribuneSingleEnv, env, raw_env, register_envs
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
+
+register_envs()
 
 __all__ = [
     "COMMIT",
@@ -39,6 +42,7 @@ __all__ = [
     "GameConfig",
     "GameOverError",
     "IllegalActionError",
+    "IllegalMoveError",
     "InvalidStateError",
     "Pending",
     "Phase",
@@ -47,6 +51,9 @@ __all__ = [
     "Region",
     "TakeoverRole",
     "TribuneError",
+    "TribuneSingleEnv",
     "default_components",
+    "env",
     "load_components",
+    "raw_env",
 ]

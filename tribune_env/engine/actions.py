@@ -86,3 +86,19 @@ def pick_card(card: int) -> PickCard:
 def bid(amount: int) -> Bid:
     """Shared instance of ``Bid(amount)`` (bounded: money has no printed limit)."""
     return Bid(amount)
+
+
+OPTIONS = 2
+"""Number of options of a two-option choice (:class:`ChooseOption` takes 0 or 1)."""
+
+
+@cache
+def choose_option(option: int) -> ChooseOption:
+    """Shared instance of ``ChooseOption(option)``."""
+    return ChooseOption(option)
+
+
+@cache
+def choose_faction(faction: int) -> ChooseFaction:
+    """Shared instance of ``ChooseFaction(faction)``."""
+    return ChooseFaction(faction)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tribune_env.data import Faction
-from tribune_env.engine.actions import COMMIT, DECLINE, Action, ChooseOption, Commit, Decline
+from tribune_env.engine.actions import COMMIT, DECLINE, Action, ChooseOption, Commit, Decline, choose_option
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase
 from tribune_env.engine.ops import (
     ask,
@@ -56,7 +56,7 @@ def benefit(state: GameState, faction: int) -> None:
 
 @legal(DecisionKind.BENEFIT_OPTION)
 def _legal_benefit(state: GameState, pending: Pending) -> list[Action]:
-    return [ChooseOption(o) for o in benefit_options(state, Faction(pending.faction), pending.seat)]
+    return [choose_option(o) for o in benefit_options(state, Faction(pending.faction), pending.seat)]
 
 
 @resolve(DecisionKind.BENEFIT_OPTION)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tribune_env.engine.actions import DECLINE, Action, Bid, ChooseFaction, Decline
+from tribune_env.engine.actions import DECLINE, Action, Bid, ChooseFaction, Decline, choose_faction
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase
 from tribune_env.engine.ops import ask, bid_choices, faction_name, pay, push, seal_bid, seat_name
 from tribune_env.engine.registry import legal, resolve, step
@@ -53,7 +53,7 @@ def chariot_resolve(state: GameState) -> None:
 
 @legal(DecisionKind.CHARIOT_PLACEMENT)
 def _legal_place(state: GameState, pending: Pending) -> list[Action]:
-    owned = [ChooseFaction(f) for f, c in enumerate(state.controller) if c == pending.seat]
+    owned = [choose_faction(f) for f, c in enumerate(state.controller) if c == pending.seat]
     return [*owned, DECLINE]
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tribune_env.data import Region
-from tribune_env.engine.actions import DECLINE, Action, Bid, ChooseOption, Decline, PickCard, pick_card
+from tribune_env.engine.actions import DECLINE, Action, Bid, ChooseOption, Decline, PickCard, choose_option, pick_card
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase
 from tribune_env.engine.ops import (
     ask,
@@ -105,9 +105,9 @@ def latrine(state: GameState) -> None:
 @legal(DecisionKind.LATRINE_CHOICE)
 def _legal_latrine(state: GameState, pending: Pending) -> list[Action]:
     card = state.fields[Region.LATRINE][0][0]
-    options: list[Action] = [ChooseOption(LATRINE_MONEY)]
+    options: list[Action] = [choose_option(LATRINE_MONEY)]
     if state.players[pending.seat].money >= state.tables.card_value[card]:
-        options.append(ChooseOption(LATRINE_BUY))
+        options.append(choose_option(LATRINE_BUY))
     return options
 
 

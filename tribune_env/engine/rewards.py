@@ -15,6 +15,8 @@ from tribune_env.engine.actions import (
     ChooseOption,
     Decline,
     PickCard,
+    choose_faction,
+    choose_option,
 )
 from tribune_env.engine.decisions import DecisionKind, Pending
 from tribune_env.engine.ops import (
@@ -123,8 +125,8 @@ def _resolve_tigellinus(state: GameState, pending: Pending, action: PickCard | D
 def _legal_agrippa(state: GameState, pending: Pending) -> list[Action]:
     options: list[Action] = []
     if state.players[pending.seat].tile == NO_TILE:
-        options.append(ChooseOption(AGRIPPA_SCROLL))
-    options.append(ChooseOption(AGRIPPA_CARD))
+        options.append(choose_option(AGRIPPA_SCROLL))
+    options.append(choose_option(AGRIPPA_CARD))
     return options
 
 
@@ -154,7 +156,7 @@ def _cato_choices(state: GameState, seat: int) -> list[int]:
 
 @legal(DecisionKind.CATO_MARKER)
 def _legal_cato(state: GameState, pending: Pending) -> list[Action]:
-    return [ChooseFaction(f) for f in _cato_choices(state, pending.seat)]
+    return [choose_faction(f) for f in _cato_choices(state, pending.seat)]
 
 
 @resolve(DecisionKind.CATO_MARKER)

@@ -71,23 +71,29 @@ class PlayerView:
     winners: tuple[int, ...]
 
 
-def _visible_field(state: GameState, seat: int, region: Region, i: int, cards: list[int]) -> tuple[int, ...]:
+ALWAYS_FACE_UP = frozenset({Region.THERMAE, Region.FORUM, Region.CURIA})
+"""Regions whose cards everybody sees (R1)."""
+
+
+def field_visible(state: GameState, seat: int, region: Region, i: int) -> bool:
+    """Whether ``seat`` may see the cards of field ``i`` of ``region`` now (R1): the one visibility rule."""
     pending = state.pending
     kind = pending.kind if pending is not None else None
-    visible: bool
-    if region in (Region.THERMAE, Region.FORUM, Region.CURIA):
-        visible = True
-    elif region is Region.ATRIUM:
-        visible = state.atrium_up[i]
-    elif region is Region.LATRINE:
-        visible = kind is DecisionKind.LATRINE_CHOICE
-    elif region is Region.CATACOMBS:
-        visible = kind is DecisionKind.CATACOMBS_PURCHASE and pending is not None and pending.seat == seat
-    elif region is Region.PANTHEON:
-        visible = state.players[seat].pantheon_seen or kind is DecisionKind.PANTHEON_SACRIFICE
-    else:
-        visible = False
-    return tuple(cards) if visible else (HIDDEN,) * len(cards)
+    if region in ALWAYS_FACE_UP:
+        return True
+    if region is Region.ATRIUM:
+        return state.atrium_up[i]
+    if region is Region.LATRINE:
+        return kind is DecisionKind.LATRINE_CHOICE
+    if region is Region.CATACOMBS:
+        return kind is DecisionKind.CATACOMBS_PURCHASE and pending is not None and pending.seat == seat
+    if region is Region.PANTHEON:
+        return state.players[seat].pantheon_seen or kind is DecisionKind.PANTHEON_SACRIFICE
+    return False
+
+
+def _visible_field(state: GameState, seat: int, region: Region, i: int, cards: list[int]) -> tuple[int, ...]:
+    return tuple(cards) if field_visible(state, seat, region, i) else (HIDDEN,) * len(cards)
 
 
 def player_view(state: GameState, seat: int) -> PlayerView:

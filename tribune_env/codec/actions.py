@@ -1,0 +1,227 @@
+"""The integer action space: one fixed ``Discrete(n)`` for every player count and decision kind.
+
+The space is a sequence of contiguous blocks, each the image of one typed action
+family; sizes come from the component tables, so another component file gives
+another (still fixed) layout:
+
+====================  =============================================================
+block                 meaning of ``index - start``
+====================  =============================================================
+``card``              card type (faction, value) as in :mod:`tribune_env.engine.tables`
+``place``             follower space id
+``bid``               amount in denarii, 0..``bid_cap``
+``commit``            finish a take-over set / Field of Mars pair, buy the legion
+``decline``           the "no" of an optional choice
+``option``            option 0 or 1 of a two-option choice
+``faction``           a faction (Cato's marker, the chariot)
+``assassinate``       ``relative_seat * factions + faction``; relative seat 0 is the
+                      acting player, 1 the next in turn order, ...
+====================  =============================================================
+
+Only seat-naming actions depend on who acts: :meth:`ActionCodec.decode` and
+:meth:`ActionCodec.encode` take the acting seat and the player count. Everything
+else is a tuple lookup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from tribune_env.data import Components, Faction, default_components
+from tribune_env.engine.actions import (
+    COMMIT,
+    DECLINE,
+    OPTIONS,
+    Action,
+    Assassinate,
+    bid,
+    choose_faction,
+    choose_option,
+    pick_card,
+    place_follower,
+)
+from tribune_env.engine.decisions import DecisionKind
+from tribune_env.engine.describe import option_labels
+from tribune_env.engine.tables import Tables, tables_for
+
+BID_CAP = 60
+"""Highest bid the codec can express. Denarii score one point per ten, so a bid
+above 60 costs more points than any auction in the game can return; engine bids
+above the cap are left out of the mask (documented in ``docs/actions.md``)."""
+
+
+class ActionDecodeError(ValueError):
+    """An integer that is not an action of the codec."""
+
+
+@dataclass(frozen=True)
+class Block:
+    """One contiguous block of the action space."""
+
+    name: str
+    start: int
+    size: int
+    meaning: str
+
+    @property
+    def stop(self) -> int:
+        return self.start + self.size
+
+
+class ActionCodec:
+    """Bijection between integer actions and typed actions, for one component set.
+
+    ``n`` is the size of the action space. It does not depend on the player
+    count: seat-naming blocks are sized for the largest supported count.
+    """
+
+    def __init__(self, components: Components | None = None, bid_cap: int = BID_CAP) -> None:
+        components = components if components is not None else default_components()
+        self.components = components
+        self.tables: Tables = tables_for(components)
+        self.bid_cap = bid_cap
+        self.max_players = max(components.player_counts)
+        self.num_factions = len(Faction)
+        sizes = (
+            ("card", self.tables.num_card_types, "choose a card type (faction, value)"),
+            ("place", len(self.tables.spaces), "place a follower on a space"),
+            ("bid", bid_cap + 1, f"bid 0..{bid_cap} denarii"),
+            ("commit", 1, "commit the staged set or pair; buy the offered legion"),
+            ("decline", 1, "decline the optional choice"),
+            ("option", OPTIONS, "option 0 or 1 of a two-option choice"),
+            ("faction", self.num_factions, "name a faction"),
+            ("assassinate", self.max_players * self.num_factions, "assassin against (relative seat, faction)"),
+        )
+        blocks: list[Block] = []
+        start = 0
+        for name, size, meaning in sizes:
+            blocks.append(Block(name, start, size, meaning))
+            start += size
+        self.blocks: tuple[Block, ...] = tuple(blocks)
+        self.block: dict[str, Block] = {b.name: b for b in blocks}
+        self.n = start
+        self._fixed: tuple[Action | None, ...] = self._fixed_actions()
+        self._index: dict[Action, int] = {a: i for i, a in enumerate(self._fixed) if a is not None}
+        self._assassinate = self.block["assassinate"].start
+
+    def _fixed_actions(self) -> tuple[Action | None, ...]:
+        """The seat-independent action of every index (``None`` in seat-relative blocks)."""
+        out: list[Action | None] = []
+        out.extend(pick_card(c) for c in range(self.tables.num_card_types))
+        out.extend(place_follower(s) for s in range(len(self.tables.spaces)))
+        out.extend(bid(b) for b in range(self.bid_cap + 1))
+        out.append(COMMIT)
+        out.append(DECLINE)
+        out.extend(choose_option(o) for o in range(OPTIONS))
+        out.extend(choose_faction(f) for f in range(self.num_factions))
+        out.extend([None] * self.block["assassinate"].size)
+        return tuple(out)
+
+    # -- integer <-> typed ----------------------------------------------------
+
+    def decode(self, index: int, seat: int, num_players: int) -> Action:
+        """The typed action of ``index`` for the player at absolute ``seat``.
+
+        Raises:
+            ActionDecodeError: ``index`` is outside ``0..n-1`` or names a seat not in the game.
+        """
+        if not 0 <= index < self.n:
+            raise ActionDecodeError(f"action {index!r} is outside the action space 0..{self.n - 1}")
+        action = self._fixed[index]
+        if action is not None:
+            return action
+        relative, faction = divmod(index - self._assassinate, self.num_factions)
+        if relative >= num_players:
+            raise ActionDecodeError(f"action {index} names relative seat {relative}, but the game has {num_players}")
+        return Assassinate((seat + relative) % num_players, faction)
+
+    def encode(self, action: Action, seat: int, num_players: int) -> int:
+        """Index of ``action`` for the player at ``seat``; -1 if the codec cannot express it (bid above the cap)."""
+        index = self._index.get(action)
+        if index is not None:
+            return index
+        if isinstance(action, Assassinate):
+            relative = (action.seat - seat) % num_players
+            return self._assassinate + relative * self.num_factions + action.faction
+        return -1
+
+    def indices(self, actions: Iterable[Action], seat: int, num_players: int) -> list[int]:
+        """Indices of the expressible ``actions`` (bids above the cap are dropped)."""
+        index = self._index
+        out: list[int] = []
+        for action in actions:
+            i = index.get(action)
+            if i is None:
+                i = self.encode(action, seat, num_players)
+                if i < 0:
+                    continue
+            out.append(i)
+        return out
+
+    def mask(self, actions: Sequence[Action], seat: int, num_players: int) -> np.ndarray:
+        """An int8 vector of length ``n`` with 1 at every expressible action in ``actions``."""
+        out = np.zeros(self.n, dtype=np.int8)
+        out[self.indices(actions, seat, num_players)] = 1
+        return out
+
+    # -- labels ---------------------------------------------------------------
+
+    def block_of(self, index: int) -> Block:
+        if not 0 <= index < self.n:
+            raise ActionDecodeError(f"action {index!r} is outside the action space 0..{self.n - 1}")
+        return next(b for b in self.blocks if b.start <= index < b.stop)
+
+    def label(self, index: int) -> str:
+        """A unique, context-free label such as ``card:senators:7`` or ``assassinate:+1:legates``."""
+        block = self.block_of(index)
+        offset = index - block.start
+        factions = self.components.factions
+        if block.name == "card":
+            return f"card:{self.tables.card_label[offset]}"
+        if block.name == "place":
+            return f"place:{self.tables.spaces[offset].label}"
+        if block.name == "bid":
+            return f"bid:{offset}"
+        if block.name in ("commit", "decline"):
+            return block.name
+        if block.name == "option":
+            return f"option:{offset}"
+        if block.name == "faction":
+            return f"faction:{factions[offset].faction.key}"
+        relative, faction = divmod(offset, self.num_factions)
+        return f"assassinate:+{relative}:{factions[faction].faction.key}"
+
+    def describe(self, index: int, kind: DecisionKind | None = None, faction: int = -1) -> str:
+        """A readable label; with the decision ``kind`` (and its faction) options are spelled out."""
+        block = self.block_of(index)
+        offset = index - block.start
+        factions = self.components.factions
+        if block.name == "card":
+            return f"choose {self.tables.card_name(offset)}"
+        if block.name == "place":
+            return f"place a follower on {self.tables.spaces[offset].label}"
+        if block.name == "bid":
+            return f"bid {offset} denarii"
+        if block.name == "option":
+            labels = option_labels(self.components, kind, faction) if kind is not None else None
+            return labels[offset] if labels is not None else f"option {offset}"
+        if block.name == "faction":
+            return f"choose {factions[offset].name}"
+        if block.name == "assassinate":
+            relative, target = divmod(offset, self.num_factions)
+            who = "your own" if relative == 0 else f"the player {relative} seat(s) after you: their"
+            return f"send the assassin against {who} {factions[target].name}"
+        return block.name
+
+    def labels(self) -> list[str]:
+        return [self.label(i) for i in range(self.n)]
+
+
+@cache
+def codec_for(components: Components) -> ActionCodec:
+    """The shared codec of a component set (codecs are immutable)."""
+    return ActionCodec(components)

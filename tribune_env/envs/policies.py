@@ -1,0 +1,60 @@
+"""Opponents inside the single-agent wrapper.
+
+An opponent is either
+
+* an **observation policy**: a callable ``(observation, action_mask) -> int``
+  over the codec's integers (for example a trained SB3 model, see
+  :func:`model_policy`), or
+* a **view agent**: an object with ``act(view, legal) -> Action`` that gets the
+  seat's :class:`~tribune_env.engine.view.PlayerView` and the typed legal
+  choices (the interface of the reference agents).
+
+Either may have a ``seed(int)`` method; the wrapper calls it on every seeded
+reset so that whole episodes replay from one seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from tribune_env.engine.actions import Action
+from tribune_env.engine.view import PlayerView
+
+ObsPolicy = Callable[[np.ndarray, np.ndarray], int]
+
+
+@runtime_checkable
+class ViewAgent(Protocol):
+    def act(self, view: PlayerView, legal: Sequence[Action]) -> Action: ...
+
+
+Opponent = ObsPolicy | ViewAgent
+
+
+class RandomPolicy:
+    """Uniform over the legal actions of the mask, from its own seeded generator."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def seed(self, seed: int) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        legal = np.flatnonzero(action_mask)
+        if legal.size == 0:
+            raise ValueError("RandomPolicy: the action mask allows no action")
+        return int(legal[self.rng.integers(legal.size)])
+
+
+def model_policy(model: Any, deterministic: bool = True) -> ObsPolicy:
+    """An observation policy from a model with SB3's ``predict(obs, action_masks=...)`` (e.g. MaskablePPO)."""
+
+    def policy(observation: np.ndarray, action_mask: np.ndarray) -> int:
+        action, _ = model.predict(observation, action_masks=action_mask.astype(bool), deterministic=deterministic)
+        return int(action)
+
+    return policy

@@ -1,0 +1,129 @@
+"""The game behind an environment: integer actions in, observations and masks out.
+
+:class:`Table` joins one game to the action codec and the observation encoder.
+Both environments (AEC and single-agent) are thin shells around it, so the
+conversion rules and the illegal-action error exist once.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from tribune_env.codec import ActionCodec, ActionDecodeError, ObservationEncoder, codec_for, encoder_for
+from tribune_env.data import Components
+from tribune_env.engine.errors import IllegalActionError, TribuneError
+from tribune_env.engine.game import Game
+from tribune_env.envs.options import game_config
+from tribune_env.envs.rewards import RewardFn, reward_fn
+
+SEED_BOUND = 2**63 - 1
+
+
+class IllegalMoveError(TribuneError, ValueError):
+    """An integer action that the acting player may not play now; the game is unchanged."""
+
+    def __init__(self, message: str, action: Any, legal: list[int]) -> None:
+        super().__init__(message)
+        self.action = action
+        self.legal = legal
+
+
+class Table:
+    """One configured game seat-table: config, codec, encoder, reward scheme and the current game."""
+
+    def __init__(
+        self,
+        players: int = 4,
+        victory_card: str | None = None,
+        point_variant: bool = False,
+        reward: str | RewardFn = "win_loss",
+        round_limit: int = 60,
+        components: Components | str | Path | None = None,
+    ) -> None:
+        self.config = game_config(players, victory_card, point_variant, round_limit, components)
+        self.reward = reward_fn(reward)
+        self.codec: ActionCodec = codec_for(self.config.components)
+        self.encoder: ObservationEncoder = encoder_for(self.config.components, round_limit)
+        self.game: Game = Game.new(self.config, seed=0)
+
+    @property
+    def num_players(self) -> int:
+        return self.config.players
+
+    def new_game(self, rng: np.random.Generator) -> Game:
+        self.game = Game.new(self.config, seed=int(rng.integers(SEED_BOUND)))
+        return self.game
+
+    def observation(self, seat: int) -> np.ndarray:
+        return self.encoder.encode(self.game.state, seat)
+
+    def mask(self, seat: int) -> np.ndarray:
+        """The legal actions of ``seat`` (all zero when another player or nobody is to act)."""
+        game = self.game
+        if game.current_seat != seat:
+            return np.zeros(self.codec.n, dtype=np.int8)
+        return self.codec.mask(game.legal_actions(), seat, self.num_players)
+
+    def legal_indices(self, seat: int) -> list[int]:
+        game = self.game
+        if game.current_seat != seat:
+            return []
+        return self.codec.indices(game.legal_actions(), seat, self.num_players)
+
+    def play(self, action: Any, seat: int, who: str) -> None:
+        """Apply integer ``action`` for ``seat``.
+
+        Raises:
+            IllegalMoveError: not an integer of the action space, or not legal now; the game is unchanged.
+        """
+        index = _as_index(action)
+        try:
+            if index is None:
+                raise ActionDecodeError(f"expected an integer action, got {action!r}")
+            self.game.apply(self.codec.decode(index, seat, self.num_players))
+        except (ActionDecodeError, IllegalActionError) as err:
+            raise self._illegal(action, index, seat, who, err) from None
+
+    def _illegal(self, action: Any, index: int | None, seat: int, who: str, err: Exception) -> IllegalMoveError:
+        legal = self.legal_indices(seat)
+        pending = self.game.pending
+        where = f"at a {pending.kind.key} decision" if pending is not None else "after the game ended"
+        what = f"{index} ({self.codec.label(index)})" if index is not None and 0 <= index < self.codec.n else repr(action)
+        shown = ", ".join(f"{i} ({self.codec.label(i)})" for i in legal[:20])
+        if len(legal) > 20:
+            shown += f", ... ({len(legal)} in all)"
+        reason = str(err) if isinstance(err, ActionDecodeError) else "not a legal choice now"
+        message = f"{who} played action {what} {where}: {reason}. Legal actions: [{shown}]"
+        return IllegalMoveError(message, action, legal)
+
+    def rewards(self) -> list[float]:
+        """End-of-game rewards by seat under the configured scheme (0 while the game runs)."""
+        if not self.game.is_over:
+            return [0.0] * self.num_players
+        values = [float(r) for r in self.reward(self.game)]
+        if len(values) != self.num_players:
+            raise ValueError(f"reward scheme returned {len(values)} values for {self.num_players} players")
+        return values
+
+    def result_info(self) -> dict[str, Any]:
+        game = self.game
+        return {
+            "winners": list(game.winners),
+            "scores": game.scores(),
+            "ranks": game.ranks(),
+            "rounds": game.round,
+            "truncated": game.truncated,
+        }
+
+
+def _as_index(action: Any) -> int | None:
+    if isinstance(action, bool):
+        return None
+    if isinstance(action, int | np.integer):
+        return int(action)
+    if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+        return int(action)
+    return None
