@@ -106,6 +106,9 @@ class ActionCodec:
         self.n = start
         self._fixed: tuple[Action | None, ...] = self._fixed_actions()
         self._index: dict[Action, int] = {a: i for i, a in enumerate(self._fixed) if a is not None}
+        # The engine hands out shared action instances (cached constructors), so a lookup by identity
+        # finds almost every legal action without hashing a dataclass; the instances live for the process.
+        self._by_id: dict[int, int] = {id(a): i for a, i in self._index.items()}
         self._assassinate = self.block["assassinate"].start
 
     def _fixed_actions(self) -> tuple[Action | None, ...]:
@@ -151,10 +154,10 @@ class ActionCodec:
 
     def indices(self, actions: Iterable[Action], seat: int, num_players: int) -> list[int]:
         """Indices of the expressible ``actions`` (bids above the cap are dropped)."""
-        index = self._index
+        by_id = self._by_id
         out: list[int] = []
         for action in actions:
-            i = index.get(action)
+            i = by_id.get(id(action))
             if i is None:
                 i = self.encode(action, seat, num_players)
                 if i < 0:

@@ -27,7 +27,7 @@ import numpy as np
 from tribune_env.data import OBJECTIVES, Components, Faction, Region, VictoryCard
 from tribune_env.engine.decisions import DecisionKind, Phase, TakeoverRole
 from tribune_env.engine.scoring import first_fulfillers, scores
-from tribune_env.engine.state import TILE_NAMES, TRIBUNE, GameState, PlayerState
+from tribune_env.engine.state import TILE_NAMES, TRIBUNE, GameState
 from tribune_env.engine.tables import Tables, tables_for
 from tribune_env.engine.view import ALWAYS_FACE_UP, field_visible
 
@@ -92,27 +92,34 @@ class Scales:
         )
 
 
+PLAYER_FLAGS = (
+    "present",
+    "eternal_favor",
+    "temporary_favor",
+    "fulfils",
+    "start_player",
+    "proconsul",
+    "sacrificed",
+    "to_act",
+)
+"""The per-player yes/no entries, in order: seat in the game, holds the eternal favor, holds the temporary
+favor, meets the victory card now, starts the round, holds the proconsul, sacrificed in the Pantheon this
+round, is the player the game waits for."""
+
 PER_PLAYER = (
-    ("present", 1, "1 if this seat is in the game"),
+    ("flags", len(PLAYER_FLAGS), "yes/no: " + ", ".join(PLAYER_FLAGS)),
     ("money", 1, "denarii / scale.money"),
     ("laurels", 1, "laurels / scale.laurels"),
     ("legions", 1, "legions / scale.legions"),
-    ("markers", len(Faction), "faction markers held, by faction"),
-    ("tile", len(TILE_NAMES), "one-hot: no tile, scroll, tribune"),
-    ("eternal_favor", 1, "holds the eternal favor"),
-    ("temporary_favor", 1, "holds the temporary favor"),
     ("hand_size", 1, "cards in hand / scale.cards"),
     ("followers", 1, "followers still to place / scale.followers"),
-    ("controls", len(Faction), "factions this player controls"),
-    ("progress", len(OBJECTIVES), "per objective of the victory card: met (tribune, favor) or value/threshold"),
-    ("fulfils", 1, "meets the victory card now"),
-    ("first", 1, "holds the first-to-fulfil bonus"),
     ("score", 1, "current score / scale.score"),
-    ("start_player", 1, "is the starting player of the round"),
-    ("proconsul", 1, "holds the proconsul"),
-    ("sacrificed", 1, "made a Pantheon sacrifice this round"),
     ("coin_bowl", 1, "followers in the coin bowl / scale.followers"),
-    ("to_act", 1, "is the player the game waits for"),
+    ("markers", len(Faction), "faction markers held, by faction"),
+    ("tile", len(TILE_NAMES), "one-hot: no tile, scroll, tribune"),
+    ("controls", len(Faction), "factions this player controls"),
+    ("first", 1, "holds the first-to-fulfil bonus"),
+    ("progress", len(OBJECTIVES), "per objective of the victory card: met (tribune, favor) or value/threshold"),
 )
 _PLAYER_FIELD = {name: i for i, name in enumerate(n for n, _, _ in PER_PLAYER)}
 
@@ -136,7 +143,7 @@ class ObservationEncoder:
         self.size = self.pieces[-1].stop
         self.piece = {p.name: p for p in self.pieces}
         self.high = self._highs()
-        self._start = {p.name: p.start for p in self.pieces}
+        self._start: dict[str, int] = {p.name: p.start for p in self.pieces}
         board = self._start["board"]
         self._field_info: tuple[tuple[Region, int, int, bool], ...] = tuple(
             (region, i, board + slot * self.tables.num_card_types, region in ALWAYS_FACE_UP)
@@ -144,6 +151,10 @@ class ObservationEncoder:
         )
         self._field_offsets = SimpleNamespace(**dict(zip(_PLAYER_FIELD, self.player_field_offset, strict=True)))
         self._cards_by_id: dict[str, VictoryCard] = {}
+        hidden = self.piece["board_hidden"]
+        self._hidden_slice = slice(hidden.start, hidden.stop)
+        self._hidden_factor = np.float32(1.0 / self.scales.cards)
+        self._amount_index_cache: dict[tuple[int, int], np.ndarray] = {}
 
     # -- layout ---------------------------------------------------------------
 
@@ -224,22 +235,54 @@ class ObservationEncoder:
 
     # -- encoding -------------------------------------------------------------
     #
-    # One-hots and card counts are written into a bytearray (cheap per entry in
-    # Python), converted once; the few scaled amounts are set afterwards.
+    # One-hots and card counts go into a bytearray (cheap per entry in Python)
+    # that is converted once. Scaled amounts always occupy the same entries for a
+    # given (player count, observer), so their indices are one cached array and
+    # their values one list in that order: global amounts, then per seat.
 
     def encode(self, state: GameState, seat: int) -> np.ndarray:
-        """The observation of ``seat`` (float32, shape ``(size,)``, inside ``[0, high]``)."""
+        """The observation of ``seat`` (float32, shape ``(size,)``, inside ``[0, high]``).
+
+        Card counts never exceed the copies of their type (the engine conserves
+        cards), so only the scaled amounts need clipping.
+        """
         buf = bytearray(self.size)
-        idx: list[int] = []  # entries set to a scaled amount
-        val: list[float] = []
-        self._global(state, seat, buf, idx, val)
-        self._cards(state, seat, buf, idx, val)
-        self._board(state, seat, buf, idx, val)
-        self._players(state, seat, buf, idx, val)
+        card = self._victory(state)
+        values = self._global(state, seat, card, buf)
+        self._cards(state, seat, buf)
+        self._board(state, seat, buf)
+        self._player_flags(state, seat, buf)
+        self._player_amounts(state, card, values)
         obs = np.frombuffer(buf, dtype=np.uint8).astype(np.float32)
-        obs[idx] = val
-        np.minimum(obs, self.high, out=obs)
+        obs[self._amount_indices(state.num_players, seat)] = np.minimum(values, 1.0)
+        hidden = obs[self._hidden_slice]
+        np.minimum(hidden * self._hidden_factor, 1.0, out=hidden)
         return obs
+
+    def _amount_indices(self, n: int, seat: int) -> np.ndarray:
+        key = (n, seat)
+        found = self._amount_index_cache.get(key)
+        if found is None:
+            start = self._start
+            o = self._field_offsets
+            out = [
+                start["round"],
+                *range(start["thresholds"], start["thresholds"] + 4),
+                start["required"],
+                start["colosseum"],
+                start["piles"],
+                start["piles"] + 1,
+                start["staged_size"],
+                start["sealed_pairs"],
+                start["my_bid"] + 1,
+            ]
+            per_seat = (o.money, o.laurels, o.legions, o.hand_size, o.followers, o.score, o.coin_bowl)
+            for s in range(n):
+                base = self._player_offsets[(s - seat) % n]
+                out.extend(base + k for k in per_seat)
+                out.extend(range(base + o.progress + 2, base + o.progress + 6))
+            found = self._amount_index_cache[key] = np.asarray(out, dtype=np.intp)
+        return found
 
     def _victory(self, state: GameState) -> VictoryCard | None:
         if state.config.point_variant:
@@ -249,32 +292,25 @@ class ObservationEncoder:
             card = self._cards_by_id[state.victory_card] = self.components.victory_card(state.victory_card)
         return card
 
-    def _global(self, state: GameState, seat: int, buf: bytearray, idx: list[int], val: list[float]) -> None:
+    def _global(self, state: GameState, seat: int, card: VictoryCard | None, buf: bytearray) -> list[float]:
+        """Set the global one-hots; return the global amounts (the start of the amounts list)."""
         start = self._start
         sc = self.scales
         n = state.num_players
-        idx.append(start["round"])
-        val.append(state.round / sc.rounds)
         buf[start["phase"] + int(state.phase)] = 1
-        card = self._victory(state)
-        thresholds = start["thresholds"]
         if card is None:
             buf[start["point_variant"]] = 1
-            idx.append(thresholds + 3)
-            val.append(self.components.point_variant[n] / len(Faction))
+            goals = [0.0, 0.0, 0.0, self.components.point_variant[n] / len(Faction), 0.0]
         else:
             buf[start["victory_card"] + self.victory_ids.index(card.id)] = 1
             t = card.thresholds
-            idx.extend((thresholds, thresholds + 1, thresholds + 2, thresholds + 3, start["required"]))
-            val.extend(
-                (
-                    t["laurels"] / sc.laurels,
-                    t["legions"] / sc.legions,
-                    t["denarii"] / sc.money,
-                    t["markers"] / len(Faction),
-                    card.required[n] / len(OBJECTIVES),
-                )
-            )
+            goals = [
+                t["laurels"] / sc.laurels,
+                t["legions"] / sc.legions,
+                t["denarii"] / sc.money,
+                t["markers"] / len(Faction),
+                card.required[n] / len(OBJECTIVES),
+            ]
             for o in card.obligatory:
                 buf[start["obligatory"] + OBJECTIVES.index(o)] = 1
         pending = state.pending
@@ -290,46 +326,46 @@ class ObservationEncoder:
         for f, up in enumerate(state.first_laurel):
             if up:
                 buf[first_laurel + f] = 1
-        deck = float(self.tables.deck_size)
-        idx.extend((start["colosseum"], start["piles"], start["piles"] + 1))
-        val.extend((state.colosseum / sc.money, len(state.draw) / deck, len(state.discard) / deck))
+        own_bid = state.bids[seat]
+        if own_bid >= 0:
+            buf[start["my_bid"]] = 1
+        deck = self.tables.deck_size
+        return [
+            state.round / sc.rounds,
+            *goals,
+            state.colosseum / sc.money,
+            len(state.draw) / deck,
+            len(state.discard) / deck,
+            len(state.staged) / sc.cards,
+            len(state.pairs) / sc.followers,
+            max(own_bid, 0) / sc.money,
+        ]
 
-    def _cards(self, state: GameState, seat: int, buf: bytearray, idx: list[int], val: list[float]) -> None:
+    def _cards(self, state: GameState, seat: int, buf: bytearray) -> None:
         start = self._start
         hand = start["hand"]
         buf[hand : hand + self.tables.num_card_types] = bytes(state.players[seat].hand)
         pending = state.pending
-        if state.staged:
-            idx.append(start["staged_size"])
-            val.append(len(state.staged) / self.scales.cards)
-            if pending is not None and pending.seat == seat:
-                staged = start["staged"]
-                for c in state.staged:
-                    buf[staged + c] += 1
+        if state.staged and pending is not None and pending.seat == seat:
+            staged = start["staged"]
+            for c in state.staged:
+                buf[staged + c] += 1
         contest = start["contest"]
         for c in state.contest:
             buf[contest + c] += 1
-        if state.pairs:
-            pairs = start["my_pairs"]
-            for s, a, b in state.pairs:
-                if s == seat:
-                    buf[pairs + a] += 1
-                    buf[pairs + b] += 1
-            idx.append(start["sealed_pairs"])
-            val.append(len(state.pairs) / self.scales.followers)
-        own_bid = state.bids[seat]
-        if own_bid >= 0:
-            buf[start["my_bid"]] = 1
-            idx.append(start["my_bid"] + 1)
-            val.append(own_bid / self.scales.money)
+        pairs = start["my_pairs"]
+        for s, a, b in state.pairs:
+            if s == seat:
+                buf[pairs + a] += 1
+                buf[pairs + b] += 1
         sets = start["sets"]
         for cards in state.sets:
             for c in cards:
                 buf[sets + c] += 1
 
-    def _board(self, state: GameState, seat: int, buf: bytearray, idx: list[int], val: list[float]) -> None:
+    def _board(self, state: GameState, seat: int, buf: bytearray) -> None:
+        """Face-up cards as counts per field; face-down fields only as their size (``board_hidden``)."""
         hidden = self._start["board_hidden"]
-        cards_scale = self.scales.cards
         fields = state.fields
         for slot, (region, i, base, always) in enumerate(self._field_info):
             cards = fields[region][i]
@@ -338,8 +374,7 @@ class ObservationEncoder:
                     for card in cards:
                         buf[base + card] += 1
                 else:
-                    idx.append(hidden + slot)
-                    val.append(len(cards) / cards_scale)
+                    buf[hidden + slot] = len(cards)  # scaled after conversion
         n = state.num_players
         spaces = self._start["spaces"]
         per_space = self.max_players
@@ -347,79 +382,72 @@ class ObservationEncoder:
             if occupant >= 0:
                 buf[spaces + space * per_space + (occupant - seat) % n] = 1
 
-    def _players(self, state: GameState, seat: int, buf: bytearray, idx: list[int], val: list[float]) -> None:
+    def _player_flags(self, state: GameState, seat: int, buf: bytearray) -> None:
         n = state.num_players
-        sc = self.scales
         o = self._field_offsets
-        card = self._victory(state)
-        firsts = first_fulfillers(state) if card is not None else []
-        total = scores(state)
+        flags_at, markers_at, tile_at, progress_at = o.flags, o.markers, o.tile, o.progress
+        count = len(PLAYER_FLAGS)
         pending_seat = state.pending.seat if state.pending is not None else -1
-        bowl = state.coin_bowl
-        controller = state.controller
         for s, p in enumerate(state.players):
             base = self._player_offsets[(s - seat) % n]
-            buf[base + o.present] = 1
-            idx.extend((base + o.money, base + o.laurels, base + o.legions, base + o.hand_size, base + o.followers))
-            val.extend(
+            buf[base + flags_at : base + flags_at + count] = bytes(
+                (
+                    True,
+                    p.eternal_favor,
+                    p.temporary_favor,
+                    state.fulfilled_since[s] >= 0,
+                    state.start_seat == s,
+                    state.proconsul == s,
+                    state.sacrificed[s],
+                    pending_seat == s,
+                )
+            )
+            buf[base + markers_at : base + markers_at + len(p.markers)] = bytes(p.markers)
+            buf[base + tile_at + p.tile] = 1
+            if p.tile == TRIBUNE:
+                buf[base + progress_at] = 1
+            if p.eternal_favor or p.temporary_favor:
+                buf[base + progress_at + 1] = 1
+        for f, owner in enumerate(state.controller):
+            if owner >= 0:
+                buf[self._player_offsets[(owner - seat) % n] + o.controls + f] = 1
+        if not state.config.point_variant:
+            for s in first_fulfillers(state):
+                buf[self._player_offsets[(s - seat) % n] + o.first] = 1
+
+    def _player_amounts(self, state: GameState, card: VictoryCard | None, values: list[float]) -> None:
+        sc = self.scales
+        bowl = state.coin_bowl
+        total = scores(state)
+        goals = card.thresholds if card is not None else None
+        for s, p in enumerate(state.players):
+            values.extend(
                 (
                     p.money / sc.money,
                     p.laurels / sc.laurels,
                     p.legions / sc.legions,
                     sum(p.hand) / sc.cards,
                     p.followers / sc.followers,
+                    max(total[s], 0) / sc.score,
+                    bowl.count(s) / sc.followers,
                 )
             )
-            if total[s] > 0:
-                idx.append(base + o.score)
-                val.append(total[s] / sc.score)
-            markers = base + o.markers
-            for f, held in enumerate(p.markers):
-                if held:
-                    buf[markers + f] = 1
-            buf[base + o.tile + p.tile] = 1
-            if p.eternal_favor:
-                buf[base + o.eternal_favor] = 1
-            if p.temporary_favor:
-                buf[base + o.temporary_favor] = 1
-            if state.fulfilled_since[s] >= 0:
-                buf[base + o.fulfils] = 1
-            if s in firsts:
-                buf[base + o.first] = 1
-            if state.start_seat == s:
-                buf[base + o.start_player] = 1
-            if state.proconsul == s:
-                buf[base + o.proconsul] = 1
-            if state.sacrificed[s]:
-                buf[base + o.sacrificed] = 1
-            if pending_seat == s:
-                buf[base + o.to_act] = 1
-            controls = base + o.controls
-            for f, owner in enumerate(controller):
-                if owner == s:
-                    buf[controls + f] = 1
-            if bowl:
-                idx.append(base + o.coin_bowl)
-                val.append(bowl.count(s) / sc.followers)
-            if card is not None:
-                _progress(base + o.progress, p, card.thresholds, buf, idx, val)
+            if goals is None:
+                values.extend((0.0, 0.0, 0.0, 0.0))
+            else:
+                values.extend(
+                    (
+                        _ratio(p.laurels, goals["laurels"]),
+                        _ratio(p.legions, goals["legions"]),
+                        _ratio(p.money, goals["denarii"]),
+                        _ratio(p.num_markers, goals["markers"]),
+                    )
+                )
 
 
-def _progress(base: int, p: PlayerState, t: dict[str, int], buf: bytearray, idx: list[int], val: list[float]) -> None:
-    """Objective progress in :data:`OBJECTIVES` order: met flags, then value / threshold (1 if no threshold)."""
-    if p.tile == TRIBUNE:
-        buf[base] = 1
-    if p.eternal_favor or p.temporary_favor:
-        buf[base + 1] = 1
-    idx.extend((base + 2, base + 3, base + 4, base + 5))
-    val.extend(
-        (
-            min(p.laurels / t["laurels"], 1.0) if t["laurels"] else 1.0,
-            min(p.legions / t["legions"], 1.0) if t["legions"] else 1.0,
-            min(p.money / t["denarii"], 1.0) if t["denarii"] else 1.0,
-            min(p.num_markers / t["markers"], 1.0) if t["markers"] else 1.0,
-        )
-    )
+def _ratio(value: int, goal: int) -> float:
+    """Progress towards ``goal`` (1 when there is no goal; clipped at 1 by the encoder)."""
+    return value / goal if goal else 1.0
 
 
 @cache

@@ -301,17 +301,21 @@ def parse_components(doc: dict[str, Any], source: str = "<dict>") -> Components:
     setup = _get(doc, "setup", "")
     cesura = _get(doc, "cesura", "")
     scoring_raw = _get(doc, "scoring", "")
-    scoring = ScoringSpec(**{
-        name: _int(scoring_raw, name, "scoring", 1 if name == "denarii_per_point" else 0)
-        for name in ScoringSpec.__dataclass_fields__
-    })
+    scoring = ScoringSpec(
+        **{
+            name: _int(scoring_raw, name, "scoring", 1 if name == "denarii_per_point" else 0)
+            for name in ScoringSpec.__dataclass_fields__
+        }
+    )
     losses_raw = _get(cesura, "set_losses", "cesura")
     if not isinstance(losses_raw, list):
         raise ComponentError("cesura.set_losses: expected a list of {size, lose} tables")
-    losses = tuple(sorted(
-        (_int(row, "size", f"cesura.set_losses[{i}]", 1), _int(row, "lose", f"cesura.set_losses[{i}]"))
-        for i, row in enumerate(losses_raw)
-    ))
+    losses = tuple(
+        sorted(
+            (_int(row, "size", f"cesura.set_losses[{i}]", 1), _int(row, "lose", f"cesura.set_losses[{i}]"))
+            for i, row in enumerate(losses_raw)
+        )
+    )
     followers = _count_table(doc, "followers", "", maximum=MAX_SIZE)
     point_variant = _count_table(doc, "point_variant", "")
     for players in followers:

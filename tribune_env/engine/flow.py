@@ -91,10 +91,18 @@ def apply_action(state: GameState, action: Action, describe: Callable[[object], 
     if pending is None:
         raise GameOverError("the game is over: no decision is pending")
     choices = _choices(state)
-    if action not in choices:
+    if not _is_listed(action, choices):
         raise IllegalActionError(action, _reason(state, action, choices), choices, describe)
     _resolve(state, action)
     advance(state)
+
+
+def _is_listed(action: Action, choices: list[Action]) -> bool:
+    """Membership, by identity first: legal lists hold shared instances, and comparing dataclasses is slow."""
+    for choice in choices:
+        if choice is action:
+            return True
+    return action in choices
 
 
 def _reason(state: GameState, action: object, choices: list[Action]) -> str:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -34,6 +34,7 @@ from tribune_env.envs.rewards import RewardFn
 from tribune_env.envs.table import Table
 
 RESET_OPTIONS = frozenset({"position"})
+RENDER_MODES = ("ansi", "human")
 
 
 def env(**kwargs: Any) -> AECEnv[str, dict[str, np.ndarray], int]:
@@ -54,7 +55,11 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):
         render_mode: ``"ansi"`` (``render()`` returns the text board) or ``"human"`` (prints it).
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "tribune_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": list(RENDER_MODES),
+        "name": "tribune_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -68,8 +73,8 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):
     ) -> None:
         EzPickle.__init__(self, players, victory_card, point_variant, reward, round_limit, components, render_mode)
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode: expected one of {self.metadata['render_modes']} or None, got {render_mode!r}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode: expected one of {RENDER_MODES} or None, got {render_mode!r}")
         self.render_mode = render_mode
         self.table = Table(players, victory_card, point_variant, reward, round_limit, components)
         self.possible_agents = [f"player_{i}" for i in range(players)]

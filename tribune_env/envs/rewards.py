@@ -54,4 +54,5 @@ def reward_fn(scheme: str | RewardFn) -> RewardFn:
     try:
         return SCHEMES[scheme]
     except (KeyError, TypeError):
-        raise ValueError(f"reward: unknown scheme {scheme!r}; choose one of {sorted(SCHEMES)} or pass a callable") from None
+        choices = sorted(SCHEMES)
+        raise ValueError(f"reward: unknown scheme {scheme!r}; choose one of {choices} or pass a callable") from None

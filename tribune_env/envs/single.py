@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium as gym
 import numpy as np
@@ -19,6 +19,7 @@ from gymnasium import spaces
 
 from tribune_env.data import Components
 from tribune_env.engine.game import Game
+from tribune_env.envs.aec import RENDER_MODES
 from tribune_env.envs.policies import Opponent, RandomPolicy, ViewAgent
 from tribune_env.envs.rewards import RewardFn
 from tribune_env.envs.table import Table
@@ -38,7 +39,7 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
         render_mode: ``"ansi"`` or ``"human"``.
     """
 
-    metadata = {"render_modes": ["ansi", "human"]}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES)}
 
     def __init__(
         self,
@@ -52,8 +53,8 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
         components: Components | str | Path | None = None,
         render_mode: str | None = None,
     ) -> None:
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode: expected one of {self.metadata['render_modes']} or None, got {render_mode!r}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode: expected one of {RENDER_MODES} or None, got {render_mode!r}")
         self.render_mode = render_mode
         self.table = Table(players, victory_card, point_variant, reward, round_limit, components)
         if learner_seat is not None and not 0 <= learner_seat < players:
@@ -70,7 +71,9 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
     def game(self) -> Game:
         return self.table.game
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
         if seed is not None:
             self._rng = np.random.default_rng(seed)
@@ -78,7 +81,7 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
                 if hasattr(opponent, "seed"):
                     opponent.seed(seed + 1 + i)
         for _ in range(MAX_RESTARTS):
-            self.seat = self.fixed_seat if self.fixed_seat is not None else int(self._rng.integers(self.table.num_players))
+            self.seat = self._pick_seat()
             self.table.new_game(self._rng)
             self._play_opponents()
             if not self.table.game.is_over:
@@ -96,6 +99,11 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
         if self.render_mode == "human":
             self.render()
         return self.table.observation(self.seat), reward, game.is_over and not game.truncated, game.truncated, info
+
+    def _pick_seat(self) -> int:
+        if self.fixed_seat is not None:
+            return self.fixed_seat
+        return int(self._rng.integers(self.table.num_players))
 
     def action_masks(self) -> np.ndarray:
         """Boolean mask of the learner's legal actions (all False once the game is over)."""
@@ -115,7 +123,7 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
             else:
                 table.play(opponent(table.observation(seat), table.mask(seat)), seat, f"opponent in seat {seat}")
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         if self.render_mode is None:
             return None
         text = self.table.game.render()

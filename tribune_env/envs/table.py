@@ -91,7 +91,8 @@ class Table:
         legal = self.legal_indices(seat)
         pending = self.game.pending
         where = f"at a {pending.kind.key} decision" if pending is not None else "after the game ended"
-        what = f"{index} ({self.codec.label(index)})" if index is not None and 0 <= index < self.codec.n else repr(action)
+        known = index is not None and 0 <= index < self.codec.n
+        what = f"{index} ({self.codec.label(index)})" if known and index is not None else repr(action)
         shown = ", ".join(f"{i} ({self.codec.label(i)})" for i in legal[:20])
         if len(legal) > 20:
             shown += f", ... ({len(legal)} in all)"

@@ -1,0 +1,192 @@
+"""``tribune bench``: throughput of the engine and the environments, against PettingZoo's own games.
+
+Every figure comes from random legal play timed with ``time.perf_counter``:
+
+* engine decisions/s: ``Game.legal_actions`` + ``Game.apply`` only;
+* AEC steps/s: the PettingZoo loop ``agent_iter`` / ``last()`` (observation and
+  mask built) / ``step``, counting steps that play an action; games/s from the
+  same loop;
+* observation encoding and ``clone()``: mean microseconds over mid-game states.
+
+The peers (``tictactoe_v3``, ``connect_four_v3``, ``texas_holdem_v4``) run the same
+AEC loop with the same random policy in the same process, so the ratios compare
+like with like on the machine at hand. A peer whose extra dependencies are not
+installed is reported as unavailable.
+"""
+
+from __future__ import annotations
+
+import importlib
+import platform
+import random
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from tribune_env.codec import encoder_for
+from tribune_env.engine.game import Game
+from tribune_env.envs.aec import env as tribune_aec
+
+PEERS = ("tictactoe_v3", "connect_four_v3", "texas_holdem_v4")
+PLAYER_COUNTS = (2, 3, 4, 5)
+
+
+@dataclass
+class TribuneFigures:
+    players: int
+    engine_decisions_per_s: float
+    aec_steps_per_s: float
+    games_per_s: float
+    encode_us: float
+    clone_us: float
+    mask_us: float
+
+
+@dataclass
+class PeerFigures:
+    name: str
+    aec_steps_per_s: float | None
+    games_per_s: float | None
+    error: str = ""
+
+
+@dataclass
+class BenchReport:
+    seconds: float
+    seed: int
+    python: str
+    machine: str
+    tribune: list[TribuneFigures] = field(default_factory=list)
+    peers: list[PeerFigures] = field(default_factory=list)
+
+    def ratios(self, players: int = 4) -> dict[str, float]:
+        """AEC steps/s of Tribune at ``players`` divided by each available peer's."""
+        ours = next(t.aec_steps_per_s for t in self.tribune if t.players == players)
+        return {p.name: ours / p.aec_steps_per_s for p in self.peers if p.aec_steps_per_s}
+
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["ratios_4p"] = self.ratios(4) if any(t.players == 4 for t in self.tribune) else {}
+        return out
+
+
+# -- measurements ------------------------------------------------------------------
+
+
+def engine_rate(players: int, seconds: float, seed: int) -> float:
+    """Decisions per second of the bare engine under random legal play."""
+    rng = random.Random(seed)
+    decisions = 0
+    game_seed = seed
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        game = Game.new(players=players, seed=game_seed)
+        game_seed += 1
+        while not game.is_over:
+            legal = game.legal_actions()
+            game.apply(legal[int(rng.random() * len(legal))])
+            decisions += 1
+        if time.perf_counter() >= deadline:
+            return decisions / (time.perf_counter() - start)
+
+
+def aec_rate(make_env: Callable[[], Any], seconds: float, seed: int) -> tuple[float, float]:
+    """(steps/s, games/s) of an AEC environment in the standard loop under random legal play."""
+    env = make_env()
+    rng = random.Random(seed)
+    steps = games = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    episode = 0
+    while time.perf_counter() < deadline:
+        env.reset(seed=seed + episode)
+        episode += 1
+        for agent in env.agent_iter():
+            obs, _reward, termination, truncation, _info = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[int(rng.random() * len(legal))]))
+            steps += 1
+        games += 1
+    env.close()
+    elapsed = time.perf_counter() - start
+    return steps / elapsed, games / elapsed
+
+
+def _mid_game_states(players: int, seed: int, count: int) -> list[Game]:
+    rng = random.Random(seed)
+    out: list[Game] = []
+    game_seed = seed
+    while len(out) < count:
+        game = Game.new(players=players, seed=game_seed)
+        game_seed += 1
+        step = 0
+        while not game.is_over and len(out) < count:
+            if step % 7 == 3:
+                out.append(game.clone())
+            legal = game.legal_actions()
+            game.apply(legal[int(rng.random() * len(legal))])
+            step += 1
+    return out
+
+
+def micro_timings(players: int, seed: int, samples: int = 2000) -> tuple[float, float, float]:
+    """Mean microseconds of (observation encoding, ``clone()``, action mask) over mid-game states."""
+    from tribune_env.envs.table import Table
+
+    games = _mid_game_states(players, seed, samples)
+    encoder = encoder_for(games[0].config.components, games[0].config.round_limit)
+    start = time.perf_counter()
+    for game in games:
+        encoder.encode(game.state, game.current_seat)
+    encode = time.perf_counter() - start
+    start = time.perf_counter()
+    for game in games:
+        game.clone()
+    clone = time.perf_counter() - start
+    table = Table(players=players)
+    start = time.perf_counter()
+    for game in games:
+        table.game = game
+        table.mask(game.current_seat)
+    mask = time.perf_counter() - start
+    return encode / len(games) * 1e6, clone / len(games) * 1e6, mask / len(games) * 1e6
+
+
+def peer_factory(name: str) -> Callable[[], Any]:
+    module = importlib.import_module(f"pettingzoo.classic.{name}")
+    return module.env  # type: ignore[no-any-return]
+
+
+def bench(
+    seconds: float = 2.0,
+    seed: int = 0,
+    players: tuple[int, ...] = PLAYER_COUNTS,
+    peers: tuple[str, ...] = PEERS,
+    progress: Callable[[str], None] | None = None,
+) -> BenchReport:
+    """Run every measurement; ``seconds`` is the time given to each throughput figure."""
+    report = BenchReport(seconds, seed, platform.python_version(), platform.processor() or platform.machine())
+    note = progress or (lambda _msg: None)
+    for n in players:
+        note(f"tribune {n} players")
+        decisions = engine_rate(n, seconds, seed)
+        steps, games = aec_rate(lambda n=n: tribune_aec(players=n), seconds, seed)  # type: ignore[misc]
+        encode, clone, mask = micro_timings(n, seed)
+        report.tribune.append(TribuneFigures(n, decisions, steps, games, encode, clone, mask))
+    for name in peers:
+        note(f"peer {name}")
+        try:
+            factory = peer_factory(name)
+        except Exception as err:  # a missing optional dependency: say so and go on
+            report.peers.append(PeerFigures(name, None, None, f"unavailable: {err}"))
+            continue
+        steps, games = aec_rate(factory, seconds, seed)
+        report.peers.append(PeerFigures(name, steps, games))
+    return report
