@@ -16,7 +16,6 @@ installed is reported as unavailable.
 
 from __future__ import annotations
 
-import importlib
 import platform
 import random
 import time
@@ -25,6 +24,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
+import pettingzoo
 
 from tribune_env.codec import encoder_for
 from tribune_env.engine.game import Game
@@ -105,7 +105,7 @@ def aec_rate(make_env: Callable[[], Any], seconds: float, seed: int) -> tuple[fl
     while time.perf_counter() < deadline:
         env.reset(seed=seed + episode)
         episode += 1
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             obs, _reward, termination, truncation, _info = env.last()
             if termination or truncation:
                 env.step(None)
@@ -160,8 +160,12 @@ def micro_timings(players: int, seed: int, samples: int = 2000) -> tuple[float, 
 
 
 def peer_factory(name: str) -> Callable[[], Any]:
-    module = importlib.import_module(f"pettingzoo.classic.{name}")
-    return module.env  # type: ignore[no-any-return]
+    """A constructor of a PettingZoo classic game from its registry (``tictactoe_v3`` is ``classic/tictactoe-v3``)."""
+    base, version = name.rsplit("_v", 1)
+    env_id = f"classic/{base}-v{version}"
+    spec = pettingzoo.spec("aec", env_id)
+    pettingzoo.make("aec", spec).close()  # fails here, not mid-measurement, when a dependency is missing
+    return lambda: pettingzoo.make("aec", spec)
 
 
 def bench(

@@ -1,4 +1,4 @@
-"""Command line: ``tribune simulate ...``; parses arguments and prints, the work lives elsewhere."""
+"""Command line: ``tribune simulate|log|bench|docs``; parses arguments and prints, the work lives elsewhere."""
 
 from __future__ import annotations
 
@@ -6,11 +6,14 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
 from tribune_env import __version__
+from tribune_env.bench import PEERS, PLAYER_COUNTS, BenchReport, bench
+from tribune_env.codec.docs import write_docs
 from tribune_env.data import load_components
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.decisions import Phase
@@ -51,6 +54,16 @@ def build_parser() -> argparse.ArgumentParser:
     log = commands.add_parser("log", help="play one random game and print its event log and final board")
     _add_game_options(log, seed_help="engine seed; the same game as game 0 of `simulate --seed`")
     log.add_argument("--seat", type=int, help="show only what this seat may read (default: everything)")
+
+    bench = commands.add_parser("bench", help="measure engine and environment throughput against PettingZoo games")
+    bench.add_argument("--seconds", type=float, default=3.0, help="time per throughput figure (default: 3)")
+    bench.add_argument("--players", type=int, nargs="+", default=list(PLAYER_COUNTS), help="player counts")
+    bench.add_argument("--peers", nargs="*", default=list(PEERS), help=f"PettingZoo classic games (default: {PEERS})")
+    bench.add_argument("--seed", type=int, default=0, help="seed of games and random play (default: 0)")
+    bench.add_argument("--json", action="store_true", help="print the figures as JSON")
+
+    docs = commands.add_parser("docs", help="regenerate docs/actions.md and docs/observation.md from the code")
+    docs.add_argument("--out", metavar="DIR", default="docs", help="directory to write into (default: docs)")
     return parser
 
 
@@ -134,6 +147,66 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_tables(report: BenchReport) -> list[Table]:
+    ours = Table(title=f"Tribune, random legal play ({report.seconds:g} s per figure)")
+    for column in ("players", "engine decisions/s", "AEC steps/s", "games/s", "encode µs", "mask µs", "clone µs"):
+        ours.add_column(column, justify="right")
+    for t in report.tribune:
+        ours.add_row(
+            str(t.players),
+            f"{t.engine_decisions_per_s:,.0f}",
+            f"{t.aec_steps_per_s:,.0f}",
+            f"{t.games_per_s:,.2f}",
+            f"{t.encode_us:.1f}",
+            f"{t.mask_us:.1f}",
+            f"{t.clone_us:.1f}",
+        )
+    peers = Table(title="PettingZoo peers, same loop and policy")
+    for column in ("game", "AEC steps/s", "games/s", "Tribune steps/s ÷ peer, per player count"):
+        peers.add_column(column, justify="right")
+    for p in report.peers:
+        if p.aec_steps_per_s is None:
+            peers.add_row(p.name, "-", "-", p.error)
+            continue
+        ratios = "  ".join(f"{t.players}p {t.aec_steps_per_s / p.aec_steps_per_s:.2f}x" for t in report.tribune)
+        peers.add_row(p.name, f"{p.aec_steps_per_s:,.0f}", f"{p.games_per_s or 0:,.1f}", ratios)
+    return [ours, peers]
+
+
+def _bench(args: argparse.Namespace) -> int:
+    bad = [n for n in args.players if n not in PLAYER_COUNTS]
+    if bad or args.seconds <= 0:
+        return _error(ValueError(f"--players must be among {PLAYER_COUNTS} and --seconds > 0"))
+    unknown = [p for p in args.peers if p not in PEERS]
+    if unknown:
+        return _error(ValueError(f"unknown peer(s) {unknown}; choose from {PEERS}"))
+    console = Console(stderr=True)
+    with console.status("benchmarking") as status:
+        report = bench(
+            args.seconds,
+            args.seed,
+            tuple(args.players),
+            tuple(args.peers),
+            progress=lambda msg: status.update(f"benchmarking: {msg}"),
+        )
+    if args.json:
+        print(json.dumps(report.to_dict(), indent=2))
+    else:
+        out = Console()
+        for table in _bench_tables(report):
+            out.print(table)
+    return 0
+
+
+def _docs(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    if not out.is_dir():
+        return _error(ValueError(f"--out: {out} is not a directory"))
+    for path in write_docs(out):
+        print(f"wrote {path}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
@@ -148,6 +221,10 @@ def _run(args: argparse.Namespace) -> int:
         return _simulate(args)
     if args.command == "log":
         return _log(args)
+    if args.command == "bench":
+        return _bench(args)
+    if args.command == "docs":
+        return _docs(args)
     raise AssertionError(f"unhandled command {args.command!r}")  # pragma: no cover
 
 

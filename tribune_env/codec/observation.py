@@ -137,11 +137,9 @@ class ObservationEncoder:
             (Region(r), i) for r, spec in enumerate(components.regions) for i in range(spec.fields)
         )
         self.field_slot = {key: k for k, key in enumerate(self.fields)}
-        self.pieces: tuple[Piece, ...] = ()
-        self._player_offsets: tuple[int, ...] = ()
-        self._build_layout()
+        self.pieces: tuple[Piece, ...] = self._build_layout()
         self.size = self.pieces[-1].stop
-        self.piece = {p.name: p for p in self.pieces}
+        self.piece: dict[str, Piece] = {p.name: p for p in self.pieces}
         self.high = self._highs()
         self._start: dict[str, int] = {p.name: p.start for p in self.pieces}
         board = self._start["board"]
@@ -158,7 +156,8 @@ class ObservationEncoder:
 
     # -- layout ---------------------------------------------------------------
 
-    def _build_layout(self) -> None:
+    def _build_layout(self) -> tuple[Piece, ...]:
+        """The pieces in order; also sets the per-player block offsets."""
         t = self.tables
         c = t.num_card_types
         f = len(Faction)
@@ -203,17 +202,17 @@ class ObservationEncoder:
         for name, size, meaning, high in spec:
             pieces.append(Piece(name, start, size, meaning, high))
             start += size
-        self.pieces = tuple(pieces)
         per = sum(s for _, s, _ in PER_PLAYER)
         base = pieces[-1].start
         self.player_size = per
-        self._player_offsets = tuple(base + k * per for k in range(n))
+        self._player_offsets: tuple[int, ...] = tuple(base + k * per for k in range(n))
         offsets = []
         o = 0
         for _, size, _ in PER_PLAYER:
             offsets.append(o)
             o += size
         self.player_field_offset = tuple(offsets)
+        return tuple(pieces)
 
     def _highs(self) -> np.ndarray:
         high = np.ones(self.size, dtype=np.float32)

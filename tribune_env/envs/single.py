@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -39,7 +39,7 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
         render_mode: ``"ansi"`` or ``"human"``.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES)}
+    metadata = {"render_modes": list(RENDER_MODES)}  # noqa: RUF012  (gymnasium declares it an instance variable)
 
     def __init__(
         self,
