@@ -24,6 +24,7 @@ PACKAGE = ROOT / "tribune_env"
 ENGINE_FILES = sorted((PACKAGE / "engine").glob("*.py"))
 DATA_FILES = sorted((PACKAGE / "data").glob("*.py"))
 CORE_FILES = ENGINE_FILES + DATA_FILES
+CODEC_FILES = sorted((PACKAGE / "codec").glob("*.py"))
 
 RL_LIBRARIES = {
     "gymnasium",
@@ -70,17 +71,19 @@ def _imports(path: Path) -> list[tuple[int, str]]:
 
 def test_sources_found() -> None:
     assert len(ENGINE_FILES) >= 10
+    assert len(CODEC_FILES) >= 3
     assert any(p.name == "schema.py" for p in DATA_FILES)
 
 
-@pytest.mark.parametrize("path", CORE_FILES, ids=_rel)
+@pytest.mark.parametrize("path", CORE_FILES + CODEC_FILES, ids=_rel)
 def test_core_imports_no_rl_library(path: Path) -> None:
     bad = [(line, mod) for line, mod in _imports(path) if mod.split(".")[0] in RL_LIBRARIES]
     assert not bad, f"{_rel(path)} imports RL libraries: {bad}"
 
 
-@pytest.mark.parametrize("path", CORE_FILES, ids=_rel)
+@pytest.mark.parametrize("path", CORE_FILES + CODEC_FILES, ids=_rel)
 def test_core_depends_on_stdlib_only(path: Path) -> None:
+    """The engine, data and codec layers need nothing beyond the standard library and numpy."""
     allowed = set(sys.stdlib_module_names) | {"tribune_env", "numpy", "__future__"}
     bad = [(line, mod) for line, mod in _imports(path) if mod.split(".")[0] not in allowed]
     assert not bad, f"{_rel(path)} imports third-party modules: {bad}"
@@ -108,10 +111,22 @@ def test_engine_imports_only_engine_and_data(path: Path) -> None:
     assert not bad, f"{_rel(path)} imports outside engine/data: {bad}"
 
 
-def test_importing_the_package_loads_no_rl_library() -> None:
+def test_the_engine_runs_without_any_rl_library() -> None:
+    """With every RL library made unimportable, the package still imports and the engine plays a game."""
     script = (
-        "import sys, tribune_env, tribune_env.engine.serialize, tribune_env.engine.view, tribune_env.engine.text\n"
+        "import sys\n"
+        f"BLOCKED = {sorted(RL_LIBRARIES)!r}\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] in BLOCKED:\n"
+        "            raise ModuleNotFoundError(f'No module named {name!r}', name=name.split('.')[0])\n"
+        "sys.meta_path.insert(0, Block())\n"
+        "import random, tribune_env, tribune_env.engine.serialize, tribune_env.engine.view, tribune_env.engine.text\n"
         "g = tribune_env.Game.new(players=2, seed=0)\n"
+        "rng = random.Random(0)\n"
+        "while not g.is_over:\n"
+        "    g.apply(rng.choice(g.legal_actions()))\n"
+        "assert not hasattr(tribune_env, 'env')\n"
         f"print(sorted(m for m in sys.modules if m.split('.')[0] in {sorted(RL_LIBRARIES)!r}))\n"
     )
     proc = subprocess.run(
@@ -161,7 +176,7 @@ def _chance_problems(node: ast.AST) -> list[tuple[int, str]]:
     return []
 
 
-@pytest.mark.parametrize("path", CORE_FILES, ids=_rel)
+@pytest.mark.parametrize("path", CORE_FILES + CODEC_FILES, ids=_rel)
 def test_no_global_random(path: Path) -> None:
     problems = [p for node in ast.walk(_tree(path)) for p in _chance_problems(node)]
     assert not problems, f"{_rel(path)} uses chance outside the state's seeded generators: {problems}"

@@ -18,11 +18,16 @@ from tribune_env.engine.config import GameConfig
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase, TakeoverRole
 from tribune_env.engine.errors import GameOverError, IllegalActionError, InvalidStateError, TribuneError
 from tribune_env.engine.game import Game
-from tribune_env.envs import IllegalMoveError, TribuneSingleEnv, env, raw_env, register_envs
 
 __version__ = "0.2.0"
 
-register_envs()
+try:  # the environments need gymnasium and pettingzoo (installed with the package); the engine does not
+    from tribune_env.envs import IllegalMoveError, TribuneSingleEnv, env, raw_env, register_envs
+except ModuleNotFoundError as missing:  # pragma: no cover - exercised by test_architecture in a subprocess
+    if missing.name not in ("gymnasium", "pettingzoo"):
+        raise
+else:
+    register_envs()
 
 __all__ = [
     "COMMIT",
