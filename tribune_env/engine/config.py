@@ -47,7 +47,10 @@ class GameConfig:
         if self.start_seat is not None and not 0 <= self.start_seat < self.players:
             raise ValueError(f"start_seat: must be in 0..{self.players - 1}, got {self.start_seat}")
         if self.victory_card is not None:
-            card = self.components.victory_card(self.victory_card)
+            try:
+                card = self.components.victory_card(self.victory_card)
+            except ValueError as err:
+                raise ValueError(f"victory_card: {err}") from None
             if self.players not in card.required:
                 raise ValueError(
                     f"victory_card: {card.id!r} is not for {self.players} players (it is for {sorted(card.required)})"

@@ -59,6 +59,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):
         "render_modes": list(RENDER_MODES),
         "name": "tribune_v0",
         "is_parallelizable": False,
+        "render_fps": 1,
     }
 
     def __init__(
@@ -119,7 +120,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):
         if unknown:
             warnings.warn(f"reset: ignoring unknown options {sorted(unknown)}", stacklevel=2)
         if "position" in options:
-            self._load_position(options["position"])
+            self.table.load_position(options["position"])
         else:
             self.table.new_game(self._rng)
         self.agents = self.possible_agents[:]
@@ -132,12 +133,6 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):
             self._finish()
         else:
             self.agent_selection = self.possible_agents[self.table.game.current_seat]
-
-    def _load_position(self, doc: Any) -> None:
-        game = Game.from_json(doc, self.table.config.components)
-        if game.num_players != self.table.num_players:
-            raise ValueError(f"position: has {game.num_players} players, the environment {self.table.num_players}")
-        self.table.game = game
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_seat[agent]
@@ -163,12 +158,12 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):
     def _finish(self) -> None:
         """Hand out the end-of-game rewards and end every agent's episode."""
         truncated = self.table.game.truncated
-        info = self.table.result_info()
-        for agent, reward in zip(self.possible_agents, self.table.rewards(), strict=True):
+        rewards = self.table.rewards()  # may raise for a bad custom scheme: before any flag changes
+        for agent, reward in zip(self.possible_agents, rewards, strict=True):
             self.rewards[agent] = reward
             self.terminations[agent] = not truncated
             self.truncations[agent] = truncated
-            self.infos[agent] = dict(info)
+            self.infos[agent] = self.table.result_info()
         self._accumulate_rewards()
         if not hasattr(self, "agent_selection") or self.agent_selection not in self.agents:
             self.agent_selection = self.agents[0]

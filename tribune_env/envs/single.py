@@ -5,10 +5,18 @@ float32 vector (``Box``), actions the codec's ``Discrete`` integers, and
 :meth:`TribuneSingleEnv.action_masks` gives the legal ones (what sb3-contrib's
 MaskablePPO asks for). The reward is 0 until the game ends and then the
 learner's own result under the reward scheme, whatever seat it sits in.
+
+Every integer of the action space is accepted, as Gymnasium's API expects: an
+illegal one (by default) costs ``illegal_penalty``, leaves the game unchanged and
+sets ``info["illegal_action"]``; after ``illegal_limit`` illegal actions in a row
+the episode is truncated. ``illegal_action="raise"`` raises
+:class:`~tribune_env.envs.table.IllegalMoveError` instead. Values outside the
+action space always raise.
 """
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -22,9 +30,11 @@ from tribune_env.engine.game import Game
 from tribune_env.envs.aec import RENDER_MODES
 from tribune_env.envs.policies import Opponent, RandomPolicy, ViewAgent
 from tribune_env.envs.rewards import RewardFn
-from tribune_env.envs.table import Table
+from tribune_env.envs.table import IllegalMoveError, Table
 
 MAX_RESTARTS = 100  # games that end before the learner ever decides are replaced (practically never happens)
+ILLEGAL_MODES = ("penalty", "raise")
+RESET_OPTIONS = frozenset({"position", "learner_seat"})
 
 
 class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
@@ -33,13 +43,18 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
     Args:
         players: 2 to 5.
         learner_seat: the learner's seat, or ``None`` for a random seat each episode.
-        opponents: one opponent for all other seats, or one per other seat (in seat
-            order, skipping the learner); default: :class:`RandomPolicy`.
+        opponents: one opponent for all other seats, or a list of ``players - 1``:
+            ``opponents[i]`` plays the seat ``i + 1`` places after the learner in turn
+            order (so the list is relative to the learner, like observations);
+            default: :class:`RandomPolicy` in every other seat.
         victory_card, point_variant, reward, round_limit, components: as for the AEC environment.
+        illegal_action: ``"penalty"`` (default) or ``"raise"``.
+        illegal_penalty: the reward of an illegal action in ``"penalty"`` mode.
+        illegal_limit: illegal actions in a row that truncate the episode (``"penalty"`` mode).
         render_mode: ``"ansi"`` or ``"human"``.
     """
 
-    metadata = {"render_modes": list(RENDER_MODES)}  # noqa: RUF012  (gymnasium declares it an instance variable)
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012  (declared so by gymnasium)
 
     def __init__(
         self,
@@ -51,15 +66,24 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
         reward: str | RewardFn = "win_loss",
         round_limit: int = 60,
         components: Components | str | Path | None = None,
+        illegal_action: str = "penalty",
+        illegal_penalty: float = -1.0,
+        illegal_limit: int = 100,
         render_mode: str | None = None,
     ) -> None:
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode: expected one of {RENDER_MODES} or None, got {render_mode!r}")
         self.render_mode = render_mode
         self.table = Table(players, victory_card, point_variant, reward, round_limit, components)
-        if learner_seat is not None and not 0 <= learner_seat < players:
-            raise ValueError(f"learner_seat: must be in 0..{players - 1} or None, got {learner_seat}")
-        self.fixed_seat = learner_seat
+        self.fixed_seat = _check_seat(learner_seat, players)
+        if illegal_action not in ILLEGAL_MODES:
+            raise ValueError(f"illegal_action: expected one of {ILLEGAL_MODES}, got {illegal_action!r}")
+        if isinstance(illegal_limit, bool) or not isinstance(illegal_limit, int) or illegal_limit < 1:
+            raise ValueError(f"illegal_limit: expected an integer >= 1, got {illegal_limit!r}")
+        self.illegal_action = illegal_action
+        self.illegal_penalty = float(illegal_penalty)
+        self.illegal_limit = illegal_limit
+        self._illegal_streak = 0
         self.opponents = _opponent_list(opponents, players)
         encoder, codec = self.table.encoder, self.table.codec
         self.observation_space = spaces.Box(low=0.0, high=encoder.high, shape=(encoder.size,), dtype=np.float32)
@@ -80,16 +104,36 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
             for i, opponent in enumerate(self.opponents):
                 if hasattr(opponent, "seed"):
                     opponent.seed(seed + 1 + i)
+        options = options or {}
+        unknown = set(options) - RESET_OPTIONS
+        if unknown:
+            raise ValueError(f"reset: unknown options {sorted(unknown)}; known: {sorted(RESET_OPTIONS)}")
+        self._illegal_streak = 0
+        if "position" in options:
+            return self._reset_to_position(options["position"], options.get("learner_seat"))
         for _ in range(MAX_RESTARTS):
-            self.seat = self._pick_seat()
+            self.seat = self._pick_seat(options.get("learner_seat"))
             self.table.new_game(self._rng)
             self._play_opponents()
             if not self.table.game.is_over:
                 return self.table.observation(self.seat), self._info()
         raise RuntimeError(f"{MAX_RESTARTS} games in a row ended before the learner's first decision")
 
+    def _reset_to_position(self, doc: Any, seat: int | None) -> tuple[np.ndarray, dict[str, Any]]:
+        """Start from a JSON position; the learner sits in ``seat`` (or the seat rule of the environment)."""
+        self.table.load_position(doc)
+        self.seat = self._pick_seat(seat)
+        self._play_opponents()
+        return self.table.observation(self.seat), self._info()
+
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        self.table.play(action, self.seat, f"the learner (seat {self.seat})")
+        try:
+            self.table.play(action, self.seat, f"the learner (seat {self.seat})")
+        except IllegalMoveError:
+            if self.illegal_action == "raise" or self.table.game.is_over or not self.action_space.contains(action):
+                raise
+            return self._illegal_step(action)
+        self._illegal_streak = 0
         self._play_opponents()
         game = self.table.game
         reward = self.table.rewards()[self.seat] if game.is_over else 0.0
@@ -100,7 +144,20 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
             self.render()
         return self.table.observation(self.seat), reward, game.is_over and not game.truncated, game.truncated, info
 
-    def _pick_seat(self) -> int:
+    def _illegal_step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """Penalty mode: nothing changes in the game; too many in a row truncate the episode."""
+        self._illegal_streak += 1
+        info = self._info()
+        info["illegal_action"] = int(action)
+        truncated = self._illegal_streak >= self.illegal_limit
+        return self.table.observation(self.seat), self.illegal_penalty, False, truncated, info
+
+    def _pick_seat(self, requested: Any = None) -> int:
+        """The learner's seat: asked for in ``reset`` options, else fixed, else drawn at random."""
+        if requested is not None:
+            seat = _check_seat(requested, self.table.num_players)
+            assert seat is not None
+            return seat
         if self.fixed_seat is not None:
             return self.fixed_seat
         return int(self._rng.integers(self.table.num_players))
@@ -119,18 +176,27 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
             seat = game.current_seat
             opponent = self.opponents[(seat - self.seat - 1) % table.num_players]
             if isinstance(opponent, ViewAgent):
-                game.apply(opponent.act(game.view(seat), game.legal_actions()))
+                table.play_typed(opponent.act(game.view(seat), game.legal_actions()), seat, f"opponent in seat {seat}")
             else:
                 table.play(opponent(table.observation(seat), table.mask(seat)), seat, f"opponent in seat {seat}")
 
     def render(self) -> str | None:
         if self.render_mode is None:
+            warnings.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'", stacklevel=2)
             return None
         text = self.table.game.render()
         if self.render_mode == "human":
             print(text)
             return None
         return text
+
+
+def _check_seat(seat: Any, players: int) -> int | None:
+    if seat is None:
+        return None
+    if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not 0 <= seat < players:
+        raise ValueError(f"learner_seat: must be an integer in 0..{players - 1} or None, got {seat!r}")
+    return int(seat)
 
 
 def _opponent_list(opponents: Opponent | Sequence[Opponent] | None, players: int) -> list[Opponent]:

@@ -14,7 +14,8 @@ import numpy as np
 
 from tribune_env.codec import ActionCodec, ActionDecodeError, ObservationEncoder, codec_for, encoder_for
 from tribune_env.data import Components
-from tribune_env.engine.errors import IllegalActionError, TribuneError
+from tribune_env.engine.actions import Action
+from tribune_env.engine.errors import GameOverError, IllegalActionError, TribuneError
 from tribune_env.engine.game import Game
 from tribune_env.envs.options import game_config
 from tribune_env.envs.rewards import RewardFn, reward_fn
@@ -84,8 +85,34 @@ class Table:
             if index is None:
                 raise ActionDecodeError(f"expected an integer action, got {action!r}")
             self.game.apply(self.codec.decode(index, seat, self.num_players))
-        except (ActionDecodeError, IllegalActionError) as err:
+        except (ActionDecodeError, IllegalActionError, GameOverError) as err:
             raise self._illegal(action, index, seat, who, err) from None
+
+    def play_typed(self, action: Action, seat: int, who: str) -> None:
+        """Apply a typed action chosen by ``who`` (e.g. an opponent agent); errors name ``who``."""
+        try:
+            self.game.apply(action)
+        except IllegalActionError as err:
+            raise IllegalMoveError(f"{who} played {self.game.describe(action)}: {err}", action, []) from None
+
+    def load_position(self, doc: Any) -> None:
+        """Continue from a JSON position whose options agree with this table's.
+
+        Raises:
+            InvalidStateError: a malformed document.
+            ValueError: the position's players, round limit, point variant or victory card differ from the table's.
+        """
+        game = Game.from_json(doc, self.config.components)
+        mine, theirs = self.config, game.config
+        for name in ("players", "round_limit", "point_variant"):
+            if getattr(mine, name) != getattr(theirs, name):
+                found, wanted = getattr(theirs, name), getattr(mine, name)
+                raise ValueError(f"position: {name} is {found!r}, the environment's {wanted!r}")
+        if mine.victory_card is not None and game.state.victory_card != mine.victory_card:
+            raise ValueError(
+                f"position: victory_card is {game.state.victory_card!r}, the environment's {mine.victory_card!r}"
+            )
+        self.game = game
 
     def _illegal(self, action: Any, index: int | None, seat: int, who: str, err: Exception) -> IllegalMoveError:
         legal = self.legal_indices(seat)
@@ -96,7 +123,12 @@ class Table:
         shown = ", ".join(f"{i} ({self.codec.label(i)})" for i in legal[:20])
         if len(legal) > 20:
             shown += f", ... ({len(legal)} in all)"
-        reason = str(err) if isinstance(err, ActionDecodeError) else "not a legal choice now"
+        if isinstance(err, GameOverError):
+            reason = "the game is over"
+        elif isinstance(err, ActionDecodeError):
+            reason = str(err)
+        else:
+            reason = "not a legal choice now"
         message = f"{who} played action {what} {where}: {reason}. Legal actions: [{shown}]"
         return IllegalMoveError(message, action, legal)
 
