@@ -391,16 +391,40 @@ def test_numpy_integers_decode_like_ints(kind: type) -> None:
         CODEC.decode(kind(CODEC.n), 0, 3)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: ActionCodec.decode checks only the range: non-integers raise TypeError "
-    "(floats, strings, None) instead of ActionDecodeError, and bool True/False decode as 1/0",
-)
 @pytest.mark.parametrize("index", [1.5, 3.0, np.float64(2.0), "3", None, True, False, [1]])
 def test_non_integer_index_is_rejected(index: object) -> None:
     with pytest.raises(ActionDecodeError) as info:
         CODEC.decode(index, 0, 2)  # type: ignore[arg-type]
     assert "integer" in str(info.value) or repr(index) in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        PickCard(-1),
+        PickCard(TABLES.num_card_types),
+        PlaceFollower(len(TABLES.spaces)),
+        ChooseFaction(len(Faction)),
+        ChooseOption(OPTIONS),
+        Bid(-1),
+    ],
+    ids=repr,
+)
+def test_actions_outside_the_tables_are_not_expressible(action: Action) -> None:
+    for players in PLAYER_COUNTS:
+        assert CODEC.encode(action, 0, players) == -1
+        assert CODEC.indices([action], 0, players) == []
+
+
+@pytest.mark.parametrize(
+    "action",
+    [Assassinate(0, len(Faction)), Assassinate(0, -1), Assassinate(0, 40), Assassinate(2, 0), Assassinate(-1, 0)],
+    ids=repr,
+)
+def test_encode_never_names_another_action(action: Action) -> None:
+    """Whatever it is given, ``encode`` returns -1 or an index that decodes back to the same action."""
+    index = CODEC.encode(action, 0, 2)
+    assert index == -1 or (0 <= index < CODEC.n and CODEC.decode(index, 0, 2) == action)
 
 
 # --- a user component file -----------------------------------------------------------------------

@@ -132,8 +132,7 @@ class ActionCodec:
         Raises:
             ActionDecodeError: ``index`` is outside ``0..n-1`` or names a seat not in the game.
         """
-        if not 0 <= index < self.n:
-            raise ActionDecodeError(f"action {index!r} is outside the action space 0..{self.n - 1}")
+        self._check_index(index)
         action = self._fixed[index]
         if action is not None:
             return action
@@ -147,7 +146,12 @@ class ActionCodec:
         index = self._index.get(action)
         if index is not None:
             return index
-        if isinstance(action, Assassinate):
+        if (
+            isinstance(action, Assassinate)
+            and 0 <= action.seat < num_players
+            and 0 <= seat < num_players
+            and 0 <= action.faction < self.num_factions
+        ):
             relative = (action.seat - seat) % num_players
             return self._assassinate + relative * self.num_factions + action.faction
         return -1
@@ -173,9 +177,15 @@ class ActionCodec:
 
     # -- labels ---------------------------------------------------------------
 
-    def block_of(self, index: int) -> Block:
+    def _check_index(self, index: object) -> None:
+        """Raise :class:`ActionDecodeError` unless ``index`` is an integer (not a bool) in ``0..n-1``."""
+        if isinstance(index, bool) or not isinstance(index, int | np.integer):
+            raise ActionDecodeError(f"action {index!r} is not an integer (expected 0..{self.n - 1})")
         if not 0 <= index < self.n:
             raise ActionDecodeError(f"action {index!r} is outside the action space 0..{self.n - 1}")
+
+    def block_of(self, index: int) -> Block:
+        self._check_index(index)
         return next(b for b in self.blocks if b.start <= index < b.stop)
 
     def label(self, index: int) -> str:

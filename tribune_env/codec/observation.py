@@ -152,6 +152,7 @@ class ObservationEncoder:
         hidden = self.piece["board_hidden"]
         self._hidden_slice = slice(hidden.start, hidden.stop)
         self._hidden_factor = np.float32(1.0 / self.scales.cards)
+        self._deck_size = float(self.tables.deck_size)
         self._amount_index_cache: dict[tuple[int, int], np.ndarray] = {}
 
     # -- layout ---------------------------------------------------------------
@@ -328,7 +329,7 @@ class ObservationEncoder:
         own_bid = state.bids[seat]
         if own_bid >= 0:
             buf[start["my_bid"]] = 1
-        deck = self.tables.deck_size
+        deck = self._deck_size
         return [
             state.round / sc.rounds,
             *goals,
@@ -419,6 +420,8 @@ class ObservationEncoder:
         bowl = state.coin_bowl
         total = scores(state)
         goals = card.thresholds if card is not None else None
+        if goals is not None:
+            laurels, legions, denarii, markers = (goals[k] for k in ("laurels", "legions", "denarii", "markers"))
         for s, p in enumerate(state.players):
             values.extend(
                 (
@@ -436,10 +439,10 @@ class ObservationEncoder:
             else:
                 values.extend(
                     (
-                        _ratio(p.laurels, goals["laurels"]),
-                        _ratio(p.legions, goals["legions"]),
-                        _ratio(p.money, goals["denarii"]),
-                        _ratio(p.num_markers, goals["markers"]),
+                        _ratio(p.laurels, laurels),
+                        _ratio(p.legions, legions),
+                        _ratio(p.money, denarii),
+                        _ratio(sum(p.markers), markers),
                     )
                 )
 
