@@ -147,9 +147,10 @@ def test_field_of_mars_example() -> None:
     assert g.pending == Pending(DecisionKind.FIELD_OF_MARS_PAIR, john, index=0)
     play(g, pick(g, "senators:4"), pick(g, "senators:6"))  # a pair is staged in ascending order
     assert g.pending == Pending(DecisionKind.FIELD_OF_MARS_PAIR, michelle, index=1)
-    # the discards are simultaneous: Michelle does not see John's pair (R2)
+    # the discards are simultaneous: Michelle does not see John's pair, nor that he laid one (R2)
     view = g.view(michelle)
-    assert view.my_pairs == () and view.sealed_pairs == 1
+    assert view.my_pairs == () and view.players[john].hand_size == 3
+    assert not any("pair" in line and "sealed choice" not in line for line in g.log(michelle))
     play(g, pick(g, "legates:2"), pick(g, "legates:4"))
     assert g.state.players[john].laurels == 2
     assert g.state.players[michelle].laurels == 1

@@ -55,7 +55,6 @@ PUBLIC_PIECES = (
     "pending_index",
     "staged_size",
     "contest",
-    "sealed_pairs",
     "sets",
     "first_laurel",
     "chariot",
@@ -613,7 +612,7 @@ def test_pantheon_card_is_seen_once_placed() -> None:
 
 
 def test_staged_take_over_cards_are_seen_only_by_their_owner() -> None:
-    """Cards being assembled for a take-over set: the owner sees them, the others only their number."""
+    """Cards being assembled for a take-over set: the owner sees them; for the others they still count as held."""
     game = position(
         [{"hand": ["senators:7", "senators:8", "senators:9"]}, {"hand": ["legates:2"]}],
         phase="takeovers",
@@ -626,9 +625,9 @@ def test_staged_take_over_cards_are_seen_only_by_their_owner() -> None:
     assert np.array_equal(piece(obs0, "staged"), counts("senators:7"))
     assert np.array_equal(piece(obs0, "hand"), counts("senators:8", "senators:9"))
     assert not piece(obs1, "staged").any()
-    assert piece(obs1, "staged_size") == pytest.approx(piece(obs0, "staged_size"))
-    assert float(piece(obs1, "staged_size")[0]) > 0
-    assert obs1[player_entry("hand_size", 1)] == pytest.approx([2 / ENC.scales.cards])
+    assert float(piece(obs0, "staged_size")[0]) == pytest.approx(1 / ENC.scales.cards)
+    assert float(piece(obs1, "staged_size")[0]) == 0
+    assert obs1[player_entry("hand_size", 1)] == pytest.approx([3 / ENC.scales.cards])
     assert_no_leak(ENC, game.state, 1, random.Random(1), tries=3)
 
 
@@ -655,7 +654,7 @@ def test_sealed_bids_are_private() -> None:
 
 
 def test_field_of_mars_pairs_are_private() -> None:
-    """R2: sealed pairs are seen by their owner only (the others see how many pairs are sealed)."""
+    """R2: sealed pairs are seen by their owner only; for the others the pair cards still count as held."""
     game = play_until(Game.new(players=3, seed=3), random.Random(3), lambda g: bool(g.state.pairs))
     owner = game.state.pairs[0][0]
     for seat in range(3):
@@ -665,7 +664,10 @@ def test_field_of_mars_pairs_are_private() -> None:
         for c, k in mine.items():
             expected[c] = k
         assert np.array_equal(piece(obs, "my_pairs"), expected)
-        assert float(piece(obs, "sealed_pairs")[0]) > 0
+        for other in range(3):
+            held = sum(game.state.players[other].hand) + 2 * sum(s == other for s, _, _ in game.state.pairs)
+            expected_size = min(held / ENC.scales.cards, 1.0)
+            assert obs[player_entry("hand_size", (other - seat) % 3)] == pytest.approx([expected_size])
         assert_no_leak(ENC, game.state, seat, random.Random(seat), tries=3)
     assert piece(ENC.encode(game.state, owner), "my_pairs").sum() == 2 * sum(s == owner for s, _, _ in game.state.pairs)
 

@@ -13,7 +13,8 @@ the component file and clipped at 1 (:class:`Scales`).
 
 Only what the player may know is read (R1, R2): face-down board cards only as
 counts unless :func:`tribune_env.engine.view.field_visible` allows them, other
-players' hands, bids, staged cards and sealed pairs only as sizes.
+players' hands only as sizes, counting cards staged or sealed in unrevealed
+pairs as still held (R2), and their bids and staged cards not at all.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from tribune_env.engine.decisions import DecisionKind, Phase, TakeoverRole
 from tribune_env.engine.scoring import first_fulfillers, scores
 from tribune_env.engine.state import TILE_NAMES, TRIBUNE, GameState
 from tribune_env.engine.tables import Tables, tables_for
-from tribune_env.engine.view import ALWAYS_FACE_UP, field_visible
+from tribune_env.engine.view import ALWAYS_FACE_UP, field_visible, public_hand_size
 
 
 @dataclass(frozen=True)
@@ -111,7 +112,7 @@ PER_PLAYER = (
     ("money", 1, "denarii / scale.money"),
     ("laurels", 1, "laurels / scale.laurels"),
     ("legions", 1, "legions / scale.legions"),
-    ("hand_size", 1, "cards in hand / scale.cards"),
+    ("hand_size", 1, "cards in hand as everybody sees it (sealed, unrevealed pairs still count) / scale.cards"),
     ("followers", 1, "followers still to place / scale.followers"),
     ("score", 1, "current score / scale.score"),
     ("coin_bowl", 1, "followers in the coin bowl / scale.followers"),
@@ -183,10 +184,9 @@ class ObservationEncoder:
             ("pending_index", max_index, "one-hot kind-specific index (field, space slot, take-over role)", 1.0),
             ("hand", c, "own hand: count per card type", copies),
             ("staged", c, "own cards staged for a take-over set or pair: count per card type", copies),
-            ("staged_size", 1, "cards staged by the deciding player / scale.cards", 1.0),
+            ("staged_size", 1, "own cards staged / scale.cards", 1.0),
             ("contest", c, "set committed from faction space 2, to beat (R15): count per card type", copies),
             ("my_pairs", c, "own sealed Field of Mars pairs: count per card type", copies),
-            ("sealed_pairs", 1, "sealed pairs of all players / scale.followers", 1.0),
             ("my_bid", 2, "own sealed bid: [has bid, amount / scale.money]", 1.0),
             ("sets", c, "displayed sets: count per card type", copies),
             ("first_laurel", f, "first-controller laurel still on the faction field", 1.0),
@@ -273,7 +273,6 @@ class ObservationEncoder:
                 start["piles"],
                 start["piles"] + 1,
                 start["staged_size"],
-                start["sealed_pairs"],
                 start["my_bid"] + 1,
             ]
             per_seat = (o.money, o.laurels, o.legions, o.hand_size, o.followers, o.score, o.coin_bowl)
@@ -336,8 +335,7 @@ class ObservationEncoder:
             state.colosseum / sc.money,
             len(state.draw) / deck,
             len(state.discard) / deck,
-            len(state.staged) / sc.cards,
-            len(state.pairs) / sc.followers,
+            (len(state.staged) if pending is not None and pending.seat == seat else 0) / sc.cards,
             max(own_bid, 0) / sc.money,
         ]
 
@@ -428,7 +426,7 @@ class ObservationEncoder:
                     p.money / sc.money,
                     p.laurels / sc.laurels,
                     p.legions / sc.legions,
-                    sum(p.hand) / sc.cards,
+                    public_hand_size(state, s) / sc.cards,
                     p.followers / sc.followers,
                     max(total[s], 0) / sc.score,
                     bowl.count(s) / sc.followers,

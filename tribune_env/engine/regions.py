@@ -313,8 +313,14 @@ def mars_space(state: GameState, slot: int) -> None:
     state.staged = []
     if _legal_pair_cards(state, seat):
         ask(state, Pending(DecisionKind.FIELD_OF_MARS_PAIR, seat, index=slot))
-    else:  # same words as a chosen refusal (R1)
-        state.log(seat, f"{seat_name(seat)} discards no pair on the Field of Mars")
+    else:  # the same public words as a chosen pair or refusal (R1, R2)
+        _log_mars_choice(state, seat, "discards no pair")
+
+
+def _log_mars_choice(state: GameState, seat: int, private_text: str) -> None:
+    """R2: everybody reads that a sealed choice was made; only its owner reads which."""
+    state.log(seat, f"{seat_name(seat)} makes a sealed choice on the Field of Mars")
+    state.log(seat, f"{seat_name(seat)} {private_text} on the Field of Mars (sealed)", private_to=seat)
 
 
 def _legal_pair_cards(state: GameState, seat: int) -> list[int]:
@@ -351,7 +357,7 @@ def _resolve_mars(state: GameState, pending: Pending, action: PickCard | Decline
         for card in state.staged:
             state.players[seat].hand[card] += 1
         state.staged = []
-        state.log(seat, f"{seat_name(seat)} discards no pair on the Field of Mars")
+        _log_mars_choice(state, seat, "discards no pair")
         return
     take_from_hand(state, seat, action.card)
     state.staged.append(action.card)
@@ -361,7 +367,7 @@ def _resolve_mars(state: GameState, pending: Pending, action: PickCard | Decline
     first, second = state.staged
     state.pairs.append((seat, first, second))
     state.staged = []
-    state.log(seat, f"{seat_name(seat)} lays down a sealed pair on the Field of Mars")
+    _log_mars_choice(state, seat, f"lays down the pair {card_names(state, [first, second])}")
 
 
 @step

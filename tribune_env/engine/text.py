@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tribune_env.data import Region
 from tribune_env.engine.state import TILE_NAMES, GameState
-from tribune_env.engine.view import HIDDEN, player_view
+from tribune_env.engine.view import HIDDEN, player_view, public_hand_size
 
 
 def render(state: GameState, seat: int | None = None) -> str:
@@ -52,9 +52,10 @@ def render(state: GameState, seat: int | None = None) -> str:
     for s, p in enumerate(state.players):
         markers = ",".join(comps.factions[f].name[:4] for f, on in enumerate(p.markers) if on) or "-"
         favor = "eternal" if p.eternal_favor else ("temporary" if p.temporary_favor else "-")
+        held = p.hand_size if seat is None else public_hand_size(state, s)
         lines.append(
             f"  P{s}: {p.money} denarii, {p.laurels} laurels, {p.legions} legions, tile {TILE_NAMES[p.tile]},"
-            f" favor {favor}, markers {markers}, {p.hand_size} cards, {p.followers} followers left"
+            f" favor {favor}, markers {markers}, {held} cards, {p.followers} followers left"
         )
         if seat is None or seat == s:
             hand = " ".join(t.card_label[c] for c, n in enumerate(p.hand) for _ in range(n))

@@ -30,7 +30,7 @@ class PublicPlayer:
     tile: int
     eternal_favor: bool
     temporary_favor: bool
-    hand_size: int
+    hand_size: int  # as everybody sees it: see :func:`public_hand_size`
     followers: int
     fulfilled_since: int
 
@@ -64,7 +64,6 @@ class PlayerView:
     staged: tuple[int, ...]  # own cards being assembled (take-over set or pair); others: HIDDEN per card
     contest: tuple[int, ...]  # the set committed from faction space "2", face up (R15)
     my_pairs: tuple[tuple[int, int], ...]  # own sealed Field of Mars pairs
-    sealed_pairs: int  # number of sealed pairs of all players
     my_bid: int  # own sealed bid, -1 if none
     sacrificed: tuple[bool, ...]
     truncated: bool
@@ -96,6 +95,16 @@ def _visible_field(state: GameState, seat: int, region: Region, i: int, cards: l
     return tuple(cards) if field_visible(state, seat, region, i) else (HIDDEN,) * len(cards)
 
 
+def public_hand_size(state: GameState, seat: int) -> int:
+    """Hand size as everybody sees it: cards being staged and sealed, unrevealed Field of Mars pairs still
+    count as held, so a simultaneous choice shows nothing before all have chosen (R1, R2)."""
+    size = sum(state.players[seat].hand) + 2 * sum(1 for s, _, _ in state.pairs if s == seat)
+    pending = state.pending
+    if pending is not None and pending.seat == seat:
+        size += len(state.staged)
+    return size
+
+
 def player_view(state: GameState, seat: int) -> PlayerView:
     """The view of ``seat``; it contains nothing that seat may not know."""
     if not 0 <= seat < state.num_players:
@@ -109,7 +118,7 @@ def player_view(state: GameState, seat: int) -> PlayerView:
             p.tile,
             p.eternal_favor,
             p.temporary_favor,
-            p.hand_size,
+            public_hand_size(state, s),
             p.followers,
             state.fulfilled_since[s],
         )
@@ -147,7 +156,6 @@ def player_view(state: GameState, seat: int) -> PlayerView:
         staged=tuple(state.staged) if own_staging else (HIDDEN,) * len(state.staged),
         contest=tuple(state.contest),
         my_pairs=tuple((a, b) for s, a, b in state.pairs if s == seat),
-        sealed_pairs=len(state.pairs),
         my_bid=state.bids[seat],
         sacrificed=tuple(state.sacrificed),
         truncated=state.truncated,
