@@ -98,39 +98,55 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        super().reset(seed=seed)
-        if seed is not None:
-            self._rng = np.random.default_rng(seed)
-            for i, opponent in enumerate(self.opponents):
-                if hasattr(opponent, "seed"):
-                    opponent.seed(seed + 1 + i)
         options = options or {}
         unknown = set(options) - RESET_OPTIONS
         if unknown:
             raise ValueError(f"reset: unknown options {sorted(unknown)}; known: {sorted(RESET_OPTIONS)}")
-        self._illegal_streak = 0
+        requested = _check_seat(options.get("learner_seat"), self.table.num_players)  # before anything changes
         if "position" in options:
-            return self._reset_to_position(options["position"], options.get("learner_seat"))
+            return self._reset_to_position(options["position"], requested, seed)
+        super().reset(seed=seed)
+        self._seed_all(seed)
+        self._illegal_streak = 0
         for _ in range(MAX_RESTARTS):
-            self.seat = self._pick_seat(options.get("learner_seat"))
+            self.seat = self._pick_seat(requested)
             self.table.new_game(self._rng)
             self._play_opponents()
             if not self.table.game.is_over:
                 return self.table.observation(self.seat), self._info()
         raise RuntimeError(f"{MAX_RESTARTS} games in a row ended before the learner's first decision")
 
-    def _reset_to_position(self, doc: Any, seat: int | None) -> tuple[np.ndarray, dict[str, Any]]:
-        """Start from a JSON position; the learner sits in ``seat`` (or the seat rule of the environment)."""
+    def _reset_to_position(self, doc: Any, seat: int | None, seed: int | None) -> tuple[np.ndarray, dict[str, Any]]:
+        """Start from a JSON position; the learner sits in ``seat`` (or the seat rule of the environment).
+
+        Raises ``ValueError`` (and keeps the current game) when the position gives the learner nothing to decide.
+        """
+        previous, previous_seat = self.table.game, self.seat
         self.table.load_position(doc)
+        super().reset(seed=seed)
+        self._seed_all(seed)
         self.seat = self._pick_seat(seat)
         self._play_opponents()
+        if self.table.game.is_over:
+            self.table.game, self.seat = previous, previous_seat
+            raise ValueError("position: the game is over before the learner decides anything")
+        self._illegal_streak = 0
         return self.table.observation(self.seat), self._info()
+
+    def _seed_all(self, seed: int | None) -> None:
+        if seed is None:
+            return
+        self._rng = np.random.default_rng(seed)
+        for i, opponent in enumerate(self.opponents):
+            if hasattr(opponent, "seed"):
+                opponent.seed(seed + 1 + i)
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         try:
             self.table.play(action, self.seat, f"the learner (seat {self.seat})")
         except IllegalMoveError:
-            if self.illegal_action == "raise" or self.table.game.is_over or not self.action_space.contains(action):
+            in_space = not isinstance(action, bool) and self.action_space.contains(action)
+            if self.illegal_action == "raise" or self.table.game.is_over or not in_space:
                 raise
             return self._illegal_step(action)
         self._illegal_streak = 0
