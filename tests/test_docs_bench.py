@@ -52,6 +52,7 @@ def test_bench_measures_tribune_and_peers() -> None:
     assert [t.players for t in report.tribune] == [2, 4]
     for t in report.tribune:
         assert t.engine_decisions_per_s > 0 and t.aec_steps_per_s > 0 and t.games_per_s > 0
+        assert t.single_steps_per_s > 0
         assert 0 < t.encode_us < 10_000 and 0 < t.clone_us < 10_000 and 0 < t.mask_us < 10_000
     (peer,) = report.peers
     assert peer.name == "tictactoe_v3" and peer.aec_steps_per_s and peer.aec_steps_per_s > 0

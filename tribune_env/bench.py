@@ -6,6 +6,9 @@ Every figure comes from random legal play timed with ``time.perf_counter``:
 * AEC steps/s: the PettingZoo loop ``agent_iter`` / ``last()`` (observation and
   mask built) / ``step``, counting steps that play an action; games/s from the
   same loop;
+* single-agent steps/s: learner steps of the Gymnasium wrapper with random
+  opponents (each step also plays the opponents' moves up to the learner's next
+  decision);
 * observation encoding and ``clone()``: mean microseconds over mid-game states.
 
 The peers (``tictactoe_v3``, ``connect_four_v3``, ``texas_holdem_v4``) run the same
@@ -29,6 +32,7 @@ import pettingzoo
 from tribune_env.codec import encoder_for
 from tribune_env.engine.game import Game
 from tribune_env.envs.aec import env as tribune_aec
+from tribune_env.envs.single import TribuneSingleEnv
 
 PEERS = ("tictactoe_v3", "connect_four_v3", "texas_holdem_v4")
 PLAYER_COUNTS = (2, 3, 4, 5)
@@ -40,6 +44,7 @@ class TribuneFigures:
     engine_decisions_per_s: float
     aec_steps_per_s: float
     games_per_s: float
+    single_steps_per_s: float
     encode_us: float
     clone_us: float
     mask_us: float
@@ -119,6 +124,26 @@ def aec_rate(make_env: Callable[[], Any], seconds: float, seed: int) -> tuple[fl
     return steps / elapsed, games / elapsed
 
 
+def single_rate(players: int, seconds: float, seed: int) -> float:
+    """Learner steps per second of the single-agent wrapper against random opponents."""
+    env = TribuneSingleEnv(players=players)
+    rng = random.Random(seed)
+    steps = 0
+    episode = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        env.reset(seed=seed + episode)
+        episode += 1
+        done = False
+        while not done:
+            legal = np.flatnonzero(env.action_masks())
+            _obs, _reward, terminated, truncated, _info = env.step(int(legal[int(rng.random() * len(legal))]))
+            done = terminated or truncated
+            steps += 1
+    return steps / (time.perf_counter() - start)
+
+
 def _mid_game_states(players: int, seed: int, count: int) -> list[Game]:
     rng = random.Random(seed)
     out: list[Game] = []
@@ -182,8 +207,9 @@ def bench(
         note(f"tribune {n} players")
         decisions = engine_rate(n, seconds, seed)
         steps, games = aec_rate(lambda n=n: tribune_aec(players=n), seconds, seed)  # type: ignore[misc]
+        single = single_rate(n, seconds, seed)
         encode, clone, mask = micro_timings(n, seed)
-        report.tribune.append(TribuneFigures(n, decisions, steps, games, encode, clone, mask))
+        report.tribune.append(TribuneFigures(n, decisions, steps, games, single, encode, clone, mask))
     for name in peers:
         note(f"peer {name}")
         try:

@@ -149,7 +149,17 @@ def _simulate(args: argparse.Namespace) -> int:
 
 def _bench_tables(report: BenchReport) -> list[Table]:
     ours = Table(title=f"Tribune, random legal play ({report.seconds:g} s per figure)")
-    for column in ("players", "engine decisions/s", "AEC steps/s", "games/s", "encode µs", "mask µs", "clone µs"):
+    columns = (
+        "players",
+        "engine decisions/s",
+        "AEC steps/s",
+        "games/s",
+        "Gym steps/s",
+        "encode µs",
+        "mask µs",
+        "clone µs",
+    )
+    for column in columns:
         ours.add_column(column, justify="right")
     for t in report.tribune:
         ours.add_row(
@@ -157,6 +167,7 @@ def _bench_tables(report: BenchReport) -> list[Table]:
             f"{t.engine_decisions_per_s:,.0f}",
             f"{t.aec_steps_per_s:,.0f}",
             f"{t.games_per_s:,.2f}",
+            f"{t.single_steps_per_s:,.0f}",
             f"{t.encode_us:.1f}",
             f"{t.mask_us:.1f}",
             f"{t.clone_us:.1f}",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from tribune_env.data import OBJECTIVES, Components, VictoryCard
-from tribune_env.engine.state import TRIBUNE, GameState, PlayerState
+from tribune_env.data import OBJECTIVES, Components, ScoringSpec, VictoryCard
+from tribune_env.engine.state import SCROLL, TRIBUNE, GameState, PlayerState
 
 
 def victory_card(state: GameState) -> VictoryCard | None:
@@ -78,9 +78,11 @@ def track_fulfilment(state: GameState) -> None:
 
 def base_score(state: GameState, seat: int) -> int:
     """Points of the scoring table, without the "first" bonus."""
-    s = state.config.components.scoring
-    p = state.players[seat]
-    tile = (0, s.scroll, s.tribune)[p.tile]
+    return _points(state.players[seat], state.config.components.scoring)
+
+
+def _points(p: PlayerState, s: ScoringSpec) -> int:
+    tile = s.tribune if p.tile == TRIBUNE else (s.scroll if p.tile == SCROLL else 0)
     return (
         tile
         + (s.eternal_favor if p.eternal_favor else 0)
@@ -88,7 +90,7 @@ def base_score(state: GameState, seat: int) -> int:
         + s.legion * p.legions
         + s.laurel * p.laurels
         + p.money // s.denarii_per_point
-        + s.marker * p.num_markers
+        + s.marker * sum(p.markers)
     )
 
 
@@ -102,9 +104,11 @@ def first_fulfillers(state: GameState) -> list[int]:
 
 
 def scores(state: GameState) -> list[int]:
-    bonus = state.config.components.scoring.first_bonus
-    firsts = set(first_fulfillers(state))
-    return [base_score(state, seat) + (bonus if seat in firsts else 0) for seat in range(state.num_players)]
+    spec = state.config.components.scoring
+    total = [_points(p, spec) for p in state.players]
+    for seat in first_fulfillers(state):
+        total[seat] += spec.first_bonus
+    return total
 
 
 def game_ends(state: GameState) -> bool:

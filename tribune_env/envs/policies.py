@@ -10,7 +10,9 @@ An opponent is either
   choices (the interface of the reference agents).
 
 Either may have a ``seed(int)`` method; the wrapper calls it on every seeded
-reset so that whole episodes replay from one seed.
+reset so that whole episodes replay from one seed. An observation policy that
+needs only the mask may also define ``from_mask(mask) -> int``; the wrapper then
+calls that and skips encoding an observation (:class:`RandomPolicy` does).
 """
 
 from __future__ import annotations
@@ -44,6 +46,9 @@ class RandomPolicy:
         self.rng = np.random.default_rng(seed)
 
     def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        return self.from_mask(action_mask)
+
+    def from_mask(self, action_mask: np.ndarray) -> int:
         legal = np.flatnonzero(action_mask)
         if legal.size == 0:
             raise ValueError("RandomPolicy: the action mask allows no action")

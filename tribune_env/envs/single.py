@@ -193,6 +193,8 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
             opponent = self.opponents[(seat - self.seat - 1) % table.num_players]
             if isinstance(opponent, ViewAgent):
                 table.play_typed(opponent.act(game.view(seat), game.legal_actions()), seat, f"opponent in seat {seat}")
+            elif hasattr(opponent, "from_mask"):  # needs no observation: skip encoding one
+                table.play(opponent.from_mask(table.mask(seat)), seat, f"opponent in seat {seat}")
             else:
                 table.play(opponent(table.observation(seat), table.mask(seat)), seat, f"opponent in seat {seat}")
 
