@@ -191,15 +191,18 @@ def _bench(args: argparse.Namespace) -> int:
     unknown = [p for p in args.peers if p not in PEERS]
     if unknown:
         return _error(ValueError(f"unknown peer(s) {unknown}; choose from {PEERS}"))
+    # Progress is one line per measurement: a live spinner is a second thread, and it measurably slows the
+    # measured loop (numpy releases the GIL, and the spinner takes it), so the figures would be wrong.
     console = Console(stderr=True)
-    with console.status("benchmarking") as status:
-        report = bench(
-            args.seconds,
-            args.seed,
-            tuple(args.players),
-            tuple(args.peers),
-            progress=lambda msg: status.update(f"benchmarking: {msg}"),
-        )
+    total = len(args.players) + len(args.peers)
+    done = iter(range(1, total + 1))
+    report = bench(
+        args.seconds,
+        args.seed,
+        tuple(args.players),
+        tuple(args.peers),
+        progress=lambda msg: console.print(f"[{next(done)}/{total}] measuring {msg}", style="dim"),
+    )
     if args.json:
         print(json.dumps(report.to_dict(), indent=2))
     else:

@@ -85,6 +85,11 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
         self.illegal_limit = illegal_limit
         self._illegal_streak = 0
         self.opponents = _opponent_list(opponents, players)
+        # how each opponent is called, decided once: protocol isinstance checks are slow
+        self._opponent_kinds = [
+            "view" if isinstance(o, ViewAgent) else "mask" if hasattr(o, "from_mask") else "observation"
+            for o in self.opponents
+        ]
         encoder, codec = self.table.encoder, self.table.codec
         self.observation_space = spaces.Box(low=0.0, high=encoder.high, shape=(encoder.size,), dtype=np.float32)
         self.action_space = spaces.Discrete(codec.n)
@@ -190,13 +195,16 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
         game = table.game
         while not game.is_over and game.current_seat != self.seat:
             seat = game.current_seat
-            opponent = self.opponents[(seat - self.seat - 1) % table.num_players]
-            if isinstance(opponent, ViewAgent):
-                table.play_typed(opponent.act(game.view(seat), game.legal_actions()), seat, f"opponent in seat {seat}")
-            elif hasattr(opponent, "from_mask"):  # needs no observation: skip encoding one
-                table.play(opponent.from_mask(table.mask(seat)), seat, f"opponent in seat {seat}")
+            slot = (seat - self.seat - 1) % table.num_players
+            opponent: Any = self.opponents[slot]
+            who = f"opponent in seat {seat}"
+            kind = self._opponent_kinds[slot]
+            if kind == "view":
+                table.play_typed(opponent.act(game.view(seat), game.legal_actions()), seat, who)
+            elif kind == "mask":  # needs no observation: skip encoding one
+                table.play(opponent.from_mask(table.mask(seat)), seat, who)
             else:
-                table.play(opponent(table.observation(seat), table.mask(seat)), seat, f"opponent in seat {seat}")
+                table.play(opponent(table.observation(seat), table.mask(seat)), seat, who)
 
     def render(self) -> str | None:
         if self.render_mode is None:

@@ -49,6 +49,8 @@ class Table:
         self.codec: ActionCodec = codec_for(self.config.components)
         self.encoder: ObservationEncoder = encoder_for(self.config.components, round_limit)
         self.game: Game = Game.new(self.config, seed=0)
+        self._mask_key: tuple[object, int] | None = None  # (state, clock) of the cached mask of the seat to act
+        self._mask = np.zeros(self.codec.n, dtype=np.int8)
 
     @property
     def num_players(self) -> int:
@@ -66,7 +68,11 @@ class Table:
         game = self.game
         if game.current_seat != seat:
             return np.zeros(self.codec.n, dtype=np.int8)
-        return self.codec.mask(game.legal_actions(), seat, self.num_players)
+        key = (game.state, game.state.clock)  # the clock moves on with every engine step
+        if self._mask_key != key:
+            self._mask = self.codec.mask(game.legal_actions(), seat, self.num_players)
+            self._mask_key = key
+        return self._mask.copy()
 
     def legal_indices(self, seat: int) -> list[int]:
         game = self.game
