@@ -31,10 +31,9 @@ from tribune_env.codec import ActionCodec
 from tribune_env.data import Components
 from tribune_env.engine.game import Game
 from tribune_env.envs.rewards import RewardFn
-from tribune_env.envs.table import Table
+from tribune_env.envs.table import RENDER_MODES, Table, check_render_mode
 
 RESET_OPTIONS = frozenset({"position"})
-RENDER_MODES = ("ansi", "human")
 
 
 def env(**kwargs: Any) -> AECEnv[str, dict[str, np.ndarray], int]:
@@ -74,8 +73,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):
     ) -> None:
         EzPickle.__init__(self, players, victory_card, point_variant, reward, round_limit, components, render_mode)
         super().__init__()
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode: expected one of {RENDER_MODES} or None, got {render_mode!r}")
+        check_render_mode(render_mode)
         self.render_mode = render_mode
         self.table = Table(players, victory_card, point_variant, reward, round_limit, components)
         self.possible_agents = [f"player_{i}" for i in range(players)]
@@ -171,14 +169,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):
     # -- rendering --------------------------------------------------------------
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            warnings.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'", stacklevel=2)
-            return None
-        text = self.table.game.render()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return self.table.render(self.render_mode)
 
     def close(self) -> None:
         pass

@@ -16,7 +16,6 @@ action space always raise.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -27,10 +26,9 @@ from gymnasium import spaces
 
 from tribune_env.data import Components
 from tribune_env.engine.game import Game
-from tribune_env.envs.aec import RENDER_MODES
 from tribune_env.envs.policies import Opponent, RandomPolicy, ViewAgent
 from tribune_env.envs.rewards import RewardFn
-from tribune_env.envs.table import IllegalMoveError, Table
+from tribune_env.envs.table import RENDER_MODES, IllegalMoveError, Table, check_render_mode
 
 MAX_RESTARTS = 100  # games that end before the learner ever decides are replaced (practically never happens)
 ILLEGAL_MODES = ("penalty", "raise")
@@ -71,8 +69,7 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
         illegal_limit: int = 100,
         render_mode: str | None = None,
     ) -> None:
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode: expected one of {RENDER_MODES} or None, got {render_mode!r}")
+        check_render_mode(render_mode)
         self.render_mode = render_mode
         self.table = Table(players, victory_card, point_variant, reward, round_limit, components)
         self.fixed_seat = _check_seat(learner_seat, players)
@@ -207,14 +204,7 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
                 table.play(opponent(table.observation(seat), table.mask(seat)), seat, who)
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            warnings.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'", stacklevel=2)
-            return None
-        text = self.table.game.render()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return self.table.render(self.render_mode)
 
 
 def _check_seat(seat: Any, players: int) -> int | None:

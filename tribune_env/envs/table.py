@@ -7,6 +7,7 @@ conversion rules and the illegal-action error exist once.
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,12 @@ from tribune_env.envs.options import game_config
 from tribune_env.envs.rewards import RewardFn, reward_fn
 
 SEED_BOUND = 2**63 - 1
+RENDER_MODES = ("ansi", "human")
+
+
+def check_render_mode(mode: str | None) -> None:
+    if mode is not None and mode not in RENDER_MODES:
+        raise ValueError(f"render_mode: expected one of {RENDER_MODES} or None, got {mode!r}")
 
 
 class IllegalMoveError(TribuneError, ValueError):
@@ -137,6 +144,17 @@ class Table:
             reason = "not a legal choice now"
         message = f"{who} played action {what} {where}: {reason}. Legal actions: [{shown}]"
         return IllegalMoveError(message, action, legal)
+
+    def render(self, mode: str | None) -> str | None:
+        """The text board: returned for ``"ansi"``, printed for ``"human"``; a warning without a mode."""
+        if mode is None:
+            warnings.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'", stacklevel=3)
+            return None
+        text = self.game.render()
+        if mode == "human":
+            print(text)
+            return None
+        return text
 
     def rewards(self) -> list[float]:
         """End-of-game rewards by seat under the configured scheme (0 while the game runs)."""
