@@ -8,6 +8,7 @@ as labels, so tests can be written in the rulebook's terms.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Iterable
 from typing import Any
@@ -144,3 +145,14 @@ def play(g: Game, *actions: Action) -> None:
 
 def total_cards(g: Game) -> int:
     return sum(g.state.card_counts())
+
+
+def random_game(players: int, seed: int, steps: int) -> Game:
+    """A game after up to ``steps`` uniformly random legal decisions (fewer if it ends first)."""
+    game = Game.new(players=players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if game.is_over:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    return game

@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from positions import position
+from positions import position, random_game
 
 from tribune_env import Assassinate, Bid, DecisionKind, Faction, Game, GameConfig, default_components, load_components
 from tribune_env.codec import BID_CAP, ActionCodec, ActionDecodeError, codec_for
@@ -118,15 +118,6 @@ def assert_engine_actions_roundtrip(codec: ActionCodec, game: Game, seen: Counte
     expressible = [a for a in legal if not (isinstance(a, Bid) and a.amount > codec.bid_cap)]
     assert codec.indices(legal, seat, n) == [codec.encode(a, seat, n) for a in expressible]
 
-
-def random_game(players: int, seed: int, steps: int) -> Game:
-    game = Game.new(players=players, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if game.is_over:
-            break
-        game.apply(rng.choice(game.legal_actions()))
-    return game
 
 
 def modified_components(tmp_path: Path) -> Components:

@@ -26,7 +26,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from positions import card, pick, place, position
+from positions import card, pick, place, position, random_game
 from test_codec import modified_components
 from test_view import redeal
 
@@ -141,15 +141,6 @@ def assert_no_leak(
         )
 
 
-def play(players: int, seed: int, steps: int) -> Game:
-    game = Game.new(players=players, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if game.is_over:
-            break
-        game.apply(rng.choice(game.legal_actions()))
-    return game
-
 
 def play_until(game: Game, rng: random.Random, stop: Callable[[Game], bool], limit: int = 20_000) -> Game:
     for _ in range(limit):
@@ -198,7 +189,7 @@ def special(state: GameState) -> list[str]:
 )
 def test_observation_ignores_hidden_information(players: int, seed: int, steps: int, redeal_seed: int) -> None:
     """R1, R2 at a random point of a random game, for every seat."""
-    state = play(players, seed, steps).state
+    state = random_game(players, seed, steps).state
     rng = random.Random(redeal_seed)
     for seat in range(players):
         assert_no_leak(ENC, state, seat, rng)
@@ -257,7 +248,7 @@ def test_redealing_changes_what_the_owner_sees() -> None:
     changed = 0
     for players in PLAYER_COUNTS:
         for steps in (0, 150, 400, 900):
-            state = play(players, steps + players, steps).state
+            state = random_game(players, steps + players, steps).state
             for seat in range(players):
                 other = hide_and_redeal(state, (seat + 1) % players, rng)
                 if other.players[seat].hand != state.players[seat].hand:
@@ -320,7 +311,7 @@ def _leak_bids(obs: np.ndarray, state: GameState, seat: int) -> None:
 @pytest.mark.parametrize("leak", [_leak_draw_pile, _leak_next_hand], ids=["draw pile", "another hand"])
 def test_leak_test_catches_a_leaky_encoder(monkeypatch: pytest.MonkeyPatch, leak: Callable[..., None]) -> None:
     leaky = _leaky(monkeypatch, leak)
-    state = play(4, 7, 300).state
+    state = random_game(4, 7, 300).state
     assert state.draw and state.players[1].hand_size > 0
     assert_no_leak(ENC, state, 0, random.Random(0), tries=5)  # the real encoder passes
     with pytest.raises(AssertionError, match="hidden information"):
@@ -377,7 +368,7 @@ def test_same_seed_and_actions_give_the_same_observations(players: int) -> None:
 
 def test_encoding_is_pure() -> None:
     """encode neither changes the state nor shares its output array between calls."""
-    game = play(3, 9, 500)
+    game = random_game(3, 9, 500)
     before = game.to_json()
     a = ENC.encode(game.state, 1)
     copy = a.copy()
@@ -392,7 +383,7 @@ def test_encoding_is_pure() -> None:
 
 def test_a_saved_game_gives_the_same_observations() -> None:
     """A game read back from its JSON document is observed exactly like the original, and goes on so."""
-    game = play(4, 12, 700)
+    game = random_game(4, 12, 700)
     copy = Game.from_json(json.dumps(game.to_json()))
     rng = random.Random(3)
     for _ in range(300):
@@ -410,7 +401,7 @@ def test_encoders_of_the_same_components_agree() -> None:
     assert fresh.size == ENC.size
     assert np.array_equal(fresh.high, ENC.high)
     assert [(p.name, p.start, p.size) for p in fresh.pieces] == [(p.name, p.start, p.size) for p in ENC.pieces]
-    state = play(5, 1, 800).state
+    state = random_game(5, 1, 800).state
     for seat in range(5):
         assert fresh.encode(state, seat).tobytes() == ENC.encode(state, seat).tobytes()
 
@@ -439,7 +430,7 @@ def test_size_does_not_depend_on_the_player_count() -> None:
 
 
 def _random_states() -> list[GameState]:
-    return [play(players, seed, steps).state for players in PLAYER_COUNTS for seed, steps in ((1, 60), (2, 700))]
+    return [random_game(players, seed, steps).state for players in PLAYER_COUNTS for seed, steps in ((1, 60), (2, 700))]
 
 
 def test_slot_zero_is_the_observer() -> None:
@@ -501,7 +492,7 @@ def test_rotation_consistency() -> None:
 @settings(max_examples=30, deadline=None)
 @given(players=st.sampled_from(PLAYER_COUNTS), seed=st.integers(0, 2**32 - 1), steps=st.integers(0, 2500))
 def test_observations_are_bounded(players: int, seed: int, steps: int) -> None:
-    state = play(players, seed, steps).state
+    state = random_game(players, seed, steps).state
     for seat in range(players):
         obs = ENC.encode(state, seat)
         assert obs.dtype == np.float32 and obs.shape == (ENC.size,)

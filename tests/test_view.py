@@ -13,8 +13,9 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from positions import random_game
 
-from tribune_env import DecisionKind, Game, Region
+from tribune_env import DecisionKind, Region
 from tribune_env.engine.state import GameState
 from tribune_env.engine.view import player_view
 
@@ -68,15 +69,6 @@ def redeal(state: GameState, seat: int, rng: random.Random) -> GameState:
     return other
 
 
-def _play(players: int, seed: int, steps: int) -> Game:
-    game = Game.new(players=players, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if game.is_over:
-            break
-        game.apply(rng.choice(game.legal_actions()))
-    return game
-
 
 @settings(max_examples=60, deadline=None)
 @given(
@@ -86,7 +78,7 @@ def _play(players: int, seed: int, steps: int) -> Game:
     redeal_seed=st.integers(0, 1000),
 )
 def test_view_is_unchanged_by_redealing_hidden_cards(players: int, seed: int, steps: int, redeal_seed: int) -> None:
-    game = _play(players, seed, steps)
+    game = random_game(players, seed, steps)
     state = game.state
     for seat in range(players):
         other = redeal(state, seat, random.Random(redeal_seed))
@@ -96,7 +88,7 @@ def test_view_is_unchanged_by_redealing_hidden_cards(players: int, seed: int, st
 
 def test_redealing_changes_what_is_hidden() -> None:
     """The re-deal really moves cards (the test above is not vacuous)."""
-    game = _play(4, 3, 200)
+    game = random_game(4, 3, 200)
     other = redeal(game.state, 0, random.Random(1))
     assert [p.hand for p in other.players[1:]] != [p.hand for p in game.state.players[1:]]
     assert [p.hand_size for p in other.players] == [p.hand_size for p in game.state.players]
@@ -104,7 +96,7 @@ def test_redealing_changes_what_is_hidden() -> None:
 
 def test_view_shows_own_hand() -> None:
     """Control: changing the viewer's own cards changes the view."""
-    game = _play(3, 5, 100)
+    game = random_game(3, 5, 100)
     seat = 0
     other = redeal(game.state, 1, random.Random(2))  # seat 0's hand is hidden from seat 1: it moves
     assert other.players[seat].hand != game.state.players[seat].hand
@@ -113,7 +105,7 @@ def test_view_shows_own_hand() -> None:
 
 def test_private_log_lines_reach_only_their_owner() -> None:
     """Drawn cards and sealed bids appear only in their owner's log."""
-    game = _play(4, 11, 600)
+    game = random_game(4, 11, 600)
     for seat in range(4):
         secret = [line for line in game.log(seat) if " drew " in line or "(sealed)" in line]
         assert secret, "the game should have private lines for every seat"
