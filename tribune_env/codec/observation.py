@@ -150,10 +150,12 @@ class ObservationEncoder:
         )
         self._field_offsets = SimpleNamespace(**dict(zip(_PLAYER_FIELD, self.player_field_offset, strict=True)))
         self._cards_by_id: dict[str, VictoryCard] = {}
-        hidden = self.piece["board_hidden"]
-        self._hidden_slice = slice(hidden.start, hidden.stop)
-        self._hidden_factor = np.float32(1.0 / self.scales.cards)
         self._deck_size = float(self.tables.deck_size)
+        spaces_at, per_space = self._start["spaces"], self.max_players
+        self._space_bases = tuple(spaces_at + space * per_space for space in range(len(self.tables.spaces)))
+        self._relative_slots = {
+            n: tuple(tuple((s - seat) % n for s in range(n)) for seat in range(n)) for n in components.player_counts
+        }
         self._amount_index_cache: dict[tuple[int, int], np.ndarray] = {}
 
     # -- layout ---------------------------------------------------------------
@@ -250,14 +252,16 @@ class ObservationEncoder:
         card = self._victory(state)
         values = self._global(state, seat, card, buf)
         self._cards(state, seat, buf)
-        self._board(state, seat, buf)
+        self._board(state, seat, buf, values)
         self._player_flags(state, seat, buf)
         self._player_amounts(state, card, values)
         obs = np.frombuffer(buf, dtype=np.uint8).astype(np.float32)
         obs[self._amount_indices(state.num_players, seat)] = np.minimum(values, 1.0)
-        hidden = obs[self._hidden_slice]
-        np.minimum(hidden * self._hidden_factor, 1.0, out=hidden)
         return obs
+
+    def _relative(self, n: int, seat: int) -> tuple[int, ...]:
+        """Relative slot of every absolute seat, for ``n`` players seen from ``seat``."""
+        return self._relative_slots[n][seat]
 
     def _amount_indices(self, n: int, seat: int) -> np.ndarray:
         key = (n, seat)
@@ -274,6 +278,7 @@ class ObservationEncoder:
                 start["piles"] + 1,
                 start["staged_size"],
                 start["my_bid"] + 1,
+                *range(start["board_hidden"], start["board_hidden"] + len(self.fields)),
             ]
             per_seat = (o.money, o.laurels, o.legions, o.hand_size, o.followers, o.score, o.coin_bowl)
             for s in range(n):
@@ -361,24 +366,22 @@ class ObservationEncoder:
             for c in cards:
                 buf[sets + c] += 1
 
-    def _board(self, state: GameState, seat: int, buf: bytearray) -> None:
-        """Face-up cards as counts per field; face-down fields only as their size (``board_hidden``)."""
-        hidden = self._start["board_hidden"]
+    def _board(self, state: GameState, seat: int, buf: bytearray, values: list[float]) -> None:
+        """Face-up cards as counts per field; face-down fields only as their size (``board_hidden``, amounts)."""
         fields = state.fields
-        for slot, (region, i, base, always) in enumerate(self._field_info):
+        scale = self.scales.cards
+        for region, i, base, always in self._field_info:
             cards = fields[region][i]
-            if cards:
-                if always or field_visible(state, seat, region, i):
-                    for card in cards:
-                        buf[base + card] += 1
-                else:
-                    buf[hidden + slot] = len(cards)  # scaled after conversion
-        n = state.num_players
-        spaces = self._start["spaces"]
-        per_space = self.max_players
-        for space, occupant in enumerate(state.spaces):
-            if occupant >= 0:
-                buf[spaces + space * per_space + (occupant - seat) % n] = 1
+            if cards and (always or field_visible(state, seat, region, i)):
+                for card in cards:
+                    buf[base + card] += 1
+                values.append(0.0)
+            else:
+                values.append(len(cards) / scale)
+        rel = self._relative(state.num_players, seat)
+        bases = self._space_bases
+        for space in [s for s, occupant in enumerate(state.spaces) if occupant >= 0]:
+            buf[bases[space] + rel[state.spaces[space]]] = 1
 
     def _player_flags(self, state: GameState, seat: int, buf: bytearray) -> None:
         n = state.num_players
