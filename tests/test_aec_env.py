@@ -419,13 +419,13 @@ def test_render_without_mode_warns() -> None:
 
 def test_metadata_declares_render_fps() -> None:
     for metadata in (tribune_env.raw_env.metadata, tribune_env.env().metadata, pettingzoo.make("aec", AEC_ID).metadata):
-        assert metadata["render_modes"] == ["ansi", "human"]
+        assert metadata["render_modes"] == ["ansi", "human", "rgb_array"]
         assert metadata["name"] == "tribune_v0"
         fps = metadata["render_fps"]
         assert isinstance(fps, int) and not isinstance(fps, bool) and fps > 0
 
 
-@pytest.mark.parametrize("mode", ["rgb_array", "text", ""])
+@pytest.mark.parametrize("mode", ["rgb", "text", ""])
 def test_bad_render_mode(mode: str) -> None:
     with pytest.raises(ValueError, match="render_mode"):
         tribune_env.env(render_mode=mode)

@@ -208,7 +208,7 @@ def test_spaces_match_the_aec_environment() -> None:
 
 def test_metadata_declares_render_fps() -> None:
     for metadata in (TribuneSingleEnv.metadata, gymnasium.make(SINGLE_ID).metadata):
-        assert metadata["render_modes"] == ["ansi", "human"]
+        assert metadata["render_modes"] == ["ansi", "human", "rgb_array"]
         fps = metadata["render_fps"]
         assert isinstance(fps, int) and not isinstance(fps, bool) and fps > 0
 
@@ -883,7 +883,7 @@ def test_render_modes(capsys: pytest.CaptureFixture[str]) -> None:
     assert human.render() is None
     assert capsys.readouterr().out.strip() == human.game.render().strip()
     with pytest.raises(ValueError, match="render_mode"):
-        TribuneSingleEnv(render_mode="rgb_array")
+        TribuneSingleEnv(render_mode="rgb")
 
 
 def test_render_without_mode_warns(capsys: pytest.CaptureFixture[str]) -> None:

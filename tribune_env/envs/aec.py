@@ -51,7 +51,8 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):
         reward: ``"win_loss"`` (zero-sum, default), ``"rank"``, ``"score_margin"`` or a callable.
         round_limit: rounds after which the game is truncated (R25).
         components: a :class:`Components` object or a TOML path (default: the packaged set).
-        render_mode: ``"ansi"`` (``render()`` returns the text board) or ``"human"`` (prints it).
+        render_mode: ``"ansi"`` (``render()`` returns the text board), ``"human"`` (prints it) or
+            ``"rgb_array"`` (the board drawn as an image; needs matplotlib).
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -168,7 +169,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):
 
     # -- rendering --------------------------------------------------------------
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         return self.table.render(self.render_mode)
 
     def close(self) -> None:

@@ -49,7 +49,7 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
         illegal_action: ``"penalty"`` (default) or ``"raise"``.
         illegal_penalty: the reward of an illegal action in ``"penalty"`` mode.
         illegal_limit: illegal actions in a row that truncate the episode (``"penalty"`` mode).
-        render_mode: ``"ansi"`` or ``"human"``.
+        render_mode: ``"ansi"``, ``"human"`` or ``"rgb_array"`` (as for the AEC environment).
     """
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012  (declared so by gymnasium)
@@ -203,7 +203,7 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
             else:
                 table.play(opponent(table.observation(seat), table.mask(seat)), seat, who)
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         return self.table.render(self.render_mode)
 
 

@@ -19,10 +19,11 @@ from tribune_env.engine.actions import Action
 from tribune_env.engine.errors import GameOverError, IllegalActionError, TribuneError
 from tribune_env.engine.game import Game
 from tribune_env.envs.options import game_config
+from tribune_env.envs.rendering import text_to_rgb
 from tribune_env.envs.rewards import RewardFn, reward_fn
 
 SEED_BOUND = 2**63 - 1
-RENDER_MODES = ("ansi", "human")
+RENDER_MODES = ("ansi", "human", "rgb_array")
 
 
 def check_render_mode(mode: str | None) -> None:
@@ -145,8 +146,9 @@ class Table:
         message = f"{who} played action {what} {where}: {reason}. Legal actions: [{shown}]"
         return IllegalMoveError(message, action, legal)
 
-    def render(self, mode: str | None) -> str | None:
-        """The text board: returned for ``"ansi"``, printed for ``"human"``; a warning without a mode."""
+    def render(self, mode: str | None) -> str | np.ndarray | None:
+        """The text board: returned for ``"ansi"``, printed for ``"human"``, drawn as an RGB array for
+        ``"rgb_array"``; a warning without a mode."""
         if mode is None:
             warnings.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'", stacklevel=3)
             return None
@@ -154,6 +156,8 @@ class Table:
         if mode == "human":
             print(text)
             return None
+        if mode == "rgb_array":
+            return text_to_rgb(text)
         return text
 
     def rewards(self) -> list[float]:
