@@ -728,3 +728,18 @@ def test_user_component_file_changes_the_layout(tmp_path: Path) -> None:
                 assert obs[player_entry("present", 5, encoder)] == [1.0]
                 assert_no_leak(encoder, game.state, seat, rng, tries=1)
         game.apply(rng.choice(game.legal_actions()))
+
+
+def test_split_names_every_entry_once() -> None:
+    game = random_game(4, 8, 300)
+    obs = ENC.encode(game.state, game.current_seat)
+    parts = ENC.split(obs)
+    assert sum(part.size for part in parts.values()) == ENC.size
+    assert np.array_equal(parts["hand"], piece(obs, "hand"))
+    assert parts["players[0].flags"][0] == 1  # slot 0 is the observer, who is present
+    assert not parts["players[4].flags"].any()  # a fifth seat does not exist in a four-player game
+    assert float(parts["players[0].money"][0]) == pytest.approx(
+        min(game.state.players[game.current_seat].money / ENC.scales.money, 1.0)
+    )
+    with pytest.raises(ValueError, match="shape"):
+        ENC.split(obs[:-1])

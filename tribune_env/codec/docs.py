@@ -82,6 +82,7 @@ def observation_markdown(encoder: ObservationEncoder) -> str:
         for (name, size, meaning), offset in zip(PER_PLAYER, encoder.player_field_offset, strict=True)
     ]
     lines.append(
+        "\n`ObservationEncoder.split(obs)` returns every piece and player field by name, for debugging.\n"
         "\nCard-count pieces (`hand`, `staged`, `contest`, `my_pairs`, `sets`, each field of `board`) are indexed "
         "by card type in the order of the `card` block of the action space (docs/actions.md).\n"
     )

@@ -235,6 +235,17 @@ class ObservationEncoder:
             rows.append((f"players[0].{name}", base + off, size, meaning))
         return rows
 
+    def split(self, obs: np.ndarray) -> dict[str, np.ndarray]:
+        """Name every part of an observation (for debugging agents): each piece, and the player block
+        as ``players[k].<field>`` for relative seat ``k``. The arrays are views into ``obs``."""
+        if obs.shape != (self.size,):
+            raise ValueError(f"expected an observation of shape ({self.size},), got {obs.shape}")
+        out = {p.name: obs[p.start : p.stop] for p in self.pieces if p.name != "players"}
+        for k, base in enumerate(self._player_offsets):
+            for (name, size, _), offset in zip(PER_PLAYER, self.player_field_offset, strict=True):
+                out[f"players[{k}].{name}"] = obs[base + offset : base + offset + size]
+        return out
+
     # -- encoding -------------------------------------------------------------
     #
     # One-hots and card counts go into a bytearray (cheap per entry in Python)
