@@ -41,7 +41,7 @@ class Piece:
     start: int
     size: int
     meaning: str
-    high: float = 1.0  # upper bound of every entry; card counts use per-entry bounds instead
+    counts: bool = False  # card counts per card type, bounded by the copies of each type (else bounded by 1)
 
     @property
     def stop(self) -> int:
@@ -166,44 +166,43 @@ class ObservationEncoder:
         c = t.num_card_types
         f = len(Faction)
         n = self.max_players
-        copies = float(max(t.card_copies))
         max_index = max(
             max(spec.fields for spec in self.components.regions),
             max(spec.spaces for spec in self.components.regions),
             len(TakeoverRole),
         )
-        spec: list[tuple[str, int, str, float]] = [
-            ("round", 1, "round / round limit", 1.0),
-            ("phase", len(Phase), "one-hot phase", 1.0),
-            ("victory_card", len(self.victory_ids), "one-hot victory card (all zero in the point variant)", 1.0),
-            ("point_variant", 1, "playing the point-value variant", 1.0),
-            ("thresholds", 4, "laurels, legions, denarii, markers needed, each / its scale", 1.0),
-            ("obligatory", len(OBJECTIVES), "objectives the victory card makes obligatory", 1.0),
-            ("required", 1, "objectives required at this player count / number of objectives", 1.0),
-            ("pending_kind", len(DecisionKind), "one-hot kind of the pending decision", 1.0),
-            ("pending_seat", n, "one-hot relative seat of the deciding player", 1.0),
-            ("pending_faction", f, "one-hot faction of the decision (take-over, benefit, penalty)", 1.0),
-            ("pending_index", max_index, "one-hot kind-specific index (field, space slot, take-over role)", 1.0),
-            ("hand", c, "own hand: count per card type", copies),
-            ("staged", c, "own cards staged for a take-over set or pair: count per card type", copies),
-            ("staged_size", 1, "own cards staged / scale.cards", 1.0),
-            ("contest", c, "set committed from faction space 2, to beat (R15): count per card type", copies),
-            ("my_pairs", c, "own sealed Field of Mars pairs: count per card type", copies),
-            ("my_bid", 2, "own sealed bid: [has bid, amount / scale.money]", 1.0),
-            ("sets", c, "displayed sets: count per card type", copies),
-            ("first_laurel", f, "first-controller laurel still on the faction field", 1.0),
-            ("chariot", f + 1, "one-hot faction holding the chariot, last entry: none", 1.0),
-            ("colosseum", 1, "denarii in the Colosseum / scale.money", 1.0),
-            ("piles", 2, "draw pile, discard pile sizes / deck size", 1.0),
-            ("spaces", len(t.spaces) * n, "follower space x relative seat occupying it", 1.0),
-            ("board", len(self.fields) * c, "face-up cards of each region field: count per card type", copies),
-            ("board_hidden", len(self.fields), "face-down cards of each region field / scale.cards", 1.0),
-            ("players", n * sum(s for _, s, _ in PER_PLAYER), "per relative seat: the player block", 1.0),
+        spec: list[tuple[str, int, str, bool]] = [
+            ("round", 1, "round / round limit", False),
+            ("phase", len(Phase), "one-hot phase", False),
+            ("victory_card", len(self.victory_ids), "one-hot victory card (all zero in the point variant)", False),
+            ("point_variant", 1, "playing the point-value variant", False),
+            ("thresholds", 4, "laurels, legions, denarii, markers needed, each / its scale", False),
+            ("obligatory", len(OBJECTIVES), "objectives the victory card makes obligatory", False),
+            ("required", 1, "objectives required at this player count / number of objectives", False),
+            ("pending_kind", len(DecisionKind), "one-hot kind of the pending decision", False),
+            ("pending_seat", n, "one-hot relative seat of the deciding player", False),
+            ("pending_faction", f, "one-hot faction of the decision (take-over, benefit, penalty)", False),
+            ("pending_index", max_index, "one-hot kind-specific index (field, space slot, take-over role)", False),
+            ("hand", c, "own hand: count per card type", True),
+            ("staged", c, "own cards staged for a take-over set or pair: count per card type", True),
+            ("staged_size", 1, "own cards staged / scale.cards", False),
+            ("contest", c, "set committed from faction space 2, to beat (R15): count per card type", True),
+            ("my_pairs", c, "own sealed Field of Mars pairs: count per card type", True),
+            ("my_bid", 2, "own sealed bid: [has bid, amount / scale.money]", False),
+            ("sets", c, "displayed sets: count per card type", True),
+            ("first_laurel", f, "first-controller laurel still on the faction field", False),
+            ("chariot", f + 1, "one-hot faction holding the chariot, last entry: none", False),
+            ("colosseum", 1, "denarii in the Colosseum / scale.money", False),
+            ("piles", 2, "draw pile, discard pile sizes / deck size", False),
+            ("spaces", len(t.spaces) * n, "follower space x relative seat occupying it", False),
+            ("board", len(self.fields) * c, "face-up cards of each region field: count per card type", True),
+            ("board_hidden", len(self.fields), "face-down cards of each region field / scale.cards", False),
+            ("players", n * sum(s for _, s, _ in PER_PLAYER), "per relative seat: the player block", False),
         ]
         pieces: list[Piece] = []
         start = 0
-        for name, size, meaning, high in spec:
-            pieces.append(Piece(name, start, size, meaning, high))
+        for name, size, meaning, counts in spec:
+            pieces.append(Piece(name, start, size, meaning, counts))
             start += size
         per = sum(s for _, s, _ in PER_PLAYER)
         base = pieces[-1].start
@@ -221,10 +220,8 @@ class ObservationEncoder:
         high = np.ones(self.size, dtype=np.float32)
         copies = np.asarray(self.tables.card_copies, dtype=np.float32)
         for piece in self.pieces:
-            if piece.name in ("hand", "staged", "contest", "my_pairs", "sets"):
-                high[piece.start : piece.stop] = copies
-            elif piece.name == "board":
-                high[piece.start : piece.stop] = np.tile(copies, len(self.fields))
+            if piece.counts:
+                high[piece.start : piece.stop] = np.tile(copies, piece.size // len(copies))
         return high
 
     def layout_rows(self) -> list[tuple[str, int, int, str]]:
