@@ -33,6 +33,7 @@ from tribune_env.codec import encoder_for
 from tribune_env.engine.game import Game
 from tribune_env.envs.aec import env as tribune_aec
 from tribune_env.envs.single import TribuneSingleEnv
+from tribune_env.envs.table import Table
 
 PEERS = ("tictactoe_v3", "connect_four_v3", "texas_holdem_v4")
 PLAYER_COUNTS = (2, 3, 4, 5)
@@ -163,8 +164,6 @@ def _mid_game_states(players: int, seed: int, count: int) -> list[Game]:
 
 def micro_timings(players: int, seed: int, samples: int = 2000) -> tuple[float, float, float]:
     """Mean microseconds of (observation encoding, ``clone()``, action mask) over mid-game states."""
-    from tribune_env.envs.table import Table
-
     games = _mid_game_states(players, seed, samples)
     encoder = encoder_for(games[0].config.components, games[0].config.round_limit)
     start = time.perf_counter()

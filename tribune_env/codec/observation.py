@@ -27,7 +27,7 @@ import numpy as np
 
 from tribune_env.data import OBJECTIVES, Components, Faction, Region, VictoryCard
 from tribune_env.engine.decisions import DecisionKind, Phase, TakeoverRole
-from tribune_env.engine.scoring import first_fulfillers, scores
+from tribune_env.engine.scoring import first_fulfillers, scores, victory_card
 from tribune_env.engine.state import TILE_NAMES, TRIBUNE, GameState
 from tribune_env.engine.tables import Tables, tables_for
 from tribune_env.engine.view import ALWAYS_FACE_UP, field_visible, public_hand_size
@@ -149,7 +149,6 @@ class ObservationEncoder:
             for slot, (region, i) in enumerate(self.fields)
         )
         self._field_offsets = SimpleNamespace(**dict(zip(_PLAYER_FIELD, self.player_field_offset, strict=True)))
-        self._cards_by_id: dict[str, VictoryCard] = {}
         self._deck_size = float(self.tables.deck_size)
         spaces_at, per_space = self._start["spaces"], self.max_players
         self._space_bases = tuple(spaces_at + space * per_space for space in range(len(self.tables.spaces)))
@@ -257,7 +256,7 @@ class ObservationEncoder:
         cards), so only the scaled amounts need clipping.
         """
         buf = bytearray(self.size)
-        card = self._victory(state)
+        card = victory_card(state)
         values = self._global(state, seat, card, buf)
         self._cards(state, seat, buf)
         self._board(state, seat, buf, values)
@@ -295,14 +294,6 @@ class ObservationEncoder:
                 out.extend(range(base + o.progress + 2, base + o.progress + 6))
             found = self._amount_index_cache[key] = np.asarray(out, dtype=np.intp)
         return found
-
-    def _victory(self, state: GameState) -> VictoryCard | None:
-        if state.config.point_variant:
-            return None
-        card = self._cards_by_id.get(state.victory_card)
-        if card is None:
-            card = self._cards_by_id[state.victory_card] = self.components.victory_card(state.victory_card)
-        return card
 
     def _global(self, state: GameState, seat: int, card: VictoryCard | None, buf: bytearray) -> list[float]:
         """Set the global one-hots; return the global amounts (the start of the amounts list)."""
@@ -451,7 +442,7 @@ class ObservationEncoder:
                         _ratio(p.laurels, laurels),
                         _ratio(p.legions, legions),
                         _ratio(p.money, denarii),
-                        _ratio(sum(p.markers), markers),
+                        _ratio(p.num_markers, markers),
                     )
                 )
 

@@ -11,7 +11,7 @@ from tribune_env.engine.state import SCROLL, TRIBUNE, GameState, PlayerState
 def victory_card(state: GameState) -> VictoryCard | None:
     if state.config.point_variant:
         return None
-    return state.config.components.victory_card(state.victory_card)
+    return _card(state.config.components, state.victory_card)
 
 
 def objectives(player: PlayerState, card: VictoryCard) -> dict[str, bool]:
@@ -90,7 +90,7 @@ def _points(p: PlayerState, s: ScoringSpec) -> int:
         + s.legion * p.legions
         + s.laurel * p.laurels
         + p.money // s.denarii_per_point
-        + s.marker * sum(p.markers)
+        + s.marker * p.num_markers
     )
 
 

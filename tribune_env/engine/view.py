@@ -98,7 +98,7 @@ def _visible_field(state: GameState, seat: int, region: Region, i: int, cards: l
 def public_hand_size(state: GameState, seat: int) -> int:
     """Hand size as everybody sees it: cards being staged and sealed, unrevealed Field of Mars pairs still
     count as held, so a simultaneous choice shows nothing before all have chosen (R1, R2)."""
-    size = sum(state.players[seat].hand)
+    size = state.players[seat].hand_size
     if state.pairs:
         size += 2 * sum(1 for s, _, _ in state.pairs if s == seat)
     pending = state.pending
