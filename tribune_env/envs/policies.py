@@ -5,7 +5,7 @@ An opponent is either
 * an **observation policy**: a callable ``(observation, action_mask) -> int``
   over the codec's integers (for example a trained SB3 model, see
   :func:`model_policy`), or
-* a **view agent**: an object with ``act(view, legal) -> Action`` that gets the
+* a **view agent**: an object with ``act(view, legal, info) -> Action`` that gets the
   seat's :class:`~tribune_env.engine.view.PlayerView` and the typed legal
   choices (the interface of the reference agents).
 
@@ -24,13 +24,17 @@ import numpy as np
 
 from tribune_env.engine.actions import Action
 from tribune_env.engine.view import PlayerView
+from tribune_env.envs.infoset import InfoSet
 
 ObsPolicy = Callable[[np.ndarray, np.ndarray], int]
 
 
 @runtime_checkable
 class ViewAgent(Protocol):
-    def act(self, view: PlayerView, legal: Sequence[Action]) -> Action: ...
+    """An agent deciding from its view and the legal choices; ``info`` gives search and policy agents
+    sampled full states and the codec's observation (see :class:`~tribune_env.envs.infoset.InfoSet`)."""
+
+    def act(self, view: PlayerView, legal: Sequence[Action], info: InfoSet | None = None) -> Action: ...
 
 
 Opponent = ObsPolicy | ViewAgent

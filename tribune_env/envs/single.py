@@ -16,6 +16,7 @@ action space always raise.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from gymnasium import spaces
 
 from tribune_env.data import Components
 from tribune_env.engine.game import Game
+from tribune_env.envs.infoset import InfoSet
 from tribune_env.envs.policies import Opponent, RandomPolicy, ViewAgent
 from tribune_env.envs.rewards import RewardFn
 from tribune_env.envs.table import RENDER_MODES, IllegalMoveError, Table, check_render_mode
@@ -83,10 +85,7 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
         self._illegal_streak = 0
         self.opponents = _opponent_list(opponents, players)
         # how each opponent is called, decided once: protocol isinstance checks are slow
-        self._opponent_kinds = [
-            "view" if isinstance(o, ViewAgent) else "mask" if hasattr(o, "from_mask") else "observation"
-            for o in self.opponents
-        ]
+        self._opponent_kinds = [_opponent_kind(o) for o in self.opponents]
         encoder, codec = self.table.encoder, self.table.codec
         self.observation_space = spaces.Box(low=0.0, high=encoder.high, shape=(encoder.size,), dtype=np.float32)
         self.action_space = spaces.Discrete(codec.n)
@@ -197,6 +196,8 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
             who = f"opponent in seat {seat}"
             kind = self._opponent_kinds[slot]
             if kind == "view":
+                table.play_typed(opponent.act(game.view(seat), game.legal_actions(), InfoSet(game, seat)), seat, who)
+            elif kind == "view2":  # an older two-argument act(view, legal)
                 table.play_typed(opponent.act(game.view(seat), game.legal_actions()), seat, who)
             elif kind == "mask":  # needs no observation: skip encoding one
                 table.play(opponent.from_mask(table.mask(seat)), seat, who)
@@ -205,6 +206,17 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
 
     def render(self) -> str | np.ndarray | None:
         return self.table.render(self.render_mode)
+
+
+def _opponent_kind(opponent: Any) -> str:
+    """How an opponent is called: "view" (act with info), "view2" (act(view, legal)), "mask" or "observation"."""
+    if isinstance(opponent, ViewAgent):
+        try:
+            inspect.signature(opponent.act).bind(None, None, None)
+        except TypeError:
+            return "view2"
+        return "view"
+    return "mask" if hasattr(opponent, "from_mask") else "observation"
 
 
 def _check_seat(seat: Any, players: int) -> int | None:

@@ -1,0 +1,135 @@
+"""Agent specs: ``name`` or ``name:key=value,key=value`` or ``name:argument``.
+
+Examples: ``random``, ``greedy``, ``heuristic``, ``mcts:iterations=400``,
+``mcts:seconds=0.5,rollout=random``, ``ppo:path/to/model.zip``. A bare
+argument without ``=`` is passed as the parameter ``path``. Agent modules
+register a factory with :func:`register_agent`; :func:`make_agent` builds an
+agent from a spec and raises :class:`AgentError` naming what is wrong.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from agents.base import Agent, AgentError
+
+Factory = Callable[[dict[str, str], int | None], Agent]
+_FACTORIES: dict[str, Factory] = {}
+_BUILTIN = {
+    "random": "agents.random_agent",
+    "greedy": "agents.greedy",
+    "heuristic": "agents.heuristic",
+    "mcts": "agents.mcts",
+    "ppo": "agents.ppo",
+}
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """A parsed spec: the agent name and its parameters (strings, converted by the factory)."""
+
+    name: str
+    params: tuple[tuple[str, str], ...] = ()
+
+    def __str__(self) -> str:
+        if not self.params:
+            return self.name
+        parts = [v if k == "path" and len(self.params) == 1 else f"{k}={v}" for k, v in self.params]
+        return f"{self.name}:{','.join(parts)}"
+
+
+def parse_spec(text: str) -> AgentSpec:
+    """Parse an agent spec; raises :class:`AgentError` on malformed text."""
+    if not isinstance(text, str) or not text.strip():
+        raise AgentError(f"agent spec must be a non-empty string, got {text!r}")
+    name, _, rest = text.strip().partition(":")
+    name = name.strip().lower()
+    if not name.replace("_", "").replace("-", "").isalnum():
+        raise AgentError(f"agent spec {text!r}: bad agent name {name!r}")
+    params: list[tuple[str, str]] = []
+    if rest:
+        if "=" not in rest:
+            return AgentSpec(name, (("path", rest),))
+        for part in rest.split(","):
+            key, eq, value = part.partition("=")
+            key, value = key.strip(), value.strip()
+            if not eq or not key or not value:
+                raise AgentError(f"agent spec {text!r}: expected key=value, got {part!r}")
+            if any(k == key for k, _ in params):
+                raise AgentError(f"agent spec {text!r}: parameter {key!r} given twice")
+            params.append((key, value))
+    return AgentSpec(name, tuple(params))
+
+
+def register_agent(name: str, factory: Factory) -> None:
+    """Make ``name`` usable in specs; ``factory(params, seed)`` builds the agent."""
+    _FACTORIES[name] = factory
+
+
+def agent_names() -> list[str]:
+    """Every registered agent name (built-ins included)."""
+    return sorted(set(_FACTORIES) | set(_BUILTIN))
+
+
+def _factory(name: str) -> Factory:
+    if name not in _FACTORIES and name in _BUILTIN:
+        importlib.import_module(_BUILTIN[name])  # registers itself
+    try:
+        return _FACTORIES[name]
+    except KeyError:
+        raise AgentError(f"unknown agent {name!r}; known agents: {', '.join(agent_names())}") from None
+
+
+def make_agent(spec: str | AgentSpec, seed: int | None = None) -> Agent:
+    """Build the agent named by ``spec``; raises :class:`AgentError` for unknown names or bad parameters."""
+    parsed = parse_spec(spec) if isinstance(spec, str) else spec
+    agent = _factory(parsed.name)(dict(parsed.params), seed)
+    agent.spec = str(parsed)
+    return agent
+
+
+# -- parameter helpers for factories ---------------------------------------------
+
+
+def take_int(params: dict[str, str], key: str, default: int, low: int = 1) -> int:
+    """Pop an integer parameter (>= ``low``), or ``default``."""
+    if key not in params:
+        return default
+    text = params.pop(key)
+    try:
+        value = int(text)
+    except ValueError:
+        raise AgentError(f"parameter {key}: expected an integer, got {text!r}") from None
+    if value < low:
+        raise AgentError(f"parameter {key}: must be >= {low}, got {value}")
+    return value
+
+
+def take_float(params: dict[str, str], key: str, default: float | None, low: float = 0.0) -> float | None:
+    """Pop a float parameter (> ``low``), or ``default``."""
+    if key not in params:
+        return default
+    text = params.pop(key)
+    try:
+        value = float(text)
+    except ValueError:
+        raise AgentError(f"parameter {key}: expected a number, got {text!r}") from None
+    if not value > low:
+        raise AgentError(f"parameter {key}: must be > {low}, got {value}")
+    return value
+
+
+def take_choice(params: dict[str, str], key: str, default: str, choices: tuple[str, ...]) -> str:
+    """Pop a parameter that must be one of ``choices``."""
+    value = params.pop(key, default)
+    if value not in choices:
+        raise AgentError(f"parameter {key}: expected one of {', '.join(choices)}, got {value!r}")
+    return value
+
+
+def no_more(name: str, params: dict[str, str]) -> None:
+    """Raise for parameters a factory did not use."""
+    if params:
+        raise AgentError(f"agent {name!r} has no parameter(s) {', '.join(sorted(params))}")

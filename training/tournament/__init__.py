@@ -1,0 +1,1 @@
+"""Tournaments between agents: scheduling, playing, storing and rating games."""
