@@ -22,7 +22,6 @@ _BUILTIN = {
     "greedy": "agents.greedy",
     "heuristic": "agents.heuristic",
     "mcts": "agents.mcts",
-    "ppo": "agents.ppo",
 }
 
 

@@ -1,0 +1,320 @@
+"""``mcts``: information-set Monte Carlo tree search (single-observer IS-MCTS).
+
+The searcher follows Cowling, Powley & Whitehouse (2012), "Information Set
+Monte Carlo Tree Search". The agent cannot see the other hands, the piles,
+face-down cards or sealed bids, so it cannot search the true game. Instead
+every iteration works on a *determinization*: ``info.sample(rng)`` deals
+everything hidden from the agent's seat at random (consistently with its
+view, chance key included), and the iteration plays that full game forward
+with the engine. All iterations share one tree whose edges are typed actions,
+so the statistics of an action are pooled over many plausible deals:
+
+1. **Select.** From the root, at each node only the actions legal in *this*
+   determinization are candidates. Each existing candidate child has its
+   *availability* counted up (how often it could have been chosen), and the
+   best child by UCB1 with availability is followed,
+   ``Q[seat] / N + c * sqrt(ln(availability) / N)``, where ``Q`` is the
+   child's total value for ``seat``, the player to move in the current
+   determinization (``game.current_seat``). Nodes store a value per seat, so
+   the same tree serves every player: each one maximises its own value.
+2. **Expand.** At the first node with a legal candidate that has no child
+   yet, one such action (uniformly) gets a new child and the descent stops.
+3. **Roll out.** From there at most ``depth`` decisions are played, either
+   uniformly among the candidates on the game directly (``rollout=random``,
+   fast) or by one ``heuristic`` agent per seat (``rollout=heuristic``).
+4. **Evaluate.** A finished game is worth 1 to its winners (shared: 1/k
+   each) and 0 to the others. An unfinished one is scored by
+   ``agents.evaluation.evaluate_all`` when that module exists, otherwise by
+   :func:`score_values` (a softmax of the current scores).
+5. **Back up** the value vector into every node of the path.
+
+The chosen action is the most visited root child among the actions legal now
+(ties: the better mean value for the agent, then the order of ``legal``).
+Opponents inside a determinization act on the dealt cards, as in the paper's
+single-observer variant; nothing from the true hidden state reaches the search,
+because :meth:`InfoSet.sample` depends only on the view and the generator.
+
+Bids (Atrium and chariot auctions) have up to ``money + 1`` legal amounts;
+the tree and the random rollouts consider only the levels in
+:data:`BID_LEVELS` (0, 1, 2, 3, 5, 8, 13, ...), which keeps the branching
+factor of those decisions near ten. Nothing is reused between decisions.
+
+Spec parameters (``mcts:iterations=400``, ``mcts:seconds=0.5,rollout=random``):
+
+* ``iterations`` (int >= 1): iterations per decision; 200 when neither budget is given.
+* ``seconds`` (float > 0): wall-clock budget per decision; with both budgets the
+  first one reached stops the search. Only the iteration budget is reproducible.
+* ``c`` (float > 0, default 0.7): the exploration constant.
+* ``rollout`` (``random`` | ``heuristic``, default ``random``).
+* ``depth`` (int >= 0, default 50): decisions per rollout before evaluating.
+
+A decision with one legal choice is answered at once. ``act`` needs the
+:class:`InfoSet` (``info``); without it the agent raises :class:`AgentError`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import sys
+import time
+from collections.abc import Callable, Sequence
+from typing import cast
+
+from agents.base import Agent, AgentError, InfoSet
+from agents.specs import make_agent, no_more, register_agent, take_choice, take_float, take_int
+from tribune_env.engine.actions import Action, Bid
+from tribune_env.engine.config import GameConfig
+from tribune_env.engine.decisions import DecisionKind
+from tribune_env.engine.game import Game
+from tribune_env.engine.state import GameState
+from tribune_env.engine.view import PlayerView
+
+__all__ = ["BID_LEVELS", "MctsAgent", "candidates", "score_values"]
+
+Evaluator = Callable[[GameState], list[float]]
+
+#: bid amounts the search considers (those not above the bidder's money)
+BID_LEVELS = frozenset((0, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233))
+_BID_KINDS = frozenset((DecisionKind.ATRIUM_BID, DecisionKind.CHARIOT_BID))
+
+#: points per factor e in the fallback softmax of :func:`score_values`
+SCORE_TEMPERATURE = 3.0
+
+DEFAULT_ITERATIONS = 200
+DEFAULT_C = 0.7
+DEFAULT_DEPTH = 50
+ROLLOUTS = ("random", "heuristic")
+
+
+def candidates(game: Game) -> list[Action]:
+    """The actions the search considers at ``game``'s decision: the legal ones, bids thinned to :data:`BID_LEVELS`."""
+    legal = game.legal_actions()
+    pending = game.pending
+    if pending is not None and pending.kind in _BID_KINDS:
+        return _thin_bids(legal)
+    return legal
+
+
+def _thin_bids(legal: Sequence[Action]) -> list[Action]:
+    kept: list[Action] = [a for a in legal if isinstance(a, Bid) and a.amount in BID_LEVELS]
+    return kept or list(legal)
+
+
+def score_values(state: GameState) -> list[float]:
+    """Fallback leaf value: softmax of the current scores (sums to 1, like a finished game's value)."""
+    total = Game(state).scores()
+    top = max(total)
+    weights = [math.exp((s - top) / SCORE_TEMPERATURE) for s in total]
+    norm = sum(weights)
+    return [w / norm for w in weights]
+
+
+def _load_evaluator() -> Evaluator:
+    """``agents.evaluation.evaluate_all`` when that module exists, else :func:`score_values`."""
+    try:
+        module = importlib.import_module("agents.evaluation")
+    except ModuleNotFoundError as err:
+        if err.name != "agents.evaluation":
+            raise
+        return score_values
+    return cast(Evaluator, getattr(module, "evaluate_all", score_values))
+
+
+def terminal_values(game: Game) -> list[float]:
+    """1 shared among the winners, 0 for the others."""
+    winners = game.winners
+    values = [0.0] * game.num_players
+    for seat in winners:
+        values[seat] = 1.0 / len(winners)
+    return values
+
+
+class _Node:
+    """Statistics of one action sequence from the root: visits, availability, total value per seat."""
+
+    __slots__ = ("avail", "children", "total", "visits")
+
+    def __init__(self, players: int) -> None:
+        self.children: dict[Action, _Node] = {}
+        self.visits = 0
+        self.avail = 1
+        self.total = [0.0] * players
+
+
+class MctsAgent(Agent):
+    """Single-observer IS-MCTS over sampled determinizations (see the module docstring)."""
+
+    name = "mcts"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        c: float = DEFAULT_C,
+        rollout: str = "random",
+        depth: int = DEFAULT_DEPTH,
+    ) -> None:
+        super().__init__(seed)
+        if iterations is None and seconds is None:
+            iterations = DEFAULT_ITERATIONS
+        self.iterations = iterations
+        self.seconds = seconds
+        self.c = c
+        self.rollout = rollout
+        self.depth = depth
+        self.evaluate_all = _load_evaluator()
+        #: iterations run by the last search (for measurements)
+        self.last_iterations = 0
+        self._policies: dict[int, Agent] = {}
+        if rollout == "heuristic":
+            make_agent("heuristic", 0)  # fail early (AgentError) if the heuristic agent is unavailable
+
+    def reset(self, seat: int, config: GameConfig, seed: int) -> None:
+        super().reset(seat, config, seed)
+        self._policies = {}
+
+    # -- the decision -------------------------------------------------------------
+
+    def act(self, view: PlayerView, legal: Sequence[Action], info: InfoSet | None = None) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        if info is None:
+            raise AgentError("mcts needs the InfoSet of the decision (info=None given): it searches sampled games")
+        root = self.search(info)
+        return self._best(root, _root_moves(view, legal), info.seat)
+
+    def search(self, info: InfoSet) -> _Node:
+        """Run the budgeted iterations from ``info``'s decision; returns the root of the tree."""
+        start = time.perf_counter()
+        deadline = math.inf if self.seconds is None else start + self.seconds
+        limit = sys.maxsize if self.iterations is None else self.iterations
+        game = info.sample(self.rng)
+        root = _Node(game.num_players)
+        done = 0
+        while True:
+            self._iterate(root, game)
+            done += 1
+            if done >= limit or time.perf_counter() >= deadline:
+                break
+            game = info.sample(self.rng)
+        self.last_iterations = done
+        return root
+
+    def _best(self, root: _Node, moves: Sequence[Action], seat: int) -> Action:
+        """The most visited root child among ``moves`` (ties: better mean for ``seat``, then order)."""
+        best = moves[0]
+        best_key = (-1, -1.0)
+        for action in moves:
+            child = root.children.get(action)
+            key = (0, 0.0) if child is None else (child.visits, child.total[seat] / child.visits)
+            if key > best_key:
+                best, best_key = action, key
+        return best
+
+    # -- one iteration ------------------------------------------------------------
+
+    def _iterate(self, root: _Node, game: Game) -> None:
+        """Select and expand on ``game`` (a fresh determinization), roll out, back the value up."""
+        path = [root]
+        node = root
+        while not game.is_over:
+            action, node = self._select(node, candidates(game), game.current_seat)
+            game.apply(action)
+            path.append(node)
+            if node.visits == 0:
+                break
+        values = self._leaf_values(game)
+        for visited in path:
+            visited.visits += 1
+            total = visited.total
+            for seat, value in enumerate(values):
+                total[seat] += value
+
+    def _select(self, node: _Node, moves: list[Action], seat: int) -> tuple[Action, _Node]:
+        """Count availability, then expand an untried move or follow the best UCB1 child for ``seat``."""
+        children = node.children
+        untried: list[Action] = []
+        best: tuple[Action, _Node] | None = None
+        best_score = -math.inf
+        c = self.c
+        for action in moves:
+            child = children.get(action)
+            if child is None:
+                untried.append(action)
+                continue
+            child.avail += 1
+            n = child.visits
+            score = child.total[seat] / n + c * math.sqrt(math.log(child.avail) / n)
+            if score > best_score:
+                best, best_score = (action, child), score
+        if untried:
+            action = untried[self.rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+            child = children[action] = _Node(len(node.total))
+            return action, child
+        assert best is not None
+        return best
+
+    # -- leaves ---------------------------------------------------------------------
+
+    def _leaf_values(self, game: Game) -> list[float]:
+        """Roll out ``game`` (in place) and return the value of every seat."""
+        if self.rollout == "random":
+            self._random_rollout(game)
+        else:
+            self._heuristic_rollout(game)
+        if game.is_over:
+            return terminal_values(game)
+        return list(self.evaluate_all(game.state))
+
+    def _random_rollout(self, game: Game) -> None:
+        randrange = self.rng.randrange
+        for _ in range(self.depth):
+            if game.is_over:
+                return
+            moves = candidates(game)
+            game.apply(moves[randrange(len(moves))])
+
+    def _heuristic_rollout(self, game: Game) -> None:
+        for _ in range(self.depth):
+            if game.is_over:
+                return
+            legal = game.legal_actions()
+            if len(legal) > 1:
+                seat = game.current_seat
+                game.apply(self._policy(game, seat).act(game.view(seat), legal, InfoSet(game, seat)))
+            else:
+                game.apply(legal[0])
+
+    def _policy(self, game: Game, seat: int) -> Agent:
+        """The rollout ``heuristic`` playing ``seat`` (one per seat, reset for this agent's game)."""
+        policy = self._policies.get(seat)
+        if policy is None:
+            policy = make_agent("heuristic", self.rng.getrandbits(32))
+            policy.reset(seat, game.config, self.rng.getrandbits(32))
+            self._policies[seat] = policy
+        return policy
+
+
+def _root_moves(view: PlayerView, legal: Sequence[Action]) -> list[Action]:
+    """The elements of ``legal`` the search may answer with (bids thinned like in the tree)."""
+    pending = view.pending
+    if pending is not None and pending.kind in _BID_KINDS:
+        return _thin_bids(legal)
+    return list(legal)
+
+
+def _make(params: dict[str, str], seed: int | None) -> Agent:
+    iterations = take_int(params, "iterations", 0)
+    seconds = take_float(params, "seconds", None)
+    c = take_float(params, "c", DEFAULT_C)
+    rollout = take_choice(params, "rollout", "random", ROLLOUTS)
+    depth = take_int(params, "depth", DEFAULT_DEPTH, low=0)
+    no_more("mcts", params)
+    assert c is not None
+    return MctsAgent(seed, iterations=iterations or None, seconds=seconds, c=c, rollout=rollout, depth=depth)
+
+
+register_agent("mcts", _make)
