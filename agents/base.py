@@ -56,6 +56,7 @@ class Agent(ABC):
 
     def close(self) -> None:
         """Release resources (models, pools); called when the agent is no longer needed."""
+        return None  # nothing to release by default
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec!r}>"

@@ -210,9 +210,10 @@ class Valuation:
 
     def takeover_gap(self, held: Sequence[int], target: Sequence[int]) -> int:
         """Cards still missing before ``held`` can beat ``target`` (0: a winning set exists)."""
-        if best_set(self.tables, held, [target], self.components.min_set_size) is not None:
+        smallest = self.components.min_set_size
+        if can_beat(self.tables, held, target, smallest):
             return 0
-        need = max(self.components.min_set_size, len(target) + 1)
+        need = max(smallest, len(target) + 1)
         return max(1, need - len(held))
 
     def hand_cards(self) -> list[int]:
@@ -226,6 +227,17 @@ class Valuation:
 def beats(tables: Tables, cards: Sequence[int], other: Sequence[int]) -> bool:
     value = tables.card_value
     return len(cards) > len(other) or sum(value[c] for c in cards) > sum(value[c] for c in other)
+
+
+def can_beat(tables: Tables, held: Sequence[int], target: Sequence[int], min_size: int) -> bool:
+    """Whether some set of ``held`` beats ``target``: by count, or by the sum of its highest cards."""
+    if len(held) < min_size:
+        return False
+    if len(held) > len(target):
+        return True
+    value = tables.card_value
+    top = sorted((value[c] for c in held), reverse=True)[: max(min_size, len(target))]
+    return sum(top) > sum(value[c] for c in target)
 
 
 def best_set(
