@@ -175,3 +175,30 @@ def test_infoset_observation_matches_the_environment_encoding() -> None:
     assert obs.shape == (info.encoder.size,)
     mask = info.action_mask()
     assert mask.sum() >= 1
+
+
+def test_resampling_does_not_tell_whether_another_player_laid_a_pair() -> None:
+    """R2: before the reveal, a sealed pair of another player and a refusal look the same in every sample."""
+    for seed in range(400):
+        game = random_game(3, seed, 0)
+        rng = random.Random(seed)
+        while not game.is_over and not game.state.pairs:
+            game.apply(rng.choice(game.legal_actions()))
+        if game.state.pairs:
+            break
+    state = game.state
+    owner, a, b = state.pairs[0]
+    declined = state.clone()
+    declined.pairs = [p for p in state.pairs if p[0] != owner]
+    for c in (a, b):
+        declined.players[owner].hand[c] += 1
+    for seat in range(3):
+        if seat == owner:
+            continue
+        if any(p[0] != owner for p in state.pairs):
+            continue
+        assert player_view(declined, seat) == player_view(state, seat)
+        one = resample(state, seat, random.Random(4))
+        two = resample(declined, seat, random.Random(4))
+        assert state_to_json(one) == state_to_json(two)
+        assert all(p[0] == seat for p in one.pairs)

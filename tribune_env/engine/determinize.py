@@ -3,9 +3,10 @@
 :func:`resample` is the engine's "information-set sampler": it keeps everything
 ``seat`` may know (its :class:`~tribune_env.engine.view.PlayerView`) and deals
 everything else afresh from a generator: the cards of other hands, the draw and
-discard piles, face-down board cards, other players' sealed Field of Mars pairs
-and staged cards, other players' sealed bids, and the chance key of future
-shuffles. The result depends only on the view and the generator, never on where
+discard piles, face-down board cards, other players' staged cards, other
+players' sealed bids, and the chance key of future shuffles. Other players'
+sealed Field of Mars pairs go back into their hands (whether they laid one is
+hidden until the reveal), so samples never show a laid pair of another player. The result depends only on the view and the generator, never on where
 the hidden cards really are, so a search over sampled states cannot learn more
 than the player knows (R1, R2).
 """
@@ -44,24 +45,26 @@ def resample(state: GameState, seat: int, rng: random.Random) -> GameState:
         slots.append(other.staged)
     hands = [s for s in range(other.num_players) if s != seat]
     pool = [c for slot in slots for c in slot]
+    sizes = {s: other.players[s].hand_size for s in hands}
     for s in hands:
         pool.extend(c for c, n in enumerate(other.players[s].hand) for _ in range(n))
-    sealed = [i for i, (owner, _, _) in enumerate(other.pairs) if owner != seat]
-    for i in sealed:
-        pool.extend(other.pairs[i][1:])
+    # Whether another player laid a sealed pair is hidden until the reveal (R2): its cards go back to that
+    # hand, so every sample reads as "no pair laid" whatever was chosen.
+    for owner, a, b in other.pairs:
+        if owner != seat:
+            pool.extend((a, b))
+            sizes[owner] += 2
+    other.pairs = [pair for pair in other.pairs if pair[0] == seat]
     pool.sort()  # forget where the cards were: the deal depends on the view and ``rng`` only
     rng.shuffle(pool)
     for slot in slots:
         slot[:] = [pool.pop() for _ in slot]
     for s in hands:
         player = other.players[s]
-        size = player.hand_size
         hand = [0] * len(player.hand)
-        for _ in range(size):
+        for _ in range(sizes[s]):
             hand[pool.pop()] += 1
         player.hand = hand
-    for i in sealed:
-        other.pairs[i] = (other.pairs[i][0], pool.pop(), pool.pop())
     for s in hands:
         if other.bids[s] >= 0:
             other.bids[s] = rng.randint(0, other.players[s].money)

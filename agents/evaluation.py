@@ -1,0 +1,583 @@
+"""A hand-written evaluation of a Tribune position: :func:`evaluate` and :func:`evaluate_all`.
+
+Used as the greedy agent's one-step evaluation and as a leaf value for search.
+Pure functions of a :class:`~tribune_env.engine.state.GameState`; nothing is
+cached between calls except per-component-set lookup tables.
+
+The formula
+-----------
+For each seat ``s`` a *potential* ``phi_s`` is computed, then turned into a
+win-probability-like value by a softmax over the seats::
+
+    value_s = exp(BETA * phi_s) / sum_j exp(BETA * phi_j)
+
+A finished game is scored exactly instead: 1/k for each of k winners, 0 for
+the others.
+
+The potential adds up four parts::
+
+    phi = F + FULFIL_BONUS * fulfils_now + SCORE_WEIGHT * score / SCORE_SCALE + means
+
+where ``fulfils_now`` says the seat meets the victory card with its real
+holdings, ``score`` is :func:`~tribune_env.engine.scoring.scores` (it decides
+between fulfillers), and ``F`` and ``means`` are explained below.
+
+*Expected holdings.* Each of the card's quantities (laurels, legions, denarii,
+markers) is its current amount plus the expected near-term additions:
+
+* the benefit of each controlled faction for ``HORIZON`` rounds, times the
+  set's security ``sigma`` (bigger and higher sets are harder to beat; the
+  chariot on the faction makes it safe);
+* take-overs the hand makes possible: for every faction the seat does not
+  control, the hand's set (count, sum) is compared with the controller's set;
+  a winning set is *ready* (r = 1), one card short is r = 0.3. Its gains
+  (marker if lacking, first-controller laurel, take-over benefit, leader in
+  the set, then the faction's benefit flow) count with weight ``r * rho``,
+  ``rho = RHO_CLAIM`` when the seat stands on the faction's field this round,
+  ``RHO_HAND`` otherwise;
+* followers standing on the board (claims still to be resolved): cards of
+  Thermae/Forum/Curia/Atrium fields join the hand (for the readiness above)
+  at their price, the Latrine and Catacombs count as money or a card, a
+  Pantheon follower as a chance of the favor, a Field of Mars follower with a
+  pair in hand (or its own sealed pair) as a laurel.
+
+*Objective progress F.* Per objective, progress ``p`` = expected amount /
+threshold, capped at ``UNMET_CAP`` while the real amount is short of it and
+1 once met (plus a small slope above, a safety margin). The tile counts 1 for
+the tribune, about 0.5 for a scroll (more when the seat holds a pair of
+factions whose benefit turns it over); the favor 1 eternal, 0.8 temporary,
+less for a way to it (Vestal marker for the Pantheon). Obligatory objectives
+always count; the others are sorted and the best ``required - obligatory``
+count fully, the next one with ``NEXT_WEIGHT``, the rest with
+``REST_WEIGHT``; the sum is divided by ``required``. In the point-value
+variant ``phi`` is the marker progress (markers that end the game as the
+threshold) plus twice the score and means terms.
+
+*Means.* Cards in hand (``CARD_VALUE`` each, up to ``CARD_CAP``) and money
+(``MONEY_VALUE`` per denarius up to ``MONEY_CAP``), which buy later progress.
+
+Only what the evaluated seat may know is read: for the other seats (in
+:func:`evaluate`, or in :func:`evaluate_all` with ``viewer``) the hand enters
+through its public size alone (``OPPONENT_READY_PER_CARD`` ready take-overs
+per card), never through its cards, and their sealed Field of Mars choices
+count as half a laurel per follower whatever they were (R2).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from itertools import compress
+
+from tribune_env.data import Components, Faction, Region
+from tribune_env.engine.decisions import DecisionKind
+from tribune_env.engine.scoring import scores
+from tribune_env.engine.state import NO_TILE, SCROLL, TRIBUNE, GameState, PlayerState
+from tribune_env.engine.tables import SpaceKind, tables_for
+from tribune_env.engine.view import public_hand_size
+
+__all__ = ["evaluate", "evaluate_all", "potentials"]
+
+# -- weights (see the module docstring) ---------------------------------------------
+BETA = 5.0
+FULFIL_BONUS = 0.5
+SCORE_WEIGHT = 0.15
+SCORE_SCALE = 20.0
+UNMET_CAP = 0.9
+ABOVE_SLOPE = 0.05
+NEXT_WEIGHT = 0.3
+REST_WEIGHT = 0.1
+HORIZON = 1.5
+RHO_CLAIM = 0.85
+RHO_CONTESTED = 0.6
+RHO_HAND = 0.3
+ONE_SHORT = 0.3
+CARD_VALUE = 0.008
+CARD_CAP = 10
+MONEY_VALUE = 0.003
+MONEY_CAP = 25
+LATRINE_MONEY = 3.0
+CATACOMBS_CARDS = 1.5
+PATRICIAN_FOLLOWER_MONEY = 4.0
+OPPONENT_READY_PER_CARD = 1.0 / 6.0  # expected ready take-overs per card of a hidden hand
+
+# Indices of the expected-additions accumulator of a seat.
+LAURELS, LEGIONS, MONEY, MARKERS, CARDS = range(5)
+Items = tuple[tuple[int, float], ...]  # sparse additions: (accumulator index, amount)
+
+_OBJ_INDEX = {"tribune": 0, "favor": 1, "laurels": 2, "legions": 3, "denarii": 4, "markers": 5}
+
+
+# -- tables derived from the components ---------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Prep:
+    """Lookup tables derived once per component set."""
+
+    values: tuple[int, ...]
+    faction_of: tuple[int, ...]
+    leader: tuple[int, ...]
+    gain: tuple[tuple[Items, Items], ...]  # per faction: take-over gains, leader not in / in the set
+    flow: tuple[tuple[Items, Items], ...]  # per faction: benefit per round, without / with a tile
+    space_kind: tuple[int, ...]  # a Region, or -1 for faction fields and -2 for the coin bowl
+    space_arg: tuple[int, ...]  # card field of a region space, or the faction of a faction-field space
+    space_cost: tuple[int, ...]
+    faction_spaces: tuple[tuple[int, ...], ...]
+    first_laurels: int
+
+
+_FACTION_SPACE, _COIN_BOWL = -1, -2
+
+
+def _sparse(values: Sequence[float]) -> Items:
+    return tuple((i, float(x)) for i, x in enumerate(values) if x)
+
+
+def _gain_items(faction: Faction, numbers: dict[str, int], leader: bool) -> Items:
+    total = [0.0] * 5
+    for prefix in ("takeover", "leader") if leader else ("takeover",):
+        total[LAURELS] += numbers.get(f"{prefix}_laurels", 0)
+        total[LEGIONS] += numbers.get(f"{prefix}_legions", 0)
+        total[MONEY] += numbers.get(f"{prefix}_denarii", 0)
+        total[CARDS] += numbers.get(f"{prefix}_cards", 0)
+    if leader and faction is Faction.SENATORS:  # Cato: one more marker
+        total[MARKERS] += 1.0
+    return _sparse(total)
+
+
+def _flow_items(faction: Faction, numbers: dict[str, int], tile: bool) -> Items:
+    """One round of the faction's benefit (the Gladiators' Colosseum money is added at run time)."""
+    total = [0.0] * 5
+    cards = numbers.get("benefit_cards", 0)
+    if faction is Faction.GLADIATORS:
+        total[CARDS] = 0.5 * cards
+    elif faction is Faction.PRAETORIANS:
+        total[LEGIONS] = numbers.get("benefit_legions", 0)
+    elif faction is Faction.PLEBEIANS:
+        total[MONEY], total[CARDS] = numbers.get("benefit_denarii", 0), cards
+    elif faction is Faction.PATRICIANS:
+        total[MONEY] = PATRICIAN_FOLLOWER_MONEY
+    elif faction is Faction.VESTALS:
+        total[LAURELS] = numbers.get("benefit_laurels", 0)
+    elif tile:  # Legates, Senators: a scroll (counted by the tile) until the player has a tile
+        total[CARDS] = cards
+        total[LEGIONS] = 0.4 * numbers.get("benefit_legions", 0)
+    return _sparse(total)
+
+
+@cache
+def _prep(components: Components) -> _Prep:
+    tables = tables_for(components)
+    kinds: list[int] = []
+    args: list[int] = []
+    costs: list[int] = []
+    for spec in tables.spaces:
+        if spec.kind is SpaceKind.REGION and spec.region is not None:
+            region = components.region(spec.region)
+            kinds.append(int(spec.region))
+            args.append(spec.slot)
+            costs.append(region.prices[spec.slot] if region.prices else region.numbers.get("cost", 0))
+        else:
+            kinds.append(_FACTION_SPACE if spec.kind is SpaceKind.FACTION else _COIN_BOWL)
+            args.append(int(spec.faction) if spec.faction is not None else -1)
+            costs.append(0)
+    factions = [(Faction(i), spec.numbers) for i, spec in enumerate(components.factions)]
+    return _Prep(
+        values=tables.card_value,
+        faction_of=tables.card_faction,
+        leader=tables.leader_card,
+        gain=tuple((_gain_items(f, n, False), _gain_items(f, n, True)) for f, n in factions),
+        flow=tuple((_flow_items(f, n, False), _flow_items(f, n, True)) for f, n in factions),
+        space_kind=tuple(kinds),
+        space_arg=tuple(args),
+        space_cost=tuple(costs),
+        faction_spaces=tables.faction_spaces,
+        first_laurels=components.starting_laurels,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Card:
+    """A victory card for one player count: thresholds, objectives required, obligatory objective indices."""
+
+    laurels: int
+    legions: int
+    denarii: int
+    markers: int
+    required: int
+    obligatory: tuple[int, ...]  # indices into the progress list: tribune 0, favor 1, laurels 2, ...
+    free: tuple[int, ...]  # the other indices
+
+
+@cache
+def _card(components: Components, card_id: str, players: int) -> _Card:
+    card = components.victory_card(card_id)
+    t = card.thresholds
+    obligatory = tuple(sorted(_OBJ_INDEX[o] for o in card.obligatory))
+    free = tuple(i for i in range(len(_OBJ_INDEX)) if i not in obligatory)
+    return _Card(t["laurels"], t["legions"], t["denarii"], t["markers"], card.required[players], obligatory, free)
+
+
+class _Seat:
+    """Working values of one seat: expected additions, prospective cards, board claims."""
+
+    __slots__ = ("acc", "claims", "extra", "favor", "mars", "mars_done", "pairs", "pantheon")
+
+    def __init__(self) -> None:
+        self.acc = [0.0, 0.0, 0.0, 0.0, 0.0]
+        self.extra: list[int] = []  # cards the seat is about to hold (claimed fields, staged, contest)
+        self.claims: list[tuple[int, bool]] = []  # (faction, contested) of its faction-field followers
+        self.favor = 0.0  # best prospect of a favor from the board
+        self.mars = 0  # Field of Mars followers whose pair is still to be chosen
+        self.mars_done = 0  # Field of Mars followers whose choice is made (sealed: a pair or nothing)
+        self.pairs = 0  # sealed Field of Mars pairs (hidden from the other seats, R2)
+        self.pantheon = False
+
+
+# -- public API -------------------------------------------------------------------
+
+
+def evaluate(state: GameState, seat: int) -> float:
+    """How good ``state`` is for ``seat``: a win-probability-like number in [0, 1].
+
+    Reads other players' hands only through their sizes. A finished game gives
+    1/k to each of k winners and 0 to the others.
+    """
+    return evaluate_all(state, viewer=seat)[seat]
+
+
+def evaluate_all(state: GameState, viewer: int | None = None) -> list[float]:
+    """The value of ``state`` for every seat; the values sum to 1.
+
+    With ``viewer=None`` each seat's potential uses its own hand (a full game,
+    such as a determinization, in which every seat knows its hand); with a
+    ``viewer`` only that seat's hand is read and the others' by their sizes.
+    """
+    if state.finished:
+        winners = state.winners
+        share = 1.0 / len(winners) if winners else 0.0
+        return [share if s in winners else 0.0 for s in range(state.num_players)]
+    phi = potentials(state, viewer)
+    top = max(phi)
+    exps = [math.exp(BETA * (x - top)) for x in phi]
+    total = sum(exps)
+    return [e / total for e in exps]
+
+
+def potentials(state: GameState, viewer: int | None = None) -> list[float]:
+    """The potential ``phi`` of every seat (see the module docstring); ``viewer`` as in :func:`evaluate_all`."""
+    prep = _prep(state.config.components)
+    n = state.num_players
+    seats = [_Seat() for _ in range(n)]
+    _board_claims(state, prep, seats, viewer)
+    values = prep.values
+    targets = [(len(cards), sum(values[c] for c in cards)) for cards in state.sets]
+    config = state.config
+    card = None if config.point_variant else _card(config.components, state.victory_card, n)
+    total = scores(state)
+    out = []
+    for s in range(n):
+        work = seats[s]
+        player = state.players[s]
+        _control_flows(state, prep, s, player, work, targets)
+        if viewer is None or viewer == s:
+            _hand(state, prep, s, player, work, targets)
+        else:
+            _hand_estimate(state, s, player, work)
+        out.append(_phi(state, s, player, work, card, total[s]))
+    return out
+
+
+# -- board claims -------------------------------------------------------------------
+
+
+def _board_claims(state: GameState, prep: _Prep, seats: list[_Seat], viewer: int | None) -> None:
+    """Followers on the board, sealed pairs, sacrifices, staged and contested cards.
+
+    Staged cards join the prospective hand of their owner only where that hand
+    is read (``viewer`` as in :func:`evaluate_all`); for the others the public
+    hand size already counts them.
+    """
+    spaces = state.spaces
+    for space, occupant in enumerate(spaces):
+        if occupant >= 0:
+            kind = prep.space_kind[space]
+            if kind == _FACTION_SPACE:
+                faction = prep.space_arg[space]
+                first, second = prep.faction_spaces[faction]
+                seats[occupant].claims.append((faction, spaces[first] >= 0 and spaces[second] >= 0))
+            else:
+                _REGION_CLAIMS[kind](state, prep, space, seats[occupant], occupant)
+    for owner, _, _ in state.pairs:
+        seats[owner].pairs += 1
+    for s, done in enumerate(state.sacrificed):
+        if done:
+            seats[s].favor = max(seats[s].favor, 0.95)
+    pending = state.pending
+    if pending is None:
+        return
+    if state.staged and (viewer is None or viewer == pending.seat):
+        seats[pending.seat].extra.extend(state.staged)
+    if state.contest and pending.faction >= 0:
+        second = spaces[prep.faction_spaces[pending.faction][1]]
+        if second >= 0:
+            seats[second].extra.extend(state.contest)
+
+
+ClaimFn = Callable[[GameState, _Prep, int, _Seat, int], None]
+
+
+def _paid_claim(state: GameState, prep: _Prep, space: int, work: _Seat, seat: int) -> None:
+    """Thermae, Forum (R10): the field's card at the printed cost."""
+    field = state.fields[prep.space_kind[space]][prep.space_arg[space]]
+    cost = prep.space_cost[space]
+    if field and state.players[seat].money >= cost:
+        work.extra.extend(field)
+        work.acc[MONEY] -= cost
+
+
+def _latrine_claim(state: GameState, prep: _Prep, space: int, work: _Seat, seat: int) -> None:
+    if state.fields[Region.LATRINE][0]:
+        work.acc[MONEY] += LATRINE_MONEY
+
+
+def _curia_claim(state: GameState, prep: _Prep, space: int, work: _Seat, seat: int) -> None:
+    """The field's cards for one card of the hand."""
+    field = state.fields[Region.CURIA][prep.space_arg[space]]
+    if field and state.players[seat].hand_size:
+        work.extra.extend(field)
+        work.acc[CARDS] -= 1.0
+
+
+def _atrium_claim(state: GameState, prep: _Prep, space: int, work: _Seat, seat: int) -> None:
+    """Face-up cards join the hand of a lone bidder; otherwise each card is half a card."""
+    slot = prep.space_arg[space]
+    other = state.spaces[space + 1 if slot == 0 else space - 1]
+    for i, field in enumerate(state.fields[Region.ATRIUM]):
+        if not field:
+            continue
+        if other < 0 and state.atrium_up[i]:
+            work.extra.extend(field)
+        else:
+            work.acc[CARDS] += 0.8 if other < 0 else 0.4
+
+
+def _catacombs_claim(state: GameState, prep: _Prep, space: int, work: _Seat, seat: int) -> None:
+    cost = prep.space_cost[space]
+    if state.fields[Region.CATACOMBS][0] and state.players[seat].money >= cost:
+        work.acc[CARDS] += CATACOMBS_CARDS
+        work.acc[MONEY] -= cost
+
+
+def _pantheon_claim(state: GameState, prep: _Prep, space: int, work: _Seat, seat: int) -> None:
+    work.pantheon = True
+
+
+def _mars_claim(state: GameState, prep: _Prep, space: int, work: _Seat, seat: int) -> None:
+    """Spaces are decided in slot order: those before the pending one are done."""
+    pending = state.pending
+    if (
+        pending is not None
+        and pending.kind == DecisionKind.FIELD_OF_MARS_PAIR
+        and prep.space_arg[space] < pending.index
+    ):
+        work.mars_done += 1
+    else:
+        work.mars += 1
+
+
+_REGION_CLAIMS: dict[int, ClaimFn] = {
+    Region.THERMAE: _paid_claim,
+    Region.FORUM: _paid_claim,
+    Region.LATRINE: _latrine_claim,
+    Region.CURIA: _curia_claim,
+    Region.ATRIUM: _atrium_claim,
+    Region.CATACOMBS: _catacombs_claim,
+    Region.PANTHEON: _pantheon_claim,
+    Region.FIELD_OF_MARS: _mars_claim,
+}
+
+
+# -- control and hand -----------------------------------------------------------------
+
+
+def _security(count: int, total: int) -> float:
+    """How likely a displayed set of ``count`` cards summing to ``total`` survives the next take-overs."""
+    return min(0.95, max(0.3, 0.25 + 0.2 * (count - 2) + 0.03 * total))
+
+
+def _add_flow(
+    state: GameState, prep: _Prep, faction: int, player: PlayerState, weight: float, acc: list[float]
+) -> None:
+    """Add ``weight`` rounds of the benefit of ``faction`` to ``acc``."""
+    for i, x in prep.flow[faction][player.tile != NO_TILE]:
+        acc[i] += weight * x
+    if faction == Faction.GLADIATORS:
+        acc[MONEY] += 0.5 * min(state.colosseum, 12) * weight
+
+
+def _control_flows(
+    state: GameState, prep: _Prep, seat: int, player: PlayerState, work: _Seat, targets: list[tuple[int, int]]
+) -> None:
+    for faction, holder in enumerate(state.controller):
+        if holder == seat:
+            sigma = 1.0 if state.chariot == faction else _security(*targets[faction])
+            _add_flow(state, prep, faction, player, HORIZON * sigma, work.acc)
+
+
+def _hand(
+    state: GameState, prep: _Prep, seat: int, player: PlayerState, work: _Seat, targets: list[tuple[int, int]]
+) -> None:
+    """Take-overs the seat's own (prospective) hand makes possible; Field of Mars and Pantheon claims."""
+    counts = [0] * len(targets)
+    sums = [0] * len(targets)
+    faction_of, values = prep.faction_of, prep.values
+    hand = player.hand
+    for c in compress(range(len(hand)), hand):  # the card types held
+        k = hand[c]
+        f = faction_of[c]
+        counts[f] += k
+        sums[f] += k * values[c]
+    extra = work.extra
+    for c in extra:
+        f = faction_of[c]
+        counts[f] += 1
+        sums[f] += values[c]
+    work.acc[CARDS] += player.hand_size + len(extra)
+    controller = state.controller
+    for f, c in enumerate(counts):
+        if c and controller[f] != seat:
+            r = _readiness(c, sums[f], targets[f], controller[f] >= 0)
+            if r:
+                leader = hand[prep.leader[f]] > 0 or prep.leader[f] in extra
+                _takeover(state, prep, f, player, leader, r * _rho(work, f), _security(c, sums[f]), work)
+    work.acc[LAURELS] += work.pairs
+    if work.mars:
+        work.acc[LAURELS] += min(work.mars, sum(c // 2 for c in counts))
+    if work.pantheon:
+        field = state.fields[Region.PANTHEON][0]
+        if field:
+            work.favor = max(work.favor, 0.9 if counts[faction_of[field[0]]] else 0.05)
+
+
+def _readiness(count: int, total: int, target: tuple[int, int], controlled: bool) -> float:
+    """1 when the cards take the faction now, ONE_SHORT when one more card likely would, else 0."""
+    target_cnt, target_sum = target if controlled else (1, -1)
+    if count >= 2 and (count > target_cnt or total > target_sum):
+        return 1.0
+    if count + 1 > target_cnt or total + 5 > target_sum:
+        return ONE_SHORT
+    return 0.0
+
+
+def _rho(work: _Seat, faction: int) -> float:
+    """Chance to play a set on ``faction``: higher with a follower on its field this round."""
+    for f, contested in work.claims:
+        if f == faction:
+            return RHO_CONTESTED if contested else RHO_CLAIM
+    return RHO_HAND
+
+
+def _takeover(
+    state: GameState,
+    prep: _Prep,
+    faction: int,
+    player: PlayerState,
+    leader: bool,
+    weight: float,
+    sigma: float,
+    work: _Seat,
+) -> None:
+    """Add ``weight`` times the gains of taking ``faction`` (R17) and of holding it for a while."""
+    acc = work.acc
+    for i, x in prep.gain[faction][leader]:
+        acc[i] += weight * x
+    if state.first_laurel[faction]:
+        acc[LAURELS] += weight * prep.first_laurels
+    if not player.markers[faction]:
+        acc[MARKERS] += weight
+    if leader and faction == Faction.VESTALS:
+        work.favor = max(work.favor, 0.8 * weight)
+    _add_flow(state, prep, faction, player, weight * HORIZON * sigma, acc)
+
+
+def _hand_estimate(state: GameState, seat: int, player: PlayerState, work: _Seat) -> None:
+    """An opponent's hand by its public size only: the take-overs a hand of that size allows on average."""
+    size = public_hand_size(state, seat)
+    ready = RHO_HAND * OPPONENT_READY_PER_CARD * min(size, 10)
+    acc = work.acc
+    acc[CARDS] += size + len(work.extra)
+    markers = player.markers
+    acc[MARKERS] += ready * (len(markers) - sum(markers)) / len(markers)
+    acc[LAURELS] += ready * 1.5
+    claims = len(work.claims)
+    if claims:
+        acc[MARKERS] += 0.3 * claims
+        acc[LAURELS] += 0.5 * claims
+    mars = work.mars + work.mars_done
+    if mars:
+        acc[LAURELS] += 0.5 * mars
+    if work.pantheon:
+        work.favor = max(work.favor, 0.4)
+
+
+# -- objectives -------------------------------------------------------------------------
+
+
+def _progress(actual: int, extra: float, threshold: int) -> float:
+    if actual >= threshold:
+        return 1.0 + ABOVE_SLOPE * min(1.0, (actual - threshold) / threshold)
+    return max(0.0, min(UNMET_CAP, (actual + extra) / threshold))
+
+
+def _tile(state: GameState, seat: int, player: PlayerState) -> float:
+    """1 for the tribune; a scroll is half-way, more with a faction pair whose benefit turns it (R19)."""
+    if player.tile == TRIBUNE:
+        return 1.0
+    c = state.controller
+    if player.tile == SCROLL:
+        plebeians, patricians = c[Faction.PLEBEIANS] == seat, c[Faction.PATRICIANS] == seat
+        vestals, senators = c[Faction.VESTALS] == seat, c[Faction.SENATORS] == seat
+        if (plebeians and patricians) or (vestals and senators):
+            return 0.85
+        return 0.6 if plebeians or patricians or vestals or senators else 0.5
+    return 0.25 if c[Faction.LEGATES] == seat or c[Faction.SENATORS] == seat else 0.0
+
+
+def _favor(player: PlayerState, work: _Seat) -> float:
+    if player.eternal_favor:
+        return 1.0
+    base = 0.8 if player.temporary_favor else 0.15 if player.markers[Faction.VESTALS] else 0.0
+    return max(base, work.favor)
+
+
+def _phi(state: GameState, seat: int, player: PlayerState, work: _Seat, card: _Card | None, score: int) -> float:
+    acc = work.acc
+    means = CARD_VALUE * min(acc[CARDS], CARD_CAP) + MONEY_VALUE * min(player.money + acc[MONEY], MONEY_CAP)
+    bonus = SCORE_WEIGHT * score / SCORE_SCALE + means
+    if card is None:  # point-value variant: markers end the game, the score decides
+        need = state.config.components.point_variant[state.num_players]
+        return _progress(player.num_markers, acc[MARKERS], need) + 2.0 * bonus
+    progress = (
+        _tile(state, seat, player),
+        _favor(player, work),
+        _progress(player.laurels, acc[LAURELS], card.laurels),
+        _progress(player.legions, acc[LEGIONS], card.legions),
+        _progress(player.money, acc[MONEY], card.denarii),
+        _progress(player.num_markers, acc[MARKERS], card.markers),
+    )
+    met = sum(x >= 1.0 for x in progress)
+    total = 0.0
+    for o in card.obligatory:
+        total += progress[o]
+        if progress[o] < 1.0:
+            met = -1  # an unmet obligatory objective: not fulfilled
+    rest = sorted([progress[o] for o in card.free], reverse=True)
+    free = card.required - len(card.obligatory)
+    total += sum(rest[:free])
+    if free < len(rest):
+        total += NEXT_WEIGHT * rest[free] + REST_WEIGHT * sum(rest[free + 1 :])
+    return total / card.required + (FULFIL_BONUS if met >= card.required else 0.0) + bonus

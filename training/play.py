@@ -1,0 +1,360 @@
+"""``tribune play``: a person takes a seat against chosen agents in the terminal.
+
+At each of the person's decisions :class:`HumanGame` shows the board as that
+seat sees it, the log lines since the last decision (only those the seat may
+read), the decision in words and the legal choices numbered 1..k in plain
+words (bids: the range of amounts). A number picks; ``help``, ``board``,
+``log``, ``hand``, ``choices`` and ``quit`` are commands. Anything else gets a
+helpful message and the question again; end of input leaves the game cleanly.
+Input and output are injectable streams.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Any, Protocol, TextIO
+
+from agents import Agent, AgentError, make_agent
+from tribune_env.data import Components
+from tribune_env.engine.actions import Action, Bid, Commit, Decline, PickCard
+from tribune_env.engine.config import GameConfig
+from tribune_env.engine.decisions import DecisionKind, Pending
+from tribune_env.engine.game import Game
+from tribune_env.envs.infoset import InfoSet
+
+DEFAULT_OPPONENT = "heuristic"
+DEFAULT_PLAYERS = 4
+BID_KINDS = (DecisionKind.ATRIUM_BID, DecisionKind.CHARIOT_BID)
+
+#: what each decision asks, in plain words
+DECISION_WORDS: dict[DecisionKind, str] = {
+    DecisionKind.SETUP_DISCARD: "Set-up: discard a card from your starting hand, face down.",
+    DecisionKind.PLACE_FOLLOWER: "Place one of your followers on a free space.",
+    DecisionKind.LATRINE_CHOICE: "Latrine: take the revealed card's value in denarii, or pay it and take the card.",
+    DecisionKind.CURIA_DISCARD: "Curia: discard a card from your hand to take every card on this field, or decline.",
+    DecisionKind.ATRIUM_BID: "Atrium: make a sealed bid in denarii.",
+    DecisionKind.CATACOMBS_PURCHASE: "Catacombs: buy one card from the pile (the price goes to the Colosseum), or not.",
+    DecisionKind.PANTHEON_SACRIFICE: "Pantheon: sacrifice a card of the revealed card's faction for a favor, or not.",
+    DecisionKind.FIELD_OF_MARS_PAIR: "Field of Mars: add a card to your sealed pair, or lay no pair.",
+    DecisionKind.TAKEOVER_SET: "Take-over: add a card to your set, play the set (commit), or make no attempt.",
+    DecisionKind.TAKEOVER_PENALTY: "Take-over penalty: your set was beaten; discard one of its cards.",
+    DecisionKind.ASSASSIN_TARGET: "Assassin: remove the highest card of a displayed set, or send no assassin.",
+    DecisionKind.TIGELLINUS_DISCARD: "Gaius Tigellinus: discard a card to gain a legion, or not.",
+    DecisionKind.AGRIPPA_CHOICE: "Agrippa: choose one of two rewards.",
+    DecisionKind.CATO_MARKER: "Cato: take the marker of a faction you lack.",
+    DecisionKind.BENEFIT_OPTION: "Faction benefit: choose one of its options.",
+    DecisionKind.LEGION_PURCHASE: "Legates: buy a legion for the sum of your displayed Legate set, or not.",
+    DecisionKind.CHARIOT_BID: "Chariot auction: make a sealed bid in denarii.",
+    DecisionKind.CHARIOT_PLACEMENT: "Chariot: block a faction you control, or leave the chariot off the board.",
+    DecisionKind.CESURA_DISCARD: "Cesura magna: discard a card (hands go down to 7).",
+}
+
+#: commit/decline mean different things at different decisions
+COMMIT_DECLINE_WORDS: dict[DecisionKind, tuple[str, str]] = {
+    DecisionKind.CURIA_DISCARD: ("", "decline: the field's cards are discarded"),
+    DecisionKind.CATACOMBS_PURCHASE: ("", "buy nothing"),
+    DecisionKind.PANTHEON_SACRIFICE: ("", "sacrifice nothing"),
+    DecisionKind.FIELD_OF_MARS_PAIR: ("", "lay no pair (a card already chosen goes back to your hand)"),
+    DecisionKind.TAKEOVER_SET: ("play the set you have chosen", "make no attempt (chosen cards go back to your hand)"),
+    DecisionKind.ASSASSIN_TARGET: ("", "send no assassin"),
+    DecisionKind.TIGELLINUS_DISCARD: ("", "keep your cards (no legion)"),
+    DecisionKind.LEGION_PURCHASE: ("buy the legion", "buy nothing"),
+    DecisionKind.CHARIOT_PLACEMENT: ("", "leave the chariot off the board"),
+}
+
+#: what choosing a card does at each decision ("choose X" becomes "discard X", ...)
+CARD_VERBS: dict[DecisionKind, str] = {
+    DecisionKind.SETUP_DISCARD: "discard",
+    DecisionKind.CURIA_DISCARD: "discard",
+    DecisionKind.CATACOMBS_PURCHASE: "buy",
+    DecisionKind.PANTHEON_SACRIFICE: "sacrifice",
+    DecisionKind.FIELD_OF_MARS_PAIR: "add to your pair:",
+    DecisionKind.TAKEOVER_SET: "add to your set:",
+    DecisionKind.TAKEOVER_PENALTY: "discard",
+    DecisionKind.TIGELLINUS_DISCARD: "discard",
+    DecisionKind.CESURA_DISCARD: "discard",
+}
+
+HELP = (
+    "Type the number of a choice to play it. Commands:\n"
+    "  help or ?   this help\n"
+    "  choices     list the choices again\n"
+    "  board       show the board (as you see it)\n"
+    "  log         show the whole game log (what you may read)\n"
+    "  hand        show your hand\n"
+    "  quit        leave the game"
+)
+
+
+class LineSource(Protocol):
+    """Where answers come from: ``readline()`` returns one line, ``""`` at the end (a text stream fits)."""
+
+    def readline(self) -> str: ...
+
+
+class _Quit(Exception):
+    """The person left (quit or end of input)."""
+
+
+class HumanGame:
+    """One game with a person in ``seat`` and agents (specs) in the other seats, in seat order.
+
+    :meth:`play` returns 0 whether the game ends or the person leaves.
+    """
+
+    def __init__(
+        self,
+        config: GameConfig,
+        opponents: Sequence[str],
+        seat: int = 0,
+        seed: int = 0,
+        input_stream: LineSource | None = None,
+        output: TextIO | None = None,
+    ) -> None:
+        """Raises ``ValueError`` (:class:`~agents.AgentError` too) for a bad seat, count or spec."""
+        if len(opponents) != config.players - 1:
+            raise ValueError(f"{config.players} players need {config.players - 1} opponents, got {len(opponents)}")
+        if not 0 <= seat < config.players:
+            raise ValueError(f"--seat must be in 0..{config.players - 1}, got {seat}")
+        self.seat = seat
+        self.input: LineSource = input_stream or sys.stdin
+        self.out = output or sys.stdout
+        self.game = Game.new(config, seed=seed)
+        others = iter(opponents)
+        self.agents: dict[int, Agent] = {}
+        self.names: list[str] = []
+        for s in range(config.players):
+            if s == seat:
+                self.names.append("you")
+                continue
+            agent = make_agent(next(others), seed * 1000 + s)
+            agent.reset(s, config, seed * 1000 + s)
+            self.agents[s] = agent
+            self.names.append(agent.spec)
+        self._shown = 0  # events already shown to the person
+
+    # -- output helpers ----------------------------------------------------------
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out)
+
+    def _readable(self, start: int = 0) -> list[str]:
+        return [e.text for e in self.game.events[start:] if e.private_to in (-1, self.seat)]
+
+    def _new_log(self) -> None:
+        lines = self._readable(self._shown)
+        self._shown = len(self.game.events)
+        if lines:
+            self.say("Since your last decision:")
+            for line in lines:
+                self.say(f"  {line}")
+
+    def _hand(self) -> str:
+        tables = self.game.state.tables
+        hand = self.game.view(self.seat).hand
+        cards = [tables.card_name(c) + (f" x{n}" if n > 1 else "") for c, n in enumerate(hand) if n]
+        return "Your hand: " + (", ".join(cards) if cards else "empty")
+
+    def _words(self, pending: Pending, action: Action) -> str:
+        commit, decline = COMMIT_DECLINE_WORDS.get(pending.kind, ("", ""))
+        if isinstance(action, Commit) and commit:
+            return commit
+        if isinstance(action, Decline) and decline:
+            return decline
+        text = self.game.describe(action)
+        verb = CARD_VERBS.get(pending.kind)
+        if isinstance(action, PickCard) and verb and text.startswith("choose "):
+            return f"{verb} {text.removeprefix('choose ')}"
+        return text
+
+    def _question(self, pending: Pending) -> str:
+        faction = ""
+        if pending.faction >= 0:
+            faction = f" ({self.game.config.components.factions[pending.faction].name})"
+        return f"Your decision, P{self.seat}, round {self.game.round}{faction}: {DECISION_WORDS[pending.kind]}"
+
+    def _choices(self, pending: Pending, legal: Sequence[Action]) -> None:
+        if pending.kind in BID_KINDS:
+            self.say(f"Bid a number of denarii: {_amounts(legal)}.")
+            return
+        for i, action in enumerate(legal, 1):
+            self.say(f"  {i:>2}. {self._words(pending, action)}")
+
+    # -- input ----------------------------------------------------------------------
+
+    def _read(self) -> str:
+        self.out.write("> ")
+        self.out.flush()
+        line = self.input.readline()
+        if not line:
+            raise _Quit("end of input")
+        return line.strip()
+
+    def _command(self, text: str, pending: Pending, legal: Sequence[Action]) -> bool:
+        """Run a command word; False if ``text`` is none."""
+        word = text.lower()
+        if word in ("help", "?", "h"):
+            self.say(HELP)
+        elif word in ("choices", "list", "c"):
+            self._choices(pending, legal)
+        elif word in ("board", "b"):
+            self.say(self.game.render(self.seat))
+        elif word in ("log", "l"):
+            self.say("\n".join(f"  {line}" for line in self._readable()))
+        elif word == "hand":
+            self.say(self._hand())
+        elif word in ("quit", "q", "exit"):
+            raise _Quit("you left the game")
+        else:
+            return False
+        return True
+
+    def _pick(self, text: str, pending: Pending, legal: Sequence[Action]) -> Action | str:
+        """The chosen action, or a helpful message why ``text`` does not choose one."""
+        if not text:
+            return f"Please type a number ({self._range(pending, legal)}), or 'help' for the commands."
+        try:
+            number = int(text)
+        except ValueError:
+            return f"{text!r} is not a choice or a command. Type a number ({self._range(pending, legal)}) or 'help'."
+        if pending.kind in BID_KINDS:
+            for action in legal:
+                if isinstance(action, Bid) and action.amount == number:
+                    return action
+            return f"You cannot bid {number} now; bids: {_amounts(legal)}."
+        if 1 <= number <= len(legal):
+            return legal[number - 1]
+        return f"There is no choice {number}; choose from 1 to {len(legal)} ('choices' lists them again)."
+
+    def _range(self, pending: Pending, legal: Sequence[Action]) -> str:
+        return f"a bid, {_amounts(legal)}" if pending.kind in BID_KINDS else f"1 to {len(legal)}"
+
+    def _human(self, pending: Pending) -> Action:
+        legal = self.game.legal_actions()
+        self.say()
+        self.say("=" * 100)
+        self.say(self.game.render(self.seat))
+        self._new_log()
+        self.say(self._question(pending))
+        self._choices(pending, legal)
+        while True:
+            text = self._read()
+            if self._command(text, pending, legal):
+                continue
+            choice = self._pick(text, pending, legal)
+            if isinstance(choice, str):
+                self.say(choice)
+                continue
+            self.say(f"You: {self._words(pending, choice)}")
+            return choice
+
+    def _agent(self, seat: int) -> Action:
+        legal = self.game.legal_actions()
+        try:
+            action = self.agents[seat].act(self.game.view(seat), legal, InfoSet(self.game, seat))
+        except Exception as exc:  # an agent bug must not end the person's game
+            self.say(f"(P{seat} {self.names[seat]} failed: {exc!r}; it plays its first legal choice instead)")
+            return legal[0]
+        if action not in legal:
+            self.say(f"(P{seat} {self.names[seat]} chose an illegal action {action!r}; its first legal choice instead)")
+            return legal[0]
+        return action
+
+    # -- the game ---------------------------------------------------------------------
+
+    def play(self) -> int:
+        """Play to the end (or until the person leaves) and print the result; returns 0."""
+        seats = ", ".join(f"P{s} {name}" for s, name in enumerate(self.names))
+        self.say(f"Tribune: {self.game.num_players} players ({seats}). Type 'help' at any question.")
+        try:
+            while (pending := self.game.pending) is not None:
+                action = self._human(pending) if pending.seat == self.seat else self._agent(pending.seat)
+                self.game.apply(action)
+        except _Quit as why:
+            self.say(f"\nLeaving the game ({why}) in round {self.game.round}. Goodbye.")
+            return 0
+        finally:
+            for agent in self.agents.values():
+                agent.close()
+        self._result()
+        return 0
+
+    def _result(self) -> None:
+        game = self.game
+        self.say()
+        self.say("=" * 100)
+        self._new_log()
+        self.say(game.render(self.seat))
+        self.say("\nGame over" + (" (round limit reached)" if game.truncated else "") + ". Final result:")
+        scores, ranks = game.scores(), game.ranks()
+        for s in sorted(range(game.num_players), key=lambda s: (ranks[s], s)):
+            won = "  winner" if s in game.winners else ""
+            self.say(f"  rank {ranks[s]}: P{s} {self.names[s]}, score {scores[s]}{won}")
+        if self.seat in game.winners:
+            self.say("You win!" if len(game.winners) == 1 else "You share the win!")
+        else:
+            self.say("Winner(s): " + ", ".join(f"P{s} {self.names[s]}" for s in game.winners))
+
+
+def _amounts(legal: Sequence[Action]) -> str:
+    amounts = sorted(a.amount for a in legal if isinstance(a, Bid))
+    if amounts and amounts == list(range(amounts[0], amounts[-1] + 1)):
+        return f"from {amounts[0]} to {amounts[-1]}"
+    return "one of " + ", ".join(map(str, amounts))
+
+
+# -- the command ------------------------------------------------------------------------
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser("play", help="play a game in the terminal against agents")
+    parser.add_argument(
+        "opponents",
+        nargs="*",
+        metavar="OPPONENT",
+        help=f"agent specs of the other seats in seat order; one spec fills every other seat "
+        f"(default: {DEFAULT_OPPONENT})",
+    )
+    parser.add_argument("--players", type=int, help=f"players (default: 1 + opponents, or {DEFAULT_PLAYERS})")
+    parser.add_argument("--seat", type=int, default=0, help="your seat, from 0 (default: 0)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the game and the agents (default: 0)")
+    parser.add_argument("--victory-card", metavar="ID", help="victory card id (default: a random valid card)")
+    parser.add_argument("--point-variant", action="store_true", help="play the point-value variant")
+    parser.add_argument("--round-limit", type=int, default=60, help="truncate after this round (default: 60)")
+
+
+def opponents_for(specs: Sequence[str], players: int | None) -> list[str]:
+    """The opponent specs of every other seat: ``specs`` as given, one spec repeated, or the default agent."""
+    if not specs:
+        return [DEFAULT_OPPONENT] * ((players or DEFAULT_PLAYERS) - 1)
+    if players is None or len(specs) == players - 1:
+        return list(specs)
+    if len(specs) == 1:
+        return list(specs) * (players - 1)
+    raise ValueError(f"--players {players} needs {players - 1} opponents (or one to fill every seat), got {len(specs)}")
+
+
+def run(
+    args: argparse.Namespace,
+    input_stream: LineSource | None = None,
+    output: TextIO | None = None,
+    components: Components | None = None,
+) -> int:
+    """The ``play`` command; bad options print ``tribune: error: ...`` and return 2."""
+    try:
+        opponents = opponents_for(args.opponents, args.players)
+        options: dict[str, Any] = {
+            "players": len(opponents) + 1,
+            "victory_card": args.victory_card,
+            "point_variant": args.point_variant,
+            "round_limit": args.round_limit,
+        }
+        if components is not None:
+            options["components"] = components
+        session = HumanGame(GameConfig(**options), opponents, args.seat, args.seed, input_stream, output)
+    except (ValueError, AgentError) as exc:
+        print(f"tribune: error: {exc}", file=sys.stderr)
+        return 2
+    return session.play()
