@@ -23,9 +23,9 @@ so the statistics of an action are pooled over many plausible deals:
    uniformly among the candidates on the game directly (``rollout=random``,
    fast) or by one ``heuristic`` agent per seat (``rollout=heuristic``).
 4. **Evaluate.** A finished game is worth 1 to its winners (shared: 1/k
-   each) and 0 to the others. An unfinished one is scored by
-   ``agents.evaluation.evaluate_all`` when that module exists, otherwise by
-   :func:`score_values` (a softmax of the current scores).
+   each) and 0 to the others; an unfinished one is scored for every seat by
+   :func:`agents.evaluation.evaluate_all` (each seat reading its own dealt
+   hand: in a determinization every card is known).
 5. **Back up** the value vector into every node of the path.
 
 The chosen action is the most visited root child among the actions legal now
@@ -54,37 +54,31 @@ A decision with one legal choice is answered at once. ``act`` needs the
 
 from __future__ import annotations
 
-import importlib
 import math
 import sys
 import time
-from collections.abc import Callable, Sequence
-from typing import cast
+from collections.abc import Sequence
 
 from agents.base import Agent, AgentError, InfoSet
+from agents.evaluation import evaluate_all
 from agents.specs import make_agent, no_more, register_agent, take_choice, take_float, take_int
 from tribune_env.engine.actions import Action, Bid
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.decisions import DecisionKind
 from tribune_env.engine.game import Game
-from tribune_env.engine.state import GameState
 from tribune_env.engine.view import PlayerView
 
-__all__ = ["BID_LEVELS", "MctsAgent", "candidates", "score_values"]
-
-Evaluator = Callable[[GameState], list[float]]
+__all__ = ["BID_LEVELS", "MctsAgent", "candidates"]
 
 #: bid amounts the search considers (those not above the bidder's money)
 BID_LEVELS = frozenset((0, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233))
 _BID_KINDS = frozenset((DecisionKind.ATRIUM_BID, DecisionKind.CHARIOT_BID))
 
-#: points per factor e in the fallback softmax of :func:`score_values`
-SCORE_TEMPERATURE = 3.0
-
 DEFAULT_ITERATIONS = 200
 DEFAULT_C = 0.7
 DEFAULT_DEPTH = 50
 ROLLOUTS = ("random", "heuristic")
+OPPONENTS = ("tree", "rollout")
 
 
 def candidates(game: Game) -> list[Action]:
@@ -99,35 +93,6 @@ def candidates(game: Game) -> list[Action]:
 def _thin_bids(legal: Sequence[Action]) -> list[Action]:
     kept: list[Action] = [a for a in legal if isinstance(a, Bid) and a.amount in BID_LEVELS]
     return kept or list(legal)
-
-
-def score_values(state: GameState) -> list[float]:
-    """Fallback leaf value: softmax of the current scores (sums to 1, like a finished game's value)."""
-    total = Game(state).scores()
-    top = max(total)
-    weights = [math.exp((s - top) / SCORE_TEMPERATURE) for s in total]
-    norm = sum(weights)
-    return [w / norm for w in weights]
-
-
-def _load_evaluator() -> Evaluator:
-    """``agents.evaluation.evaluate_all`` when that module exists, else :func:`score_values`."""
-    try:
-        module = importlib.import_module("agents.evaluation")
-    except ModuleNotFoundError as err:
-        if err.name != "agents.evaluation":
-            raise
-        return score_values
-    return cast(Evaluator, getattr(module, "evaluate_all", score_values))
-
-
-def terminal_values(game: Game) -> list[float]:
-    """1 shared among the winners, 0 for the others."""
-    winners = game.winners
-    values = [0.0] * game.num_players
-    for seat in winners:
-        values[seat] = 1.0 / len(winners)
-    return values
 
 
 class _Node:
@@ -156,6 +121,7 @@ class MctsAgent(Agent):
         c: float = DEFAULT_C,
         rollout: str = "random",
         depth: int = DEFAULT_DEPTH,
+        opponents: str = "tree",
     ) -> None:
         super().__init__(seed)
         if iterations is None and seconds is None:
@@ -165,7 +131,8 @@ class MctsAgent(Agent):
         self.c = c
         self.rollout = rollout
         self.depth = depth
-        self.evaluate_all = _load_evaluator()
+        self.opponents = opponents
+        self._searcher = -1  # the seat searching (set per decision)
         #: iterations run by the last search (for measurements)
         self.last_iterations = 0
         self._policies: dict[int, Agent] = {}
@@ -193,6 +160,7 @@ class MctsAgent(Agent):
         limit = sys.maxsize if self.iterations is None else self.iterations
         game = info.sample(self.rng)
         root = _Node(game.num_players)
+        self._searcher = info.seat
         done = 0
         while True:
             self._iterate(root, game)
@@ -220,8 +188,13 @@ class MctsAgent(Agent):
         """Select and expand on ``game`` (a fresh determinization), roll out, back the value up."""
         path = [root]
         node = root
+        modelled = self.opponents == "rollout"
         while not game.is_over:
-            action, node = self._select(node, candidates(game), game.current_seat)
+            seat = game.current_seat
+            if modelled and seat != self._searcher:
+                self._step(game)  # an opponent's move by the rollout policy, outside the tree
+                continue
+            action, node = self._select(node, candidates(game), seat)
             game.apply(action)
             path.append(node)
             if node.visits == 0:
@@ -260,33 +233,25 @@ class MctsAgent(Agent):
     # -- leaves ---------------------------------------------------------------------
 
     def _leaf_values(self, game: Game) -> list[float]:
-        """Roll out ``game`` (in place) and return the value of every seat."""
+        """Roll out ``game`` (in place) for at most ``depth`` decisions; the value of every seat."""
+        for _ in range(self.depth):
+            if game.is_over:
+                break
+            self._step(game)
+        return evaluate_all(game.state)  # exact for a finished game: 1/k to each of k winners
+
+    def _step(self, game: Game) -> None:
+        """Play one decision of ``game`` by the rollout policy."""
         if self.rollout == "random":
-            self._random_rollout(game)
-        else:
-            self._heuristic_rollout(game)
-        if game.is_over:
-            return terminal_values(game)
-        return list(self.evaluate_all(game.state))
-
-    def _random_rollout(self, game: Game) -> None:
-        randrange = self.rng.randrange
-        for _ in range(self.depth):
-            if game.is_over:
-                return
             moves = candidates(game)
-            game.apply(moves[randrange(len(moves))])
-
-    def _heuristic_rollout(self, game: Game) -> None:
-        for _ in range(self.depth):
-            if game.is_over:
-                return
-            legal = game.legal_actions()
-            if len(legal) > 1:
-                seat = game.current_seat
-                game.apply(self._policy(game, seat).act(game.view(seat), legal, InfoSet(game, seat)))
-            else:
-                game.apply(legal[0])
+            game.apply(moves[self.rng.randrange(len(moves))])
+            return
+        legal = game.legal_actions()
+        if len(legal) > 1:
+            seat = game.current_seat
+            game.apply(self._policy(game, seat).act(game.view(seat), legal, InfoSet(game, seat)))
+        else:
+            game.apply(legal[0])
 
     def _policy(self, game: Game, seat: int) -> Agent:
         """The rollout ``heuristic`` playing ``seat`` (one per seat, reset for this agent's game)."""
@@ -312,9 +277,12 @@ def _make(params: dict[str, str], seed: int | None) -> Agent:
     c = take_float(params, "c", DEFAULT_C)
     rollout = take_choice(params, "rollout", "random", ROLLOUTS)
     depth = take_int(params, "depth", DEFAULT_DEPTH, low=0)
+    opponents = take_choice(params, "opponents", "tree", OPPONENTS)
     no_more("mcts", params)
     assert c is not None
-    return MctsAgent(seed, iterations=iterations or None, seconds=seconds, c=c, rollout=rollout, depth=depth)
+    return MctsAgent(
+        seed, iterations=iterations or None, seconds=seconds, c=c, rollout=rollout, depth=depth, opponents=opponents
+    )
 
 
 register_agent("mcts", _make)

@@ -6,9 +6,10 @@ everything else afresh from a generator: the cards of other hands, the draw and
 discard piles, face-down board cards, other players' staged cards, other
 players' sealed bids, and the chance key of future shuffles. Other players'
 sealed Field of Mars pairs go back into their hands (whether they laid one is
-hidden until the reveal), so samples never show a laid pair of another player. The result depends only on the view and the generator, never on where
-the hidden cards really are, so a search over sampled states cannot learn more
-than the player knows (R1, R2).
+hidden until the reveal), so samples never show a laid pair of another player.
+The result depends only on the view and the generator, never on where the
+hidden cards really are, so a search over sampled states cannot learn more than
+the player knows (R1, R2).
 """
 
 from __future__ import annotations
