@@ -1,0 +1,69 @@
+"""The Ray backend on a local Ray instance plays the same games as the local backend.
+
+The command-line test comes first: it starts and stops its own Ray before the module's shared instance exists.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from training.cli import main
+from training.tournament.records import GameRecord
+from training.tournament.runner import run_tournament
+from training.tournament.schedule import TournamentDefinition
+from training.tournament.store import ResultStore
+
+ray: Any = pytest.importorskip("ray")
+
+DEFINITION = TournamentDefinition(("random", "random", "random"), players=3, games=6, seed=4, round_limit=4)
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[None]:
+    ray.init(num_cpus=2, include_dashboard=False, configure_logging=False)
+    try:
+        yield
+    finally:
+        ray.shutdown()
+
+
+def without_timings(record: GameRecord) -> GameRecord:
+    return replace(record, timings=(), seconds=0.0)
+
+
+def test_command_starts_and_stops_its_own_ray(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert not ray.is_initialized()
+    args = ["tournament", "random", "random", "random", "--games", "6", "--seed", "4", "--round-limit", "4", "--json"]
+    assert main([*args, "--backend", "ray", "--workers", "2", "--results", str(tmp_path / "ray.sqlite")]) == 0
+    on_ray = json.loads(capsys.readouterr().out)
+    assert not ray.is_initialized()
+    assert main([*args, "--workers", "1", "--results", str(tmp_path / "local.sqlite")]) == 0
+    local = json.loads(capsys.readouterr().out)
+    with ResultStore(tmp_path / "ray.sqlite") as a, ResultStore(tmp_path / "local.sqlite") as b:
+        assert [without_timings(r) for r in a.records()] == [without_timings(r) for r in b.records()]
+    assert on_ray["games"] == local["games"] == 6
+
+
+def test_ray_backend_plays_the_same_games_as_the_local_backend(tmp_path: Path, local_ray: None) -> None:
+    on_ray = run_tournament(DEFINITION, tmp_path / "ray.sqlite", backend="ray", progress=False)
+    local = run_tournament(DEFINITION, tmp_path / "local.sqlite", workers=1, progress=False)
+    assert [r.game_id for r in on_ray] == list(range(6))
+    assert [without_timings(r) for r in on_ray] == [without_timings(r) for r in local]
+    assert ray.is_initialized()  # a Ray this process started is left to it
+
+
+def test_ray_backend_resumes_from_the_results_file(tmp_path: Path, local_ray: None) -> None:
+    first = run_tournament(DEFINITION, tmp_path / "local.sqlite", workers=1, progress=False)
+    path = tmp_path / "ray.sqlite"
+    with ResultStore(path, DEFINITION.to_dict()) as store:
+        for record in first[:4]:
+            store.add(record)
+    records = run_tournament(DEFINITION, path, backend="ray", progress=False)
+    assert records[:4] == first[:4]  # kept as stored, timings included
+    assert [without_timings(r) for r in records] == [without_timings(r) for r in first]

@@ -1,0 +1,193 @@
+"""``tribune tournament``: play a tournament between agent specs, store every game, print the leaderboard.
+
+Running the same command again resumes the tournament from its results file
+(the default file name is derived from the tournament's options, so it is the
+same for the same command).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from training.tournament.backends import BACKENDS, WorkerCrash, import_ray
+from training.tournament.records import GameRecord
+from training.tournament.runner import run_tournament
+from training.tournament.schedule import TournamentDefinition, TournamentError
+
+DEFAULT_TIME_LIMIT = 10.0
+RESULTS_DIR = Path("results")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be >= 0 (0: no limit), got {text}")
+    return value
+
+
+def add_parser(commands: Any) -> None:
+    """Add the ``tournament`` sub-command to ``commands`` (an argparse sub-parsers action)."""
+    p = commands.add_parser(
+        "tournament",
+        help="play a tournament between agents (seat rotation, duplicate deals), store and rate the games",
+        description="Play a tournament between agent specs. Every finished game is stored in an SQLite results file "
+        "at once; running the same command again resumes the tournament.",
+    )
+    p.add_argument("specs", nargs="+", metavar="SPEC", help="agent specs, e.g. random heuristic mcts:iterations=400")
+    p.add_argument(
+        "--players", type=int, metavar="N", help="players per game (default: the number of specs, at most 4)"
+    )
+    p.add_argument(
+        "--games", type=_positive_int, default=100, metavar="N", help="games, rounded up to whole blocks (default: 100)"
+    )
+    p.add_argument(
+        "--seed", type=int, default=0, metavar="N", help="tournament seed: deals and agent seeds (default: 0)"
+    )
+    p.add_argument("--results", metavar="PATH", help="SQLite results file (default: results/tournament-...sqlite)")
+    p.add_argument(
+        "--workers",
+        type=_positive_int,
+        metavar="N",
+        help="worker processes (default: one per CPU); 1 plays in this process; for --backend ray without an "
+        "address: the CPUs of the local Ray",
+    )
+    p.add_argument("--backend", choices=BACKENDS, default="local", help="where games run (default: local)")
+    p.add_argument("--ray-address", metavar="ADDR", help="Ray cluster address, e.g. auto (default: a local Ray)")
+    p.add_argument(
+        "--time-limit",
+        type=_seconds,
+        default=DEFAULT_TIME_LIMIT,
+        metavar="SECONDS",
+        help=f"per-move time limit; an agent over it forfeits the game; 0: none (default: {DEFAULT_TIME_LIMIT:g})",
+    )
+    p.add_argument("--victory-card", metavar="ID", help="victory card id (default: a random valid card per deal)")
+    p.add_argument("--point-variant", action="store_true", help="play the point-value variant")
+    p.add_argument(
+        "--round-limit", type=_positive_int, default=60, metavar="N", help="truncate after this round (default: 60)"
+    )
+    p.add_argument("--json", action="store_true", help="print the results as JSON only")
+    p.add_argument("--plots", metavar="DIR", help="write rating and win-rate plots into DIR")
+    p.add_argument("--no-progress", action="store_true", help="never show the progress bar")
+
+
+def definition_from_args(args: argparse.Namespace) -> TournamentDefinition:
+    """The tournament the arguments describe; raises ``ValueError`` (``AgentError`` too) on bad ones."""
+    return TournamentDefinition(
+        specs=tuple(args.specs),
+        players=args.players if args.players is not None else min(len(args.specs), 4),
+        games=args.games,
+        seed=args.seed,
+        victory_card=args.victory_card,
+        point_variant=args.point_variant,
+        round_limit=args.round_limit,
+        time_limit=args.time_limit or None,
+    )
+
+
+def default_results_path(definition: TournamentDefinition) -> Path:
+    """``results/tournament-s<seed>-<hash>.sqlite``: the same for the same tournament, different for another."""
+    text = json.dumps(definition.to_dict(), sort_keys=True)
+    digest = hashlib.sha256(text.encode()).hexdigest()[:10]
+    return RESULTS_DIR / f"tournament-s{definition.seed}-{digest}.sqlite"
+
+
+def _error(message: object) -> int:
+    print(f"tribune: error: {message}", file=sys.stderr)
+    return 2
+
+
+def _fallback_summary(records: list[GameRecord]) -> dict[str, Any]:
+    """Wins per spec, used only when the results module is not available."""
+    tally: dict[str, dict[str, int]] = {}
+    for record in records:
+        for seat, spec in enumerate(record.seating):
+            entry = tally.setdefault(spec, {"games": 0, "wins": 0})
+            entry["games"] += 1
+            entry["wins"] += seat in record.winners
+    return {"games": len(records), "leaderboard": [{"spec": s, **v} for s, v in sorted(tally.items())]}
+
+
+def _report(records: list[GameRecord], args: argparse.Namespace, definition: TournamentDefinition, path: Path) -> None:
+    """Print the results (tables, or JSON with ``--json``) and write the plots."""
+    out = Console()
+    doc: dict[str, Any] = {"results_file": str(path), "tournament": definition.to_dict()}
+    try:
+        from training.tournament.results import summarize
+    except ImportError:
+        doc.update(_fallback_summary(records))
+        tables: list[Any] = []
+    else:
+        results = summarize(records, seed=definition.seed)
+        doc.update(results.to_json())
+        tables = [results.leaderboard_table(), results.head_to_head_table()]
+        if args.plots:
+            from training.tournament.plots import save_plots
+
+            doc["plots"] = [str(p) for p in save_plots(results, args.plots)]
+    if args.json:
+        print(json.dumps(doc, indent=2))
+        return
+    for table in tables:
+        out.print(table)
+    if not tables:
+        out.print_json(data=doc)
+    for forfeit in doc.get("forfeits", []):
+        who = f"game {forfeit['game_id']}, seat {forfeit['seat']} ({forfeit['spec']})"
+        out.print(f"forfeit: {who}: {forfeit['reason']}: {forfeit['message']}")
+    out.print(f"results: {path}" + (f"; plots: {', '.join(doc['plots'])}" if "plots" in doc else ""))
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``tribune tournament``: 0 when done, 2 for bad arguments or a results file of another tournament,
+    1 when a worker process died."""
+    try:
+        definition = definition_from_args(args)
+        if args.backend == "ray":
+            import_ray()
+    except (ValueError, TournamentError) as exc:
+        return _error(exc)
+    path = Path(args.results) if args.results else default_results_path(definition)
+    notes = Console(stderr=True)
+    show = not args.no_progress and sys.stderr.isatty()
+    try:
+        records = run_tournament(
+            definition,
+            path,
+            backend=args.backend,
+            workers=args.workers,
+            address=args.ray_address,
+            progress=show,
+            console=notes,
+        )
+    except WorkerCrash as exc:
+        print(f"tribune: error: {exc}", file=sys.stderr)
+        return 1
+    except (ValueError, TournamentError) as exc:
+        return _error(exc)
+    except KeyboardInterrupt:
+        print(
+            f"tribune: stopped; the finished games are in {path}: run the same command again to resume", file=sys.stderr
+        )
+        raise
+    _report(records, args, definition, path)
+    return 0
