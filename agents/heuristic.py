@@ -164,6 +164,12 @@ def _mars(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
 
 def _best_pair(v: Valuation) -> tuple[int, int] | None:
     """The pair to discard on the Field of Mars, or None when no pair is worth a laurel."""
+    if "pair" not in v.memo:
+        v.memo["pair"] = _find_pair(v)
+    return v.memo["pair"]  # type: ignore[return-value]
+
+
+def _find_pair(v: Valuation) -> tuple[int, int] | None:
     best: tuple[float, tuple[int, int]] | None = None
     for f in Faction:
         held = sorted(v.faction_cards(f), key=v.card)
@@ -374,10 +380,13 @@ def _thermae(v: Valuation, spec: SpaceSpec) -> float:
 
 
 def _curia_space(v: Valuation, spec: SpaceSpec) -> float:
-    hand = v.hand_cards()
-    if not hand:
+    if "cheapest" not in v.memo:
+        hand = v.hand_cards()
+        v.memo["cheapest"] = min((v.card(c) for c in set(hand)), default=None)
+    cheapest = v.memo["cheapest"]
+    if cheapest is None:
         return -1.0
-    return _field_cards(v, Region.CURIA, spec.slot) - min(v.card(c) for c in hand)
+    return _field_cards(v, Region.CURIA, spec.slot) - cheapest  # type: ignore[operator]
 
 
 def _latrine_space(v: Valuation, spec: SpaceSpec) -> float:

@@ -92,6 +92,9 @@ class Valuation:
         self.scoring = components.scoring
         self.hand = list(view.hand)
         self._card_cache: dict[int, float] = {}
+        self._faction_cache: dict[int, float] = {}
+        self._held: dict[int, list[int]] = {}
+        self.memo: dict[str, object] = {}  # per-decision results of callers (this object lives for one decision)
 
     # -- resources ---------------------------------------------------------------
 
@@ -142,6 +145,12 @@ class Valuation:
 
     def faction(self, f: int) -> float:
         """Utility of taking faction ``f`` now: marker, first laurel, take-over benefit, benefits to come."""
+        cached = self._faction_cache.get(f)
+        if cached is None:
+            cached = self._faction_cache[f] = self._faction_value(f)
+        return cached
+
+    def _faction_value(self, f: int) -> float:
         n = self.components.factions[f].numbers
         first = self.laurel() * self.components.starting_laurels if self.view.first_laurel[f] else 0.0
         value = self.marker(f) + first
@@ -205,8 +214,11 @@ class Valuation:
         return value
 
     def faction_cards(self, f: int) -> list[int]:
-        """Card types of faction ``f`` in hand, with repeats, ascending."""
-        return [c for c in self.tables.faction_cards[f] for _ in range(self.hand[c])]
+        """Card types of faction ``f`` in hand, with repeats, ascending (a fresh list)."""
+        held = self._held.get(f)
+        if held is None:
+            held = self._held[f] = [c for c in self.tables.faction_cards[f] for _ in range(self.hand[c])]
+        return list(held)
 
     def takeover_gap(self, held: Sequence[int], target: Sequence[int]) -> int:
         """Cards still missing before ``held`` can beat ``target`` (0: a winning set exists)."""
