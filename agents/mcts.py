@@ -17,9 +17,13 @@ so the statistics of an action are pooled over many plausible deals:
    child's total value for ``seat``, the player to move in the current
    determinization (``game.current_seat``). Nodes store a value per seat, so
    the same tree serves every player: each one maximises its own value.
+   With ``norm=node`` (the default) the means ``Q/N`` of the candidates are
+   first min-max scaled to [0, 1] among themselves: leaf values are win
+   chances of several players and often differ between moves by a few
+   hundredths only, which a fixed ``c`` would drown in exploration.
 2. **Expand.** At the first node with a legal candidate that has no child
    yet, one such action (uniformly) gets a new child and the descent stops.
-3. **Roll out.** From there at most ``depth`` decisions are played, either
+3. **Roll out.** From there at most ``depth`` decisions (default 0) are played, either
    uniformly among the candidates on the game directly (``rollout=random``,
    fast) or by one ``heuristic`` agent per seat (``rollout=heuristic``).
 4. **Evaluate.** A finished game is worth 1 to its winners (shared: 1/k
@@ -27,6 +31,13 @@ so the statistics of an action are pooled over many plausible deals:
    :func:`agents.evaluation.evaluate_all` (each seat reading its own dealt
    hand: in a determinization every card is known).
 5. **Back up** the value vector into every node of the path.
+
+With ``opponents=rollout`` the tree branches only at the searching seat's
+own decisions: the other seats' decisions, in the descent as in the
+rollout, are played by the rollout policy (an opponent model; with
+``rollout=heuristic`` the search then improves on the heuristic against
+opponents that play like it). A node is then a sequence of the seat's own
+actions, and availability handles the deals in which one is not legal.
 
 The chosen action is the most visited root child among the actions legal now
 (ties: the better mean value for the agent, then the order of ``legal``).
@@ -46,7 +57,21 @@ Spec parameters (``mcts:iterations=400``, ``mcts:seconds=0.5,rollout=random``):
   first one reached stops the search. Only the iteration budget is reproducible.
 * ``c`` (float > 0, default 0.7): the exploration constant.
 * ``rollout`` (``random`` | ``heuristic``, default ``random``).
-* ``depth`` (int >= 0, default 50): decisions per rollout before evaluating.
+* ``depth`` (int >= 0, default 0): decisions per rollout before evaluating; 0
+  evaluates the expanded position itself (see "Defaults" below).
+* ``opponents`` (``tree`` | ``rollout``, default ``tree``): the other seats choose
+  in the tree by UCB1 (plain IS-MCTS), or by the rollout policy.
+* ``norm`` (``node`` | ``none``, default ``node``): scale the means per node, or use them raw.
+* ``bias`` (float >= 0, default 0): progressive bias towards the ``heuristic`` agent's
+  answer at the root: that child's UCB score gets ``bias / (N + 1)`` more.
+
+Defaults. Against three ``heuristic`` opponents (4 players, 40 games, seats
+rotated, 400 iterations) evaluating the expanded node directly (``depth=0``)
+won about 21%, four random rollout decisions 3%: random play after a move
+spoils plans that need follow-up decisions (a follower on a faction field,
+a take-over set) more than it spoils immediate gains (the coin bowl), so
+random rollouts bias the search. Without ``norm`` the visits stayed almost
+uniform over the candidates (means differ by ~0.01 on a 0..1 scale).
 
 A decision with one legal choice is answered at once. ``act`` needs the
 :class:`InfoSet` (``info``); without it the agent raises :class:`AgentError`.
@@ -76,9 +101,10 @@ _BID_KINDS = frozenset((DecisionKind.ATRIUM_BID, DecisionKind.CHARIOT_BID))
 
 DEFAULT_ITERATIONS = 200
 DEFAULT_C = 0.7
-DEFAULT_DEPTH = 50
+DEFAULT_DEPTH = 0
 ROLLOUTS = ("random", "heuristic")
 OPPONENTS = ("tree", "rollout")
+NORMS = ("node", "none")
 
 
 def candidates(game: Game) -> list[Action]:
@@ -122,6 +148,8 @@ class MctsAgent(Agent):
         rollout: str = "random",
         depth: int = DEFAULT_DEPTH,
         opponents: str = "tree",
+        norm: bool = True,
+        bias: float = 0.0,
     ) -> None:
         super().__init__(seed)
         if iterations is None and seconds is None:
@@ -132,11 +160,14 @@ class MctsAgent(Agent):
         self.rollout = rollout
         self.depth = depth
         self.opponents = opponents
+        self.norm = norm
+        self.bias = bias
+        self._hint: Action | None = None  # the heuristic's answer at the root (with ``bias``)
         self._searcher = -1  # the seat searching (set per decision)
         #: iterations run by the last search (for measurements)
         self.last_iterations = 0
         self._policies: dict[int, Agent] = {}
-        if rollout == "heuristic":
+        if rollout == "heuristic" or bias:
             make_agent("heuristic", 0)  # fail early (AgentError) if the heuristic agent is unavailable
 
     def reset(self, seat: int, config: GameConfig, seed: int) -> None:
@@ -150,6 +181,7 @@ class MctsAgent(Agent):
             return legal[0]
         if info is None:
             raise AgentError("mcts needs the InfoSet of the decision (info=None given): it searches sampled games")
+        self._hint = self._policy(self.config, view.seat).act(view, legal, info) if self.bias else None
         root = self.search(info)
         return self._best(root, _root_moves(view, legal), info.seat)
 
@@ -194,7 +226,7 @@ class MctsAgent(Agent):
             if modelled and seat != self._searcher:
                 self._step(game)  # an opponent's move by the rollout policy, outside the tree
                 continue
-            action, node = self._select(node, candidates(game), seat)
+            action, node = self._select(node, candidates(game), seat, self._hint if node is root else None)
             game.apply(action)
             path.append(node)
             if node.visits == 0:
@@ -206,28 +238,44 @@ class MctsAgent(Agent):
             for seat, value in enumerate(values):
                 total[seat] += value
 
-    def _select(self, node: _Node, moves: list[Action], seat: int) -> tuple[Action, _Node]:
+    def _select(self, node: _Node, moves: list[Action], seat: int, hint: Action | None) -> tuple[Action, _Node]:
         """Count availability, then expand an untried move or follow the best UCB1 child for ``seat``."""
         children = node.children
         untried: list[Action] = []
-        best: tuple[Action, _Node] | None = None
-        best_score = -math.inf
-        c = self.c
+        known: list[tuple[Action, _Node]] = []
         for action in moves:
             child = children.get(action)
             if child is None:
                 untried.append(action)
-                continue
-            child.avail += 1
-            n = child.visits
-            score = child.total[seat] / n + c * math.sqrt(math.log(child.avail) / n)
-            if score > best_score:
-                best, best_score = (action, child), score
+            else:
+                child.avail += 1
+                known.append((action, child))
         if untried:
             action = untried[self.rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
             child = children[action] = _Node(len(node.total))
             return action, child
-        assert best is not None
+        return self._ucb(known, seat, hint)
+
+    def _ucb(self, known: list[tuple[Action, _Node]], seat: int, hint: Action | None) -> tuple[Action, _Node]:
+        """The child with the best UCB1-with-availability score for ``seat`` (means min-max scaled if ``norm``).
+
+        The ``hint`` child (the heuristic's answer, at the root) gets ``bias / (N + 1)`` more.
+        """
+        means = [child.total[seat] / child.visits for _, child in known]
+        low, scale = 0.0, 1.0
+        if self.norm:
+            low, high = min(means), max(means)
+            scale = 1.0 / (high - low) if high > low else 0.0
+        c, log, sqrt = self.c, math.log, math.sqrt
+        best = known[0]
+        best_score = -math.inf
+        for (action, child), mean in zip(known, means, strict=True):
+            n = child.visits
+            score = (mean - low) * scale + c * sqrt(log(child.avail) / n)
+            if hint is not None and action == hint:
+                score += self.bias / (n + 1)
+            if score > best_score:
+                best, best_score = (action, child), score
         return best
 
     # -- leaves ---------------------------------------------------------------------
@@ -249,16 +297,16 @@ class MctsAgent(Agent):
         legal = game.legal_actions()
         if len(legal) > 1:
             seat = game.current_seat
-            game.apply(self._policy(game, seat).act(game.view(seat), legal, InfoSet(game, seat)))
+            game.apply(self._policy(game.config, seat).act(game.view(seat), legal, InfoSet(game, seat)))
         else:
             game.apply(legal[0])
 
-    def _policy(self, game: Game, seat: int) -> Agent:
+    def _policy(self, config: GameConfig, seat: int) -> Agent:
         """The rollout ``heuristic`` playing ``seat`` (one per seat, reset for this agent's game)."""
         policy = self._policies.get(seat)
         if policy is None:
             policy = make_agent("heuristic", self.rng.getrandbits(32))
-            policy.reset(seat, game.config, self.rng.getrandbits(32))
+            policy.reset(seat, config, self.rng.getrandbits(32))
             self._policies[seat] = policy
         return policy
 
@@ -278,10 +326,22 @@ def _make(params: dict[str, str], seed: int | None) -> Agent:
     rollout = take_choice(params, "rollout", "random", ROLLOUTS)
     depth = take_int(params, "depth", DEFAULT_DEPTH, low=0)
     opponents = take_choice(params, "opponents", "tree", OPPONENTS)
+    norm = take_choice(params, "norm", "node", NORMS) == "node"
+    bias = take_float(params, "bias", 0.0, low=-math.inf) or 0.0
+    if bias < 0:
+        raise AgentError(f"parameter bias: must be >= 0, got {bias}")
     no_more("mcts", params)
     assert c is not None
     return MctsAgent(
-        seed, iterations=iterations or None, seconds=seconds, c=c, rollout=rollout, depth=depth, opponents=opponents
+        seed,
+        iterations=iterations or None,
+        seconds=seconds,
+        c=c,
+        rollout=rollout,
+        depth=depth,
+        opponents=opponents,
+        norm=norm,
+        bias=bias,
     )
 
 

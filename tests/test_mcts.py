@@ -115,6 +115,19 @@ def test_does_not_peek_at_hidden_cards(seed: int, steps: int) -> None:
     assert answers[0] == answers[1]
 
 
+def test_bias_pulls_towards_the_heuristic_answer() -> None:
+    game = random_game(4, seed=9, steps=25)
+    while len(game.legal_actions()) < 3:
+        game.apply(game.legal_actions()[0])
+    seat = game.current_seat
+    heuristic = make_agent("heuristic", 0)
+    heuristic.reset(seat, game.config, 0)
+    expected = _decide(heuristic, game)
+    agent = make_agent("mcts:iterations=60,depth=0,bias=1000", 0)
+    agent.reset(seat, game.config, 0)
+    assert _decide(agent, game) == expected
+
+
 def test_bids_are_thinned_to_levels() -> None:
     game = position([{"money": 30}, {"money": 4}], phase="chariot_auction")
     assert game.pending is not None and game.pending.kind is DecisionKind.CHARIOT_BID
@@ -161,6 +174,7 @@ def test_spec_parameters() -> None:
         "mcts:depth=-1",
         "mcts:opponents=none",
         "mcts:norm=global",
+        "mcts:bias=-1",
         "mcts:width=3",
         "mcts:model.zip",
     ],
