@@ -36,7 +36,7 @@ from collections.abc import Callable, Sequence
 from agents.base import Agent, InfoSet
 from agents.specs import no_more, register_agent
 from agents.strategy import Valuation, beats, best_set
-from tribune_env.data import Faction, Region
+from tribune_env.data import Components, Faction, Region
 from tribune_env.engine.actions import (
     COMMIT,
     DECLINE,
@@ -304,9 +304,18 @@ def _chariot_place(v: Valuation, pending: Pending, legal: Sequence[Action]) -> A
 
 
 def _place(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
+    return _ranked_spaces(v, legal)[0]
+
+
+def _ranked_spaces(v: Valuation, legal: Sequence[Action]) -> list[PlaceFollower]:
     spaces = [a for a in legal if isinstance(a, PlaceFollower)]
     budget = v.me.money - _committed(v)
-    return max(spaces, key=lambda a: _space_value(v, v.tables.spaces[a.space], budget))
+    return sorted(spaces, key=lambda a: -_space_value(v, v.tables.spaces[a.space], budget))
+
+
+def rank_placements(view: PlayerView, legal: Sequence[Action], components: Components) -> list[PlaceFollower]:
+    """The legal follower placements, best first by the heuristic's prices (ties keep the order of ``legal``)."""
+    return _ranked_spaces(Valuation(view, components), legal)
 
 
 def _committed(v: Valuation) -> int:

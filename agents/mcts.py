@@ -64,6 +64,12 @@ Spec parameters (``mcts:iterations=400``, ``mcts:seconds=0.5,rollout=random``):
 * ``norm`` (``node`` | ``none``, default ``node``): scale the means per node, or use them raw.
 * ``bias`` (float >= 0, default 0): progressive bias towards the ``heuristic`` agent's
   answer at the root: that child's UCB score gets ``bias / (N + 1)`` more.
+* ``search`` (``tree`` | ``flat``, default ``tree``): ``flat`` replaces the tree by
+  flat Monte Carlo over the heuristic's best ``candidates`` (default 3) follower
+  placements, each played out to the end of the game by the heuristic on the same
+  samples (:mod:`agents.flat`); ``iterations`` then counts samples per placement
+  (default 4) and ``seconds`` defaults to 1. This is the strongest setting against
+  the ``heuristic`` agent (README, "Agent strength").
 
 Defaults. Against three ``heuristic`` opponents (4 players, 40 games, seats
 rotated, 400 iterations) evaluating the expanded node directly (``depth=0``)
@@ -86,6 +92,7 @@ from collections.abc import Sequence
 
 from agents.base import Agent, AgentError, InfoSet
 from agents.evaluation import evaluate_all
+from agents.flat import FlatSearch
 from agents.specs import make_agent, no_more, register_agent, take_choice, take_float, take_int
 from tribune_env.engine.actions import Action, Bid
 from tribune_env.engine.config import GameConfig
@@ -105,6 +112,10 @@ DEFAULT_DEPTH = 0
 ROLLOUTS = ("random", "heuristic")
 OPPONENTS = ("tree", "rollout")
 NORMS = ("node", "none")
+SEARCHES = ("tree", "flat")
+FLAT_ITERATIONS = 4  # samples per placement decision with search=flat
+FLAT_SECONDS = 1.0  # time budget per decision with search=flat, unless a budget is given
+FLAT_CANDIDATES = 3
 
 
 def candidates(game: Game) -> list[Action]:
@@ -150,8 +161,18 @@ class MctsAgent(Agent):
         opponents: str = "tree",
         norm: bool = True,
         bias: float = 0.0,
+        search: str = "tree",
+        candidates: int = FLAT_CANDIDATES,
     ) -> None:
         super().__init__(seed)
+        self.flat: FlatSearch | None = None
+        if search == "flat":
+            self.flat = FlatSearch(
+                self,
+                iterations or FLAT_ITERATIONS,
+                FLAT_SECONDS if seconds is None and iterations is None else seconds,
+                candidates,
+            )
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         self.iterations = iterations
@@ -173,6 +194,8 @@ class MctsAgent(Agent):
     def reset(self, seat: int, config: GameConfig, seed: int) -> None:
         super().reset(seat, config, seed)
         self._policies = {}
+        if self.flat is not None:
+            self.flat.reset(seat, config, seed)
 
     # -- the decision -------------------------------------------------------------
 
@@ -181,6 +204,8 @@ class MctsAgent(Agent):
             return legal[0]
         if info is None:
             raise AgentError("mcts needs the InfoSet of the decision (info=None given): it searches sampled games")
+        if self.flat is not None:
+            return self.flat.act(view, legal, info)
         self._hint = self._policy(self.config, view.seat).act(view, legal, info) if self.bias else None
         root = self.search(info)
         return self._best(root, _root_moves(view, legal), info.seat)
@@ -328,6 +353,8 @@ def _make(params: dict[str, str], seed: int | None) -> Agent:
     opponents = take_choice(params, "opponents", "tree", OPPONENTS)
     norm = take_choice(params, "norm", "node", NORMS) == "node"
     bias = take_float(params, "bias", 0.0, low=-math.inf) or 0.0
+    search = take_choice(params, "search", "tree", SEARCHES)
+    candidates = take_int(params, "candidates", FLAT_CANDIDATES, low=2)
     if bias < 0:
         raise AgentError(f"parameter bias: must be >= 0, got {bias}")
     no_more("mcts", params)
@@ -342,6 +369,8 @@ def _make(params: dict[str, str], seed: int | None) -> Agent:
         opponents=opponents,
         norm=norm,
         bias=bias,
+        search=search,
+        candidates=candidates,
     )
 
 
