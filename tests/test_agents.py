@@ -202,3 +202,38 @@ def test_resampling_does_not_tell_whether_another_player_laid_a_pair() -> None:
         two = resample(declined, seat, random.Random(4))
         assert state_to_json(one) == state_to_json(two)
         assert all(p[0] == seat for p in one.pairs)
+
+
+# -- mcts search=flat ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_flat_search_plays_complete_games(players: int) -> None:
+    specs = ["mcts:search=flat,iterations=1", *["heuristic"] * (players - 1)]
+    game, texts = play(specs, seed=11 + players, round_limit=3)
+    assert game.is_over and texts
+
+
+def test_flat_search_keeps_to_its_time_budget_and_considers_alternatives() -> None:
+    import time
+
+    from agents.mcts import MctsAgent
+    from tribune_env import DecisionKind
+
+    config = GameConfig(players=4)
+    game = Game.new(config, seed=5)
+    helpers = [make_agent("heuristic", seed=s) for s in range(4)]
+    for s, a in enumerate(helpers):
+        a.reset(s, config, s)
+    while game.pending is not None and game.pending.kind is not DecisionKind.PLACE_FOLLOWER:
+        seat = game.current_seat
+        game.apply(helpers[seat].act(game.view(seat), game.legal_actions()))
+    seat = game.current_seat
+    agent = make_agent("mcts:search=flat,seconds=0.3", seed=1)
+    assert isinstance(agent, MctsAgent) and agent.flat is not None
+    agent.reset(seat, config, 1)
+    started = time.perf_counter()
+    action = agent.act(game.view(seat), game.legal_actions(), InfoSet(game, seat))
+    assert time.perf_counter() - started < 1.5
+    assert action in game.legal_actions()
+    assert 1 <= agent.flat.last_iterations <= 4

@@ -274,3 +274,38 @@ def test_action_descriptions_follow_the_components(tmp_path: Path) -> None:
     game.apply(ChooseOption(0))
     senators = game.describe(ChooseOption(1))
     assert "3" in senators or "three" in senators, senators
+
+
+# -- layers above the environments ------------------------------------------------------------------
+
+LAYER_FILES = {
+    "tribune_env": sorted(PACKAGE.rglob("*.py")),
+    "agents": sorted((ROOT / "agents").rglob("*.py")),
+    "training": sorted((ROOT / "training").rglob("*.py")),
+}
+HIGHER = {"tribune_env": ("agents", "training"), "agents": ("training",), "training": ()}
+
+
+@pytest.mark.parametrize("layer", sorted(LAYER_FILES))
+def test_layers_import_only_downwards(layer: str) -> None:
+    """data -> engine -> codec -> envs -> agents -> training: no module imports a layer above its own."""
+    assert LAYER_FILES[layer], f"no sources found for {layer}"
+    bad = [
+        f"{_rel(path)}:{line} imports {module}"
+        for path in LAYER_FILES[layer]
+        for line, module in _imports(path)
+        if module.split(".")[0] in HIGHER[layer]
+    ]
+    assert not bad, bad
+
+
+def test_agents_import_no_training_library() -> None:
+    """The reference agents run without torch or Stable-Baselines3."""
+    heavy = {"torch", "stable_baselines3", "sb3_contrib", "ray"}
+    bad = [
+        f"{_rel(path)}:{line} imports {module}"
+        for path in LAYER_FILES["agents"]
+        for line, module in _imports(path)
+        if module.split(".")[0] in heavy
+    ]
+    assert not bad, bad
