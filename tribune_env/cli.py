@@ -20,7 +20,8 @@ from tribune_env.engine.decisions import Phase
 from tribune_env.simulate import SimulationSummary, agent_rng, make_config, play_random_game, simulate_config
 
 
-def _positive_int(text: str) -> int:
+def positive_int(text: str) -> int:
+    """argparse type: an integer >= 1 (also used by the commands of the layers above)."""
     try:
         value = int(text)
     except ValueError:
@@ -36,7 +37,7 @@ def _add_game_options(parser: argparse.ArgumentParser, seed_help: str) -> None:
     parser.add_argument("--seed", type=int, default=0, help=seed_help)
     parser.add_argument("--victory-card", metavar="ID", help="victory card id (default: a random valid card)")
     parser.add_argument("--point-variant", action="store_true", help="play the point-value variant")
-    parser.add_argument("--round-limit", type=_positive_int, default=60, help="truncate after this round (default: 60)")
+    parser.add_argument("--round-limit", type=positive_int, default=60, help="truncate after this round (default: 60)")
     parser.add_argument("--components", metavar="PATH", help="component TOML file (default: the packaged set)")
 
 
@@ -46,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     sim = commands.add_parser("simulate", help="play games between uniformly random players and summarise them")
-    sim.add_argument("--games", type=_positive_int, default=100, help="number of games (default: 100)")
+    sim.add_argument("--games", type=positive_int, default=100, help="number of games (default: 100)")
     _add_game_options(sim, seed_help="game i uses engine seed SEED+i (default: 0)")
     sim.add_argument("--json", action="store_true", help="print the summary as JSON")
     sim.add_argument("--no-progress", action="store_true", help="never show the progress bar")

@@ -20,19 +20,10 @@ from training.tournament.backends import BACKENDS, WorkerCrash, import_ray
 from training.tournament.records import GameRecord
 from training.tournament.runner import run_tournament
 from training.tournament.schedule import TournamentDefinition, TournamentError
+from tribune_env.cli import positive_int
 
 DEFAULT_TIME_LIMIT = 10.0
 RESULTS_DIR = Path("results")
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
-    return value
 
 
 def _seconds(text: str) -> float:
@@ -58,7 +49,7 @@ def add_parser(commands: Any) -> None:
         "--players", type=int, metavar="N", help="players per game (default: the number of specs, at most 4)"
     )
     p.add_argument(
-        "--games", type=_positive_int, default=100, metavar="N", help="games, rounded up to whole blocks (default: 100)"
+        "--games", type=positive_int, default=100, metavar="N", help="games, rounded up to whole blocks (default: 100)"
     )
     p.add_argument(
         "--seed", type=int, default=0, metavar="N", help="tournament seed: deals and agent seeds (default: 0)"
@@ -66,7 +57,7 @@ def add_parser(commands: Any) -> None:
     p.add_argument("--results", metavar="PATH", help="SQLite results file (default: results/tournament-...sqlite)")
     p.add_argument(
         "--workers",
-        type=_positive_int,
+        type=positive_int,
         metavar="N",
         help="worker processes (default: one per CPU); 1 plays in this process; for --backend ray without an "
         "address: the CPUs of the local Ray",
@@ -83,7 +74,7 @@ def add_parser(commands: Any) -> None:
     p.add_argument("--victory-card", metavar="ID", help="victory card id (default: a random valid card per deal)")
     p.add_argument("--point-variant", action="store_true", help="play the point-value variant")
     p.add_argument(
-        "--round-limit", type=_positive_int, default=60, metavar="N", help="truncate after this round (default: 60)"
+        "--round-limit", type=positive_int, default=60, metavar="N", help="truncate after this round (default: 60)"
     )
     p.add_argument("--json", action="store_true", help="print the results as JSON only")
     p.add_argument("--plots", metavar="DIR", help="write rating and win-rate plots into DIR")
