@@ -56,14 +56,13 @@ class FlatSearch:
             agent.reset(s, config, seed)
 
     def act(self, view: PlayerView, legal: Sequence[Action], info: InfoSet) -> Action:
-        choice = self.base.act(view, legal, info)
         pending = view.pending
         if pending is None or pending.kind is not DecisionKind.PLACE_FOLLOWER:
-            return choice
-        ranked = rank_placements(view, legal, self.agent.config.components)
-        moves: list[Action] = [choice, *[a for a in ranked if a != choice][: self.candidates - 1]]
+            return self.base.act(view, legal, info)
+        # the heuristic's own placement is the first of its ranking
+        moves: list[Action] = list(rank_placements(view, legal, self.agent.config.components)[: self.candidates])
         if len(moves) == 1:
-            return choice
+            return moves[0]
         totals = self._search(info, moves)
         best = max(range(len(moves)), key=lambda i: (totals[i], i == 0))
         return moves[best]
