@@ -17,13 +17,16 @@ from typing import Any
 from rich.console import Console
 
 from training.tournament.backends import BACKENDS, WorkerCrash, import_ray
+from training.tournament.plots import save_plots
 from training.tournament.records import GameRecord
+from training.tournament.results import summarize
 from training.tournament.runner import run_tournament
 from training.tournament.schedule import TournamentDefinition, TournamentError
 from tribune_env.cli import positive_int
 
 DEFAULT_TIME_LIMIT = 10.0
 RESULTS_DIR = Path("results")
+WIDE = 120  # console width when the output is not a terminal
 
 
 def _seconds(text: str) -> float:
@@ -107,41 +110,22 @@ def _error(message: object) -> int:
     return 2
 
 
-def _fallback_summary(records: list[GameRecord]) -> dict[str, Any]:
-    """Wins per spec, used only when the results module is not available."""
-    tally: dict[str, dict[str, int]] = {}
-    for record in records:
-        for seat, spec in enumerate(record.seating):
-            entry = tally.setdefault(spec, {"games": 0, "wins": 0})
-            entry["games"] += 1
-            entry["wins"] += seat in record.winners
-    return {"games": len(records), "leaderboard": [{"spec": s, **v} for s, v in sorted(tally.items())]}
-
-
 def _report(records: list[GameRecord], args: argparse.Namespace, definition: TournamentDefinition, path: Path) -> None:
     """Print the results (tables, or JSON with ``--json``) and write the plots."""
     out = Console()
+    if not out.is_terminal:  # piped or redirected: wide enough for every leaderboard column
+        out = Console(width=WIDE)
     doc: dict[str, Any] = {"results_file": str(path), "tournament": definition.to_dict()}
-    try:
-        from training.tournament.results import summarize
-    except ImportError:
-        doc.update(_fallback_summary(records))
-        tables: list[Any] = []
-    else:
-        results = summarize(records, seed=definition.seed)
-        doc.update(results.to_json())
-        tables = [results.leaderboard_table(), results.head_to_head_table()]
-        if args.plots:
-            from training.tournament.plots import save_plots
-
-            doc["plots"] = [str(p) for p in save_plots(results, args.plots)]
+    results = summarize(records, seed=definition.seed)
+    doc.update(results.to_json())
+    tables = [results.leaderboard_table(), results.head_to_head_table()]
+    if args.plots:
+        doc["plots"] = [str(p) for p in save_plots(results, args.plots)]
     if args.json:
         print(json.dumps(doc, indent=2))
         return
     for table in tables:
         out.print(table)
-    if not tables:
-        out.print_json(data=doc)
     for forfeit in doc.get("forfeits", []):
         who = f"game {forfeit['game_id']}, seat {forfeit['seat']} ({forfeit['spec']})"
         out.print(f"forfeit: {who}: {forfeit['reason']}: {forfeit['message']}")
