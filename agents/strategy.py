@@ -275,6 +275,5 @@ def best_set(
 
 
 def _combos(cards: list[int], k: int) -> list[tuple[int, ...]]:
-    if len(cards) > 9:  # keep the search small: the k lowest and the k highest cover both ways to win
-        cards = sorted(set(cards[:k] + cards[-k:]) | set(cards), key=cards.index)[: max(9, k)]
+    """The distinct ``k``-card multisets of ``cards`` (sorted input gives sorted tuples)."""
     return list(dict.fromkeys(combinations(cards, k)))
