@@ -22,6 +22,7 @@ _BUILTIN = {
     "greedy": "agents.greedy",
     "heuristic": "agents.heuristic",
     "mcts": "agents.mcts",
+    "ppo": "agents.ppo",
 }
 
 

@@ -18,6 +18,7 @@ COMMANDS = {
     "tournament": "training.tournament.command",
     "replay": "training.replay",
     "play": "training.play",
+    "train": "training.train_command",
 }
 
 

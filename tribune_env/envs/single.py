@@ -83,14 +83,18 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
         self.illegal_penalty = float(illegal_penalty)
         self.illegal_limit = illegal_limit
         self._illegal_streak = 0
-        self.opponents = _opponent_list(opponents, players)
-        # how each opponent is called, decided once: protocol isinstance checks are slow
-        self._opponent_kinds = [_opponent_kind(o) for o in self.opponents]
+        self.set_opponents(opponents)
         encoder, codec = self.table.encoder, self.table.codec
         self.observation_space = spaces.Box(low=0.0, high=encoder.high, shape=(encoder.size,), dtype=np.float32)
         self.action_space = spaces.Discrete(codec.n)
         self.seat = 0 if learner_seat is None else learner_seat
         self._rng = np.random.default_rng()
+
+    def set_opponents(self, opponents: Opponent | Sequence[Opponent] | None) -> None:
+        """Replace the opponents (same forms as the constructor's ``opponents``); used from the next decision on."""
+        self.opponents = _opponent_list(opponents, self.table.num_players)
+        # how each opponent is called, decided once: protocol isinstance checks are slow
+        self._opponent_kinds = [_opponent_kind(o) for o in self.opponents]
 
     @property
     def game(self) -> Game:

@@ -1,0 +1,86 @@
+"""Training configs: every shipped config loads; bad configs fail naming the key and the problem."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from training.config import ConfigError, TrainConfig, config_from_dict, load_config
+
+CONFIGS = sorted((Path(__file__).resolve().parents[1] / "configs").glob("*.yaml"))
+
+
+def test_configs_found() -> None:
+    assert {p.name for p in CONFIGS} >= {"smoke.yaml", "ppo-4p.yaml", "ppo-vs-random.yaml", "selfplay.yaml"}
+
+
+@pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.name)
+def test_shipped_configs_load(path: Path) -> None:
+    config = load_config(path)
+    assert config.name == path.stem
+    resolved = config.resolved()
+    assert isinstance(resolved["run"]["n_envs"], int) and resolved["run"]["n_envs"] >= 1
+    assert resolved["run"]["vec_env"] in ("subproc", "dummy")
+    assert config_from_dict(resolved) == config_from_dict(resolved)  # the resolved form loads back
+
+
+def test_defaults_and_overrides() -> None:
+    config = config_from_dict({}, overrides={"run.total_timesteps": 5000, "ppo.net_pi": [8], "name": "x"})
+    assert config.run.total_timesteps == 5000
+    assert config.ppo.net_pi == [8]
+    assert config.name == "x"
+    assert config.env == TrainConfig().env
+    assert config.ppo.learning_rate == 3e-4  # int-free float default kept
+
+
+def test_auto_sizes_follow_the_machine(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("os.cpu_count", lambda: 6)
+    config = config_from_dict({"ppo": {"batch_size": 64, "n_steps": 64}})
+    assert config.n_envs == 6 and config.vec_env == "subproc" and config.torch_threads == 6
+    one = config_from_dict({"run": {"n_envs": 1}})
+    assert one.vec_env == "dummy"
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"ppo": {"learning_rat": 0.1}}, "unknown key(s) ppo.learning_rat"),
+        ({"envs": {}}, "unknown key(s) envs"),
+        ({"env": {"players": 6}}, "env.players: must be 2..5"),
+        ({"env": {"players": "four"}}, "env.players: expected int"),
+        ({"env": {"reward": "money"}}, "env.reward: expected one of"),
+        ({"opponents": {"mix": {}}}, "opponents.mix: needs at least one"),
+        ({"opponents": {"mix": {"random": -1}}}, "weight must be >= 0"),
+        ({"opponents": {"mix": {"bad spec!": 1}}}, "bad agent name"),
+        ({"run": {"total_timesteps": 0}}, "run.total_timesteps: must be >= 1"),
+        ({"run": {"n_envs": "many"}}, "run.n_envs"),
+        ({"run": {"vec_env": "threads"}}, "run.vec_env"),
+        ({"ppo": {"activation": "gelu"}}, "ppo.activation"),
+        ({"ppo": {"batch_size": 4096, "n_steps": 8}, "run": {"n_envs": 2}}, "exceeds n_steps * n_envs"),
+        ({"ppo": {"clip_range": True}}, "ppo.clip_range: expected float"),
+        ({"league": {"schedule": [[0.5, 0.1], [0.2, 0.3]]}}, "increasing order"),
+        ({"league": {"schedule": [[0.5, 1.5]]}}, "league.schedule[0]"),
+        ({"pretrain": {"keep": 0}}, "pretrain.keep"),
+        ({"eval": {"opponents": ["mcts:x=1,"]}}, "eval.opponents[0]"),
+        ({"name": "../escape"}, "name: must be a plain directory name"),
+        ([1, 2], "expected a mapping"),
+    ],
+)
+def test_bad_configs_name_the_problem(data: object, message: str) -> None:
+    with pytest.raises(ConfigError) as err:
+        config_from_dict(data, "cfg.yaml")
+    assert message in str(err.value)
+    assert str(err.value).startswith("cfg.yaml: ")
+
+
+def test_bad_files(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="cannot read"):
+        load_config(tmp_path / "missing.yaml")
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("env: [players: 4\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="not valid YAML"):
+        load_config(broken)
+    empty = tmp_path / "empty.yaml"
+    empty.write_text("", encoding="utf-8")
+    assert load_config(empty) == TrainConfig()

@@ -1,0 +1,118 @@
+"""Saving and finding models: every checkpoint carries what made it.
+
+A checkpoint is an SB3 zip (``checkpoints/step-000100000.zip``) with the
+Tribune metadata inside (``tribune.json``, see :mod:`agents.ppo`: environment
+signature, network, game options) plus, in the same metadata and in a JSON
+file beside it, the resolved training config, the code version and the
+timestep count. Snapshots for the self-play pool and the final model are
+also exported as compact numpy policies (``.npz``) that play without torch.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import re
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from agents.ppo import FORMAT, export_policy, signature_for, write_checkpoint_meta
+from training.config import TrainConfig
+from tribune_env import __version__
+from tribune_env.engine.config import GameConfig
+
+STEP_NAME = re.compile(r"^step-(\d{9,})\.zip$")
+
+
+def code_version() -> dict[str, Any]:
+    """The package version and, when run from a git checkout, the commit and whether the tree had changes."""
+    root = Path(__file__).resolve().parents[1]
+    info: dict[str, Any] = {"package": __version__, "commit": None, "dirty": None}
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10, check=True
+        ).stdout.strip()
+        status = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=root, capture_output=True, text=True, timeout=10, check=True,
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return info
+    info["commit"] = commit
+    info["dirty"] = bool(status.strip())
+    return info
+
+
+def game_config(config: TrainConfig) -> GameConfig:
+    env = config.env
+    return GameConfig(
+        players=env.players, victory_card=env.victory_card, point_variant=env.point_variant, round_limit=env.round_limit
+    )
+
+
+def checkpoint_meta(config: TrainConfig, timesteps: int, code: dict[str, Any]) -> dict[str, Any]:
+    """The metadata stored with a model trained under ``config`` after ``timesteps`` steps."""
+    env = config.env
+    return {
+        "format": FORMAT,
+        "signature": signature_for(game_config(config)),
+        "net": {"pi": list(config.ppo.net_pi), "vf": list(config.ppo.net_vf), "activation": config.ppo.activation},
+        "game": {
+            "players": env.players,
+            "victory_card": env.victory_card,
+            "point_variant": env.point_variant,
+            "round_limit": env.round_limit,
+        },
+        "timesteps": int(timesteps),
+        "config": config.resolved(),
+        "code": code,
+        "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+    }
+
+
+def save_checkpoint(model: Any, path: Path, meta: dict[str, Any]) -> Path:
+    """Save ``model`` (an SB3 model) to ``path`` with ``meta`` inside and beside it (``path`` with ``.json``).
+
+    Written to a temporary name first, so an interruption never leaves a half-written checkpoint under ``path``.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.stem + ".tmp.zip")
+    model.save(tmp)
+    write_checkpoint_meta(tmp, meta)
+    os.replace(tmp, path)
+    side = path.with_suffix(".json")
+    side_tmp = side.with_name(side.name + ".tmp")
+    side_tmp.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    os.replace(side_tmp, side)
+    return path
+
+
+def step_path(directory: Path, timesteps: int) -> Path:
+    return directory / f"step-{timesteps:09d}.zip"
+
+
+def step_checkpoints(directory: Path) -> list[Path]:
+    """The step checkpoints in ``directory``, oldest first."""
+    if not directory.is_dir():
+        return []
+    found = [(int(m.group(1)), p) for p in directory.iterdir() if (m := STEP_NAME.match(p.name))]
+    return [p for _, p in sorted(found)]
+
+
+def prune_checkpoints(directory: Path, keep: int) -> None:
+    """Delete all but the newest ``keep`` step checkpoints (and their JSON files)."""
+    for path in step_checkpoints(directory)[:-keep]:
+        path.unlink(missing_ok=True)
+        path.with_suffix(".json").unlink(missing_ok=True)
+
+
+def export_snapshot(checkpoint: Path, directory: Path) -> Path:
+    """A compact numpy policy of ``checkpoint`` in ``directory`` (for the self-play pool)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    target = directory / checkpoint.with_suffix(".npz").name
+    tmp = target.with_name(target.stem + ".tmp.npz")
+    export_policy(checkpoint, tmp, dtype="float32")
+    os.replace(tmp, target)
+    return target

@@ -1,0 +1,371 @@
+"""Training configuration: a YAML file read into :class:`TrainConfig`, checked key by key.
+
+Every section and key is optional except where noted; defaults are the
+dataclass defaults below. Unknown keys, wrong types and out-of-range values
+raise :class:`ConfigError` naming the file, the key and the problem, before
+anything is written. :meth:`TrainConfig.resolved` is the complete
+configuration with machine-dependent values (``n_envs: auto``) filled in; it
+is saved beside every model so a run can be repeated exactly.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import types
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from agents.base import AgentError
+from agents.specs import parse_spec
+
+ACTIVATIONS = ("tanh", "relu")
+REWARDS = ("win_loss", "rank", "score_margin")
+
+
+class ConfigError(ValueError):
+    """A training configuration that cannot be used; the message names the file, key and problem."""
+
+
+@dataclass(frozen=True)
+class EnvConfig:
+    """The game the learner plays (see :class:`~tribune_env.envs.single.TribuneSingleEnv`)."""
+
+    players: int = 4
+    victory_card: str | None = None
+    point_variant: bool = False
+    round_limit: int = 60
+    reward: str = "win_loss"
+
+
+@dataclass(frozen=True)
+class OpponentsConfig:
+    """Reference agents in the other seats: spec -> weight, drawn independently for every seat and episode."""
+
+    mix: dict[str, float] = field(default_factory=lambda: {"random": 1.0})
+
+
+@dataclass(frozen=True)
+class LeagueConfig:
+    """Self-play: frozen snapshots of the learner join a pool and play opponent seats.
+
+    ``schedule`` gives, as ``[progress, probability]`` points (progress = share
+    of ``total_timesteps`` done), the chance that an opponent seat is drawn from
+    the pool rather than from the reference mix; it is linear between points and
+    flat outside them. Within the pool, ``latest_weight`` of the draws go to the
+    newest snapshot and the rest are uniform over the pool.
+    """
+
+    enabled: bool = False
+    snapshot_every: int = 100_000
+    pool_size: int = 8
+    schedule: list[list[float]] = field(default_factory=lambda: [[0.0, 0.0], [0.5, 0.5]])
+    latest_weight: float = 0.5
+    deterministic: bool = False
+
+
+@dataclass(frozen=True)
+class PPOConfig:
+    """MaskablePPO hyper-parameters (sb3-contrib names)."""
+
+    learning_rate: float = 3e-4
+    n_steps: int = 1024
+    batch_size: int = 256
+    n_epochs: int = 4
+    gamma: float = 1.0
+    gae_lambda: float = 0.95
+    clip_range: float = 0.2
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    target_kl: float | None = None
+    net_pi: list[int] = field(default_factory=lambda: [256, 256])
+    net_vf: list[int] = field(default_factory=lambda: [256, 256])
+    activation: str = "tanh"
+
+
+@dataclass(frozen=True)
+class PretrainConfig:
+    """Imitation before PPO: the policy learns a teacher's choices and the critic its game results."""
+
+    enabled: bool = False
+    teacher: str = "heuristic"
+    games: int = 400
+    keep: float = 0.5
+    epochs: int = 4
+    batch_size: int = 512
+    learning_rate: float = 1e-3
+    value_coef: float = 0.5
+
+
+@dataclass(frozen=True)
+class EvalConfig:
+    """Evaluation through the tournament runner: the current model with ``players - 1`` copies of each opponent."""
+
+    every: int = 100_000
+    games: int = 80
+    opponents: list[str] = field(default_factory=lambda: ["random", "heuristic"])
+    workers: int | str = "auto"
+    final_games: int = 0
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """Length, parallelism and outputs of the run."""
+
+    total_timesteps: int = 1_000_000
+    n_envs: int | str = "auto"
+    vec_env: str = "auto"
+    checkpoint_every: int = 100_000
+    keep_checkpoints: int = 5
+    device: str = "cpu"
+    torch_threads: int | str = "auto"
+    progress_bar: bool = True
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """A whole training run."""
+
+    name: str = "ppo"
+    seed: int = 0
+    output: str = "runs"
+    env: EnvConfig = field(default_factory=EnvConfig)
+    opponents: OpponentsConfig = field(default_factory=OpponentsConfig)
+    league: LeagueConfig = field(default_factory=LeagueConfig)
+    ppo: PPOConfig = field(default_factory=PPOConfig)
+    pretrain: PretrainConfig = field(default_factory=PretrainConfig)
+    eval: EvalConfig = field(default_factory=EvalConfig)
+    run: RunConfig = field(default_factory=RunConfig)
+
+    @property
+    def run_dir(self) -> Path:
+        return Path(self.output) / self.name
+
+    def resolved(self) -> dict[str, Any]:
+        """The complete configuration as plain data, ``auto`` values replaced by what this machine uses."""
+        data = dataclasses.asdict(self)
+        data["run"]["n_envs"] = self.n_envs
+        data["run"]["vec_env"] = self.vec_env
+        data["run"]["torch_threads"] = self.torch_threads
+        data["eval"]["workers"] = self.eval_workers
+        return data
+
+    @property
+    def n_envs(self) -> int:
+        return _auto(self.run.n_envs, os.cpu_count() or 1)
+
+    @property
+    def vec_env(self) -> str:
+        if self.run.vec_env == "auto":
+            return "subproc" if self.n_envs > 1 else "dummy"
+        return self.run.vec_env
+
+    @property
+    def torch_threads(self) -> int:
+        return _auto(self.run.torch_threads, os.cpu_count() or 1)
+
+    @property
+    def eval_workers(self) -> int:
+        return _auto(self.eval.workers, os.cpu_count() or 1)
+
+
+def _auto(value: int | str, default: int) -> int:
+    return default if value == "auto" else int(value)
+
+
+# -- loading -------------------------------------------------------------------------
+
+
+def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> TrainConfig:
+    """Read and check a YAML config; ``overrides`` (dotted keys, e.g. ``{"run.total_timesteps": 1000}``) win."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the config: {exc.strerror or exc}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path}: not valid YAML: {exc}") from None
+    if data is None:
+        data = {}
+    return config_from_dict(data, str(path), overrides)
+
+
+def config_from_dict(data: Any, source: str = "config", overrides: dict[str, Any] | None = None) -> TrainConfig:
+    """Build and check a :class:`TrainConfig` from plain data (as read from YAML or saved by a run)."""
+    if not isinstance(data, dict):
+        raise ConfigError(f"{source}: expected a mapping of sections, got {type(data).__name__}")
+    data = _with_overrides(data, overrides or {}, source)
+    config: TrainConfig = _build(TrainConfig, data, source, "")
+    _check(config, source)
+    return config
+
+
+def _with_overrides(data: dict[str, Any], overrides: dict[str, Any], source: str) -> dict[str, Any]:
+    merged: dict[str, Any] = {k: dict(v) if isinstance(v, dict) else v for k, v in data.items()}
+    for dotted, value in overrides.items():
+        parts = dotted.split(".")
+        node = merged
+        for part in parts[:-1]:
+            child = node.setdefault(part, {})
+            if not isinstance(child, dict):
+                raise ConfigError(f"{source}: cannot override {dotted!r}: {part!r} is not a section")
+            node = child
+        node[parts[-1]] = value
+    return merged
+
+
+def _build(cls: type[Any], data: Any, source: str, prefix: str) -> Any:
+    if not isinstance(data, dict):
+        raise ConfigError(f"{source}: {prefix.rstrip('.') or 'top level'}: expected a mapping, got {data!r}")
+    hints = typing.get_type_hints(cls)
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    unknown = sorted(set(data) - set(fields))
+    if unknown:
+        names = ", ".join(prefix + k for k in unknown)
+        raise ConfigError(f"{source}: unknown key(s) {names}; known: {', '.join(fields)}")
+    values: dict[str, Any] = {}
+    for name, value in data.items():
+        hint = hints[name]
+        key = prefix + name
+        if dataclasses.is_dataclass(hint):
+            values[name] = _build(typing.cast(type[Any], hint), value or {}, source, key + ".")
+        else:
+            values[name] = _coerce(value, hint, source, key)
+    return cls(**values)
+
+
+def _coerce(value: Any, hint: Any, source: str, key: str) -> Any:  # noqa: C901  (one branch per YAML type)
+    """``value`` as type ``hint`` (ints accepted for floats), else a ConfigError naming ``key``."""
+    origin = typing.get_origin(hint)
+    if origin in (types.UnionType, typing.Union):
+        for option in typing.get_args(hint):
+            try:
+                return _coerce(value, option, source, key)
+            except ConfigError:
+                continue
+        raise ConfigError(f"{source}: {key}: expected {_name(hint)}, got {value!r}")
+    if hint is type(None):
+        if value is None:
+            return None
+    elif hint is bool:
+        if isinstance(value, bool):
+            return value
+    elif hint is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    elif hint is float:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return float(value)
+    elif hint is str:
+        if isinstance(value, str):
+            return value
+    elif origin is list:
+        if isinstance(value, list):
+            (item,) = typing.get_args(hint)
+            return [_coerce(v, item, source, f"{key}[{i}]") for i, v in enumerate(value)]
+    elif origin is dict:
+        if isinstance(value, dict):
+            kt, vt = typing.get_args(hint)
+            return {
+                _coerce(k, kt, source, f"{key} key"): _coerce(v, vt, source, f"{key}.{k}") for k, v in value.items()
+            }
+    raise ConfigError(f"{source}: {key}: expected {_name(hint)}, got {value!r}")
+
+
+def _name(hint: Any) -> str:
+    if typing.get_origin(hint) in (types.UnionType, typing.Union):
+        return " or ".join(_name(a) for a in typing.get_args(hint))
+    if hint is type(None):
+        return "null"
+    return getattr(hint, "__name__", str(hint))
+
+
+def _check(config: TrainConfig, source: str) -> None:  # noqa: C901  (one line per rule)
+    """Range and consistency checks that types alone do not express."""
+
+    def fail(key: str, problem: str) -> None:
+        raise ConfigError(f"{source}: {key}: {problem}")
+
+    if not config.name or "/" in config.name or config.name.startswith("."):
+        fail("name", f"must be a plain directory name, got {config.name!r}")
+    if not 2 <= config.env.players <= 5:
+        fail("env.players", f"must be 2..5, got {config.env.players}")
+    if config.env.reward not in REWARDS:
+        fail("env.reward", f"expected one of {', '.join(REWARDS)}, got {config.env.reward!r}")
+    _check_mix(config.opponents.mix, "opponents.mix", fail)
+    for key, value in (
+        ("run.total_timesteps", config.run.total_timesteps),
+        ("run.checkpoint_every", config.run.checkpoint_every),
+        ("run.keep_checkpoints", config.run.keep_checkpoints),
+        ("league.snapshot_every", config.league.snapshot_every),
+        ("league.pool_size", config.league.pool_size),
+        ("ppo.n_steps", config.ppo.n_steps),
+        ("ppo.batch_size", config.ppo.batch_size),
+        ("ppo.n_epochs", config.ppo.n_epochs),
+        ("eval.every", config.eval.every),
+        ("eval.games", config.eval.games),
+        ("pretrain.games", config.pretrain.games),
+        ("pretrain.epochs", config.pretrain.epochs),
+        ("pretrain.batch_size", config.pretrain.batch_size),
+    ):
+        if value < 1:
+            fail(key, f"must be >= 1, got {value}")
+    for key, auto in (("run.n_envs", config.run.n_envs), ("run.torch_threads", config.run.torch_threads),
+                      ("eval.workers", config.eval.workers)):
+        if auto != "auto" and (isinstance(auto, str) or auto < 1):
+            fail(key, f"expected an integer >= 1 or 'auto', got {auto!r}")
+    if config.run.vec_env not in ("auto", "subproc", "dummy"):
+        fail("run.vec_env", f"expected auto, subproc or dummy, got {config.run.vec_env!r}")
+    if config.ppo.activation not in ACTIVATIONS:
+        fail("ppo.activation", f"expected one of {', '.join(ACTIVATIONS)}, got {config.ppo.activation!r}")
+    if not config.ppo.net_pi or min(config.ppo.net_pi + config.ppo.net_vf or [1]) < 1:
+        fail("ppo.net_pi/net_vf", "layer sizes must be >= 1 and net_pi non-empty")
+    if config.ppo.batch_size > config.ppo.n_steps * config.n_envs:
+        rollout = config.ppo.n_steps * config.n_envs
+        fail("ppo.batch_size", f"{config.ppo.batch_size} exceeds n_steps * n_envs = {rollout}")
+    if config.eval.final_games < 0:
+        fail("eval.final_games", f"must be >= 0, got {config.eval.final_games}")
+    for i, spec in enumerate(config.eval.opponents):
+        _check_spec(spec, f"eval.opponents[{i}]", fail)
+    _check_spec(config.pretrain.teacher, "pretrain.teacher", fail)
+    if not 0.0 < config.pretrain.keep <= 1.0:
+        fail("pretrain.keep", f"must be in (0, 1], got {config.pretrain.keep}")
+    _check_schedule(config.league, fail)
+
+
+def _check_spec(spec: str, key: str, fail: typing.Callable[[str, str], None]) -> None:
+    try:
+        parse_spec(spec)
+    except AgentError as exc:
+        fail(key, str(exc))
+
+
+def _check_mix(mix: dict[str, float], key: str, fail: typing.Callable[[str, str], None]) -> None:
+    if not mix:
+        fail(key, "needs at least one agent spec")
+    for spec, weight in mix.items():
+        _check_spec(spec, f"{key}.{spec}", fail)
+        if weight < 0:
+            fail(f"{key}.{spec}", f"weight must be >= 0, got {weight}")
+    if sum(mix.values()) <= 0:
+        fail(key, "weights must not all be 0")
+
+
+def _check_schedule(league: LeagueConfig, fail: typing.Callable[[str, str], None]) -> None:
+    points = league.schedule
+    if not points:
+        fail("league.schedule", "needs at least one [progress, probability] point")
+    for i, point in enumerate(points):
+        if len(point) != 2 or not all(0.0 <= v <= 1.0 for v in point):
+            fail(f"league.schedule[{i}]", f"expected [progress, probability] within 0..1, got {point}")
+    if [p[0] for p in points] != sorted(p[0] for p in points):
+        fail("league.schedule", "progress points must be in increasing order")
+    if not 0.0 <= league.latest_weight <= 1.0:
+        fail("league.latest_weight", f"must be in 0..1, got {league.latest_weight}")

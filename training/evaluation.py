@@ -1,0 +1,154 @@
+"""Evaluation of a checkpoint through the tournament runner, its CSV log and the learning-curve plot.
+
+:func:`evaluate_checkpoint` seats ``ppo:CHECKPOINT`` with ``players - 1``
+copies of each fixed opponent, seats rotated with duplicate deals (the
+tournament runner's schedule), and reports the win rate with its 95%
+bootstrap interval. Each evaluation is stored as a results file, so it can be
+replayed and re-analysed with ``tribune replay`` / ``tribune tournament``.
+Rows are appended to ``eval.csv``; :func:`plot_learning_curve` draws it.
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from training.tournament.results import summarize
+from training.tournament.runner import run_tournament
+from training.tournament.schedule import TournamentDefinition
+
+
+@dataclass(frozen=True)
+class EvalRow:
+    """One evaluation: the checkpoint at ``timesteps`` against ``players - 1`` copies of ``opponent``."""
+
+    timesteps: int
+    opponent: str
+    games: int
+    wins: int
+    win_rate: float
+    ci_low: float
+    ci_high: float
+    parity: float
+    mean_rank: float
+    seconds_per_move: float
+
+
+def evaluate_checkpoint(
+    checkpoint: Path,
+    timesteps: int,
+    opponents: list[str],
+    games: int,
+    players: int,
+    store_dir: Path,
+    seed: int = 0,
+    workers: int | None = None,
+    round_limit: int = 60,
+    victory_card: str | None = None,
+    point_variant: bool = False,
+) -> list[EvalRow]:
+    """Win rate (95% CI) of ``checkpoint`` against each opponent; results files go to ``store_dir``."""
+    rows = []
+    store_dir.mkdir(parents=True, exist_ok=True)
+    learner = f"ppo:{checkpoint}"
+    for opponent in opponents:
+        definition = TournamentDefinition(
+            specs=(learner, *[opponent] * (players - 1)),
+            players=players,
+            games=games,
+            seed=seed,
+            victory_card=victory_card,
+            point_variant=point_variant,
+            round_limit=round_limit,
+        )
+        store = store_dir / f"step-{timesteps:09d}-vs-{_slug(opponent)}.sqlite"
+        records = run_tournament(definition, store, workers=workers, progress=False)
+        entry = summarize(records, seed).entry(definition.specs[0])
+        rows.append(
+            EvalRow(
+                timesteps=timesteps,
+                opponent=opponent,
+                games=entry.games,
+                wins=entry.wins,
+                win_rate=entry.win_rate,
+                ci_low=entry.win_rate_ci[0],
+                ci_high=entry.win_rate_ci[1],
+                parity=entry.parity,
+                mean_rank=entry.mean_rank,
+                seconds_per_move=entry.seconds_per_move,
+            )
+        )
+    return rows
+
+
+def _slug(spec: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_=" else "_" for c in spec)
+
+
+def append_rows(path: Path, rows: list[EvalRow]) -> None:
+    """Append ``rows`` to the CSV at ``path`` (header written when the file is new)."""
+    names = [f.name for f in fields(EvalRow)]
+    new = not path.exists() or path.stat().st_size == 0
+    with path.open("a", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=names)
+        if new:
+            writer.writeheader()
+        for row in rows:
+            writer.writerow(asdict(row))
+
+
+def read_rows(path: Path) -> list[EvalRow]:
+    """The rows of an ``eval.csv`` (empty if the file does not exist)."""
+    if not path.exists():
+        return []
+    types = {f.name: f.type for f in fields(EvalRow)}
+    out = []
+    with path.open(newline="", encoding="utf-8") as handle:
+        for raw in csv.DictReader(handle):
+            values: dict[str, object] = {k: _parse(v, types[k]) for k, v in raw.items()}
+            out.append(EvalRow(**values))  # type: ignore[arg-type]
+    return out
+
+
+def _parse(text: str, kind: object) -> object:
+    return int(text) if kind == "int" else text if kind == "str" else float(text)
+
+
+def drop_after(path: Path, timesteps: int) -> None:
+    """Forget evaluations later than ``timesteps`` (a run resumed from an earlier checkpoint redoes them)."""
+    rows = [r for r in read_rows(path) if r.timesteps <= timesteps]
+    if path.exists():
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.unlink(missing_ok=True)
+        append_rows(tmp, rows)
+        if not rows:
+            tmp.write_text("", encoding="utf-8")
+        tmp.replace(path)
+
+
+def plot_learning_curve(rows: list[EvalRow], path: Path, title: str = "learning curve") -> Path:
+    """Win rate with 95% CI band against training steps, one line per opponent, parity dashed."""
+    fig = Figure(figsize=(7.5, 4.5), layout="constrained")
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    for opponent in dict.fromkeys(r.opponent for r in rows):
+        mine = sorted((r for r in rows if r.opponent == opponent), key=lambda r: r.timesteps)
+        x = [r.timesteps for r in mine]
+        (line,) = ax.plot(x, [100 * r.win_rate for r in mine], marker="o", label=f"vs {opponent}")
+        ax.fill_between(x, [100 * r.ci_low for r in mine], [100 * r.ci_high for r in mine], alpha=0.2,
+                        color=line.get_color())
+    if rows:
+        ax.axhline(100 * rows[0].parity, color="grey", linestyle="--", linewidth=1, label="parity")
+    ax.set_xlabel("training steps (learner decisions)")
+    ax.set_ylabel("win rate, % (95% CI)")
+    ax.set_ylim(0, 100)
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="best")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    return path

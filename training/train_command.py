@@ -1,0 +1,85 @@
+"""``tribune train CONFIG.yaml``: train a MaskablePPO agent as the config says (see :mod:`training.trainer`).
+
+``--set KEY=VALUE`` overrides one config key (dotted, YAML value), e.g.
+``--set run.total_timesteps=20000 --set name=try``. ``--resume`` continues
+the run from its newest checkpoint (or ``--resume PATH`` from a given one).
+``--export CHECKPOINT OUT.npz`` writes the compact numpy policy of a checkpoint.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from agents.base import AgentError
+
+
+def add_parser(commands: Any) -> None:
+    p = commands.add_parser(
+        "train",
+        help="train a MaskablePPO agent from a YAML config (checkpoints, evaluation, self-play)",
+        description="Train a MaskablePPO agent as CONFIG says. The run directory gets the resolved config, "
+        "TensorBoard and CSV logs, checkpoints, evaluations and a learning curve.",
+    )
+    p.add_argument("config", nargs="?", metavar="CONFIG.yaml", help="training config (see configs/)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="overrides",
+                   help="override a config key, e.g. run.total_timesteps=20000 (repeatable)")
+    p.add_argument("--resume", nargs="?", const="latest", metavar="CHECKPOINT",
+                   help="continue the run from its newest checkpoint, or from CHECKPOINT")
+    p.add_argument("--export", nargs=2, metavar=("CHECKPOINT", "OUT.npz"),
+                   help="write the compact numpy policy of CHECKPOINT (plays without torch) and exit")
+    p.add_argument("--check", action="store_true", help="check and print the resolved config, then exit")
+
+
+def _overrides(pairs: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        if not eq or not key.strip():
+            raise ValueError(f"--set {pair!r}: expected KEY=VALUE")
+        out[key.strip()] = yaml.safe_load(value)
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    from training.config import ConfigError, load_config
+
+    try:
+        from agents.ppo import CheckpointError, export_policy
+    except ImportError as exc:  # pragma: no cover - depends on the install
+        print(f"tribune train: {exc}", file=sys.stderr)
+        return 2
+    if args.export:
+        try:
+            out = export_policy(Path(args.export[0]), Path(args.export[1]))
+        except (CheckpointError, OSError) as exc:
+            print(f"tribune train --export: {exc}", file=sys.stderr)
+            return 2
+        print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB)")
+        return 0
+    if not args.config:
+        print("tribune train: give a CONFIG.yaml (see configs/)", file=sys.stderr)
+        return 2
+    try:
+        config = load_config(args.config, _overrides(args.overrides))
+    except (ConfigError, ValueError) as exc:
+        print(f"tribune train: {exc}", file=sys.stderr)
+        return 2
+    if args.check:
+        print(yaml.safe_dump(config.resolved(), sort_keys=False), end="")
+        return 0
+    try:
+        from training.trainer import TrainError, train
+    except ImportError as exc:
+        print(f"tribune train needs the training extra (pip install 'tribune-rl[train]'): {exc}", file=sys.stderr)
+        return 2
+    try:
+        train(config, args.resume)
+    except (TrainError, CheckpointError, AgentError) as exc:
+        print(f"tribune train: {exc}", file=sys.stderr)
+        return 2
+    return 0
