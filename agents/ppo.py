@@ -212,6 +212,7 @@ def write_checkpoint_meta(zip_path: str | os.PathLike[str], meta: dict[str, Any]
                 if info.filename != META_NAME:
                     dst.writestr(info, src.read(info))
             dst.writestr(META_NAME, text, compress_type=zipfile.ZIP_DEFLATED)
+        os.chmod(tmp, path.stat().st_mode & 0o777)  # keep the checkpoint's permissions (mkstemp makes 0600)
         os.replace(tmp, path)
     except (zipfile.BadZipFile, zlib.error, EOFError) as err:
         raise CheckpointError(f"{path}: not a readable zip file ({err})") from None
@@ -409,6 +410,7 @@ class NumpyPolicy:
         try:
             with os.fdopen(fd, "wb") as out:
                 np.savez_compressed(out, **arrays)
+            os.chmod(tmp, 0o666 & ~_umask())  # what a plain open() would have given (mkstemp makes 0600)
             os.replace(tmp, path)
         finally:
             if os.path.exists(tmp):
@@ -500,6 +502,12 @@ def load_policy(path: str | os.PathLike[str], config: GameConfig | None = None) 
     if config is not None:
         check_fits(policy, config)
     return policy
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 # -- the agent --------------------------------------------------------------------
