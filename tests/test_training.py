@@ -116,6 +116,7 @@ def test_resume_continues_from_the_newest_checkpoint(run: Path, tmp_path: Path) 
     for p in (copy / "pool.json",):  # snapshot paths point into the original run; re-point them
         p.write_text(p.read_text().replace(str(run), str(copy)))
     (copy / "final.zip").unlink()
+    first_log = (copy / "logs" / "progress.csv").read_bytes()
     final = train(smoke(tmp_path, **{"run.total_timesteps": 768}), resume="latest", console=quiet())
     assert read_checkpoint_meta(final)["timesteps"] == 768
     assert [p.name for p in step_checkpoints(copy / "checkpoints")] == ["step-000000512.zip", "step-000000768.zip"]
@@ -123,6 +124,8 @@ def test_resume_continues_from_the_newest_checkpoint(run: Path, tmp_path: Path) 
     assert [r.timesteps for r in rows] == [0, 512, 768]
     pool = json.loads((copy / "pool.json").read_text())
     assert [Path(p).name for p in pool] == ["step-000000512.npz", "step-000000768.npz"]  # capacity 2
+    assert (copy / "logs" / "progress.csv").read_bytes() == first_log  # the first part's log is kept
+    assert (copy / "logs" / "resume-000000512" / "progress.csv").stat().st_size > 0
 
 
 def test_a_new_run_never_overwrites_an_old_one(run: Path) -> None:

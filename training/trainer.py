@@ -3,7 +3,7 @@
 Layout of a run directory (``output/name``)::
 
     config.yaml           the resolved config of the latest start (also inside every checkpoint)
-    logs/                 SB3 progress.csv and TensorBoard event files
+    logs/                 SB3 progress.csv and TensorBoard event files (a resumed part in logs/resume-NNNNNNNNN/)
     checkpoints/          step-NNNNNNNNN.zip (+ .json): periodic, resumable
     snapshots/            step-NNNNNNNNN.npz: numpy exports (self-play pool, evaluation)
     eval/                 one tournament results file per evaluation
@@ -293,7 +293,10 @@ class Trainer:
                 self.say(f"resumed from {checkpoint} at {model.num_timesteps:,} steps; pool: {len(pool)} snapshot(s)")
             else:
                 model = self._new_model(env)
-            model.set_logger(configure(str(self.paths.logs), ["csv", "tensorboard"]))
+            logs = self.paths.logs
+            if checkpoint is not None:  # a new folder: SB3 would overwrite the earlier part's progress.csv
+                logs = logs / f"resume-{int(model.num_timesteps):09d}"
+            model.set_logger(configure(str(logs), ["csv", "tensorboard"]))
             if checkpoint is None and cfg.pretrain.enabled:
                 self._pretrain(model)
             if checkpoint is None:
