@@ -116,6 +116,8 @@ def test_resume_continues_from_the_newest_checkpoint(run: Path, tmp_path: Path) 
     for p in (copy / "pool.json",):  # snapshot paths point into the original run; re-point them
         p.write_text(p.read_text().replace(str(run), str(copy)))
     (copy / "final.zip").unlink()
+    for name in ("step-000000512-vs-random.sqlite",):  # results of the abandoned step-768 part must not be reused
+        (copy / "eval" / name.replace("512", "768")).write_bytes((copy / "eval" / name).read_bytes())
     first_log = (copy / "logs" / "progress.csv").read_bytes()
     final = train(smoke(tmp_path, **{"run.total_timesteps": 768}), resume="latest", console=quiet())
     assert read_checkpoint_meta(final)["timesteps"] == 768
@@ -125,6 +127,7 @@ def test_resume_continues_from_the_newest_checkpoint(run: Path, tmp_path: Path) 
     pool = json.loads((copy / "pool.json").read_text())
     assert [Path(p).name for p in pool] == ["step-000000512.npz", "step-000000768.npz"]  # capacity 2
     assert (copy / "logs" / "progress.csv").read_bytes() == first_log  # the first part's log is kept
+    assert len(list((copy / "eval" / "superseded").rglob("step-000000768-vs-random.sqlite"))) == 1
     assert (copy / "logs" / "resume-000000512" / "progress.csv").stat().st_size > 0
 
 

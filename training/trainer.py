@@ -270,6 +270,17 @@ class Trainer:
             raise TrainError(f"{target}: not a JSON list of snapshot paths")
         return [p for p in paths if Path(p).exists()]
 
+    def _set_aside_later_evaluations(self, steps: int) -> None:
+        """Move results files of evaluations after ``steps`` to ``eval/superseded/`` (kept, but not resumed into)."""
+        later = [p for p in self.paths.eval.glob("step-*.sqlite*") if _steps_of(p) > steps]
+        if not later:
+            return
+        target = self.paths.eval / "superseded" / time.strftime("%Y%m%d-%H%M%S")
+        target.mkdir(parents=True, exist_ok=True)
+        for path in later:
+            path.replace(target / path.name)
+        self.say(f"moved {len(later)} results file(s) of later evaluations to {target}")
+
     def write_config(self) -> None:
         self.paths.root.mkdir(parents=True, exist_ok=True)
         resolved = self.config.resolved()
@@ -290,6 +301,7 @@ class Trainer:
             if checkpoint is not None:
                 model = self._load_model(checkpoint, env)
                 drop_after(self.paths.eval_csv, int(model.num_timesteps))
+                self._set_aside_later_evaluations(int(model.num_timesteps))
                 self.say(f"resumed from {checkpoint} at {model.num_timesteps:,} steps; pool: {len(pool)} snapshot(s)")
             else:
                 model = self._new_model(env)
@@ -361,7 +373,7 @@ class Trainer:
 
 def _steps_of(path: Path) -> int:
     try:
-        return int(path.stem.split("-")[1])
+        return int(path.name.split("-")[1].split(".")[0])
     except (IndexError, ValueError):
         return -1
 
