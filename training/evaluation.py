@@ -145,7 +145,7 @@ def plot_learning_curve(rows: list[EvalRow], path: Path, title: str = "learning 
         ax.axhline(100 * rows[0].parity, color="grey", linestyle="--", linewidth=1, label="parity")
     ax.set_xlabel("training steps (learner decisions)")
     ax.set_ylabel("win rate, % (95% CI)")
-    ax.set_ylim(0, 100)
+    ax.set_ylim(0, 103)
     ax.set_title(title)
     ax.grid(alpha=0.3)
     ax.legend(loc="best")

@@ -214,7 +214,7 @@ class Trainer:
         )
         if not tag:
             append_rows(self.paths.eval_csv, rows)
-            plot_learning_curve(read_rows(self.paths.eval_csv), self.paths.curve, title=f"{cfg.name}: win rate")
+            self.plot()
         for row in rows:
             if not tag:
                 model.logger.record(f"eval/win_rate_vs_{row.opponent}", row.win_rate)
@@ -226,6 +226,13 @@ class Trainer:
                 f"parity {row.parity:.0%})"
             )
         self.say(f"evaluation took {time.perf_counter() - start:.0f} s")
+
+    def plot(self) -> Path:
+        """Draw ``eval.csv`` as ``learning_curve.png``."""
+        cfg = self.config
+        title = (f"{cfg.name}: win rate against {cfg.env.players - 1} copies of each opponent "
+                 f"({cfg.eval.games} games per point)")
+        return plot_learning_curve(read_rows(self.paths.eval_csv), self.paths.curve, title=title)
 
     # -- the run ------------------------------------------------------------------------
 
