@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from agent_games import play_game, texts
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from positions import random_game
@@ -26,20 +27,8 @@ QUICK = {"random": "random", "heuristic": "heuristic", "greedy": "greedy", "mcts
 
 def play(specs: list[str], seed: int, **options: object) -> tuple[Game, list[str]]:
     """Play one game between the agents of ``specs`` (seat order); returns the game and its action texts."""
-    config = GameConfig(players=len(specs), **options)  # type: ignore[arg-type]
-    game = Game.new(config, seed=seed)
-    agents = [make_agent(spec, seed=seed + s) for s, spec in enumerate(specs)]
-    for s, agent in enumerate(agents):
-        agent.reset(s, config, seed * 31 + s)
-    texts = []
-    while not game.is_over:
-        seat = game.current_seat
-        legal = game.legal_actions()
-        action = agents[seat].act(game.view(seat), legal, InfoSet(game, seat))
-        assert action in legal, f"{specs[seat]} returned an illegal action {action!r}"
-        texts.append(action_text(action))
-        game.apply(action)
-    return game, texts
+    game, actions = play_game(specs, seed, **options)
+    return game, texts(actions)
 
 
 # -- specs ---------------------------------------------------------------------------------

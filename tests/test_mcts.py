@@ -6,6 +6,7 @@ import random
 import time
 
 import pytest
+from agent_games import play_game
 from positions import pick, position, random_game
 from test_view import redeal
 
@@ -24,19 +25,7 @@ def _decide(agent: Agent, game: Game) -> Action:
 
 def _play(config: GameConfig, seed: int, spec: str = FAST) -> list[Action]:
     """A whole game with ``spec`` in every seat; checks every answer is legal; returns the choices."""
-    game = Game.new(config, seed=seed)
-    agents = [make_agent(spec, seed + s) for s in range(config.players)]
-    for s, agent in enumerate(agents):
-        agent.reset(s, config, seed * 10 + s)
-    played = []
-    while not game.is_over:
-        seat = game.current_seat
-        legal = game.legal_actions()
-        action = agents[seat].act(game.view(seat), legal, InfoSet(game, seat))
-        assert any(action is a for a in legal)
-        game.apply(action)
-        played.append(action)
-    return played
+    return play_game([spec] * config.players, seed, config, reset_factor=10, identical=lambda _: True)[1]
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
+from agent_games import play_game, texts
 from sb3_contrib import MaskablePPO
 
 import agents.ppo as ppo
@@ -32,8 +33,6 @@ from agents.ppo import (
     write_checkpoint_meta,
 )
 from tribune_env import Game, GameConfig
-from tribune_env.engine.notation import action_text
-from tribune_env.envs.infoset import InfoSet
 from tribune_env.envs.single import TribuneSingleEnv
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -112,23 +111,9 @@ def torch_outputs(model: MaskablePPO, obs: np.ndarray) -> tuple[np.ndarray, np.n
 
 
 def play(specs: list[str], seed: int, **options: Any) -> tuple[Game, list[str]]:
-    """One game between the agents of ``specs``; every returned action must be legal."""
-    config = GameConfig(players=len(specs), **options)
-    game = Game.new(config, seed=seed)
-    agents = [make_agent(spec, seed=seed + s) for s, spec in enumerate(specs)]
-    for s, agent in enumerate(agents):
-        agent.reset(s, config, seed * 31 + s)
-    texts = []
-    while not game.is_over:
-        seat = game.current_seat
-        legal = game.legal_actions()
-        action = agents[seat].act(game.view(seat), legal, InfoSet(game, seat))
-        assert action in legal, f"{specs[seat]} returned an illegal action {action!r}"
-        if specs[seat].startswith("ppo"):
-            assert any(action is a for a in legal), "the ppo agent returns an element of legal"
-        texts.append(action_text(action))
-        game.apply(action)
-    return game, texts
+    """One game between the agents of ``specs``; every answer must be an element of legal."""
+    game, actions = play_game(specs, seed, identical=lambda spec: spec.startswith("ppo"), **options)
+    return game, texts(actions)
 
 
 # -- signature ----------------------------------------------------------------------------------
