@@ -76,6 +76,8 @@ def test_a_run_writes_models_logs_and_evaluations(run: Path) -> None:
     assert "time/total_timesteps" in header
     pool = json.loads((run / "pool.json").read_text())
     assert [Path(p).name for p in pool] == ["step-000000256.npz", "step-000000512.npz"]
+    # exports made only for an evaluation (step 0) are removed; the pool's stay
+    assert sorted(p.name for p in (run / "snapshots").glob("*.npz")) == ["step-000000256.npz", "step-000000512.npz"]
 
 
 def test_the_checkpoint_plays_a_tournament(run: Path, tmp_path: Path) -> None:

@@ -5,7 +5,7 @@ Layout of a run directory (``output/name``)::
     config.yaml           the resolved config of the latest start (also inside every checkpoint)
     logs/                 SB3 progress.csv and TensorBoard event files (a resumed part in logs/resume-NNNNNNNNN/)
     checkpoints/          step-NNNNNNNNN.zip (+ .json): periodic, resumable
-    snapshots/            step-NNNNNNNNN.npz: numpy exports (self-play pool, evaluation)
+    snapshots/            step-NNNNNNNNN.npz: numpy exports of the self-play pool (pool.json lists the pool)
     eval/                 one tournament results file per evaluation
     eval.csv              win rate with 95% CI per evaluation
     learning_curve.png    eval.csv drawn
@@ -212,6 +212,8 @@ class Trainer:
             victory_card=cfg.env.victory_card,
             point_variant=cfg.env.point_variant,
         )
+        if str(policy) not in self.read_pool():  # an export made only for this evaluation: do not pile them up
+            policy.unlink(missing_ok=True)
         if not tag:
             append_rows(self.paths.eval_csv, rows)
             self.plot()
