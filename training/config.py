@@ -11,6 +11,7 @@ is saved beside every model so a run can be repeated exactly.
 from __future__ import annotations
 
 import dataclasses
+import operator
 import os
 import types
 import typing
@@ -25,6 +26,13 @@ from agents.specs import parse_spec
 
 ACTIVATIONS = ("tanh", "relu")
 REWARDS = ("win_loss", "rank", "score_margin")
+POSITIVE = (  # integer keys that must be >= 1
+    "run.total_timesteps", "run.checkpoint_every", "run.keep_checkpoints",
+    "league.snapshot_every", "league.pool_size",
+    "ppo.n_steps", "ppo.batch_size", "ppo.n_epochs",
+    "eval.every", "eval.games",
+    "pretrain.games", "pretrain.epochs", "pretrain.batch_size",
+)
 
 
 class ConfigError(ValueError):
@@ -300,21 +308,8 @@ def _check(config: TrainConfig, source: str) -> None:  # noqa: C901  (one line p
     if config.env.reward not in REWARDS:
         fail("env.reward", f"expected one of {', '.join(REWARDS)}, got {config.env.reward!r}")
     _check_mix(config.opponents.mix, "opponents.mix", fail)
-    for key, value in (
-        ("run.total_timesteps", config.run.total_timesteps),
-        ("run.checkpoint_every", config.run.checkpoint_every),
-        ("run.keep_checkpoints", config.run.keep_checkpoints),
-        ("league.snapshot_every", config.league.snapshot_every),
-        ("league.pool_size", config.league.pool_size),
-        ("ppo.n_steps", config.ppo.n_steps),
-        ("ppo.batch_size", config.ppo.batch_size),
-        ("ppo.n_epochs", config.ppo.n_epochs),
-        ("eval.every", config.eval.every),
-        ("eval.games", config.eval.games),
-        ("pretrain.games", config.pretrain.games),
-        ("pretrain.epochs", config.pretrain.epochs),
-        ("pretrain.batch_size", config.pretrain.batch_size),
-    ):
+    for key in POSITIVE:
+        value = operator.attrgetter(key)(config)
         if value < 1:
             fail(key, f"must be >= 1, got {value}")
     for key, auto in (("run.n_envs", config.run.n_envs), ("run.torch_threads", config.run.torch_threads),
