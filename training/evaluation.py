@@ -124,9 +124,7 @@ def drop_after(path: Path, timesteps: int) -> None:
     if path.exists():
         tmp = path.with_name(path.name + ".tmp")
         tmp.unlink(missing_ok=True)
-        append_rows(tmp, rows)
-        if not rows:
-            tmp.write_text("", encoding="utf-8")
+        append_rows(tmp, rows)  # header only when no row is left
         tmp.replace(path)
 
 

@@ -11,9 +11,10 @@ one; PPO then improves on it by playing.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -82,9 +83,8 @@ def play_games(teacher: str, config: GameConfig, seeds: list[int], keep: float, 
     )
 
 
-def _play_chunk(args: tuple[str, dict[str, Any], list[int], float, str]) -> Demonstrations:
-    teacher, options, seeds, keep, reward = args
-    return play_games(teacher, GameConfig(**options), seeds, keep, reward)
+def _play_chunk(args: tuple[str, GameConfig, list[int], float, str]) -> Demonstrations:
+    return play_games(*args)
 
 
 def collect(
@@ -100,26 +100,17 @@ def collect(
     """Demonstrations from ``games`` teacher games (seeds derived from ``seed``), played by ``workers`` processes."""
     rng = np.random.default_rng(seed)
     seeds = [int(s) for s in rng.integers(2**62, size=games)]
-    options = {
-        "players": config.players,
-        "victory_card": config.victory_card,
-        "point_variant": config.point_variant,
-        "round_limit": config.round_limit,
-    }
     chunk = 10
-    jobs = [(teacher, options, seeds[i : i + chunk], keep, reward) for i in range(0, games, chunk)]
+    jobs = [(teacher, config, seeds[i : i + chunk], keep, reward) for i in range(0, games, chunk)]
     parts: list[Demonstrations] = []
-    if workers <= 1:
-        for job in jobs:
-            parts.append(_play_chunk(job))
+    with contextlib.ExitStack() as stack:
+        mapper: Callable[..., Iterator[Demonstrations]] = map
+        if workers > 1:
+            mapper = stack.enter_context(multiprocessing.get_context("forkserver").Pool(workers)).imap
+        for job, part in zip(jobs, mapper(_play_chunk, jobs), strict=True):
+            parts.append(part)
             if tick:
                 tick(len(job[2]))
-    else:
-        with multiprocessing.get_context("forkserver").Pool(workers) as pool:
-            for job, part in zip(jobs, pool.imap(_play_chunk, jobs), strict=True):
-                parts.append(part)
-                if tick:
-                    tick(len(job[2]))
     return Demonstrations.concat(parts)
 
 

@@ -157,20 +157,11 @@ class Trainer:
         )
 
     def _load_model(self, path: Path, env: Any) -> Any:
+        """The model of the checkpoint on ``env``; check_resume made sure its ppo settings equal the config's."""
         from sb3_contrib import MaskablePPO
 
-        ppo = self.config.ppo
-        custom = {
-            "learning_rate": ppo.learning_rate,
-            "n_steps": ppo.n_steps,
-            "batch_size": ppo.batch_size,
-            "n_epochs": ppo.n_epochs,
-            "ent_coef": ppo.ent_coef,
-            "clip_range": ppo.clip_range,
-            "target_kl": ppo.target_kl,
-        }
         try:
-            return MaskablePPO.load(path, env=env, device=self.config.run.device, custom_objects=custom)
+            return MaskablePPO.load(path, env=env, device=self.config.run.device)
         except Exception as exc:  # SB3 raises many kinds for a damaged file
             raise TrainError(f"cannot resume from {path}: the checkpoint cannot be loaded ({exc})") from exc
 
@@ -241,6 +232,7 @@ class Trainer:
     def prepare(self, resume: str | None) -> tuple[Path | None, list[str]]:
         """Check the run directory and resume point before anything is written; returns (checkpoint, pool)."""
         checkpoint: Path | None = None
+        pool: list[str] = []
         if resume is not None:
             checkpoint = find_resume_checkpoint(self.paths, resume)
             try:
@@ -250,14 +242,13 @@ class Trainer:
             changes = check_resume(meta, self.config, checkpoint)
             if changes:
                 self.say(f"resuming with changed settings: {', '.join(changes)}")
+            if self.config.league.enabled:
+                steps = int(meta.get("timesteps", 0))
+                pool = [p for p in self.read_pool() if _steps_of(Path(p)) <= steps][-self.config.league.pool_size :]
         elif step_checkpoints(self.paths.checkpoints) or (self.paths.root / "final.zip").exists():
             raise TrainError(
                 f"{self.paths.root} already holds a run: resume it with --resume, or choose another name/output"
             )
-        pool: list[str] = []
-        if checkpoint is not None and self.config.league.enabled:
-            steps = int(read_checkpoint_meta(checkpoint).get("timesteps", 0))
-            pool = [p for p in self.read_pool() if _steps_of(Path(p)) <= steps][-self.config.league.pool_size :]
         return checkpoint, pool
 
     def write_pool(self, paths: list[str]) -> None:
@@ -318,9 +309,9 @@ class Trainer:
             if checkpoint is not None:  # a new folder: SB3 would overwrite the earlier part's progress.csv
                 logs = logs / f"resume-{int(model.num_timesteps):09d}"
             model.set_logger(configure(str(logs), ["csv", "tensorboard"]))
-            if checkpoint is None and cfg.pretrain.enabled:
-                self._pretrain(model)
             if checkpoint is None:
+                if cfg.pretrain.enabled:
+                    self._pretrain(model)
                 self.evaluate(model)
                 model.logger.dump(0)
             return self._learn(model, env)
