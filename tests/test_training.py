@@ -133,6 +133,23 @@ def test_resume_continues_from_the_newest_checkpoint(run: Path, tmp_path: Path) 
     assert (copy / "logs" / "resume-000000512" / "progress.csv").stat().st_size > 0
 
 
+def test_resume_from_an_earlier_checkpoint_sets_later_ones_aside(run: Path, tmp_path: Path) -> None:
+    import shutil
+
+    copy = tmp_path / "smoke"
+    shutil.copytree(run, copy)
+    (copy / "final.zip").unlink()
+    earlier = copy / "checkpoints" / "step-000000256.zip"
+    abandoned = (copy / "checkpoints" / "step-000000512.zip").read_bytes()
+    final = train(smoke(tmp_path, **{"run.keep_checkpoints": 1}), resume=str(earlier), console=quiet())
+    assert read_checkpoint_meta(final)["timesteps"] == 1024
+    # the new run's checkpoints are the newest, so pruning (keep 1) keeps its own; the abandoned step 512 is set aside
+    assert [p.name for p in step_checkpoints(copy / "checkpoints")] == ["step-000001024.zip"]
+    aside = list((copy / "checkpoints" / "superseded").rglob("step-000000512.zip"))
+    assert len(aside) == 1 and aside[0].read_bytes() == abandoned
+    assert len(list((copy / "checkpoints" / "superseded").rglob("*.json"))) == 1  # its metadata went with it
+
+
 def test_a_new_run_never_overwrites_an_old_one(run: Path) -> None:
     before = digest(run)
     with pytest.raises(TrainError, match="already holds a run"):

@@ -12,8 +12,10 @@ Layout of a run directory (``output/name``)::
     final.zip, final.npz  the model at the end
 
 A run that stops (Ctrl-C, a kill) resumes with ``--resume`` from its newest
-checkpoint; Ctrl-C saves one first. Starting a new run over a directory that
-already has checkpoints is refused, so nothing saved is overwritten.
+checkpoint; Ctrl-C saves one first. Resuming from an earlier checkpoint moves
+the checkpoints and evaluation results after it to ``superseded/`` folders.
+Starting a new run over a directory that already has checkpoints is refused, so
+nothing saved is overwritten.
 """
 
 from __future__ import annotations
@@ -177,12 +179,9 @@ class Trainer:
 
     def snapshot(self, model: Any) -> Path:
         """Export the current policy to ``snapshots/`` (through a checkpoint, so the export is a real checkpoint)."""
-        steps = int(model.num_timesteps)
-        checkpoint = step_path(self.paths.checkpoints, steps)
+        checkpoint = step_path(self.paths.checkpoints, int(model.num_timesteps))
         if not checkpoint.exists():
-            self.save(model)
-            if not checkpoint.exists():  # pruned away at once (keep_checkpoints reached): save it under a scratch name
-                checkpoint = self.save(model, self.paths.snapshots / f"step-{steps:09d}.zip")
+            self.save(model)  # the newest step checkpoint, so pruning keeps it (later ones were set aside on resume)
         return export_snapshot(checkpoint, self.paths.snapshots)
 
     def evaluate(self, model: Any, games: int | None = None, tag: str = "") -> None:
@@ -270,16 +269,22 @@ class Trainer:
             raise TrainError(f"{target}: not a JSON list of snapshot paths")
         return [p for p in paths if Path(p).exists()]
 
-    def _set_aside_later_evaluations(self, steps: int) -> None:
-        """Move results files of evaluations after ``steps`` to ``eval/superseded/`` (kept, but not resumed into)."""
-        later = [p for p in self.paths.eval.glob("step-*.sqlite*") if _steps_of(p) > steps]
-        if not later:
-            return
-        target = self.paths.eval / "superseded" / time.strftime("%Y%m%d-%H%M%S")
-        target.mkdir(parents=True, exist_ok=True)
-        for path in later:
-            path.replace(target / path.name)
-        self.say(f"moved {len(later)} results file(s) of later evaluations to {target}")
+    def _set_aside_later(self, steps: int) -> None:
+        """Move checkpoints and evaluation results files after ``steps`` into a ``superseded/`` folder of their own
+        directory: kept, but never resumed from, pruned in place of the new run's files, or reused."""
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        for directory, pattern, what in (
+            (self.paths.checkpoints, "step-*", "checkpoint"),
+            (self.paths.eval, "step-*.sqlite*", "evaluation results"),
+        ):
+            later = [p for p in directory.glob(pattern) if p.is_file() and _steps_of(p) > steps]
+            if not later:
+                continue
+            target = directory / "superseded" / stamp
+            target.mkdir(parents=True, exist_ok=True)
+            for path in later:
+                path.replace(target / path.name)
+            self.say(f"moved {len(later)} {what} file(s) after step {steps:,} to {target}")
 
     def write_config(self) -> None:
         self.paths.root.mkdir(parents=True, exist_ok=True)
@@ -301,7 +306,7 @@ class Trainer:
             if checkpoint is not None:
                 model = self._load_model(checkpoint, env)
                 drop_after(self.paths.eval_csv, int(model.num_timesteps))
-                self._set_aside_later_evaluations(int(model.num_timesteps))
+                self._set_aside_later(int(model.num_timesteps))
                 self.say(f"resumed from {checkpoint} at {model.num_timesteps:,} steps; pool: {len(pool)} snapshot(s)")
             else:
                 model = self._new_model(env)
