@@ -189,9 +189,11 @@ def _find_pair(v: Valuation) -> tuple[int, int] | None:
 def _takeover(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
     f = pending.faction
     staged = sorted(c for c in v.view.staged if c != HIDDEN)
-    targets = [list(v.view.sets[f])]
+    # R15 (amended): "1" answering "2" has to beat "2"'s set only; the controller's set is already gone.
     if pending.index == TakeoverRole.FIRST_OVER_SECOND:
-        targets.append(list(v.view.contest))
+        targets = [list(v.view.contest)]
+    else:
+        targets = [list(v.view.sets[f])]
     pool = staged + v.faction_cards(f)
     plan = best_set(v.tables, pool, targets, v.components.min_set_size)
     if plan is None:

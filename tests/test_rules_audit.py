@@ -252,9 +252,9 @@ def test_second_plays_leader_first_declines_second_gets_leader_benefit() -> None
     assert g.state.players[1].num_markers == 2
 
 
-def test_first_answer_must_beat_the_controller_too_even_if_it_beats_second() -> None:
-    """R15: "2" beats the controller by count (4 cards), "1" beats "2" only by sum with 2 cards, which does
-    not beat the controller's 3-card set of sum 20: "1" cannot commit, so "2" takes over."""
+def test_first_answer_only_has_to_beat_second_after_the_controller_set_is_gone() -> None:
+    """R15 (amended): "2" beats the controller by count (4 cards); the controller's 3-card set (sum 20) is
+    discarded at once, so "1" only has to beat "2"'s set: 2 cards of sum 15 beat 4 cards of sum 11."""
     g = position(
         [
             {"sets": {"vestals": ["vestals:5", "vestals:6", "vestals:9"]}, "markers": ["vestals"]},
@@ -265,10 +265,33 @@ def test_first_answer_must_beat_the_controller_too_even_if_it_beats_second() -> 
         followers={"faction:vestals:1": 2, "faction:vestals:2": 1},
     )
     _play_set(g, ["vestals:0", "vestals:3", "vestals:4", "vestals:4"])
-    # "1" (seat 2) has no set that beats both: not even asked (a decline)
-    assert g.state.controller[Faction.VESTALS] == 1
-    assert hand(g, 2) == ["vestals:7", "vestals:8"]
-    assert g.state.players[1].eternal_favor  # Aquilia Severa went to the winner
+    assert g.pending == Pending(DecisionKind.TAKEOVER_SET, 2, int(Faction.VESTALS), int(TakeoverRole.FIRST_OVER_SECOND))
+    assert g.state.controller[Faction.VESTALS] == -1  # the old set left the table when "2" committed
+    assert sorted(discard(g)) == ["vestals:5", "vestals:6", "vestals:9"]
+    _play_set(g, ["vestals:7", "vestals:8"])
+    assert g.pending == Pending(DecisionKind.TAKEOVER_PENALTY, 1, int(Faction.VESTALS))
+    g.apply(pick(g, "vestals:3"))
+    assert g.state.controller[Faction.VESTALS] == 2
+    assert set_of(g, Faction.VESTALS) == ["vestals:7", "vestals:8"]
+    assert hand(g, 1) == ["vestals:0", "vestals:4", "vestals:4"]
+
+
+def test_r15_second_commit_returns_the_temporary_favor_at_once() -> None:
+    """R15 (amended) with R18: the controller's set is discarded when "2" commits, so the Vestal Virgins'
+    temporary favor goes back at that moment, even if "1" then takes the faction from "2"."""
+    g = position(
+        [
+            {"sets": {"vestals": ["vestals:3", "vestals:4"]}, "markers": ["vestals"], "temporary_favor": True},
+            {"hand": ["vestals:5", "vestals:6"]},
+            {"hand": ["vestals:8", "vestals:9"]},
+        ],
+        phase="takeovers",
+        followers={"faction:vestals:1": 2, "faction:vestals:2": 1},
+    )
+    _play_set(g, ["vestals:5", "vestals:6"])
+    assert not g.state.players[0].temporary_favor
+    assert g.state.controller[Faction.VESTALS] == -1
+    assert g.pending.seat == 2 and g.pending.index == TakeoverRole.FIRST_OVER_SECOND
 
 
 def test_assassin_weakens_a_set_that_is_attacked_later_in_the_same_phase() -> None:

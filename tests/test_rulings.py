@@ -561,8 +561,12 @@ def test_r15_first_declines_then_second_takes_over() -> None:
     )
     _play_set(g, ["patricians:6", "patricians:7"])
     assert g.pending.seat == 2 and g.pending.index == TakeoverRole.FIRST_OVER_SECOND
-    # "1" must beat both the controller's set and "2"'s set (13): e.g. 5+8 = 13 alone would not do
-    assert COMMIT not in g.legal_actions()
+    # amended R15: the controller's set is discarded as soon as "2" commits
+    assert g.state.controller[Faction.PATRICIANS] == -1
+    assert discard(g) == ["patricians:2", "patricians:3"]
+    # "1" must beat "2"'s set (2 cards, 13): 5+8 = 13 is not enough, 4+5+8 is
+    legal = g.legal_actions()
+    assert pick(g, "patricians:4") in legal and pick(g, "patricians:5") not in legal
     g.apply(DECLINE)
     assert g.state.controller[Faction.PATRICIANS] == 1
     assert set_of(g, Faction.PATRICIANS) == ["patricians:6", "patricians:7"]

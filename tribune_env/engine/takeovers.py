@@ -34,11 +34,13 @@ def end_takeover(state: GameState, faction: int) -> None:
 
 
 def _targets(state: GameState, faction: int, role: int) -> list[list[int]]:
-    """The sets a new set must beat: the controller's, and "2"'s committed set when "1" answers it."""
-    targets = [state.sets[faction]] if state.controller[faction] >= 0 else []
+    """The set a new set must beat (R15 amended): "2"'s committed set when "1" answers it, else the controller's.
+
+    By the time "1" answers, the controller's set has left the table (:func:`_drop_controller`).
+    """
     if role == TakeoverRole.FIRST_OVER_SECOND:
-        targets.append(state.contest)
-    return targets
+        return [state.contest]
+    return [state.sets[faction]] if state.controller[faction] >= 0 else []
 
 
 def _can_take(state: GameState, cards: list[int], targets: list[list[int]]) -> bool:
@@ -109,6 +111,7 @@ def _resolve_takeover(state: GameState, pending: Pending, action: PickCard | Com
     state.log(seat, f"{seat_name(seat)} plays {card_names(state, cards)} for the {faction_name(state, faction)}")
     first = state.spaces[state.tables.faction_spaces[faction][0]]
     if role == TakeoverRole.SECOND_FIRST:
+        _drop_controller(state, faction)  # R15 (amended): the beaten set leaves the table at once
         state.contest = cards
         push(state, ("attempt", faction, first, TakeoverRole.FIRST_OVER_SECOND))
     elif role == TakeoverRole.FIRST_OVER_SECOND:
@@ -130,15 +133,8 @@ def _after_decline(state: GameState, faction: int, role: int) -> None:
 
 def win(state: GameState, faction: int, seat: int, cards: list[int]) -> None:
     """``seat`` takes control with ``cards``; rewards follow in the order of R17."""
-    previous = state.controller[faction]
     name = faction_name(state, faction)
-    if previous >= 0:
-        state.discard.extend(state.sets[faction])
-        state.log(previous, f"{seat_name(previous)} loses the {name} and discards the beaten set")
-        if faction == Faction.VESTALS and state.players[previous].temporary_favor:
-            state.players[previous].temporary_favor = False
-            touch(state, previous)
-            state.log(previous, f"{seat_name(previous)} returns the temporary favor of the gods (R18)")
+    _drop_controller(state, faction)
     state.controller[faction] = seat
     state.sets[faction] = cards
     state.log(seat, f"{seat_name(seat)} takes over the {name}")
@@ -147,6 +143,21 @@ def win(state: GameState, faction: int, seat: int, cards: list[int]) -> None:
         rewards.append(("leader", faction, seat))
     rewards += [("marker", faction, seat), ("first_laurel", faction, seat)]
     push(state, *rewards)
+
+
+def _drop_controller(state: GameState, faction: int) -> None:
+    """The controller of ``faction`` (if any) loses it: his set goes to the discard pile, R18 applies."""
+    previous = state.controller[faction]
+    if previous < 0:
+        return
+    state.discard.extend(state.sets[faction])
+    state.sets[faction] = []
+    state.controller[faction] = -1
+    state.log(previous, f"{seat_name(previous)} loses the {faction_name(state, faction)} and discards the beaten set")
+    if faction == Faction.VESTALS and state.players[previous].temporary_favor:
+        state.players[previous].temporary_favor = False
+        touch(state, previous)
+        state.log(previous, f"{seat_name(previous)} returns the temporary favor of the gods (R18)")
 
 
 @step
