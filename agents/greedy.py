@@ -38,14 +38,13 @@ from agents.specs import no_more, register_agent, take_int
 from tribune_env.engine.actions import Action, Bid, PickCard
 from tribune_env.engine.decisions import DecisionKind
 from tribune_env.engine.game import Game
+from tribune_env.engine.registry import DECISIONS, is_bid
 from tribune_env.engine.view import PlayerView
 
 BID_LEVELS = (0, 1, 2, 3, 5, 8, 12, 17, 23, 30, 40)
 CHARIOT_BID_CAP = 12  # a one-round block is never worth more (and every tried amount costs a play-out)
 BID_DRAWS = 3
 COMPLETION_BUDGET = 96
-_BID_KINDS = frozenset({DecisionKind.ATRIUM_BID, DecisionKind.CHARIOT_BID})
-_STAGED_KINDS = frozenset({DecisionKind.TAKEOVER_SET, DecisionKind.FIELD_OF_MARS_PAIR})
 _CONTEST_KINDS = frozenset({DecisionKind.TAKEOVER_SET, DecisionKind.TAKEOVER_PENALTY})
 
 
@@ -69,7 +68,7 @@ class _Lookahead:
         """The evaluation after ``action`` (and the settling described in the module docstring)."""
         pending = game.pending
         assert pending is not None
-        if pending.kind in _BID_KINDS:
+        if is_bid(pending.kind):
             if not self.draws:
                 self.draws = [self.rng.getrandbits(32) for _ in range(BID_DRAWS)]
             return sum(self._after(game, action, random.Random(d)) for d in self.draws) / BID_DRAWS
@@ -84,7 +83,7 @@ class _Lookahead:
         nxt = g.pending
         if nxt is None or nxt.seat != self.seat:
             return evaluate(g.state, self.seat)
-        if nxt.kind == pending.kind and nxt.kind in _STAGED_KINDS and isinstance(action, PickCard):
+        if nxt.kind == pending.kind and DECISIONS[nxt.kind].stages and isinstance(action, PickCard):
             return self._complete(g, rng)
         if nxt.kind == DecisionKind.CHARIOT_PLACEMENT and pending.kind == DecisionKind.CHARIOT_BID:
             return max(self._after(g, a, rng) for a in g.legal_actions())
@@ -103,7 +102,7 @@ class _Lookahead:
             nxt = game.pending
             if nxt is None or nxt.seat == self.seat:
                 return
-            same_auction = kind in _BID_KINDS and nxt.kind == kind
+            same_auction = is_bid(kind) and nxt.kind == kind
             contest = kind == DecisionKind.TAKEOVER_SET and nxt.kind in _CONTEST_KINDS and nxt.faction == faction
             if not (same_auction or contest):
                 return

@@ -96,15 +96,14 @@ from agents.flat import FlatSearch
 from agents.specs import make_agent, no_more, register_agent, take_choice, take_float, take_int
 from tribune_env.engine.actions import Action, Bid
 from tribune_env.engine.config import GameConfig
-from tribune_env.engine.decisions import DecisionKind
 from tribune_env.engine.game import Game
+from tribune_env.engine.registry import is_bid
 from tribune_env.engine.view import PlayerView
 
 __all__ = ["BID_LEVELS", "MctsAgent", "candidates"]
 
 #: bid amounts the search considers (those not above the bidder's money)
 BID_LEVELS = frozenset((0, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233))
-_BID_KINDS = frozenset((DecisionKind.ATRIUM_BID, DecisionKind.CHARIOT_BID))
 
 DEFAULT_ITERATIONS = 200
 DEFAULT_C = 0.7
@@ -122,7 +121,7 @@ def candidates(game: Game) -> list[Action]:
     """The actions the search considers at ``game``'s decision: the legal ones, bids thinned to :data:`BID_LEVELS`."""
     legal = game.legal_actions()
     pending = game.pending
-    if pending is not None and pending.kind in _BID_KINDS:
+    if pending is not None and is_bid(pending.kind):
         return _thin_bids(legal)
     return legal
 
@@ -339,7 +338,7 @@ class MctsAgent(Agent):
 def _root_moves(view: PlayerView, legal: Sequence[Action]) -> list[Action]:
     """The elements of ``legal`` the search may answer with (bids thinned like in the tree)."""
     pending = view.pending
-    if pending is not None and pending.kind in _BID_KINDS:
+    if pending is not None and is_bid(pending.kind):
         return _thin_bids(legal)
     return list(legal)
 

@@ -38,7 +38,7 @@ from tribune_env.engine.actions import (
     PickCard,
     PlaceFollower,
 )
-from tribune_env.engine.describe import option_labels
+from tribune_env.engine.registry import option_labels
 from tribune_env.engine.tables import tables_for
 from tribune_env.envs import Table
 

@@ -130,7 +130,7 @@ def nearby_value(value: Any, players: int) -> st.SearchStrategy[Any]:
 
 
 def step_params(name: str) -> list[str]:
-    return list(inspect.signature(STEPS[name]).parameters)[1:]
+    return list(inspect.signature(STEPS[name].run).parameters)[1:]
 
 
 _SLOT_REGION = {

@@ -20,8 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tribune_env import Faction, Game, Phase
-from tribune_env.engine.flow import ALWAYS_ASKED  # decisions asked even with one choice (R12)
-from tribune_env.engine.registry import LEGAL
+from tribune_env.engine.flow import legal_actions  # noqa: F401  (loads every record)
+from tribune_env.engine.registry import DECISIONS, LEGAL
 
 PLAYER_COUNTS = (2, 3, 4, 5)
 STATE_FORMAT_DOC = Path(__file__).resolve().parents[1] / "docs" / "state-format.md"
@@ -95,7 +95,7 @@ def check_invariants(game: Game) -> None:
         # round 0 is the set-up, then rounds count from 1 (R25 caps them)
         assert (game.round == 0) == (game.phase is Phase.SETUP)
         assert 0 <= game.round <= game.config.round_limit
-        if game.config.auto_forced and pending.kind not in ALWAYS_ASKED:
+        if game.config.auto_forced and not DECISIONS[pending.kind].always_asked:  # (R12)
             assert len(actions) >= 2, f"auto_forced left a forced decision pending: {pending} {actions}"
 
 

@@ -20,63 +20,13 @@ from agents import Agent, AgentError, make_agent
 from tribune_env.data import Components
 from tribune_env.engine.actions import Action, Bid, Commit, Decline, PickCard
 from tribune_env.engine.config import GameConfig
-from tribune_env.engine.decisions import DecisionKind, Pending
+from tribune_env.engine.decisions import Pending
 from tribune_env.engine.game import Game
+from tribune_env.engine.registry import DECISIONS, is_bid
 from tribune_env.envs.infoset import InfoSet
 
 DEFAULT_OPPONENT = "heuristic"
 DEFAULT_PLAYERS = 4
-BID_KINDS = (DecisionKind.ATRIUM_BID, DecisionKind.CHARIOT_BID)
-
-#: what each decision asks, in plain words
-DECISION_WORDS: dict[DecisionKind, str] = {
-    DecisionKind.SETUP_DISCARD: "Set-up: discard a card from your starting hand, face down.",
-    DecisionKind.PLACE_FOLLOWER: "Place one of your followers on a free space.",
-    DecisionKind.LATRINE_CHOICE: "Latrine: take the revealed card's value in denarii, or pay it and take the card.",
-    DecisionKind.CURIA_DISCARD: "Curia: discard a card from your hand to take every card on this field, or decline.",
-    DecisionKind.ATRIUM_BID: "Atrium: make a sealed bid in denarii.",
-    DecisionKind.CATACOMBS_PURCHASE: "Catacombs: buy one card from the pile (the price goes to the Colosseum), or not.",
-    DecisionKind.PANTHEON_SACRIFICE: "Pantheon: sacrifice a card of the revealed card's faction for a favor, or not.",
-    DecisionKind.FIELD_OF_MARS_PAIR: "Field of Mars: add a card to your sealed pair, or lay no pair.",
-    DecisionKind.TAKEOVER_SET: "Take-over: add a card to your set, play the set (commit), or make no attempt.",
-    DecisionKind.TAKEOVER_PENALTY: "Take-over penalty: your set was beaten; discard one of its cards.",
-    DecisionKind.ASSASSIN_TARGET: "Assassin: remove the highest card of a displayed set, or send no assassin.",
-    DecisionKind.TIGELLINUS_DISCARD: "Gaius Tigellinus: discard a card to gain a legion, or not.",
-    DecisionKind.AGRIPPA_CHOICE: "Agrippa: choose one of two rewards.",
-    DecisionKind.CATO_MARKER: "Cato: take the marker of a faction you lack.",
-    DecisionKind.BENEFIT_OPTION: "Faction benefit: choose one of its options.",
-    DecisionKind.LEGION_PURCHASE: "Legates: buy a legion for the sum of your displayed Legate set, or not.",
-    DecisionKind.CHARIOT_BID: "Chariot auction: make a sealed bid in denarii.",
-    DecisionKind.CHARIOT_PLACEMENT: "Chariot: block a faction you control, or leave the chariot off the board.",
-    DecisionKind.CESURA_DISCARD: "Cesura magna: discard a card (hands go down to 7).",
-}
-
-#: commit/decline mean different things at different decisions
-COMMIT_DECLINE_WORDS: dict[DecisionKind, tuple[str, str]] = {
-    DecisionKind.CURIA_DISCARD: ("", "decline: the field's cards are discarded"),
-    DecisionKind.CATACOMBS_PURCHASE: ("", "buy nothing"),
-    DecisionKind.PANTHEON_SACRIFICE: ("", "sacrifice nothing"),
-    DecisionKind.FIELD_OF_MARS_PAIR: ("", "lay no pair (a card already chosen goes back to your hand)"),
-    DecisionKind.TAKEOVER_SET: ("play the set you have chosen", "make no attempt (chosen cards go back to your hand)"),
-    DecisionKind.ASSASSIN_TARGET: ("", "send no assassin"),
-    DecisionKind.TIGELLINUS_DISCARD: ("", "keep your cards (no legion)"),
-    DecisionKind.LEGION_PURCHASE: ("buy the legion", "buy nothing"),
-    DecisionKind.CHARIOT_PLACEMENT: ("", "leave the chariot off the board"),
-}
-
-#: what choosing a card does at each decision ("choose X" becomes "discard X", ...)
-CARD_VERBS: dict[DecisionKind, str] = {
-    DecisionKind.SETUP_DISCARD: "discard",
-    DecisionKind.CURIA_DISCARD: "discard",
-    DecisionKind.CATACOMBS_PURCHASE: "buy",
-    DecisionKind.PANTHEON_SACRIFICE: "sacrifice",
-    DecisionKind.FIELD_OF_MARS_PAIR: "add to your pair:",
-    DecisionKind.TAKEOVER_SET: "add to your set:",
-    DecisionKind.TAKEOVER_PENALTY: "discard",
-    DecisionKind.TIGELLINUS_DISCARD: "discard",
-    DecisionKind.CESURA_DISCARD: "discard",
-}
-
 HELP = (
     "Type the number of a choice to play it. Commands:\n"
     "  help or ?   this help\n"
@@ -158,13 +108,14 @@ class HumanGame:
         return "Your hand: " + (", ".join(cards) if cards else "empty")
 
     def _words(self, pending: Pending, action: Action) -> str:
-        commit, decline = COMMIT_DECLINE_WORDS.get(pending.kind, ("", ""))
+        rule = DECISIONS[pending.kind]
+        commit, decline = rule.commit_words, rule.decline_words
         if isinstance(action, Commit) and commit:
             return commit
         if isinstance(action, Decline) and decline:
             return decline
         text = self.game.describe(action)
-        verb = CARD_VERBS.get(pending.kind)
+        verb = rule.card_verb
         if isinstance(action, PickCard) and verb and text.startswith("choose "):
             return f"{verb} {text.removeprefix('choose ')}"
         return text
@@ -173,10 +124,10 @@ class HumanGame:
         faction = ""
         if pending.faction >= 0:
             faction = f" ({self.game.config.components.factions[pending.faction].name})"
-        return f"Your decision, P{self.seat}, round {self.game.round}{faction}: {DECISION_WORDS[pending.kind]}"
+        return f"Your decision, P{self.seat}, round {self.game.round}{faction}: {DECISIONS[pending.kind].prompt}"
 
     def _choices(self, pending: Pending, legal: Sequence[Action]) -> None:
-        if pending.kind in BID_KINDS:
+        if is_bid(pending.kind):
             self.say(f"Bid a number of denarii: {_amounts(legal)}.")
             return
         for i, action in enumerate(legal, 1):
@@ -219,7 +170,7 @@ class HumanGame:
             number = int(text)
         except ValueError:
             return f"{text!r} is not a choice or a command. Type a number ({self._range(pending, legal)}) or 'help'."
-        if pending.kind in BID_KINDS:
+        if is_bid(pending.kind):
             for action in legal:
                 if isinstance(action, Bid) and action.amount == number:
                     return action
@@ -229,7 +180,7 @@ class HumanGame:
         return f"There is no choice {number}; choose from 1 to {len(legal)} ('choices' lists them again)."
 
     def _range(self, pending: Pending, legal: Sequence[Action]) -> str:
-        return f"a bid, {_amounts(legal)}" if pending.kind in BID_KINDS else f"1 to {len(legal)}"
+        return f"a bid, {_amounts(legal)}" if is_bid(pending.kind) else f"1 to {len(legal)}"
 
     def _human(self, pending: Pending) -> Action:
         legal = self.game.legal_actions()

@@ -45,7 +45,7 @@ from tribune_env.engine.actions import (
     place_follower,
 )
 from tribune_env.engine.decisions import DecisionKind
-from tribune_env.engine.describe import option_labels
+from tribune_env.engine.registry import option_labels
 from tribune_env.engine.tables import Tables, tables_for
 
 BID_CAP = 60

@@ -30,7 +30,7 @@ from tribune_env.engine.decisions import DecisionKind, Phase, TakeoverRole
 from tribune_env.engine.scoring import first_fulfillers, scores, victory_card
 from tribune_env.engine.state import TILE_NAMES, TRIBUNE, GameState
 from tribune_env.engine.tables import Tables, tables_for
-from tribune_env.engine.view import ALWAYS_FACE_UP, field_visible, public_hand_size
+from tribune_env.engine.view import face_up, field_visible, public_hand_size
 
 
 @dataclass(frozen=True)
@@ -145,7 +145,7 @@ class ObservationEncoder:
         self._start: dict[str, int] = {p.name: p.start for p in self.pieces}
         board = self._start["board"]
         self._field_info: tuple[tuple[Region, int, int, bool], ...] = tuple(
-            (region, i, board + slot * self.tables.num_card_types, region in ALWAYS_FACE_UP)
+            (region, i, board + slot * self.tables.num_card_types, face_up(region))
             for slot, (region, i) in enumerate(self.fields)
         )
         self._field_offsets = SimpleNamespace(**dict(zip(_PLAYER_FIELD, self.player_field_offset, strict=True)))

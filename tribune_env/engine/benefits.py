@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tribune_env.data import Faction
+from tribune_env.data import Components, Faction
 from tribune_env.engine.actions import COMMIT, DECLINE, Action, ChooseOption, Commit, Decline, choose_option
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase
 from tribune_env.engine.ops import (
@@ -17,8 +17,8 @@ from tribune_env.engine.ops import (
     set_sum,
     touch,
 )
-from tribune_env.engine.registry import legal, resolve, step
-from tribune_env.engine.rewards import gain_scroll
+from tribune_env.engine.registry import DecisionRule, decision, step
+from tribune_env.engine.rewards import cards_text, controller_of, gain_scroll
 from tribune_env.engine.state import NO_TILE, SCROLL, TRIBUNE, GameState
 
 # For each faction with a choice, the condition of options 0 and 1 (R20: a failed option is not offered).
@@ -54,12 +54,10 @@ def benefit(state: GameState, faction: int) -> None:
         ask(state, Pending(DecisionKind.BENEFIT_OPTION, seat, faction))
 
 
-@legal(DecisionKind.BENEFIT_OPTION)
 def _legal_benefit(state: GameState, pending: Pending) -> list[Action]:
     return [choose_option(o) for o in benefit_options(state, Faction(pending.faction), pending.seat)]
 
 
-@resolve(DecisionKind.BENEFIT_OPTION)
 def _resolve_benefit(state: GameState, pending: Pending, action: ChooseOption) -> None:
     seat, f, option = pending.seat, Faction(pending.faction), action.option
     numbers = state.config.components.factions[f].numbers
@@ -108,7 +106,11 @@ def _vestal_favor(state: GameState, seat: int, laurels: int) -> None:
         state.log(seat, f"{seat_name(seat)} takes the temporary favor of the gods")
 
 
-@step
+def _legates_problem(state: GameState, seat: int) -> str:
+    return "" if state.controller[Faction.LEGATES] == seat else "the seat does not control the Legates"
+
+
+@step(check=_legates_problem)
 def legion_offer(state: GameState, seat: int) -> None:
     """R20: after the card, a legion for the sum of the player's displayed Legate set."""
     if state.players[seat].money >= _legion_price(state):
@@ -119,15 +121,61 @@ def _legion_price(state: GameState) -> int:
     return set_sum(state, state.sets[Faction.LEGATES])
 
 
-@legal(DecisionKind.LEGION_PURCHASE)
 def _legal_legion(state: GameState, pending: Pending) -> list[Action]:
     return [COMMIT, DECLINE]
 
 
-@resolve(DecisionKind.LEGION_PURCHASE)
 def _resolve_legion(state: GameState, pending: Pending, action: Commit | Decline) -> None:
     if isinstance(action, Decline):
         return
     pay(state, pending.seat, _legion_price(state), "a legion (Legates benefit)")
     numbers = state.config.components.factions[Faction.LEGATES].numbers
     give_legions(state, pending.seat, numbers["benefit_legions"], "bought with the Legates benefit")
+
+
+_OPTION_FACTIONS = frozenset({Faction.GLADIATORS, *_SCROLL_FIRST, *_TRIBUNE_PARTNER})
+
+
+def _benefit_check(state: GameState, pending: Pending) -> str:
+    if pending.faction not in _OPTION_FACTIONS or state.controller[pending.faction] != pending.seat:
+        return "pending.faction: a benefit option needs a faction with options, controlled by the seat"
+    return ""
+
+
+def _benefit_labels(components: Components, faction: int) -> tuple[str, str] | None:
+    """Names of options 0 and 1 of ``faction``'s benefit, with the amounts of the component set."""
+    if not 0 <= faction < len(components.factions):
+        return None
+    n = components.factions[faction].numbers
+    cards = cards_text(n.get("benefit_cards", 0))
+    labels: dict[Faction, tuple[str, str]] = {
+        Faction.GLADIATORS: ("take the Colosseum denarii", f"draw {cards}, then the assassin"),
+        Faction.LEGATES: ("take a scroll", f"draw {cards}, then buy a legion"),
+        Faction.PLEBEIANS: (f"draw {cards} and take {n.get('benefit_denarii', 0)} denarii", "become tribune"),
+        Faction.VESTALS: (f"take {n.get('benefit_laurels', 0)} laurel(s) and the temporary favor", "become tribune"),
+        Faction.SENATORS: ("take a scroll", f"draw {cards}"),
+    }
+    return labels.get(Faction(faction))
+
+
+decision(
+    DecisionRule(
+        DecisionKind.BENEFIT_OPTION,
+        _legal_benefit,
+        _resolve_benefit,
+        "Faction benefit: choose one of its options.",
+        check=_benefit_check,
+        options=_benefit_labels,
+    )
+)
+decision(
+    DecisionRule(
+        DecisionKind.LEGION_PURCHASE,
+        _legal_legion,
+        _resolve_legion,
+        "Legates: buy a legion for the sum of your displayed Legate set, or not.",
+        check=controller_of(Faction.LEGATES),
+        commit_words="buy the legion",
+        decline_words="buy nothing",
+    )
+)

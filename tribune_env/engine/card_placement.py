@@ -2,33 +2,20 @@
 
 from __future__ import annotations
 
-from tribune_env.data import Region
 from tribune_env.engine.decisions import Phase
 from tribune_env.engine.ops import draw_card, push
-from tribune_env.engine.registry import step
+from tribune_env.engine.registry import REGIONS, step
 from tribune_env.engine.state import GameState
-
-
-def _field_needs_card(state: GameState, region: Region, field: list[int]) -> bool:
-    spec = state.config.components.region(region)
-    if region is Region.CATACOMBS:
-        return len(field) < spec.numbers["pile"]
-    if region is Region.CURIA:
-        # R6: fill until the sum reaches the threshold or a leader lies there.
-        value = state.tables.card_value
-        total = sum(value[c] for c in field)
-        has_leader = any(value[c] == 0 for c in field)
-        return total < spec.numbers["fill_sum"] and not has_leader
-    return not field
 
 
 @step
 def fill_board(state: GameState, after_cesura: int) -> None:
     """Fill every card field in region order. A failed draw triggers cesura magna, then a retry (R5)."""
     state.phase = Phase.CARD_PLACEMENT
-    for region in Region:
+    for region, rule in REGIONS.items():
+        needs_card = rule.needs_card
         for field in state.fields[region]:
-            while _field_needs_card(state, region, field):
+            while needs_card(state, field):
                 card = draw_card(state)
                 if card < 0:
                     if after_cesura:

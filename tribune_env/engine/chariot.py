@@ -5,7 +5,7 @@ from __future__ import annotations
 from tribune_env.engine.actions import DECLINE, Action, Bid, ChooseFaction, Decline, choose_faction
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase
 from tribune_env.engine.ops import ask, bid_choices, faction_name, pay, push, seal_bid, seat_name
-from tribune_env.engine.registry import legal, resolve, step
+from tribune_env.engine.registry import DecisionRule, decision, step
 from tribune_env.engine.state import GameState
 
 
@@ -25,12 +25,10 @@ def chariot_bid(state: GameState, seat: int) -> None:
     ask(state, Pending(DecisionKind.CHARIOT_BID, seat))
 
 
-@legal(DecisionKind.CHARIOT_BID)
 def _legal_bid(state: GameState, pending: Pending) -> list[Action]:
     return bid_choices(state, pending.seat)
 
 
-@resolve(DecisionKind.CHARIOT_BID)
 def _resolve_bid(state: GameState, pending: Pending, action: Bid) -> None:
     seal_bid(state, pending.seat, action.amount, "the chariot")
 
@@ -51,13 +49,11 @@ def chariot_resolve(state: GameState) -> None:
     ask(state, Pending(DecisionKind.CHARIOT_PLACEMENT, winner))
 
 
-@legal(DecisionKind.CHARIOT_PLACEMENT)
 def _legal_place(state: GameState, pending: Pending) -> list[Action]:
     owned = [choose_faction(f) for f, c in enumerate(state.controller) if c == pending.seat]
     return [*owned, DECLINE]
 
 
-@resolve(DecisionKind.CHARIOT_PLACEMENT)
 def _resolve_place(state: GameState, pending: Pending, action: ChooseFaction | Decline) -> None:
     if isinstance(action, Decline):
         state.log(pending.seat, f"{seat_name(pending.seat)} leaves the chariot off the board")
@@ -66,3 +62,19 @@ def _resolve_place(state: GameState, pending: Pending, action: ChooseFaction | D
     state.log(
         pending.seat, f"{seat_name(pending.seat)} blocks the {faction_name(state, action.faction)} with the chariot"
     )
+
+
+decision(
+    DecisionRule(
+        DecisionKind.CHARIOT_BID, _legal_bid, _resolve_bid, "Chariot auction: make a sealed bid in denarii.", bid=True
+    )
+)
+decision(
+    DecisionRule(
+        DecisionKind.CHARIOT_PLACEMENT,
+        _legal_place,
+        _resolve_place,
+        "Chariot: block a faction you control, or leave the chariot off the board.",
+        decline_words="leave the chariot off the board",
+    )
+)

@@ -20,7 +20,8 @@ class GameConfig:
         auto_forced: apply a decision that has exactly one legal choice
             automatically, so that agents only see real choices.
         start_seat: the starting player, or ``None`` to draw one at random.
-        components: the component set (default: the packaged one).
+        components: the component set (default: the packaged one); configs with different numbers
+            compare unequal (component sets compare by content, see :class:`Components`).
     """
 
     players: int = 4
@@ -29,7 +30,7 @@ class GameConfig:
     round_limit: int = 60
     auto_forced: bool = True
     start_seat: int | None = None
-    components: Components = field(default_factory=default_components, repr=False, compare=False)
+    components: Components = field(default_factory=default_components, repr=False)
 
     def __post_init__(self) -> None:
         for name in ("players", "round_limit"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from tribune_env.engine.actions import Action, PickCard
 from tribune_env.engine.decisions import DecisionKind, Pending
 from tribune_env.engine.ops import ask, discard_from_hand, draw_card, hand_choices, push, seat_name
-from tribune_env.engine.registry import legal, resolve, step
+from tribune_env.engine.registry import DecisionRule, decision, step
 from tribune_env.engine.state import GameState
 
 
@@ -53,13 +53,22 @@ def cesura_discard(state: GameState, seat: int) -> None:
         ask(state, Pending(DecisionKind.CESURA_DISCARD, seat))
 
 
-@legal(DecisionKind.CESURA_DISCARD)
 def _legal_cesura(state: GameState, pending: Pending) -> list[Action]:
     return hand_choices(state, pending.seat)
 
 
-@resolve(DecisionKind.CESURA_DISCARD)
 def _resolve_cesura(state: GameState, pending: Pending, action: PickCard) -> None:
     discard_from_hand(state, pending.seat, action.card)
     state.log(pending.seat, f"{seat_name(pending.seat)} discards {state.tables.card_name(action.card)} (cesura magna)")
     push(state, ("cesura_discard", pending.seat))
+
+
+decision(
+    DecisionRule(
+        DecisionKind.CESURA_DISCARD,
+        _legal_cesura,
+        _resolve_cesura,
+        "Cesura magna: discard a card (hands go down to 7).",
+        card_verb="discard",
+    )
+)

@@ -8,27 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tribune_env.engine import (  # noqa: F401  (modules register their steps and decisions)
-    benefits,
-    card_placement,
-    chariot,
-    drawing,
-    follower_placement,
-    regions,
-    rewards,
-    setup,
-    takeovers,
-)
+from tribune_env.engine import rules  # noqa: F401  (registers and checks every record)
 from tribune_env.engine.actions import Action
-from tribune_env.engine.decisions import DecisionKind
 from tribune_env.engine.errors import GameOverError, IllegalActionError
-from tribune_env.engine.registry import LEGAL, RESOLVE, STEPS
+from tribune_env.engine.registry import DECISIONS, LEGAL, RESOLVE, STEPS
 from tribune_env.engine.scoring import end_step
 from tribune_env.engine.state import GameState
-
-# Decisions shown even with a single choice because they carry information: the
-# Catacombs occupant may look at the pile without buying (R12).
-ALWAYS_ASKED = frozenset({DecisionKind.CATACOMBS_PURCHASE})
 
 
 def legal_actions(state: GameState) -> list[Action]:
@@ -58,7 +43,7 @@ def advance(state: GameState) -> None:
             if not state.config.auto_forced:
                 return
             choices = _choices(state)
-            if len(choices) != 1 or pending.kind in ALWAYS_ASKED:
+            if len(choices) != 1 or DECISIONS[pending.kind].always_asked:
                 if not choices:
                     raise RuntimeError(f"no legal choice at {pending}")  # an engine bug, never a user error
                 return
@@ -67,7 +52,7 @@ def advance(state: GameState) -> None:
         if not agenda:
             return
         task = agenda.pop()
-        STEPS[task[0]](state, *task[1:])
+        STEPS[task[0]].run(state, *task[1:])
         end_step(state)
         agenda = state.agenda
 

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from functools import cache
-
-from tribune_env.data import Faction, Region
 from tribune_env.engine.actions import Action, PlaceFollower, place_follower
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase
-from tribune_env.engine.ops import ask, chance, give_money, push, seat_name
-from tribune_env.engine.registry import legal, resolve, step
+from tribune_env.engine.ops import ask, give_money, push, seat_name
+from tribune_env.engine.regions import paired_spaces
+from tribune_env.engine.registry import REGIONS, DecisionRule, decision, step
 from tribune_env.engine.state import GameState
-from tribune_env.engine.tables import SpaceKind, Tables
+from tribune_env.engine.tables import SpaceKind
 
 
 @step
@@ -38,46 +36,29 @@ def place_next(state: GameState) -> None:
             return
 
 
-@cache
-def _plain_spaces(tables: Tables) -> tuple[int, ...]:
-    """Region spaces with no rule beyond "one follower per space" (all but the Atrium and the Pantheon)."""
-    special = (Region.ATRIUM, Region.PANTHEON)
-    return tuple(s for r, ids in enumerate(tables.region_spaces) if r not in special for s in ids)
-
-
-def _paired(spaces: list[int], first: int, second: int, seat: int, out: list[int]) -> None:
-    """Spaces "1"/"2" filled in order, never both by one player (Atrium, faction fields)."""
-    if spaces[first] < 0:
-        out.append(first)
-    elif spaces[first] != seat and spaces[second] < 0:
-        out.append(second)
-
-
 def legal_spaces(state: GameState, seat: int) -> list[int]:
-    """Follower spaces ``seat`` may use now, in space order; the coin bowl is always legal (R7)."""
+    """Follower spaces ``seat`` may use now, in space order; the coin bowl is always legal (R7).
+
+    Region spaces follow each region's placement rule (its record); a faction field is filled "1" then "2",
+    never both by one player, never by its controller, never while the chariot blocks it.
+    """
     tables = state.tables
-    spaces = state.spaces
-    out = [s for s in _plain_spaces(tables) if spaces[s] < 0]
-    first, second = tables.region_spaces[Region.ATRIUM]
-    _paired(spaces, first, second, seat, out)
-    pantheon = tables.region_spaces[Region.PANTHEON]
-    if state.players[seat].markers[Faction.VESTALS] and all(spaces[s] != seat for s in pantheon):
-        out.extend(s for s in pantheon if spaces[s] < 0)
+    out: list[int] = []
+    for rule in REGIONS.values():
+        out.extend(rule.free_spaces(state, seat))
     controller = state.controller
-    for faction, (first, second) in enumerate(tables.faction_spaces):
+    for faction, ids in enumerate(tables.faction_spaces):
         if controller[faction] != seat and state.chariot != faction:
-            _paired(spaces, first, second, seat, out)
+            out.extend(paired_spaces(state, ids, seat))
     out.append(tables.coin_bowl)
     out.sort()
     return out
 
 
-@legal(DecisionKind.PLACE_FOLLOWER)
 def _legal_place(state: GameState, pending: Pending) -> list[Action]:
     return [place_follower(s) for s in legal_spaces(state, pending.seat)]
 
 
-@resolve(DecisionKind.PLACE_FOLLOWER)
 def _resolve_place(state: GameState, pending: Pending, action: PlaceFollower) -> None:
     seat = pending.seat
     spec = state.tables.spaces[action.space]
@@ -91,30 +72,14 @@ def _resolve_place(state: GameState, pending: Pending, action: PlaceFollower) ->
     else:
         state.spaces[action.space] = seat
         state.log(seat, f"{seat_name(seat)} places a follower on {spec.label}")
-        if spec.region is Region.ATRIUM:
-            _flip_atrium(state, seat, spec.slot)
-        elif spec.region is Region.PANTHEON:
-            _peek_pantheon(state, seat)
+        if spec.region is not None:
+            REGIONS[spec.region].placed(state, seat, spec.slot)
     state.turn_seat = (seat + 1) % state.num_players
     push(state, ("place_next",))
 
 
-def _flip_atrium(state: GameState, seat: int, slot: int) -> None:
-    """R8: "1." turns two face-down cards, picked at random; "2." turns the rest."""
-    fields = state.fields[Region.ATRIUM]
-    hidden = [i for i, field in enumerate(fields) if field and not state.atrium_up[i]]
-    if slot == 0:
-        flip = state.config.components.region(Region.ATRIUM).numbers["first_flip"]
-        hidden = sorted(chance(state).sample(hidden, min(flip, len(hidden))))
-    for i in hidden:
-        state.atrium_up[i] = True
-        state.log(seat, f"Atrium card turned face up: {state.tables.card_name(fields[i][0])}")
-
-
-def _peek_pantheon(state: GameState, seat: int) -> None:
-    state.players[seat].pantheon_seen = True
-    field = state.fields[Region.PANTHEON][0]
-    if field:
-        state.log(
-            seat, f"{seat_name(seat)} looks at the Pantheon card: {state.tables.card_name(field[0])}", private_to=seat
-        )
+decision(
+    DecisionRule(
+        DecisionKind.PLACE_FOLLOWER, _legal_place, _resolve_place, "Place one of your followers on a free space."
+    )
+)

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from tribune_env.data import Region
+from collections.abc import Callable
+
+from tribune_env.data import Faction, Region
 from tribune_env.engine.actions import DECLINE, Action, Bid, ChooseOption, Decline, PickCard, choose_option, pick_card
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase
 from tribune_env.engine.ops import (
     ask,
     bid_choices,
     card_names,
+    chance,
     discard_from_hand,
     give_eternal_favor,
     give_laurels,
@@ -20,7 +23,7 @@ from tribune_env.engine.ops import (
     seat_name,
     take_from_hand,
 )
-from tribune_env.engine.registry import legal, resolve, step
+from tribune_env.engine.registry import REGIONS, CheckFn, DecisionRule, RegionRule, decision, region_rule, step
 from tribune_env.engine.state import GameState, Task
 
 LATRINE_MONEY, LATRINE_BUY = 0, 1
@@ -32,42 +35,73 @@ def _occupant(state: GameState, region: Region, slot: int) -> int:
 
 @step
 def evaluate(state: GameState, region: int) -> None:
-    """Evaluate one region: queue its steps, then :func:`end_region`."""
+    """Evaluate one region: queue the steps of its record, then :func:`end_region`."""
     state.phase = Phase.REGION_EVALUATION
-    r = Region(region)
-    slots = range(state.config.components.region(r).spaces)
-    if r in (Region.THERMAE, Region.FORUM):
-        _evaluate_paid_fields(state, r)
-        steps: list[Task] = []
-    elif r is Region.LATRINE:
-        steps = [("latrine",)]
-    elif r is Region.CURIA:
-        steps = [("curia_field", i) for i in slots]
-    elif r is Region.ATRIUM:
-        steps = [("atrium",)]
-    elif r is Region.CATACOMBS:
-        steps = [("catacombs_space", i) for i in slots]
-    elif r is Region.PANTHEON:
-        steps = [("pantheon_reveal",), *[("pantheon_space", i) for i in slots], ("pantheon_favor",)]
-    else:
-        steps = [("mars_space", i) for i in slots] + [("mars_reveal",)]
-    push(state, *steps, ("end_region", region))
+    push(state, *REGIONS[Region(region)].evaluate(state), ("end_region", region))
 
 
 @step
 def end_region(state: GameState, region: int) -> None:
-    """Unclaimed cards go to the discard pile; followers go home."""
+    """Unclaimed cards go to the discard pile; followers go home; then the region's own clean-up."""
     for field in state.fields[region]:
         state.discard.extend(field)
         field.clear()
     for space in state.tables.region_spaces[region]:
         state.spaces[space] = -1
-    if region == Region.ATRIUM:
-        state.atrium_up = [False] * len(state.atrium_up)
-    if region == Region.PANTHEON:
-        for player in state.players:
-            player.pantheon_seen = False
-        state.sacrificed = [False] * state.num_players
+    REGIONS[Region(region)].cleared(state)
+
+
+def _seat_problem(state: GameState, region: Region, slot: int, seat: int) -> str:
+    return "" if _occupant(state, region, slot) == seat else "seat not on that space"
+
+
+def on_slot(region: Region) -> CheckFn:
+    """The check of a decision taken by the player on space ``pending.index`` of ``region``."""
+
+    def check(state: GameState, pending: Pending) -> str:
+        ids = state.tables.region_spaces[region]
+        if not 0 <= pending.index < len(ids) or state.spaces[ids[pending.index]] != pending.seat:
+            return f"pending.index: a {pending.kind.key} decision needs the deciding player on that space"
+        return ""
+
+    return check
+
+
+def _atrium_full(state: GameState) -> bool:
+    return all(state.spaces[s] >= 0 for s in state.tables.region_spaces[Region.ATRIUM])
+
+
+def _slots(state: GameState, region: Region) -> range:
+    return range(state.config.components.region(region).spaces)
+
+
+def free_spaces(state: GameState, region: Region) -> list[int]:
+    """The empty follower spaces of ``region``: the placement rule of a region with one follower per space."""
+    spaces = state.spaces
+    return [s for s in state.tables.region_spaces[region] if spaces[s] < 0]
+
+
+def paired_spaces(state: GameState, ids: tuple[int, ...], seat: int) -> list[int]:
+    """Spaces "1"/"2" filled in order, never both by one player (Atrium, faction fields)."""
+    first, second = ids
+    spaces = state.spaces
+    if spaces[first] < 0:
+        return [first]
+    if spaces[first] != seat and spaces[second] < 0:
+        return [second]
+    return []
+
+
+def ordered_problem(state: GameState, ids: tuple[int, ...], label: str) -> str:
+    """Why the followers on spaces "1", "2", ... break "filled in order, one per player" ('' if they do not)."""
+    seats = [state.spaces[s] for s in ids]
+    for i in range(1, len(seats)):
+        if seats[i] >= 0 and seats[i - 1] < 0:
+            return f"{label}:{i + 1} needs another player on {label}:{i}"
+    taken = [s for s in seats if s >= 0]
+    if len(set(taken)) != len(taken):
+        return f"one player on two {label} spaces"
+    return ""
 
 
 # --- I, II: Thermae and Forum Romanum --------------------------------------
@@ -102,7 +136,6 @@ def latrine(state: GameState) -> None:
         ask(state, Pending(DecisionKind.LATRINE_CHOICE, seat))
 
 
-@legal(DecisionKind.LATRINE_CHOICE)
 def _legal_latrine(state: GameState, pending: Pending) -> list[Action]:
     card = state.fields[Region.LATRINE][0][0]
     options: list[Action] = [choose_option(LATRINE_MONEY)]
@@ -111,7 +144,6 @@ def _legal_latrine(state: GameState, pending: Pending) -> list[Action]:
     return options
 
 
-@resolve(DecisionKind.LATRINE_CHOICE)
 def _resolve_latrine(state: GameState, pending: Pending, action: ChooseOption) -> None:
     seat = pending.seat
     field = state.fields[Region.LATRINE][0]
@@ -129,19 +161,17 @@ def _resolve_latrine(state: GameState, pending: Pending, action: ChooseOption) -
 # --- IV: Curia ---------------------------------------------------------------
 
 
-@step
+@step(slot_region=Region.CURIA)
 def curia_field(state: GameState, slot: int) -> None:
     seat = _occupant(state, Region.CURIA, slot)
     if seat >= 0 and state.fields[Region.CURIA][slot] and state.players[seat].hand_size:
         ask(state, Pending(DecisionKind.CURIA_DISCARD, seat, index=slot))
 
 
-@legal(DecisionKind.CURIA_DISCARD)
 def _legal_curia(state: GameState, pending: Pending) -> list[Action]:
     return [*hand_choices(state, pending.seat), DECLINE]
 
 
-@resolve(DecisionKind.CURIA_DISCARD)
 def _resolve_curia(state: GameState, pending: Pending, action: PickCard | Decline) -> None:
     seat = pending.seat
     if isinstance(action, Decline):
@@ -184,22 +214,20 @@ def atrium(state: GameState) -> None:
         state.log(first, f"{seat_name(first)} takes {card_names(state, taken)} from the Atrium")
 
 
-@step
+@step(slot_region=Region.ATRIUM, check=lambda state, seat, slot: _seat_problem(state, Region.ATRIUM, slot, seat))
 def atrium_bid(state: GameState, seat: int, slot: int) -> None:
     ask(state, Pending(DecisionKind.ATRIUM_BID, seat, index=slot))
 
 
-@legal(DecisionKind.ATRIUM_BID)
 def _legal_atrium_bid(state: GameState, pending: Pending) -> list[Action]:
     return bid_choices(state, pending.seat)
 
 
-@resolve(DecisionKind.ATRIUM_BID)
 def _resolve_atrium_bid(state: GameState, pending: Pending, action: Bid) -> None:
     seal_bid(state, pending.seat, action.amount, "the Atrium cards")
 
 
-@step
+@step(check=lambda state: "" if _atrium_full(state) else "needs both Atrium spaces occupied")
 def atrium_resolve(state: GameState) -> None:
     """The higher bid wins, a tie goes to "1."; the winner pays the loser (R11)."""
     first = _occupant(state, Region.ATRIUM, 0)
@@ -221,14 +249,13 @@ def atrium_resolve(state: GameState) -> None:
 # --- VI: Catacombs -----------------------------------------------------------
 
 
-@step
+@step(slot_region=Region.CATACOMBS)
 def catacombs_space(state: GameState, slot: int) -> None:
     seat = _occupant(state, Region.CATACOMBS, slot)
     if seat >= 0 and state.fields[Region.CATACOMBS][0]:
         ask(state, Pending(DecisionKind.CATACOMBS_PURCHASE, seat, index=slot))
 
 
-@legal(DecisionKind.CATACOMBS_PURCHASE)
 def _legal_catacombs(state: GameState, pending: Pending) -> list[Action]:
     price = state.config.components.region(Region.CATACOMBS).prices[pending.index]
     options: list[Action] = []
@@ -238,7 +265,6 @@ def _legal_catacombs(state: GameState, pending: Pending) -> list[Action]:
     return options
 
 
-@resolve(DecisionKind.CATACOMBS_PURCHASE)
 def _resolve_catacombs(state: GameState, pending: Pending, action: PickCard | Decline) -> None:
     seat = pending.seat
     if isinstance(action, Decline):
@@ -264,7 +290,7 @@ def pantheon_reveal(state: GameState) -> None:
         state.log(-1, f"Pantheon card revealed: {state.tables.card_name(field[0])}")
 
 
-@step
+@step(slot_region=Region.PANTHEON)
 def pantheon_space(state: GameState, slot: int) -> None:
     """R13: a player who already has an eternal favor is not offered the sacrifice."""
     seat = _occupant(state, Region.PANTHEON, slot)
@@ -273,14 +299,12 @@ def pantheon_space(state: GameState, slot: int) -> None:
     ask(state, Pending(DecisionKind.PANTHEON_SACRIFICE, seat, index=slot))
 
 
-@legal(DecisionKind.PANTHEON_SACRIFICE)
 def _legal_pantheon(state: GameState, pending: Pending) -> list[Action]:
     faction = state.tables.card_faction[state.fields[Region.PANTHEON][0][0]]
     hand = state.players[pending.seat].hand
     return [*[pick_card(c) for c in state.tables.faction_cards[faction] if hand[c]], DECLINE]
 
 
-@resolve(DecisionKind.PANTHEON_SACRIFICE)
 def _resolve_pantheon(state: GameState, pending: Pending, action: PickCard | Decline) -> None:
     seat = pending.seat
     if isinstance(action, Decline):
@@ -305,7 +329,7 @@ def _pair_size(state: GameState) -> int:
     return state.config.components.region(Region.FIELD_OF_MARS).numbers["pair_size"]
 
 
-@step
+@step(slot_region=Region.FIELD_OF_MARS)
 def mars_space(state: GameState, slot: int) -> None:
     seat = _occupant(state, Region.FIELD_OF_MARS, slot)
     if seat < 0:
@@ -345,12 +369,10 @@ def _legal_pair_cards(state: GameState, seat: int) -> list[int]:
     return out
 
 
-@legal(DecisionKind.FIELD_OF_MARS_PAIR)
 def _legal_mars(state: GameState, pending: Pending) -> list[Action]:
     return [*[pick_card(c) for c in _legal_pair_cards(state, pending.seat)], DECLINE]
 
 
-@resolve(DecisionKind.FIELD_OF_MARS_PAIR)
 def _resolve_mars(state: GameState, pending: Pending, action: PickCard | Decline) -> None:
     seat = pending.seat
     if isinstance(action, Decline):
@@ -389,3 +411,227 @@ def mars_reveal(state: GameState) -> None:
         else:
             state.log(-1, "the highest Field of Mars pair is tied: no bonus laurel (R14)")
     state.pairs = []
+
+
+def _flip_atrium(state: GameState, seat: int, slot: int) -> None:
+    """R8: "1." turns two face-down cards, picked at random; "2." turns the rest."""
+    fields = state.fields[Region.ATRIUM]
+    hidden = [i for i, field in enumerate(fields) if field and not state.atrium_up[i]]
+    if slot == 0:
+        flip = state.config.components.region(Region.ATRIUM).numbers["first_flip"]
+        hidden = sorted(chance(state).sample(hidden, min(flip, len(hidden))))
+    for i in hidden:
+        state.atrium_up[i] = True
+        state.log(seat, f"Atrium card turned face up: {state.tables.card_name(fields[i][0])}")
+
+
+def _peek_pantheon(state: GameState, seat: int) -> None:
+    state.players[seat].pantheon_seen = True
+    field = state.fields[Region.PANTHEON][0]
+    if field:
+        state.log(
+            seat, f"{seat_name(seat)} looks at the Pantheon card: {state.tables.card_name(field[0])}", private_to=seat
+        )
+
+
+# --- the records -----------------------------------------------------------------------------
+
+
+def _peek_hidden(kind: DecisionKind, own: bool) -> Callable[[GameState, int, int], bool]:
+    """Visibility of a face-down field while a decision of ``kind`` is pending (for its decider only if ``own``)."""
+
+    def visible(state: GameState, seat: int, i: int) -> bool:
+        pending = state.pending
+        return pending is not None and pending.kind is kind and (not own or pending.seat == seat)
+
+    return visible
+
+
+def _curia_needs_card(state: GameState, field: list[int]) -> bool:
+    """R6: fill until the sum reaches the threshold or a leader lies there."""
+    value = state.tables.card_value
+    total = sum(value[c] for c in field)
+    has_leader = any(value[c] == 0 for c in field)
+    return total < state.config.components.region(Region.CURIA).numbers["fill_sum"] and not has_leader
+
+
+def _atrium_spaces(state: GameState, seat: int) -> list[int]:
+    return paired_spaces(state, state.tables.region_spaces[Region.ATRIUM], seat)
+
+
+def _atrium_problem(state: GameState) -> str:
+    a1, a2 = (state.spaces[s] for s in state.tables.region_spaces[Region.ATRIUM])
+    return "atrium:2 needs another player on atrium:1" if a2 >= 0 and (a1 < 0 or a1 == a2) else ""
+
+
+def _atrium_cleared(state: GameState) -> None:
+    state.atrium_up = [False] * len(state.atrium_up)
+
+
+def _pantheon_spaces(state: GameState, seat: int) -> list[int]:
+    ids = state.tables.region_spaces[Region.PANTHEON]
+    if not state.players[seat].markers[Faction.VESTALS] or any(state.spaces[s] == seat for s in ids):
+        return []
+    return free_spaces(state, Region.PANTHEON)
+
+
+def _pantheon_problem(state: GameState) -> str:
+    seats = [state.spaces[s] for s in state.tables.region_spaces[Region.PANTHEON] if state.spaces[s] >= 0]
+    if len(set(seats)) != len(seats):
+        return "one player on both Pantheon spaces"
+    for seat in seats:
+        if not state.players[seat].markers[Faction.VESTALS]:
+            return f"player {seat} is on the Pantheon without a Vestal Virgins marker"
+    return ""
+
+
+def _pantheon_cleared(state: GameState) -> None:
+    for player in state.players:
+        player.pantheon_seen = False
+    state.sacrificed = [False] * state.num_players
+
+
+def _plain(region: Region) -> Callable[[GameState, int], list[int]]:
+    return lambda state, seat: free_spaces(state, region)
+
+
+def _paid(region: Region) -> Callable[[GameState], list[Task]]:
+    def evaluate(state: GameState) -> list[Task]:
+        _evaluate_paid_fields(state, region)
+        return []
+
+    return evaluate
+
+
+region_rule(RegionRule(Region.THERMAE, _paid(Region.THERMAE), _plain(Region.THERMAE), face_up=True))
+region_rule(RegionRule(Region.FORUM, _paid(Region.FORUM), _plain(Region.FORUM), face_up=True))
+region_rule(
+    RegionRule(
+        Region.LATRINE,
+        lambda state: [("latrine",)],
+        _plain(Region.LATRINE),
+        visible=_peek_hidden(DecisionKind.LATRINE_CHOICE, own=False),
+    )
+)
+region_rule(
+    RegionRule(
+        Region.CURIA,
+        lambda state: [("curia_field", i) for i in _slots(state, Region.CURIA)],
+        _plain(Region.CURIA),
+        needs_card=_curia_needs_card,
+        face_up=True,
+    )
+)
+region_rule(
+    RegionRule(
+        Region.ATRIUM,
+        lambda state: [("atrium",)],
+        _atrium_spaces,
+        visible=lambda state, seat, i: state.atrium_up[i],
+        placed=lambda state, seat, slot: _flip_atrium(state, seat, slot),
+        cleared=_atrium_cleared,
+        check=_atrium_problem,
+    )
+)
+region_rule(
+    RegionRule(
+        Region.CATACOMBS,
+        lambda state: [("catacombs_space", i) for i in _slots(state, Region.CATACOMBS)],
+        _plain(Region.CATACOMBS),
+        needs_card=lambda state, field: len(field) < state.config.components.region(Region.CATACOMBS).numbers["pile"],
+        visible=_peek_hidden(DecisionKind.CATACOMBS_PURCHASE, own=True),
+    )
+)
+region_rule(
+    RegionRule(
+        Region.PANTHEON,
+        lambda state: [
+            ("pantheon_reveal",),
+            *[("pantheon_space", i) for i in _slots(state, Region.PANTHEON)],
+            ("pantheon_favor",),
+        ],
+        _pantheon_spaces,
+        visible=lambda state, seat, i: state.players[seat].pantheon_seen
+        or _peek_hidden(DecisionKind.PANTHEON_SACRIFICE, own=False)(state, seat, i),
+        placed=lambda state, seat, slot: _peek_pantheon(state, seat),
+        cleared=_pantheon_cleared,
+        check=_pantheon_problem,
+    )
+)
+region_rule(
+    RegionRule(
+        Region.FIELD_OF_MARS,
+        lambda state: [*[("mars_space", i) for i in _slots(state, Region.FIELD_OF_MARS)], ("mars_reveal",)],
+        _plain(Region.FIELD_OF_MARS),
+        visible=lambda state, seat, i: False,
+    )
+)
+
+decision(
+    DecisionRule(
+        DecisionKind.LATRINE_CHOICE,
+        _legal_latrine,
+        _resolve_latrine,
+        "Latrine: take the revealed card's value in denarii, or pay it and take the card.",
+        check=lambda state, pending: ""
+        if _occupant(state, Region.LATRINE, 0) == pending.seat
+        else "pending.seat: a latrine_choice decision needs the deciding player on the Latrine",
+        options=lambda comps, faction: ("take the card's value in denarii", "pay the card's value and take it"),
+    )
+)
+decision(
+    DecisionRule(
+        DecisionKind.CURIA_DISCARD,
+        _legal_curia,
+        _resolve_curia,
+        "Curia: discard a card from your hand to take every card on this field, or decline.",
+        check=on_slot(Region.CURIA),
+        card_verb="discard",
+        decline_words="decline: the field's cards are discarded",
+    )
+)
+decision(
+    DecisionRule(
+        DecisionKind.ATRIUM_BID,
+        _legal_atrium_bid,
+        _resolve_atrium_bid,
+        "Atrium: make a sealed bid in denarii.",
+        check=on_slot(Region.ATRIUM),
+        bid=True,
+    )
+)
+decision(
+    DecisionRule(
+        DecisionKind.CATACOMBS_PURCHASE,
+        _legal_catacombs,
+        _resolve_catacombs,
+        "Catacombs: buy one card from the pile (the price goes to the Colosseum), or not.",
+        check=on_slot(Region.CATACOMBS),
+        card_verb="buy",
+        decline_words="buy nothing",
+        always_asked=True,  # R12: the occupant may look at the pile without buying
+    )
+)
+decision(
+    DecisionRule(
+        DecisionKind.PANTHEON_SACRIFICE,
+        _legal_pantheon,
+        _resolve_pantheon,
+        "Pantheon: sacrifice a card of the revealed card's faction for a favor, or not.",
+        check=on_slot(Region.PANTHEON),
+        card_verb="sacrifice",
+        decline_words="sacrifice nothing",
+    )
+)
+decision(
+    DecisionRule(
+        DecisionKind.FIELD_OF_MARS_PAIR,
+        _legal_mars,
+        _resolve_mars,
+        "Field of Mars: add a card to your sealed pair, or lay no pair.",
+        check=on_slot(Region.FIELD_OF_MARS),
+        card_verb="add to your pair:",
+        decline_words="lay no pair (a card already chosen goes back to your hand)",
+        stages=True,
+    )
+)

@@ -33,17 +33,38 @@ from tribune_env.engine.ops import (
     seat_name,
     touch,
 )
-from tribune_env.engine.registry import legal, resolve, step
+from tribune_env.engine.registry import CheckFn, DecisionRule, decision, step
 from tribune_env.engine.state import NO_TILE, SCROLL, GameState
 
 AGRIPPA_SCROLL, AGRIPPA_CARD = 0, 1
+
+
+def controls_step(state: GameState, faction: int, seat: int) -> str:
+    """The check of a reward step: its seat controls its faction."""
+    return "" if state.controller[faction] == seat else "the seat does not control that faction"
+
+
+def controller_of(faction: Faction) -> CheckFn:
+    """The check of a decision that belongs to the controller of ``faction`` (a leader's ability, a benefit)."""
+
+    def check(state: GameState, pending: Pending) -> str:
+        if state.controller[faction] != pending.seat:
+            return f"pending.seat: a {pending.kind.key} decision belongs to the {faction.key} controller"
+        return ""
+
+    return check
+
+
+def cards_text(n: int) -> str:
+    """"a card" or "N cards", for option names."""
+    return "a card" if n == 1 else f"{n} cards"
 
 
 def _numbers(state: GameState, faction: int) -> dict[str, int]:
     return state.config.components.factions[faction].numbers
 
 
-@step
+@step(check=controls_step)
 def takeover_benefit(state: GameState, faction: int, seat: int) -> None:
     n = _numbers(state, faction)
     why = f"{faction_name(state, faction)} take-over"
@@ -60,7 +81,7 @@ def takeover_benefit(state: GameState, faction: int, seat: int) -> None:
         give_money(state, seat, n["takeover_denarii"], why)
 
 
-@step
+@step(check=controls_step)
 def leader(state: GameState, faction: int, seat: int) -> None:
     n = _numbers(state, faction)
     spec = state.config.components.factions[faction]
@@ -85,7 +106,7 @@ def leader(state: GameState, faction: int, seat: int) -> None:
         ask(state, Pending(DecisionKind.CATO_MARKER, seat, faction))
 
 
-@step
+@step(check=controls_step)
 def marker(state: GameState, faction: int, seat: int) -> None:
     player = state.players[seat]
     if not player.markers[faction]:
@@ -94,7 +115,7 @@ def marker(state: GameState, faction: int, seat: int) -> None:
         state.log(seat, f"{seat_name(seat)} takes a {faction_name(state, faction)} faction marker")
 
 
-@step
+@step(check=controls_step)
 def first_laurel(state: GameState, faction: int, seat: int) -> None:
     if state.first_laurel[faction]:
         state.first_laurel[faction] = False
@@ -104,12 +125,10 @@ def first_laurel(state: GameState, faction: int, seat: int) -> None:
 # --- Gaius Tigellinus ----------------------------------------------------------
 
 
-@legal(DecisionKind.TIGELLINUS_DISCARD)
 def _legal_tigellinus(state: GameState, pending: Pending) -> list[Action]:
     return [*hand_choices(state, pending.seat), DECLINE]
 
 
-@resolve(DecisionKind.TIGELLINUS_DISCARD)
 def _resolve_tigellinus(state: GameState, pending: Pending, action: PickCard | Decline) -> None:
     if isinstance(action, Decline):
         return
@@ -121,7 +140,6 @@ def _resolve_tigellinus(state: GameState, pending: Pending, action: PickCard | D
 # --- Agrippa -----------------------------------------------------------------
 
 
-@legal(DecisionKind.AGRIPPA_CHOICE)
 def _legal_agrippa(state: GameState, pending: Pending) -> list[Action]:
     options: list[Action] = []
     if state.players[pending.seat].tile == NO_TILE:
@@ -130,7 +148,6 @@ def _legal_agrippa(state: GameState, pending: Pending) -> list[Action]:
     return options
 
 
-@resolve(DecisionKind.AGRIPPA_CHOICE)
 def _resolve_agrippa(state: GameState, pending: Pending, action: ChooseOption) -> None:
     if action.option == AGRIPPA_SCROLL:
         gain_scroll(state, pending.seat, "leader Agrippa")
@@ -154,12 +171,10 @@ def _cato_choices(state: GameState, seat: int) -> list[int]:
     return [f for f in range(len(markers)) if not markers[f] and f != Faction.SENATORS]
 
 
-@legal(DecisionKind.CATO_MARKER)
 def _legal_cato(state: GameState, pending: Pending) -> list[Action]:
     return [choose_faction(f) for f in _cato_choices(state, pending.seat)]
 
 
-@resolve(DecisionKind.CATO_MARKER)
 def _resolve_cato(state: GameState, pending: Pending, action: ChooseFaction) -> None:
     state.players[pending.seat].markers[action.faction] = True
     touch(state, pending.seat)
@@ -189,12 +204,10 @@ def assassin(state: GameState, seat: int) -> None:
         ask(state, Pending(DecisionKind.ASSASSIN_TARGET, seat))
 
 
-@legal(DecisionKind.ASSASSIN_TARGET)
 def _legal_assassin(state: GameState, pending: Pending) -> list[Action]:
     return [*assassin_targets(state), DECLINE]
 
 
-@resolve(DecisionKind.ASSASSIN_TARGET)
 def _resolve_assassin(state: GameState, pending: Pending, action: Assassinate | Decline) -> None:
     if isinstance(action, Decline):
         state.log(pending.seat, f"{seat_name(pending.seat)} sends no assassin")
@@ -206,3 +219,47 @@ def _resolve_assassin(state: GameState, pending: Pending, action: Assassinate | 
         f"{seat_name(pending.seat)}'s assassin removes {state.tables.card_name(card)} "
         f"from {seat_name(action.seat)}'s {faction_name(state, action.faction)} set",
     )
+
+
+decision(
+    DecisionRule(
+        DecisionKind.TIGELLINUS_DISCARD,
+        _legal_tigellinus,
+        _resolve_tigellinus,
+        "Gaius Tigellinus: discard a card to gain a legion, or not.",
+        check=controller_of(Faction.PRAETORIANS),
+        card_verb="discard",
+        decline_words="keep your cards (no legion)",
+    )
+)
+decision(
+    DecisionRule(
+        DecisionKind.AGRIPPA_CHOICE,
+        _legal_agrippa,
+        _resolve_agrippa,
+        "Agrippa: choose one of two rewards.",
+        check=controller_of(Faction.PLEBEIANS),
+        options=lambda comps, faction: (
+            "take a scroll",
+            f"draw {cards_text(comps.factions[Faction.PLEBEIANS].numbers['leader_cards'])}",
+        ),
+    )
+)
+decision(
+    DecisionRule(
+        DecisionKind.CATO_MARKER,
+        _legal_cato,
+        _resolve_cato,
+        "Cato: take the marker of a faction you lack.",
+        check=controller_of(Faction.SENATORS),
+    )
+)
+decision(
+    DecisionRule(
+        DecisionKind.ASSASSIN_TARGET,
+        _legal_assassin,
+        _resolve_assassin,
+        "Assassin: remove the highest card of a displayed set, or send no assassin.",
+        decline_words="send no assassin",
+    )
+)

@@ -20,7 +20,8 @@ from tribune_env.engine.config import GameConfig
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase, TakeoverRole
 from tribune_env.engine.errors import InvalidStateError
 from tribune_env.engine.ops import chance
-from tribune_env.engine.registry import LEGAL, STEPS
+from tribune_env.engine.registry import DECISIONS, REGIONS, STEPS
+from tribune_env.engine.rounds import round_tasks
 from tribune_env.engine.state import TILE_NAMES, Event, GameState, Task
 from tribune_env.engine.tables import SpaceKind, Tables
 
@@ -479,15 +480,10 @@ def _check_consistency(state: GameState, r: _Reader, mid_phase: bool) -> None:
             raise r.fail("followers", f"player {state.controller[f]} controls the {key} and cannot stand on its field")
         if state.chariot == f and (first >= 0 or second >= 0):
             raise r.fail("followers", f"the chariot blocks the {key}: no followers may stand there")
-    a1, a2 = (state.spaces[s] for s in t.region_spaces[Region.ATRIUM])
-    if a2 >= 0 and (a1 < 0 or a1 == a2):
-        raise r.fail("followers", "atrium:2 needs another player on atrium:1")
-    pantheon = [state.spaces[s] for s in t.region_spaces[Region.PANTHEON] if state.spaces[s] >= 0]
-    if len(set(pantheon)) != len(pantheon):
-        raise r.fail("followers", "one player on both Pantheon spaces")
-    for seat in pantheon:
-        if not state.players[seat].markers[Faction.VESTALS]:
-            raise r.fail("followers", f"player {seat} is on the Pantheon without a Vestal Virgins marker")
+    for region in state.tables.regions:
+        problem = REGIONS[region].check(state)
+        if problem:
+            raise r.fail("followers", problem)
     holder = next((s for s, p in enumerate(state.players) if p.temporary_favor), -1)
     if holder >= 0 and state.controller[Faction.VESTALS] != holder:
         raise r.fail(
@@ -542,40 +538,8 @@ def _check_agenda(state: GameState, r: _Reader) -> None:
 
 
 def _step_problem(state: GameState, task: Task) -> str:
-    """Why a step cannot run in this position ('' when it can). Only steps that rely on their context."""
-    name, args = task[0], [int(a) for a in task[1:]]
-    t = state.tables
-    if name in ("takeover_benefit", "leader", "marker", "first_laurel") and state.controller[args[0]] != args[1]:
-        return "the seat does not control that faction"
-    if name == "legion_offer" and state.controller[Faction.LEGATES] != args[0]:
-        return "the seat does not control the Legates"
-    if name == "takeover_penalty":
-        second = state.spaces[t.faction_spaces[args[0]][1]]
-        return "" if state.contest and second == args[1] else "needs a contested set and its player on space 2"
-    if name == "attempt":
-        first, second = (state.spaces[s] for s in t.faction_spaces[args[0]])
-        on_space = second if args[2] == TakeoverRole.SECOND_FIRST else first
-        if on_space != args[1]:
-            return "the seat does not stand on the matching faction space"
-        if args[2] == TakeoverRole.FIRST_OVER_SECOND and not (state.contest and second >= 0):
-            return "answering space 2 needs its committed set ('contest') and its player"
-    if name == "atrium_bid":
-        return "" if state.spaces[t.region_spaces[Region.ATRIUM][args[1]]] == args[0] else "seat not on that space"
-    if name == "atrium_resolve" and any(state.spaces[s] < 0 for s in t.region_spaces[Region.ATRIUM]):
-        return "needs both Atrium spaces occupied"
-    if name == "setup_discard" and not state.players[args[0]].hand_size:
-        return "the seat has no card to discard"
-    return ""
-
-
-# Follower-space slots named by a step refer to this region.
-_SLOT_REGION = {
-    "curia_field": Region.CURIA,
-    "catacombs_space": Region.CATACOMBS,
-    "pantheon_space": Region.PANTHEON,
-    "mars_space": Region.FIELD_OF_MARS,
-    "atrium_bid": Region.ATRIUM,
-}
+    """Why a step cannot run in this position ('' when it can): the check of its record."""
+    return STEPS[task[0]].check(state, *task[1:])
 
 
 def _arg_range(state: GameState, step_name: str, param: str) -> tuple[int, int]:
@@ -589,15 +553,16 @@ def _arg_range(state: GameState, step_name: str, param: str) -> tuple[int, int]:
         "after_cesura": (0, 1),
         "n": (1, state.tables.deck_size),
     }
-    if param == "slot":
-        return 0, comps.region(_SLOT_REGION[step_name]).spaces - 1
+    slot_region = STEPS[step_name].slot_region
+    if param == "slot" and slot_region is not None:
+        return 0, comps.region(slot_region).spaces - 1
     return bounds[param]
 
 
 def _read_task(state: GameState, task: Any, path: str, r: _Reader) -> Task:
     if not isinstance(task, list) or not task or not isinstance(task[0], str) or task[0] not in STEPS:
         raise r.fail(path, f"expected [step name, arguments...] with a known step, got {task!r}")
-    params = list(inspect.signature(STEPS[task[0]]).parameters)[1:]
+    params = list(inspect.signature(STEPS[task[0]].run).parameters)[1:]
     if len(task) - 1 != len(params):
         raise r.fail(path, f"step {task[0]!r} takes {len(params)} argument(s) {params}, got {len(task) - 1}")
     args = [
@@ -623,85 +588,26 @@ def _read_pending(state: GameState, raw: Any, r: _Reader) -> Pending | None:
     )
 
 
-_SLOT_KINDS = {
-    DecisionKind.CURIA_DISCARD: Region.CURIA,
-    DecisionKind.CATACOMBS_PURCHASE: Region.CATACOMBS,
-    DecisionKind.ATRIUM_BID: Region.ATRIUM,
-    DecisionKind.PANTHEON_SACRIFICE: Region.PANTHEON,
-    DecisionKind.FIELD_OF_MARS_PAIR: Region.FIELD_OF_MARS,
-}
-# Decisions taken by the controller of a given faction (a leader's ability, the Legates' legion).
-_CONTROLLER_KINDS = {
-    DecisionKind.TIGELLINUS_DISCARD: Faction.PRAETORIANS,
-    DecisionKind.AGRIPPA_CHOICE: Faction.PLEBEIANS,
-    DecisionKind.CATO_MARKER: Faction.SENATORS,
-    DecisionKind.LEGION_PURCHASE: Faction.LEGATES,
-}
-_OPTION_FACTIONS = (Faction.GLADIATORS, Faction.LEGATES, Faction.PLEBEIANS, Faction.VESTALS, Faction.SENATORS)
-
-
 def _check_pending(state: GameState, pending: Pending, r: _Reader) -> None:
-    """The pending decision must fit the position: its context, who stands where, and a legal choice."""
-    kind, seat = pending.kind, pending.seat
-    t = state.tables
-    if kind in _SLOT_KINDS:
-        ids = t.region_spaces[_SLOT_KINDS[kind]]
-        if not 0 <= pending.index < len(ids) or state.spaces[ids[pending.index]] != seat:
-            raise r.fail("pending.index", f"a {kind.key} decision needs the deciding player on that space")
-    elif kind in _CONTROLLER_KINDS and state.controller[_CONTROLLER_KINDS[kind]] != seat:
-        raise r.fail("pending.seat", f"a {kind.key} decision belongs to the {_CONTROLLER_KINDS[kind].key} controller")
-    elif kind is DecisionKind.BENEFIT_OPTION and (
-        pending.faction not in _OPTION_FACTIONS or state.controller[pending.faction] != seat
-    ):
-        raise r.fail("pending.faction", "a benefit option needs a faction with options, controlled by the seat")
-    elif kind in (DecisionKind.TAKEOVER_SET, DecisionKind.TAKEOVER_PENALTY):
-        _check_takeover_pending(state, pending, r)
-    if state.staged and kind not in (DecisionKind.TAKEOVER_SET, DecisionKind.FIELD_OF_MARS_PAIR):
+    """The pending decision must fit the position: its record's context check, staging, and a legal choice."""
+    kind = pending.kind
+    rule = DECISIONS[kind]
+    problem = rule.check(state, pending)
+    if problem:
+        raise InvalidStateError(problem)
+    if state.staged and not rule.stages:
         raise r.fail("staged", f"cards can be staged only while building a take-over set or a pair, not at {kind.key}")
     try:
-        choices = LEGAL[kind](state, pending)
+        choices = rule.legal(state, pending)
     except (IndexError, KeyError, ValueError) as exc:
         raise r.fail("pending", f"the {kind.key} decision does not fit this position ({exc!r})") from None
     if not choices:
         raise r.fail("pending", "the pending decision has no legal choice in this position")
 
 
-def _check_takeover_pending(state: GameState, pending: Pending, r: _Reader) -> None:
-    if pending.faction < 0:
-        raise r.fail("pending.faction", f"a {pending.kind.key} decision names the faction")
-    first, second = (state.spaces[s] for s in state.tables.faction_spaces[pending.faction])
-    if pending.kind is DecisionKind.TAKEOVER_PENALTY:
-        if pending.seat != second or not state.contest:
-            raise r.fail("pending", "a take-over penalty needs the player on space 2 and the contested set")
-        return
-    role = pending.index
-    if role not in tuple(TakeoverRole):
-        raise r.fail("pending.index", f"a take-over role is one of {[int(x) for x in TakeoverRole]}, got {role}")
-    on_space = second if role == TakeoverRole.SECOND_FIRST else first
-    if pending.seat != on_space:
-        raise r.fail("pending.seat", "the player building a take-over set must stand on the matching faction space")
-    if (role == TakeoverRole.FIRST_OVER_SECOND) != bool(state.contest) or (
-        role == TakeoverRole.FIRST_OVER_SECOND and second < 0
-    ):
-        raise r.fail("contest", "a set committed from space 2 goes with the answer of space 1, and only then")
-    if any(state.tables.card_faction[c] != pending.faction for c in state.staged):
-        raise r.fail("staged", "a take-over set holds cards of the attacked faction only")
-
-
 def _phase_agenda(state: GameState, r: _Reader) -> list[Task]:
-    """The rest of the round from the start of ``state.phase``."""
-    steps: dict[Phase, list[Task]] = {
-        Phase.CARD_PLACEMENT: [("fill_board", 0), ("placement",)],
-        Phase.FOLLOWER_PLACEMENT: [("place_next",)],
-        Phase.REGION_EVALUATION: [("evaluate", int(reg)) for reg in Region],
-        Phase.TAKEOVERS: [("takeover", int(f)) for f in Faction],
-        Phase.FACTION_BENEFITS: [("benefit", int(f)) for f in Faction],
-        Phase.CHARIOT_AUCTION: [("chariot",)],
-    }
-    if state.phase not in steps:
-        raise r.fail("phase", f"a position in phase {state.phase.name.lower()!r} needs an explicit agenda")
-    order = list(steps)
-    tasks: list[Task] = []
-    for phase in order[order.index(state.phase) :]:
-        tasks.extend(steps[phase])
-    return [*tasks, ("round_end",)]
+    """The rest of the round from the start of ``state.phase`` (the round skeleton of :mod:`.rounds`)."""
+    try:
+        return round_tasks(state, resume_from=state.phase)
+    except ValueError:
+        raise r.fail("phase", f"a position in phase {state.phase.name.lower()!r} needs an explicit agenda") from None

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 
-from tribune_env.data import Faction, Region
 from tribune_env.engine.actions import Action, PickCard
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase
 from tribune_env.engine.ops import ask, chance, discard_from_hand, hand_choices, push, seat_name
-from tribune_env.engine.registry import legal, resolve, step
+from tribune_env.engine.registry import DecisionRule, decision, step
+from tribune_env.engine.rounds import round_tasks
 from tribune_env.engine.scoring import decide_winners, game_ends, track_fulfilment
 from tribune_env.engine.state import GameState
 
@@ -53,17 +53,15 @@ def _random_victory_card(config: GameConfig, rng: random.Random) -> str:
     return rows[rng.randrange(len(rows))]
 
 
-@step
+@step(check=lambda state, seat: "" if state.players[seat].hand_size else "the seat has no card to discard")
 def setup_discard(state: GameState, seat: int) -> None:
     ask(state, Pending(DecisionKind.SETUP_DISCARD, seat))
 
 
-@legal(DecisionKind.SETUP_DISCARD)
 def _legal_setup(state: GameState, pending: Pending) -> list[Action]:
     return hand_choices(state, pending.seat)
 
 
-@resolve(DecisionKind.SETUP_DISCARD)
 def _resolve_setup(state: GameState, pending: Pending, action: PickCard) -> None:
     discard_from_hand(state, pending.seat, action.card)
     state.log(pending.seat, f"{seat_name(pending.seat)} discards a card face down")
@@ -87,16 +85,7 @@ def round_start(state: GameState) -> None:
     state.round += 1
     state.phase = Phase.CARD_PLACEMENT
     state.log(-1, f"round {state.round} begins; starting player {seat_name(state.start_seat)}")
-    push(
-        state,
-        ("fill_board", 0),
-        ("placement",),
-        *[("evaluate", int(r)) for r in Region],
-        *[("takeover", int(f)) for f in Faction],
-        *[("benefit", int(f)) for f in Faction],
-        ("chariot",),
-        ("round_end",),
-    )
+    push(state, *round_tasks(state))
 
 
 @step
@@ -127,3 +116,14 @@ def _finish(state: GameState) -> None:
     state.agenda = []
     state.winners = decide_winners(state)
     state.log(-1, "game over; winner(s): " + ", ".join(seat_name(s) for s in state.winners))
+
+
+decision(
+    DecisionRule(
+        DecisionKind.SETUP_DISCARD,
+        _legal_setup,
+        _resolve_setup,
+        "Set-up: discard a card from your starting hand, face down.",
+        card_verb="discard",
+    )
+)

@@ -47,6 +47,7 @@ class Tables:
     card_by_label: dict[str, int]
     faction_cards: tuple[tuple[int, ...], ...]  # card types of each faction, ascending value
     leader_card: tuple[int, ...]  # the leader's card type, per faction
+    regions: tuple[Region, ...]  # the regions of the board, in evaluation order
     spaces: tuple[SpaceSpec, ...]
     region_spaces: tuple[tuple[int, ...], ...]  # space ids of each region, in slot order
     faction_spaces: tuple[tuple[int, ...], ...]  # space ids of each faction field ("1", "2")
@@ -124,6 +125,7 @@ def tables_for(components: Components) -> Tables:
         card_by_label={label: i for i, label in enumerate(labels)},
         faction_cards=faction_cards,
         leader_card=leader,
+        regions=tuple(spec.region for spec in components.regions),
         spaces=tuple(spaces),
         region_spaces=region_spaces,
         faction_spaces=faction_spaces,

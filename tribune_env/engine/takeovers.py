@@ -12,7 +12,7 @@ from tribune_env.data import Faction
 from tribune_env.engine.actions import COMMIT, DECLINE, Action, Commit, Decline, PickCard, pick_card
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase, TakeoverRole
 from tribune_env.engine.ops import ask, beats, card_names, faction_name, push, seat_name, take_from_hand, touch
-from tribune_env.engine.registry import legal, resolve, step
+from tribune_env.engine.registry import DecisionRule, decision, step
 from tribune_env.engine.state import GameState, Task
 
 
@@ -59,7 +59,17 @@ def _completion(state: GameState, seat: int, faction: int, staged: list[int], st
     return full
 
 
-@step
+def _attempt_problem(state: GameState, faction: int, seat: int, role: int) -> str:
+    first, second = (state.spaces[s] for s in state.tables.faction_spaces[faction])
+    on_space = second if role == TakeoverRole.SECOND_FIRST else first
+    if on_space != seat:
+        return "the seat does not stand on the matching faction space"
+    if role == TakeoverRole.FIRST_OVER_SECOND and not (state.contest and second >= 0):
+        return "answering space 2 needs its committed set ('contest') and its player"
+    return ""
+
+
+@step(check=_attempt_problem)
 def attempt(state: GameState, faction: int, seat: int, role: int) -> None:
     targets = _targets(state, faction, role)
     if _can_take(state, _completion(state, seat, faction, [], 0), targets):
@@ -71,7 +81,6 @@ def attempt(state: GameState, faction: int, seat: int, role: int) -> None:
         _after_decline(state, faction, role)
 
 
-@legal(DecisionKind.TAKEOVER_SET)
 def _legal_takeover(state: GameState, pending: Pending) -> list[Action]:
     seat, faction = pending.seat, pending.faction
     targets = _targets(state, faction, pending.index)
@@ -93,7 +102,6 @@ def _legal_takeover(state: GameState, pending: Pending) -> list[Action]:
     return options
 
 
-@resolve(DecisionKind.TAKEOVER_SET)
 def _resolve_takeover(state: GameState, pending: Pending, action: PickCard | Commit | Decline) -> None:
     seat, faction, role = pending.seat, pending.faction, pending.index
     if isinstance(action, PickCard):
@@ -160,18 +168,21 @@ def _drop_controller(state: GameState, faction: int) -> None:
         state.log(previous, f"{seat_name(previous)} returns the temporary favor of the gods (R18)")
 
 
-@step
+def _penalty_problem(state: GameState, faction: int, seat: int) -> str:
+    second = state.spaces[state.tables.faction_spaces[faction][1]]
+    return "" if state.contest and second == seat else "needs a contested set and its player on space 2"
+
+
+@step(check=_penalty_problem)
 def takeover_penalty(state: GameState, faction: int, seat: int) -> None:
     """R15: beaten by "1", the player on "2" takes the set back and discards one of its cards."""
     ask(state, Pending(DecisionKind.TAKEOVER_PENALTY, seat, faction))
 
 
-@legal(DecisionKind.TAKEOVER_PENALTY)
 def _legal_penalty(state: GameState, pending: Pending) -> list[Action]:
     return [pick_card(c) for c in sorted(set(state.contest))]
 
 
-@resolve(DecisionKind.TAKEOVER_PENALTY)
 def _resolve_penalty(state: GameState, pending: Pending, action: PickCard) -> None:
     cards, state.contest = state.contest, []
     cards.remove(action.card)
@@ -183,3 +194,57 @@ def _resolve_penalty(state: GameState, pending: Pending, action: PickCard) -> No
         f"{seat_name(pending.seat)} takes the set back and discards "
         f"{state.tables.card_name(action.card)} as a penalty (R15)",
     )
+
+
+def _check_set(state: GameState, pending: Pending) -> str:
+    """A loaded take-over decision: the seat stands on the space of its role, with the matching contest."""
+    if pending.faction < 0:
+        return f"pending.faction: a {pending.kind.key} decision names the faction"
+    first, second = (state.spaces[s] for s in state.tables.faction_spaces[pending.faction])
+    role = pending.index
+    if role not in tuple(TakeoverRole):
+        return f"pending.index: a take-over role is one of {[int(x) for x in TakeoverRole]}, got {role}"
+    on_space = second if role == TakeoverRole.SECOND_FIRST else first
+    if pending.seat != on_space:
+        return "pending.seat: the player building a take-over set must stand on the matching faction space"
+    if (role == TakeoverRole.FIRST_OVER_SECOND) != bool(state.contest) or (
+        role == TakeoverRole.FIRST_OVER_SECOND and second < 0
+    ):
+        return "contest: a set committed from space 2 goes with the answer of space 1, and only then"
+    if any(state.tables.card_faction[c] != pending.faction for c in state.staged):
+        return "staged: a take-over set holds cards of the attacked faction only"
+    return ""
+
+
+def _check_penalty(state: GameState, pending: Pending) -> str:
+    if pending.faction < 0:
+        return f"pending.faction: a {pending.kind.key} decision names the faction"
+    second = state.spaces[state.tables.faction_spaces[pending.faction][1]]
+    if pending.seat != second or not state.contest:
+        return "pending: a take-over penalty needs the player on space 2 and the contested set"
+    return ""
+
+
+decision(
+    DecisionRule(
+        DecisionKind.TAKEOVER_SET,
+        _legal_takeover,
+        _resolve_takeover,
+        "Take-over: add a card to your set, play the set (commit), or make no attempt.",
+        check=_check_set,
+        card_verb="add to your set:",
+        commit_words="play the set you have chosen",
+        decline_words="make no attempt (chosen cards go back to your hand)",
+        stages=True,
+    )
+)
+decision(
+    DecisionRule(
+        DecisionKind.TAKEOVER_PENALTY,
+        _legal_penalty,
+        _resolve_penalty,
+        "Take-over penalty: your set was beaten; discard one of its cards.",
+        check=_check_penalty,
+        card_verb="discard",
+    )
+)

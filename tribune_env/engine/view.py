@@ -13,7 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tribune_env.data import Region
-from tribune_env.engine.decisions import DecisionKind, Pending, Phase
+from tribune_env.engine import rules  # noqa: F401  (the region records)
+from tribune_env.engine.decisions import Pending, Phase
+from tribune_env.engine.registry import REGIONS
 from tribune_env.engine.state import GameState
 
 HIDDEN = -1
@@ -70,25 +72,15 @@ class PlayerView:
     winners: tuple[int, ...]
 
 
-ALWAYS_FACE_UP = frozenset({Region.THERMAE, Region.FORUM, Region.CURIA})
-"""Regions whose cards everybody sees (R1)."""
+def face_up(region: Region) -> bool:
+    """Whether everybody sees the cards of ``region`` all the time (R1)."""
+    return REGIONS[region].face_up
 
 
 def field_visible(state: GameState, seat: int, region: Region, i: int) -> bool:
-    """Whether ``seat`` may see the cards of field ``i`` of ``region`` now (R1): the one visibility rule."""
-    pending = state.pending
-    kind = pending.kind if pending is not None else None
-    if region in ALWAYS_FACE_UP:
-        return True
-    if region is Region.ATRIUM:
-        return state.atrium_up[i]
-    if region is Region.LATRINE:
-        return kind is DecisionKind.LATRINE_CHOICE
-    if region is Region.CATACOMBS:
-        return kind is DecisionKind.CATACOMBS_PURCHASE and pending is not None and pending.seat == seat
-    if region is Region.PANTHEON:
-        return state.players[seat].pantheon_seen or kind is DecisionKind.PANTHEON_SACRIFICE
-    return False
+    """Whether ``seat`` may see the cards of field ``i`` of ``region`` now (R1): the region record decides."""
+    rule = REGIONS[region]
+    return rule.face_up or rule.visible(state, seat, i)
 
 
 def _visible_field(state: GameState, seat: int, region: Region, i: int, cards: list[int]) -> tuple[int, ...]:

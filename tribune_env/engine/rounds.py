@@ -1,0 +1,64 @@
+"""The round skeleton, written once: the phases of a round and the agenda steps that open each.
+
+:func:`round_tasks` gives the agenda of a whole round (``round_start``) or of the
+rest of a round from the start of a given phase (a position read without its
+agenda).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tribune_env.data import Faction
+from tribune_env.engine.decisions import Phase
+from tribune_env.engine.state import GameState, Task
+
+TaskFn = Callable[[GameState], list[Task]]
+
+
+@dataclass(frozen=True)
+class PhaseSteps:
+    """The steps of one phase. ``resume``: the steps that continue a position saved at the phase's start
+    (after anything the phase hands out at its start has been handed out); ``None`` means ``start``."""
+
+    phase: Phase
+    start: TaskFn
+    resume: TaskFn | None = None
+
+
+ROUND: tuple[PhaseSteps, ...] = (
+    PhaseSteps(Phase.CARD_PLACEMENT, lambda state: [("fill_board", 0)]),
+    PhaseSteps(Phase.FOLLOWER_PLACEMENT, lambda state: [("placement",)], lambda state: [("place_next",)]),
+    PhaseSteps(Phase.REGION_EVALUATION, lambda state: [("evaluate", int(r)) for r in state.tables.regions]),
+    PhaseSteps(Phase.TAKEOVERS, lambda state: [("takeover", int(f)) for f in Faction]),
+    PhaseSteps(Phase.FACTION_BENEFITS, lambda state: [("benefit", int(f)) for f in Faction]),
+    PhaseSteps(Phase.CHARIOT_AUCTION, lambda state: [("chariot",)]),
+)
+"""The phases of a round, in order."""
+
+ROUND_END: Task = ("round_end",)
+
+
+def round_phases(state: GameState) -> tuple[PhaseSteps, ...]:
+    """The phases of a round of this game."""
+    return ROUND
+
+
+def round_tasks(state: GameState, resume_from: Phase | None = None) -> list[Task]:
+    """The agenda of a round: all of it, or the rest of it from the start of phase ``resume_from``.
+
+    Raises:
+        ValueError: ``resume_from`` is not a phase of a round.
+    """
+    phases = round_phases(state)
+    if resume_from is None:
+        return [task for p in phases for task in p.start(state)] + [ROUND_END]
+    at = next((i for i, p in enumerate(phases) if p.phase is resume_from), None)
+    if at is None:
+        raise ValueError(f"{resume_from.name.lower()} is not a phase of a round")
+    first = phases[at]
+    tasks = (first.resume or first.start)(state)
+    for p in phases[at + 1 :]:
+        tasks.extend(p.start(state))
+    return [*tasks, ROUND_END]
