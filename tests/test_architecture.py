@@ -327,3 +327,101 @@ def test_agents_import_no_training_library() -> None:
             if module.split(".")[0] in heavy and not (module.split(".")[0] == "torch" and line in inside)
         )
     assert not bad, bad
+
+
+# -- importing the engine loads no RL library; the environments are registered all the same ----------------
+
+ENV_LIBRARIES = ["gymnasium", "pettingzoo", "sb3_contrib", "stable_baselines3", "torch"]
+LOADED_RL = f"sorted({{m.split('.')[0] for m in sys.modules}} & set({ENV_LIBRARIES!r}))"  # an expression
+
+
+def _run(script: str) -> str:
+    proc = subprocess.run(
+        [sys.executable, "-W", "error", "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return proc.stdout.strip()
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "import tribune_env.engine",
+        "import tribune_env.engine.game",
+        "import tribune_env.data",
+        "from tribune_env import Game, GameConfig",
+        "import tribune_env, tribune_env.envs.registration",
+    ],
+)
+def test_importing_the_engine_loads_no_rl_library(statement: str) -> None:
+    """The RL libraries are installed, but the engine (and ``import tribune_env``) does not load them."""
+    script = (
+        "import random, sys\n"
+        f"{statement}\n"
+        "from tribune_env.engine.game import Game\n"
+        "g = Game.new(players=4, seed=1)\n"
+        "rng = random.Random(1)\n"
+        "while not g.is_over:\n"
+        "    g.apply(rng.choice(g.legal_actions()))\n"
+        f"print({LOADED_RL})\n"
+    )
+    assert _run(script) == "[]"
+
+
+@pytest.mark.parametrize(
+    "imports",
+    [
+        "import tribune_env; import gymnasium; import pettingzoo",
+        "import tribune_env; import pettingzoo; import gymnasium",
+        "import gymnasium, pettingzoo; import tribune_env",
+        "import gymnasium; import tribune_env; import pettingzoo",
+        "from tribune_env import Game; import gymnasium.spaces; import pettingzoo.utils",
+    ],
+)
+def test_environments_are_registered_in_a_fresh_process(imports: str) -> None:
+    """``gymnasium.make`` and PettingZoo's registry find the environments whatever the import order."""
+    script = (
+        f"{imports}\n"
+        "import sys, gymnasium, pettingzoo, tribune_env\n"
+        "from tribune_env.envs import AEC_ID, SINGLE_ID\n"
+        "assert AEC_ID in pettingzoo.aec_registry and SINGLE_ID in gymnasium.registry\n"
+        "single = gymnasium.make('tribune_env/TribuneSingle-v0', players=3)\n"
+        "assert isinstance(single.unwrapped, tribune_env.TribuneSingleEnv)\n"
+        "aec = pettingzoo.make('aec', 'tribune/Tribune-v0', players=3)\n"
+        "assert isinstance(aec.unwrapped, tribune_env.raw_env), aec\n"
+        "assert pettingzoo.spec('aec', AEC_ID).entry_point == 'tribune_env.envs.aec:env'\n"
+        "tribune_env.register_envs()  # idempotent: -W error turns an 'overriding' warning into a failure\n"
+        "for lib in (gymnasium, pettingzoo):  # the libraries keep their own loaders\n"
+        "    assert lib.__loader__ is lib.__spec__.loader and 'Registering' not in type(lib.__loader__).__name__\n"
+        "assert not any(getattr(f, 'tribune_env_registration', False) for f in sys.meta_path)  # the hook is gone\n"
+        "print('ok')\n"
+    )
+    assert _run(script) == "ok"
+
+
+def test_gymnasium_imports_the_package_for_a_module_qualified_id() -> None:
+    """``gymnasium.make("tribune_env:tribune_env/TribuneSingle-v0")`` needs no import of tribune_env first."""
+    script = (
+        "import gymnasium\n"
+        "env = gymnasium.make('tribune_env:tribune_env/TribuneSingle-v0', players=2)\n"
+        "env.reset(seed=0)\n"
+        "print(type(env.unwrapped).__name__)\n"
+    )
+    assert _run(script) == "TribuneSingleEnv"
+
+
+def test_environment_names_are_lazy_but_public() -> None:
+    script = (
+        "import sys, tribune_env\n"
+        f"assert {LOADED_RL} == []\n"
+        "assert {'env', 'raw_env', 'TribuneSingleEnv', 'IllegalMoveError'} <= set(tribune_env.__all__)\n"
+        "from tribune_env import IllegalMoveError, TribuneSingleEnv, env, raw_env, register_envs\n"
+        "import tribune_env.envs as envs\n"
+        "assert env is envs.env and raw_env is envs.raw_env and TribuneSingleEnv is envs.TribuneSingleEnv\n"
+        "assert IllegalMoveError is envs.IllegalMoveError and register_envs is envs.register_envs\n"
+        "assert tribune_env.envs.single.TribuneSingleEnv is TribuneSingleEnv\n"
+        "for name in ('nosuch', '__wrapped__'):\n"
+        "    assert not hasattr(tribune_env, name) and not hasattr(envs, name)\n"
+        "print('ok')\n"
+    )
+    assert _run(script) == "ok"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import random
 from collections.abc import Iterator
@@ -260,3 +261,47 @@ def test_unknown_victory_card_in_config() -> None:
         GameConfig(players=5, victory_card="alea_long")  # not for 5 players
     with pytest.raises(ValueError, match="players"):
         GameConfig(players=6)
+
+
+# --- component sets compare by content ---------------------------------------------------------------
+
+
+def test_same_file_twice_gives_equal_configs(tmp_path: Path) -> None:
+    first = load_components(_write(tmp_path, TEXT, "a.toml"))
+    second = load_components(_write(tmp_path, TEXT, "b.toml"))  # another path: the source plays no part
+    assert first is not second
+    assert first == second == default_components() and hash(first) == hash(second) == hash(default_components())
+    assert load_components(PACKAGED) == load_components(PACKAGED)
+    config = GameConfig(players=3, components=first)
+    assert config == GameConfig(players=3, components=second) == GameConfig(players=3)
+    assert hash(config) == hash(GameConfig(players=3, components=second))
+    assert "components" not in repr(config) and len(repr(config)) < 200  # the repr stays short
+
+
+def test_changed_number_gives_unequal_configs(tmp_path: Path) -> None:
+    changed = load_components(_write(tmp_path, _replace("first = 7", "first = 8")))
+    assert changed.coin_bowl_first == 8
+    assert changed != default_components() and changed.digest != default_components().digest
+    assert GameConfig(players=3, components=changed) != GameConfig(players=3)
+    assert GameConfig(players=3, components=changed) == GameConfig(players=3, components=changed)
+    renamed = load_components(_write(tmp_path, _replace('name = "default"', 'name = "my copy"'), "named.toml"))
+    assert renamed != default_components()
+    assert changed != "not a component set" and default_components() != object()
+
+
+def test_replaced_fields_change_the_digest() -> None:
+    """``dataclasses.replace`` recomputes the digest: it can never carry the old set's identity."""
+    comps = default_components()
+    changed = dataclasses.replace(comps, coin_bowl_first=8)
+    assert changed != comps and changed.digest != comps.digest
+    assert dataclasses.replace(changed, coin_bowl_first=7) == comps
+    assert dataclasses.replace(comps, source="elsewhere.toml") == comps
+
+
+def test_tables_cached_per_equal_component_set(tmp_path: Path) -> None:
+    first = load_components(_write(tmp_path, TEXT, "a.toml"))
+    second = load_components(_write(tmp_path, TEXT, "b.toml"))
+    changed = load_components(_write(tmp_path, _replace("first = 7", "first = 8"), "c.toml"))
+    assert tables_for(first) is tables_for(second) is tables_for(default_components())
+    assert tables_for(changed) is not tables_for(first)
+    assert tables_for(changed) is tables_for(dataclasses.replace(first, coin_bowl_first=8))

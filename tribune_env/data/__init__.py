@@ -1,5 +1,22 @@
 """Component data: the one file of printed numbers and its typed loader."""
 
+from tribune_env.data.expansion import (
+    EXPANSION_OBJECTIVES,
+    AssassinSpec,
+    EmperorTile,
+    ExpansionRegion,
+    ExpansionRegionSpec,
+    ExpansionScoring,
+    ExpansionSpec,
+    ExpansionVictoryCard,
+    Nationality,
+    Official,
+    OfficialSpec,
+    PairReward,
+    Requirement,
+    SlaveSpec,
+    parse_expansion,
+)
 from tribune_env.data.schema import (
     OBJECTIVES,
     ComponentError,
@@ -16,16 +33,31 @@ from tribune_env.data.schema import (
 )
 
 __all__ = [
+    "EXPANSION_OBJECTIVES",
     "OBJECTIVES",
+    "AssassinSpec",
     "ComponentError",
     "Components",
+    "EmperorTile",
+    "ExpansionRegion",
+    "ExpansionRegionSpec",
+    "ExpansionScoring",
+    "ExpansionSpec",
+    "ExpansionVictoryCard",
     "Faction",
     "FactionSpec",
+    "Nationality",
+    "Official",
+    "OfficialSpec",
+    "PairReward",
     "Region",
     "RegionSpec",
+    "Requirement",
     "ScoringSpec",
+    "SlaveSpec",
     "VictoryCard",
     "default_components",
     "load_components",
     "parse_components",
+    "parse_expansion",
 ]

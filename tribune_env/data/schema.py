@@ -7,13 +7,18 @@ TOML file into the frozen :class:`Components` object and validates it, raising
 
 from __future__ import annotations
 
+import hashlib
+import json
 import tomllib
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field, fields
 from enum import IntEnum
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tribune_env.data.expansion import ExpansionSpec
 
 # Bounds on any number of a component file: printed numbers are small, and the engine lists
 # choices (bids, spaces) whose count grows with them.
@@ -122,7 +127,12 @@ class ScoringSpec:
 
 @dataclass(frozen=True, eq=False)
 class Components:
-    """Every printed number of the game, typed and validated."""
+    """Every printed number of the game, typed and validated.
+
+    Two component sets are equal (and hash equal) when their numbers are: :attr:`digest`, a hash of every
+    field but :attr:`source` (where the set was read from) computed once on creation, is all that ``==`` and
+    ``hash`` look at, so a set stays a cheap cache key (:func:`~tribune_env.engine.tables.tables_for`).
+    """
 
     name: str
     reconstructed: bool
@@ -144,6 +154,21 @@ class Components:
     point_variant: dict[int, int]
     victory_cards: tuple[VictoryCard, ...]
     source: str
+    digest: str = field(init=False, repr=False)  # sha256 of the content (every field but source), set on creation
+    expansion: ExpansionSpec | None = None  # the Tribune Expansion's tables, None for a base-only set
+
+    def __post_init__(self) -> None:
+        content = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("source", "digest")}
+        text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=asdict)
+        object.__setattr__(self, "digest", hashlib.sha256(text.encode("utf-8")).hexdigest())
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Components):
+            return NotImplemented
+        return self is other or self.digest == other.digest
+
+    def __hash__(self) -> int:
+        return hash(self.digest)
 
     def region(self, region: Region) -> RegionSpec:
         return self.regions[region]
@@ -158,6 +183,10 @@ class Components:
     @property
     def player_counts(self) -> tuple[int, ...]:
         return tuple(sorted(self.followers))
+
+    @property
+    def has_expansion(self) -> bool:
+        return self.expansion is not None
 
     def cards_lost_in_cesura(self, set_size: int) -> int:
         lost = 0
@@ -290,6 +319,8 @@ def _parse_victory_card(raw: Any, i: int) -> VictoryCard:
 
 def parse_components(doc: dict[str, Any], source: str = "<dict>") -> Components:
     """Build :class:`Components` from a parsed TOML document, validating every field."""
+    from tribune_env.data.expansion import parse_expansion  # expansion.py builds on this module's helpers
+
     meta = _get(doc, "meta", "")
     factions_raw = _get(doc, "factions", "")
     if not isinstance(factions_raw, list) or len(factions_raw) != len(Faction):
@@ -358,6 +389,7 @@ def parse_components(doc: dict[str, Any], source: str = "<dict>") -> Components:
         point_variant=point_variant,
         victory_cards=victory_cards,
         source=source,
+        expansion=parse_expansion(doc, tuple(followers), ids),
     )
     _check_playable(components)
     return components

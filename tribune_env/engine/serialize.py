@@ -22,7 +22,7 @@ from tribune_env.engine.errors import InvalidStateError
 from tribune_env.engine.ops import chance
 from tribune_env.engine.registry import DECISIONS, REGIONS, STEPS
 from tribune_env.engine.rounds import round_tasks
-from tribune_env.engine.state import TILE_NAMES, Event, GameState, Task
+from tribune_env.engine.state import FIELDS, TILE_NAMES, Event, GameState, Task
 from tribune_env.engine.tables import SpaceKind, Tables
 
 # Upper bound for money, laurels, legions and bids in a document. No game comes near it; it keeps
@@ -31,39 +31,7 @@ MAX_AMOUNT = 1_000_000
 
 FORMAT = "tribune-state"
 VERSION = 1
-_TOP_KEYS = {
-    "format",
-    "version",
-    "config",
-    "round",
-    "phase",
-    "start_seat",
-    "turn_seat",
-    "players",
-    "first_laurels",
-    "board",
-    "atrium_up",
-    "followers",
-    "coin_bowl",
-    "colosseum",
-    "chariot",
-    "proconsul",
-    "draw_pile",
-    "discard_pile",
-    "staged",
-    "contest",
-    "pairs",
-    "bids",
-    "sacrificed",
-    "pending",
-    "agenda",
-    "chance",
-    "clock",
-    "fulfilled_since",
-    "winners",
-    "truncated",
-    "events",
-}
+_TOP_KEYS = {"format", "version"} | {f.json for f in FIELDS if f.json is not None}
 _PLAYER_KEYS = {
     "money",
     "laurels",

@@ -1,12 +1,36 @@
-"""RL environments: the PettingZoo AEC environment and the Gymnasium single-agent wrapper."""
+"""RL environments: the PettingZoo AEC environment and the Gymnasium single-agent wrapper.
 
-from tribune_env.envs.aec import env, raw_env
-from tribune_env.envs.policies import RandomPolicy, ViewAgent, model_policy
+The names below are loaded on first use (PEP 562), so that ``tribune_env.envs.registration`` can be imported
+without importing gymnasium or pettingzoo.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
 from tribune_env.envs.registration import AEC_ID, SINGLE_ID, register_envs
-from tribune_env.envs.rewards import SCHEMES
-from tribune_env.envs.single import TribuneSingleEnv
-from tribune_env.envs.table import IllegalMoveError, Table
-from tribune_env.envs.wrappers import IllegalActionPenalty
+
+if TYPE_CHECKING:
+    from tribune_env.envs.aec import env, raw_env
+    from tribune_env.envs.policies import RandomPolicy, ViewAgent, model_policy
+    from tribune_env.envs.rewards import SCHEMES
+    from tribune_env.envs.single import TribuneSingleEnv
+    from tribune_env.envs.table import IllegalMoveError, Table
+    from tribune_env.envs.wrappers import IllegalActionPenalty
+
+_LAZY = {
+    "env": "aec",
+    "raw_env": "aec",
+    "RandomPolicy": "policies",
+    "ViewAgent": "policies",
+    "model_policy": "policies",
+    "SCHEMES": "rewards",
+    "TribuneSingleEnv": "single",
+    "IllegalMoveError": "table",
+    "Table": "table",
+    "IllegalActionPenalty": "wrappers",
+}
 
 __all__ = [
     "AEC_ID",
@@ -23,3 +47,23 @@ __all__ = [
     "raw_env",
     "register_envs",
 ]
+
+
+def __getattr__(name: str) -> object:
+    if name.startswith("__"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    if name in _LAZY:
+        value = getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+    else:  # a submodule (``tribune_env.envs.single``) not imported yet
+        try:
+            value = importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as missing:
+            if missing.name != f"{__name__}.{name}":
+                raise
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

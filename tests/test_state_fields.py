@@ -1,0 +1,54 @@
+"""The state's fields are declared once (``state.FIELDS``): slots, clone and the JSON keys follow from it."""
+
+from __future__ import annotations
+
+import random
+
+from tribune_env import Game
+from tribune_env.engine.state import FIELDS, Copy, GameState
+
+
+def _mid_game(seed: int, steps: int) -> Game:
+    game = Game.new(players=4, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if game.is_over:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    return game
+
+
+def test_slots_are_the_declared_fields() -> None:
+    assert GameState.__slots__ == tuple(f.name for f in FIELDS)
+    assert len({f.name for f in FIELDS}) == len(FIELDS)
+
+
+def test_clone_copies_every_mutable_field_and_shares_only_declared_ones() -> None:
+    game = _mid_game(3, 250)
+    state = game.state
+    other = state.clone()
+    for f in FIELDS:
+        mine, theirs = getattr(state, f.name), getattr(other, f.name)
+        assert mine == theirs or f.name == "players", f.name
+        if f.copy is not Copy.SHARED:
+            assert mine is not theirs, f"{f.name} must be copied"
+    other.players[0].hand[0] += 1
+    other.fields[0][0].append(0)
+    other.sets[0].append(0)
+    assert state.players[0].hand[0] != other.players[0].hand[0]
+    assert other.fields[0][0] is not state.fields[0][0]
+    assert other.sets[0] is not state.sets[0]
+
+
+def test_json_writes_exactly_the_declared_keys() -> None:
+    doc = _mid_game(5, 120).to_json()
+    declared = {f.json for f in FIELDS if f.json is not None}
+    assert set(doc) == declared | {"format", "version"}
+    without_events = _mid_game(5, 120).state
+    from tribune_env.engine.serialize import state_to_json
+
+    assert set(state_to_json(without_events, events=False)) == declared - {"events"} | {"format", "version"}
+
+
+def test_undeclared_json_fields_are_derived_or_caches() -> None:
+    assert {f.name for f in FIELDS if f.json is None} == {"tables", "legal_cache", "touched"}
