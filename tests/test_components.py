@@ -18,10 +18,10 @@ from tribune_env import (
     GameConfig,
     InvalidStateError,
     PlaceFollower,
-    Region,
     default_components,
     load_components,
 )
+from tribune_env.data import BASE_REGIONS
 from tribune_env.engine.tables import tables_for
 
 PACKAGED = Path(str(resources.files("tribune_env.data").joinpath("components.toml")))
@@ -75,7 +75,7 @@ def test_default_components() -> None:
     assert set(comps.point_variant) == {2, 3, 4, 5}
     for players in comps.player_counts:
         assert any(players in card.required for card in comps.victory_cards)
-    assert [spec.region for spec in comps.regions] == list(Region)
+    assert [spec.region for spec in comps.regions] == list(BASE_REGIONS)
     assert comps.min_set_size == 2
     assert comps.faction_field_spaces == 2
     assert comps.starting_money == 12

@@ -55,7 +55,7 @@ from tribune_env import (
     default_components,
     load_components,
 )
-from tribune_env.data import parse_components
+from tribune_env.data import BASE_REGIONS, parse_components
 from tribune_env.engine.registry import STEPS
 from tribune_env.engine.tables import tables_for
 
@@ -77,7 +77,7 @@ DEFAULTS = default_components()
 TABLES = tables_for(DEFAULTS)
 CARD_LABELS = list(TABLES.card_label)
 FACTIONS = [f.key for f in Faction]
-REGIONS = [r.key for r in Region]
+REGIONS = [r.key for r in BASE_REGIONS]
 PHASES = [p.name.lower() for p in Phase]
 KINDS = [k.key for k in DecisionKind]
 STEP_NAMES = sorted(STEPS)
@@ -149,7 +149,7 @@ def arg_range(name: str, param: str, players: int) -> tuple[int, int]:
     return {
         "seat": (0, players - 1),
         "faction": (0, len(Faction) - 1),
-        "region": (0, len(Region) - 1),
+        "region": (0, len(BASE_REGIONS) - 1),
         "role": (0, 2),
         "after_cesura": (0, 1),
         "n": (1, TABLES.deck_size),

@@ -26,7 +26,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from tribune_env.data import OBJECTIVES, Components, Faction, Region, VictoryCard
-from tribune_env.engine.decisions import DecisionKind, Phase, TakeoverRole
+from tribune_env.engine.decisions import BASE_DECISION_KINDS, BASE_PHASES, TakeoverRole
 from tribune_env.engine.scoring import first_fulfillers, scores, victory_card
 from tribune_env.engine.state import TILE_NAMES, TRIBUNE, GameState
 from tribune_env.engine.tables import Tables, tables_for
@@ -172,13 +172,13 @@ class ObservationEncoder:
         )
         spec: list[tuple[str, int, str, bool]] = [
             ("round", 1, "round / round limit", False),
-            ("phase", len(Phase), "one-hot phase", False),
+            ("phase", len(BASE_PHASES), "one-hot phase", False),
             ("victory_card", len(self.victory_ids), "one-hot victory card (all zero in the point variant)", False),
             ("point_variant", 1, "playing the point-value variant", False),
             ("thresholds", 4, "laurels, legions, denarii, markers needed, each / its scale", False),
             ("obligatory", len(OBJECTIVES), "objectives the victory card makes obligatory", False),
             ("required", 1, "objectives required at this player count / number of objectives", False),
-            ("pending_kind", len(DecisionKind), "one-hot kind of the pending decision", False),
+            ("pending_kind", len(BASE_DECISION_KINDS), "one-hot kind of the pending decision", False),
             ("pending_seat", n, "one-hot relative seat of the deciding player", False),
             ("pending_faction", f, "one-hot faction of the decision (take-over, benefit, penalty)", False),
             ("pending_index", max_index, "one-hot kind-specific index (field, space slot, take-over role)", False),
@@ -257,6 +257,8 @@ class ObservationEncoder:
         """
         buf = bytearray(self.size)
         card = victory_card(state)
+        if card is not None and not isinstance(card, VictoryCard):
+            raise ValueError("this observation encodes base games; an expansion card needs the expansion encoder")
         values = self._global(state, seat, card, buf)
         self._cards(state, seat, buf)
         self._board(state, seat, buf, values)

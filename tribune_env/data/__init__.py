@@ -18,6 +18,8 @@ from tribune_env.data.expansion import (
     parse_expansion,
 )
 from tribune_env.data.schema import (
+    BASE_REGIONS,
+    EXPANSION_REGIONS,
     OBJECTIVES,
     ComponentError,
     Components,
@@ -33,7 +35,9 @@ from tribune_env.data.schema import (
 )
 
 __all__ = [
+    "BASE_REGIONS",
     "EXPANSION_OBJECTIVES",
+    "EXPANSION_REGIONS",
     "OBJECTIVES",
     "AssassinSpec",
     "ComponentError",

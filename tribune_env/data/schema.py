@@ -59,10 +59,24 @@ class Region(IntEnum):
     CATACOMBS = 5
     PANTHEON = 6
     FIELD_OF_MARS = 7
+    REFUGIUM = 8  # IX..XI: the expansion board, evaluated in phase 6 of an expansion game
+    BASILICA = 9
+    CAPITOLEUM = 10
 
     @property
     def key(self) -> str:
         return self.name.lower()
+
+    @property
+    def expansion(self) -> bool:
+        """Whether the region is on the expansion board."""
+        return self >= Region.REFUGIUM
+
+
+BASE_REGIONS: tuple[Region, ...] = tuple(r for r in Region if not r.expansion)
+"""The regions of the base board, I..VIII, in evaluation order (phase 3)."""
+EXPANSION_REGIONS: tuple[Region, ...] = tuple(r for r in Region if r.expansion)
+"""The regions of the expansion board, IX..XI, in evaluation order (phase 6 of an expansion game)."""
 
 
 FACTION_NUMBERS: dict[Faction, tuple[str, ...]] = {
@@ -326,7 +340,7 @@ def parse_components(doc: dict[str, Any], source: str = "<dict>") -> Components:
     if not isinstance(factions_raw, list) or len(factions_raw) != len(Faction):
         raise ComponentError(f"factions: expected {len(Faction)} factions in board order")
     factions = tuple(_parse_faction(raw, faction) for raw, faction in zip(factions_raw, Faction, strict=True))
-    regions = tuple(_parse_region(_get(doc, "regions", ""), region) for region in Region)
+    regions = tuple(_parse_region(_get(doc, "regions", ""), region) for region in BASE_REGIONS)
     ff = _get(doc, "faction_field", "")
     coin = _get(doc, "coin_bowl", "")
     setup = _get(doc, "setup", "")

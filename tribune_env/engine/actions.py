@@ -64,7 +64,24 @@ class Assassinate:
     faction: int
 
 
-Action = PlaceFollower | PickCard | Commit | Decline | Bid | ChooseOption | ChooseFaction | Assassinate
+@dataclass(frozen=True, slots=True)
+class ChooseTile:
+    """Expansion: claim the favor of the emperor tile ``tile`` (its id) at the Basilica (R34)."""
+
+    tile: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseOfficial:
+    """Expansion: choose the official ``official`` (an :class:`~tribune_env.data.Official`) at the Capitoleum."""
+
+    official: int
+
+
+Action = (
+    PlaceFollower | PickCard | Commit | Decline | Bid | ChooseOption | ChooseFaction | Assassinate | ChooseTile
+    | ChooseOfficial
+)
 
 COMMIT = Commit()
 DECLINE = Decline()
@@ -102,3 +119,15 @@ def choose_option(option: int) -> ChooseOption:
 def choose_faction(faction: int) -> ChooseFaction:
     """Shared instance of ``ChooseFaction(faction)``."""
     return ChooseFaction(faction)
+
+
+@cache
+def choose_tile(tile: int) -> ChooseTile:
+    """Shared instance of ``ChooseTile(tile)``."""
+    return ChooseTile(tile)
+
+
+@cache
+def choose_official(official: int) -> ChooseOfficial:
+    """Shared instance of ``ChooseOfficial(official)``."""
+    return ChooseOfficial(official)

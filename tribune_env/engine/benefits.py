@@ -41,7 +41,7 @@ def benefit_options(state: GameState, faction: Faction, seat: int) -> list[int]:
 def benefit(state: GameState, faction: int) -> None:
     state.phase = Phase.FACTION_BENEFITS
     seat = state.controller[faction]
-    if seat < 0:
+    if seat < 0 or state.benefit_blocked[faction]:  # R38: named for the Tribunus Plebis, no benefit
         return
     f = Faction(faction)
     numbers = state.config.components.factions[faction].numbers

@@ -12,8 +12,8 @@ from tribune_env.engine.state import GameState
 def fill_board(state: GameState, after_cesura: int) -> None:
     """Fill every card field in region order. A failed draw triggers cesura magna, then a retry (R5)."""
     state.phase = Phase.CARD_PLACEMENT
-    for region, rule in REGIONS.items():
-        needs_card = rule.needs_card
+    for region in state.tables.regions:
+        needs_card = REGIONS[region].needs_card
         for field in state.fields[region]:
             while needs_card(state, field):
                 card = draw_card(state)

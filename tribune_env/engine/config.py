@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tribune_env.data import Components, default_components
+from tribune_env.data import Components, ExpansionVictoryCard, VictoryCard, default_components
+
+AnyVictoryCard = VictoryCard | ExpansionVictoryCard
 
 
 @dataclass(frozen=True)
@@ -20,6 +22,8 @@ class GameConfig:
         auto_forced: apply a decision that has exactly one legal choice
             automatically, so that agents only see real choices.
         start_seat: the starting player, or ``None`` to draw one at random.
+        expansion: play with the Tribune Expansion (2-5 families, R42); the component set needs its
+            expansion tables.
         components: the component set (default: the packaged one); configs with different numbers
             compare unequal (component sets compare by content, see :class:`Components`).
     """
@@ -30,6 +34,7 @@ class GameConfig:
     round_limit: int = 60
     auto_forced: bool = True
     start_seat: int | None = None
+    expansion: bool = False
     components: Components = field(default_factory=default_components, repr=False)
 
     def __post_init__(self) -> None:
@@ -37,22 +42,75 @@ class GameConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int):
                 raise ValueError(f"{name}: expected an integer, got {value!r}")
-        for name in ("point_variant", "auto_forced"):
+        for name in ("point_variant", "auto_forced", "expansion"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"{name}: expected true or false, got {getattr(self, name)!r}")
-        counts = self.components.player_counts
+        if self.expansion and self.components.expansion is None:
+            raise ValueError(
+                f"expansion: the component set {self.components.name!r} has no expansion tables "
+                "(add the [expansion] tables to the component file)"
+            )
+        counts = self.player_counts
         if self.players not in counts:
-            raise ValueError(f"players: {self.players} is not supported; choose one of {counts}")
+            what = "with the expansion" if self.expansion else "by the base game"
+            raise ValueError(f"players: {self.players} is not supported {what}; choose one of {counts}")
         if self.round_limit < 1:
             raise ValueError(f"round_limit: must be >= 1, got {self.round_limit}")
         if self.start_seat is not None and not 0 <= self.start_seat < self.players:
             raise ValueError(f"start_seat: must be in 0..{self.players - 1}, got {self.start_seat}")
         if self.victory_card is not None:
-            try:
-                card = self.components.victory_card(self.victory_card)
-            except ValueError as err:
-                raise ValueError(f"victory_card: {err}") from None
+            card = self.find_victory_card(self.victory_card)
             if self.players not in card.required:
                 raise ValueError(
                     f"victory_card: {card.id!r} is not for {self.players} players (it is for {sorted(card.required)})"
                 )
+
+    # -- the numbers of this game's rule set (base, or base plus expansion) -------------------
+
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        """The player counts this configuration's rule set supports."""
+        spec = self.components.expansion
+        if self.expansion and spec is not None:
+            return tuple(sorted(spec.followers))
+        return self.components.player_counts
+
+    @property
+    def followers(self) -> int:
+        """Followers per player (E16: the expansion has its own table)."""
+        spec = self.components.expansion
+        if self.expansion and spec is not None:
+            return spec.followers[self.players]
+        return self.components.followers[self.players]
+
+    @property
+    def point_variant_markers(self) -> int:
+        """Faction markers that end a point-value variant game (E75)."""
+        spec = self.components.expansion
+        if self.expansion and spec is not None:
+            return spec.point_variant[self.players]
+        return self.components.point_variant[self.players]
+
+    def victory_cards(self) -> tuple[AnyVictoryCard, ...]:
+        """Every card a game of this configuration may use: the expansion cards in an expansion game, whose
+        default is random among them, and the base cards, which R41 allows to be configured."""
+        spec = self.components.expansion
+        base: tuple[AnyVictoryCard, ...] = self.components.victory_cards
+        if self.expansion and spec is not None:
+            return spec.victory_cards + base
+        return base
+
+    def default_victory_cards(self) -> tuple[AnyVictoryCard, ...]:
+        """The cards a random victory card is drawn from (R3; R41: the expansion cards in an expansion game)."""
+        spec = self.components.expansion
+        cards: tuple[AnyVictoryCard, ...] = spec.victory_cards if self.expansion and spec is not None else ()
+        cards = cards or self.components.victory_cards
+        return tuple(c for c in cards if self.players in c.required)
+
+    def find_victory_card(self, card_id: str) -> AnyVictoryCard:
+        """The card ``card_id`` of this rule set; ValueError names the known ids."""
+        for card in self.victory_cards():
+            if card.id == card_id:
+                return card
+        known = ", ".join(c.id for c in self.victory_cards())
+        raise ValueError(f"victory_card: unknown victory card {card_id!r}; known: {known}")

@@ -15,6 +15,17 @@ class Phase(IntEnum):
     FACTION_BENEFITS = 5
     CHARIOT_AUCTION = 6
     GAME_OVER = 7
+    EXPANSION_EVALUATION = 8  # expansion phase 6: regions IX..XI
+    PREPARATION = 9  # expansion phase 8: next-round preparation
+
+    @property
+    def expansion(self) -> bool:
+        """Whether only an expansion game has this phase."""
+        return self >= Phase.EXPANSION_EVALUATION
+
+
+BASE_PHASES: tuple[Phase, ...] = tuple(p for p in Phase if not p.expansion)
+"""The phases of a base game (``int(phase)`` runs 0..len-1: the base observation's one-hot)."""
 
 
 class DecisionKind(IntEnum):
@@ -39,6 +50,19 @@ class DecisionKind(IntEnum):
     CHARIOT_BID = 16
     CHARIOT_PLACEMENT = 17
     CESURA_DISCARD = 18
+    # the expansion (E1-E75)
+    REFUGIUM_OPTION = 19  # R33: patron, pairs or nothing
+    REFUGIUM_PATRON = 20  # R33: stage the slaves for a patron tile
+    REFUGIUM_PAIRS = 21  # R33: stage pairs of slaves
+    BASILICA_CLAIM = 22  # R34: claim an emperor tile or decline
+    OFFICIAL_CHOICE = 23  # R36: choose an official or decline
+    TRIBUNUS_PLEBIS = 24  # R38: name two controlled factions (one at a time) or decline
+    AUGUR_DISCARD = 25  # R39: discard one of the drawn cards
+
+    @property
+    def expansion(self) -> bool:
+        """Whether only an expansion game has decisions of this kind."""
+        return self >= DecisionKind.REFUGIUM_OPTION
 
     @property
     def key(self) -> str:
@@ -70,3 +94,7 @@ class Pending:
     seat: int
     faction: int = -1
     index: int = -1
+
+
+BASE_DECISION_KINDS: tuple[DecisionKind, ...] = tuple(k for k in DecisionKind if not k.expansion)
+"""The decision kinds of a base game (``int(kind)`` runs 0..len-1: the base observation's one-hot)."""

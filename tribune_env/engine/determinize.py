@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import random
 
-from tribune_env.data import Region
 from tribune_env.engine.state import GameState
 from tribune_env.engine.view import field_visible
 
@@ -25,7 +24,7 @@ def _hidden_fields(state: GameState, seat: int) -> list[list[int]]:
     """Board fields whose cards ``seat`` may not see now (lists of ``state``, edited in place)."""
     return [
         field
-        for region in Region
+        for region in state.tables.regions
         for i, field in enumerate(state.fields[region])
         if field and not field_visible(state, seat, region, i)
     ]

@@ -15,7 +15,7 @@ from tribune_env.engine.tables import SpaceKind
 def placement(state: GameState) -> None:
     """Start phase 2: hand out followers; the proconsul is one more for its holder (R9)."""
     state.phase = Phase.FOLLOWER_PLACEMENT
-    count = state.config.components.followers[state.num_players]
+    count = state.config.followers
     for player in state.players:
         player.followers = count
     if state.proconsul >= 0:
@@ -44,8 +44,8 @@ def legal_spaces(state: GameState, seat: int) -> list[int]:
     """
     tables = state.tables
     out: list[int] = []
-    for rule in REGIONS.values():
-        out.extend(rule.free_spaces(state, seat))
+    for region in tables.regions:
+        out.extend(REGIONS[region].free_spaces(state, seat))
     controller = state.controller
     for faction, ids in enumerate(tables.faction_spaces):
         if controller[faction] != seat and state.chariot != faction:

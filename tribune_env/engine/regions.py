@@ -36,8 +36,9 @@ def _occupant(state: GameState, region: Region, slot: int) -> int:
 @step
 def evaluate(state: GameState, region: int) -> None:
     """Evaluate one region: queue the steps of its record, then :func:`end_region`."""
-    state.phase = Phase.REGION_EVALUATION
-    push(state, *REGIONS[Region(region)].evaluate(state), ("end_region", region))
+    r = Region(region)
+    state.phase = Phase.EXPANSION_EVALUATION if r.expansion else Phase.REGION_EVALUATION
+    push(state, *REGIONS[r].evaluate(state), ("end_region", region))
 
 
 @step
@@ -72,7 +73,7 @@ def _atrium_full(state: GameState) -> bool:
 
 
 def _slots(state: GameState, region: Region) -> range:
-    return range(state.config.components.region(region).spaces)
+    return range(len(state.tables.region_spaces[region]))
 
 
 def free_spaces(state: GameState, region: Region) -> list[int]:

@@ -109,6 +109,7 @@ class DecisionRule:
         bid: the choice is a sealed bid in denarii (R2).
         stages: cards are staged one by one before the choice is committed (``state.staged``).
         always_asked: shown to the player even with a single legal choice (it carries information).
+        expansion: only an expansion game has this decision kind.
     """
 
     kind: DecisionKind
@@ -123,6 +124,7 @@ class DecisionRule:
     bid: bool = False
     stages: bool = False
     always_asked: bool = False
+    expansion: bool = False
 
 
 DECISIONS: dict[DecisionKind, DecisionRule] = {}

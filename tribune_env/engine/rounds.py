@@ -37,12 +37,31 @@ ROUND: tuple[PhaseSteps, ...] = (
 )
 """The phases of a round, in order."""
 
+EXPANSION_ROUND: tuple[PhaseSteps, ...] = (
+    *ROUND[:2],
+    PhaseSteps(
+        Phase.REGION_EVALUATION, lambda state: [("evaluate", int(r)) for r in state.tables.regions if not r.expansion]
+    ),
+    ROUND[3],
+    PhaseSteps(
+        Phase.FACTION_BENEFITS,
+        lambda state: [("tribunus_plebis",), *[("benefit", int(f)) for f in Faction], ("benefits_end",)],
+    ),
+    PhaseSteps(
+        Phase.EXPANSION_EVALUATION, lambda state: [("evaluate", int(r)) for r in state.tables.regions if r.expansion]
+    ),
+    ROUND[5],
+    PhaseSteps(Phase.PREPARATION, lambda state: [("preparation",)]),
+)
+"""The eight phases of an expansion round (E20): phase 6 evaluates the expansion board, phase 8 prepares the next
+round (R35, R39, R40); the Tribunus Plebis acts at the start of phase 5 (R38)."""
+
 ROUND_END: Task = ("round_end",)
 
 
 def round_phases(state: GameState) -> tuple[PhaseSteps, ...]:
     """The phases of a round of this game."""
-    return ROUND
+    return EXPANSION_ROUND if state.config.expansion else ROUND
 
 
 def round_tasks(state: GameState, resume_from: Phase | None = None) -> list[Task]:

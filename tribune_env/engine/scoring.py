@@ -4,39 +4,48 @@ from __future__ import annotations
 
 from functools import cache
 
-from tribune_env.data import OBJECTIVES, Components, ScoringSpec, VictoryCard
+from tribune_env.data import Components, ExpansionScoring, ExpansionVictoryCard, ScoringSpec
+from tribune_env.engine.config import AnyVictoryCard
 from tribune_env.engine.state import SCROLL, TRIBUNE, GameState, PlayerState
 
 
-def victory_card(state: GameState) -> VictoryCard | None:
+def victory_card(state: GameState) -> AnyVictoryCard | None:
     if state.config.point_variant:
         return None
-    return _card(state.config.components, state.victory_card)
+    return _card(state.config.components, state.config.expansion, state.victory_card)
 
 
-def objectives(player: PlayerState, card: VictoryCard) -> dict[str, bool]:
-    """Which of the card's objectives ``player`` meets now ("at least" thresholds, R24)."""
+def objectives(player: PlayerState, card: AnyVictoryCard) -> dict[str, bool]:
+    """Which of the card's objectives ``player`` meets now ("at least" thresholds, R24; expansion cards: E72)."""
     t = card.thresholds
-    return {
+    met = {
         "tribune": player.tile == TRIBUNE,
         "favor": player.eternal_favor or player.temporary_favor,
         "laurels": player.laurels >= t["laurels"],
         "legions": player.legions >= t["legions"],
-        "denarii": player.money >= t["denarii"],
         "markers": player.num_markers >= t["markers"],
     }
+    if isinstance(card, ExpansionVictoryCard):
+        met["emperor_tiles"] = len(player.emperor_tiles) >= t["emperor_tiles"]  # claimed tiles only (R41)
+        met["patrons"] = player.patrons >= t["patrons"]
+    else:
+        met["denarii"] = player.money >= t["denarii"]
+    return met
 
 
-def fulfils(player: PlayerState, card: VictoryCard, players: int) -> bool:
+def fulfils(player: PlayerState, card: AnyVictoryCard, players: int) -> bool:
     met = objectives(player, card)
     if not all(met[o] for o in card.obligatory):
         return False
-    return sum(met[o] for o in OBJECTIVES) >= card.required[players]
+    return sum(met.values()) >= card.required[players]
 
 
 @cache
-def _card(components: Components, card_id: str) -> VictoryCard:
-    return components.victory_card(card_id)
+def _card(components: Components, expansion: bool, card_id: str) -> AnyVictoryCard:
+    cards: tuple[AnyVictoryCard, ...] = components.victory_cards
+    if expansion and components.expansion is not None:
+        cards = components.expansion.victory_cards + cards
+    return next(c for c in cards if c.id == card_id)
 
 
 def refresh(state: GameState, seat: int) -> None:
@@ -50,7 +59,7 @@ def refresh(state: GameState, seat: int) -> None:
     """
     if state.config.point_variant:
         return
-    card = _card(state.config.components, state.victory_card)
+    card = _card(state.config.components, state.config.expansion, state.victory_card)
     since = state.fulfilled_since
     if fulfils(state.players[seat], card, state.num_players):
         if since[seat] < 0:
@@ -78,12 +87,20 @@ def track_fulfilment(state: GameState) -> None:
 
 def base_score(state: GameState, seat: int) -> int:
     """Points of the scoring table, without the "first" bonus."""
-    return _points(state.players[seat], state.config.components.scoring)
+    return _points(state.players[seat], scoring_table(state))
 
 
-def _points(p: PlayerState, s: ScoringSpec) -> int:
+def scoring_table(state: GameState) -> ScoringSpec | ExpansionScoring:
+    """The game's scoring table: the expansion prints its own (R41, E74)."""
+    spec = state.config.components.expansion
+    if state.config.expansion and spec is not None:
+        return spec.scoring
+    return state.config.components.scoring
+
+
+def _points(p: PlayerState, s: ScoringSpec | ExpansionScoring) -> int:
     tile = s.tribune if p.tile == TRIBUNE else (s.scroll if p.tile == SCROLL else 0)
-    return (
+    total = (
         tile
         + (s.eternal_favor if p.eternal_favor else 0)
         + (s.temporary_favor if p.temporary_favor else 0)
@@ -92,6 +109,9 @@ def _points(p: PlayerState, s: ScoringSpec) -> int:
         + p.money // s.denarii_per_point
         + s.marker * p.num_markers
     )
+    if isinstance(s, ExpansionScoring):
+        total += s.patron * p.patrons + s.emperor_tile * len(p.emperor_tiles)
+    return total
 
 
 def first_fulfillers(state: GameState) -> list[int]:
@@ -104,7 +124,7 @@ def first_fulfillers(state: GameState) -> list[int]:
 
 
 def scores(state: GameState) -> list[int]:
-    spec = state.config.components.scoring
+    spec = scoring_table(state)
     total = [_points(p, spec) for p in state.players]
     for seat in first_fulfillers(state):
         total[seat] += spec.first_bonus
@@ -114,7 +134,7 @@ def scores(state: GameState) -> list[int]:
 def game_ends(state: GameState) -> bool:
     """End-of-round check: a player meets the victory card, or (variant) holds enough markers."""
     if state.config.point_variant:
-        need = state.config.components.point_variant[state.num_players]
+        need = state.config.point_variant_markers
         return any(p.num_markers >= need for p in state.players)
     return any(t >= 0 for t in state.fulfilled_since)
 

@@ -71,7 +71,7 @@ def state_to_json(state: GameState, events: bool = True) -> dict[str, Any]:
         "turn_seat": state.turn_seat,
         "players": [_player_to_json(state, seat, cards) for seat in range(state.num_players)],
         "first_laurels": [Faction(f).key for f, on in enumerate(state.first_laurel) if on],
-        "board": {r.key: [cards(f) for f in state.fields[r]] for r in Region},
+        "board": {r.key: [cards(f) for f in state.fields[r]] for r in t.regions},
         "atrium_up": state.atrium_up[:],
         "followers": {t.spaces[s].label: seat for s, seat in enumerate(state.spaces) if seat >= 0},
         "coin_bowl": state.coin_bowl[:],
@@ -381,8 +381,8 @@ def _read_sets(state: GameState, seat: int, sets: dict[str, Any], r: _Reader, pa
 
 
 def _read_board(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
-    board = r.mapping(doc.get("board", {}), "board", {reg.key for reg in Region})
-    for region in Region:
+    board = r.mapping(doc.get("board", {}), "board", {reg.key for reg in state.tables.regions})
+    for region in state.tables.regions:
         fields = state.fields[region]
         raw = board.get(region.key, [[] for _ in fields])
         raw = r.items(raw, f"board.{region.key}")
@@ -516,7 +516,7 @@ def _arg_range(state: GameState, step_name: str, param: str) -> tuple[int, int]:
     bounds = {
         "seat": (0, state.num_players - 1),
         "faction": (0, len(comps.factions) - 1),
-        "region": (0, len(comps.regions) - 1),
+        "region": (0, int(max(state.tables.regions))),
         "role": (0, len(TakeoverRole) - 1),
         "after_cesura": (0, 1),
         "n": (1, state.tables.deck_size),

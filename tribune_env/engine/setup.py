@@ -24,6 +24,8 @@ def new_state(config: GameConfig, seed: int) -> GameState:
     rng.shuffle(deck)
     state.draw = deck
     comps = config.components
+    if config.expansion:
+        _expansion_setup(state)
     if not config.point_variant:
         state.victory_card = config.victory_card or _random_victory_card(config, rng)
     n = config.players
@@ -37,7 +39,8 @@ def new_state(config: GameConfig, seed: int) -> GameState:
     state.log(
         -1,
         f"new game: {n} players, starting player {seat_name(state.start_seat)}, "
-        f"victory card {state.victory_card or 'none (point-value variant)'}",
+        f"victory card {state.victory_card or 'none (point-value variant)'}"
+        + (", with the expansion" if config.expansion else ""),
     )
     discards = [("setup_discard", seat) for seat in order for _ in range(comps.setup_discard)]
     push(state, *discards, ("setup_finish",), ("round_start",))
@@ -45,12 +48,24 @@ def new_state(config: GameConfig, seed: int) -> GameState:
 
 
 def _random_victory_card(config: GameConfig, rng: random.Random) -> str:
-    """R3: a random card valid for the player count; a two-row card ("Alea Iacta Est") then a random row."""
-    valid = [c for c in config.components.victory_cards if config.players in c.required]
-    cards = sorted({c.card for c in valid})
+    """R3: a random card valid for the player count (R41: an expansion card in an expansion game); a two-row
+    card ("Alea Iacta Est") then a random row."""
+    valid = config.default_victory_cards()
+    cards = sorted({getattr(c, "card", c.id) for c in valid})
     card = cards[rng.randrange(len(cards))]
-    rows = [c.id for c in valid if c.card == card]
+    rows = [c.id for c in valid if getattr(c, "card", c.id) == card]
     return rows[rng.randrange(len(rows))]
+
+
+def _expansion_setup(state: GameState) -> None:
+    """E10-E12: the emperor tiles shuffled face down, the top one face up; the officials on the Capitoleum."""
+    spec = state.config.components.expansion
+    assert spec is not None  # GameConfig checks it
+    pile = [tile.id for tile in spec.emperor_tiles]
+    chance(state).shuffle(pile)
+    state.emperor_up = pile.pop()
+    state.emperor_pile = pile
+    state.log(-1, f"favor of the emperor tile {state.emperor_up} is face up at the Basilica")
 
 
 @step(check=lambda state, seat: "" if state.players[seat].hand_size else "the seat has no card to discard")

@@ -34,6 +34,7 @@ class PlayerState:
     """One player's holdings. ``hand`` counts cards per card type."""
 
     __slots__ = (
+        "emperor_tiles",
         "eternal_favor",
         "followers",
         "hand",
@@ -42,6 +43,7 @@ class PlayerState:
         "markers",
         "money",
         "pantheon_seen",
+        "patrons",
         "temporary_favor",
         "tile",
     )
@@ -57,6 +59,8 @@ class PlayerState:
         self.hand = [0] * num_card_types
         self.followers = 0  # followers still to place in phase 2
         self.pantheon_seen = False
+        self.patrons = 0  # expansion: patron tiles (R33)
+        self.emperor_tiles: list[int] = []  # expansion: claimed favor of the emperor tiles, by id (R34)
 
     def copy(self) -> PlayerState:
         other = PlayerState.__new__(PlayerState)
@@ -70,6 +74,8 @@ class PlayerState:
         other.hand = self.hand[:]
         other.followers = self.followers
         other.pantheon_seen = self.pantheon_seen
+        other.patrons = self.patrons
+        other.emperor_tiles = self.emperor_tiles[:]
         return other
 
     @property
@@ -98,6 +104,7 @@ class StateField(NamedTuple):
     name: str
     copy: Copy
     json: str | None
+    expansion: bool = False  # only an expansion game uses (and writes) it
 
 
 FIELDS: tuple[StateField, ...] = (
@@ -136,6 +143,14 @@ FIELDS: tuple[StateField, ...] = (
     StateField("winners", Copy.SHARED, "winners"),
     StateField("truncated", Copy.SHARED, "truncated"),
     StateField("events", Copy.LIST, "events"),
+    StateField("officials", Copy.LIST, "officials", True),
+    StateField("officials_chosen", Copy.LIST, "officials_chosen", True),
+    StateField("emperor_pile", Copy.LIST, "emperor_pile", True),
+    StateField("emperor_up", Copy.SHARED, "emperor_up", True),
+    StateField("matrona_tiles", Copy.LIST, "matrona_tiles", True),
+    StateField("augur_cards", Copy.LIST, "augur_cards", True),
+    StateField("placed_this_turn", Copy.SHARED, "placed_this_turn", True),
+    StateField("benefit_blocked", Copy.LIST, "benefit_blocked", True),
 )
 """Every field of :class:`GameState`, declared once: ``__slots__`` and ``clone()`` are derived from it, and
 the JSON writer writes exactly the declared keys (checked by tests/test_state_fields.py)."""
@@ -172,14 +187,15 @@ class GameState:
     __slots__ = tuple(f.name for f in FIELDS)
 
     def __init__(self, config: GameConfig) -> None:
-        tables = tables_for(config.components)
+        tables = tables_for(config.components, config.expansion)
         n_factions = len(tables.faction_cards)
         self.config = config
         self.tables: Tables = tables
         self.players = [PlayerState(tables.num_card_types, n_factions) for _ in range(config.players)]
         self.draw: list[int] = []
         self.discard: list[int] = []
-        self.fields: list[list[list[int]]] = [[[] for _ in range(spec.fields)] for spec in config.components.regions]
+        fields = [0 if r.expansion else config.components.region(r).fields for r in tables.regions]
+        self.fields: list[list[list[int]]] = [[[] for _ in range(n)] for n in fields]
         self.atrium_up = [False] * len(self.fields[Region.ATRIUM])
         self.spaces = [-1] * len(tables.spaces)
         self.coin_bowl: list[int] = []
@@ -209,6 +225,17 @@ class GameState:
         self.winners: tuple[int, ...] = ()
         self.truncated = False
         self.events: list[Event] = []
+        # the expansion (empty in a base game)
+        extra = config.components.expansion if config.expansion else None
+        n_officials = len(extra.officials) if extra is not None else 0
+        self.officials = [-1] * n_officials  # holder seat per Official, -1 on the Capitoleum (R36)
+        self.officials_chosen = [False] * n_officials  # chosen at the Capitoleum this round (R36)
+        self.emperor_pile: list[int] = []  # face-down favor of the emperor tiles; the top is the end (R35)
+        self.emperor_up = -1  # the face-up tile at the Basilica, -1 if none (claimed this round or none left)
+        self.matrona_tiles: list[int] = []  # tiles received by the Matrona holder in phase 8 (R35)
+        self.augur_cards: list[int] = []  # the Augur's drawn cards before his discard (R39, private)
+        self.placed_this_turn = 0  # followers placed in the running phase-2 turn (Princeps, R37)
+        self.benefit_blocked = [False] * n_factions  # factions named for the Tribunus Plebis this phase (R38)
 
     def clone(self) -> GameState:
         """An independent copy (generated from :data:`FIELDS`); events are copied as a list of shared tuples."""
@@ -233,7 +260,7 @@ class GameState:
         for player in self.players:
             for card, n in enumerate(player.hand):
                 counts[card] += n
-        piles: list[list[int]] = [self.draw, self.discard, self.staged, self.contest, *self.sets]
+        piles: list[list[int]] = [self.draw, self.discard, self.staged, self.contest, self.augur_cards, *self.sets]
         piles.extend(field for region in self.fields for field in region)
         for pile in piles:
             for card in pile:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from tribune_env.data import Region
 from tribune_env.engine.state import TILE_NAMES, GameState
 from tribune_env.engine.view import HIDDEN, player_view, public_hand_size
 
@@ -30,7 +29,7 @@ def render(state: GameState, seat: int | None = None) -> str:
             + ", ".join(f"P{s}" for s in state.winners)
             + (" (truncated)" if state.truncated else "")
         )
-    for r in Region:
+    for r in t.regions:
         spaces = ", ".join(
             f"{t.spaces[s].slot + 1}:{'P' + str(state.spaces[s]) if state.spaces[s] >= 0 else '-'}"
             for s in t.region_spaces[r]
