@@ -25,6 +25,7 @@ from tribune_env.engine.ops import (
 )
 from tribune_env.engine.registry import REGIONS, CheckFn, DecisionRule, RegionRule, decision, region_rule, step
 from tribune_env.engine.state import GameState, Task
+from tribune_env.engine.tables import CardKind
 
 LATRINE_MONEY, LATRINE_BUY = 0, 1
 
@@ -300,10 +301,22 @@ def pantheon_space(state: GameState, slot: int) -> None:
     ask(state, Pending(DecisionKind.PANTHEON_SACRIFICE, seat, index=slot))
 
 
+def _sacrifices(state: GameState, revealed: int) -> tuple[int, ...]:
+    """The card types a Pantheon card asks for (R13, R30; E33, E34): its faction's cards, any slave for a slave,
+    an assassin for an assassin."""
+    tables = state.tables
+    kind = tables.card_kind[revealed]
+    if kind is CardKind.SLAVE:
+        return tuple(c for cards in tables.slave_cards for c in cards)
+    if kind is CardKind.ASSASSIN:
+        return (revealed,)
+    return tables.faction_cards[tables.card_faction[revealed]]
+
+
 def _legal_pantheon(state: GameState, pending: Pending) -> list[Action]:
-    faction = state.tables.card_faction[state.fields[Region.PANTHEON][0][0]]
     hand = state.players[pending.seat].hand
-    return [*[pick_card(c) for c in state.tables.faction_cards[faction] if hand[c]], DECLINE]
+    choices = sorted(c for c in _sacrifices(state, state.fields[Region.PANTHEON][0][0]) if hand[c])
+    return [*[pick_card(c) for c in choices], DECLINE]
 
 
 def _resolve_pantheon(state: GameState, pending: Pending, action: PickCard | Decline) -> None:
@@ -449,11 +462,12 @@ def _peek_hidden(kind: DecisionKind, own: bool) -> Callable[[GameState, int, int
 
 
 def _curia_needs_card(state: GameState, field: list[int]) -> bool:
-    """R6: fill until the sum reaches the threshold or a leader lies there."""
-    value = state.tables.card_value
-    total = sum(value[c] for c in field)
-    has_leader = any(value[c] == 0 for c in field)
-    return total < state.config.components.region(Region.CURIA).numbers["fill_sum"] and not has_leader
+    """R6, R30: fill until the sum (slaves count, E24) reaches the threshold or a leader or an assassin lies
+    there (E23)."""
+    tables = state.tables
+    total = sum(tables.card_value[c] for c in field)
+    stopped = any(c in tables.leader_card or tables.card_kind[c] is CardKind.ASSASSIN for c in field)
+    return total < state.config.components.region(Region.CURIA).numbers["fill_sum"] and not stopped
 
 
 def _atrium_spaces(state: GameState, seat: int) -> list[int]:
@@ -618,7 +632,8 @@ decision(
         DecisionKind.PANTHEON_SACRIFICE,
         _legal_pantheon,
         _resolve_pantheon,
-        "Pantheon: sacrifice a card of the revealed card's faction for a favor, or not.",
+        "Pantheon: sacrifice a card of the revealed card's faction (any slave for a slave, an assassin for an "
+        "assassin) for a favor, or not.",
         check=on_slot(Region.PANTHEON),
         card_verb="sacrifice",
         decline_words="sacrifice nothing",

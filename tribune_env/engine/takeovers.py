@@ -4,6 +4,9 @@ A take-over set is built one card at a time (``PickCard``), then played
 (``COMMIT``) or withdrawn (``DECLINE``). Cards are added in ascending card-type
 order so that each set has exactly one building sequence, and a card is only
 offered if the set can still be completed into one that takes the faction.
+In the expansion the attempting player may stage assassin cards after his faction
+cards (the assassin has the highest card type); each removes the target's highest
+card on commit (R31).
 """
 
 from __future__ import annotations
@@ -11,7 +14,17 @@ from __future__ import annotations
 from tribune_env.data import Faction
 from tribune_env.engine.actions import COMMIT, DECLINE, Action, Commit, Decline, PickCard, pick_card
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase, TakeoverRole
-from tribune_env.engine.ops import ask, beats, card_names, faction_name, push, seat_name, take_from_hand, touch
+from tribune_env.engine.ops import (
+    ask,
+    beats,
+    card_names,
+    faction_name,
+    push,
+    remove_highest,
+    seat_name,
+    take_from_hand,
+    touch,
+)
 from tribune_env.engine.registry import DecisionRule, decision, step
 from tribune_env.engine.state import GameState, Task
 
@@ -33,30 +46,64 @@ def end_takeover(state: GameState, faction: int) -> None:
         state.spaces[space] = -1
 
 
-def _targets(state: GameState, faction: int, role: int) -> list[list[int]]:
+def _target(state: GameState, faction: int, role: int) -> list[int] | None:
     """The set a new set must beat (R15 amended): "2"'s committed set when "1" answers it, else the controller's.
 
     By the time "1" answers, the controller's set has left the table (:func:`_drop_controller`).
+    ``None``: the faction is uncontrolled, any set of the smallest size takes it.
     """
     if role == TakeoverRole.FIRST_OVER_SECOND:
-        return [state.contest]
-    return [state.sets[faction]] if state.controller[faction] >= 0 else []
+        return state.contest
+    return state.sets[faction] if state.controller[faction] >= 0 else None
 
 
-def _can_take(state: GameState, cards: list[int], targets: list[list[int]]) -> bool:
+def _assassin_room(state: GameState, target: list[int] | None) -> int:
+    """How many assassins may hit ``target`` (R31, E40): never one of its protected lowest cards; none without one."""
+    extra = state.config.components.expansion
+    if target is None or extra is None or state.tables.assassin_card < 0:
+        return 0
+    return max(0, len(target) - extra.assassins.protected)
+
+
+def _weakened(state: GameState, target: list[int], assassins: int) -> list[int]:
+    """``target`` after ``assassins`` removals of its current highest card (R31)."""
+    left = target[:]
+    for _ in range(assassins):
+        remove_highest(state, left)
+    return left
+
+
+def _split(state: GameState, cards: list[int]) -> tuple[list[int], int]:
+    """A staged set's faction cards, and the number of its assassins."""
+    assassin = state.tables.assassin_card
+    return [c for c in cards if c != assassin], cards.count(assassin) if assassin >= 0 else 0
+
+
+def _can_take(state: GameState, cards: list[int], target: list[int] | None, assassins: int = 0) -> bool:
+    """``cards`` (faction cards) take the faction once ``assassins`` hit ``target`` (R15, R31)."""
     if len(cards) < state.config.components.min_set_size:
         return False
-    return all(beats(state, cards, target) for target in targets)
+    return target is None or beats(state, cards, _weakened(state, target, assassins))
 
 
-def _completion(state: GameState, seat: int, faction: int, staged: list[int], start: int) -> list[int]:
-    """``staged`` plus every card of ``faction`` in the hand of type >= ``start``: the largest completion."""
+def _completion(state: GameState, seat: int, faction: int, staged: list[int], start: int) -> tuple[list[int], int]:
+    """The largest completion of ``staged``: its faction cards plus every card of ``faction`` in the hand of type
+    >= ``start``, and its assassins plus those in the hand (R31). More cards or more assassins never hurt."""
     hand = state.players[seat].hand
-    full = staged[:]
+    full, assassins = _split(state, staged)
     for card in state.tables.faction_cards[faction]:
         if card >= start:
             full.extend([card] * hand[card])
-    return full
+    if state.tables.assassin_card >= 0:
+        assassins += hand[state.tables.assassin_card]
+    return full, assassins
+
+
+def _completes(state: GameState, seat: int, faction: int, role: int, staged: list[int], start: int) -> bool:
+    """Some completion of ``staged`` (cards of type >= ``start`` added) can be committed."""
+    target = _target(state, faction, role)
+    cards, assassins = _completion(state, seat, faction, staged, start)
+    return _can_take(state, cards, target, min(assassins, _assassin_room(state, target)))
 
 
 def _attempt_problem(state: GameState, faction: int, seat: int, role: int) -> str:
@@ -71,8 +118,7 @@ def _attempt_problem(state: GameState, faction: int, seat: int, role: int) -> st
 
 @step(check=_attempt_problem)
 def attempt(state: GameState, faction: int, seat: int, role: int) -> None:
-    targets = _targets(state, faction, role)
-    if _can_take(state, _completion(state, seat, faction, [], 0), targets):
+    if _completes(state, seat, faction, role, [], 0):
         state.staged = []
         ask(state, Pending(DecisionKind.TAKEOVER_SET, seat, faction, role))
     else:
@@ -82,21 +128,25 @@ def attempt(state: GameState, faction: int, seat: int, role: int) -> None:
 
 
 def _legal_takeover(state: GameState, pending: Pending) -> list[Action]:
-    seat, faction = pending.seat, pending.faction
-    targets = _targets(state, faction, pending.index)
+    seat, faction, role = pending.seat, pending.faction, pending.index
+    target = _target(state, faction, role)
     hand = state.players[seat].hand
     staged = state.staged
     last = staged[-1] if staged else -1
+    cards, assassins = _split(state, staged)
+    candidates = list(state.tables.faction_cards[faction])
+    if assassins < _assassin_room(state, target):
+        candidates.append(state.tables.assassin_card)  # R31: only against a target with room left
     options: list[Action] = []
-    for card in state.tables.faction_cards[faction]:
+    for card in candidates:
         if card < last or not hand[card]:
             continue
         hand[card] -= 1
-        ok = _can_take(state, _completion(state, seat, faction, [*staged, card], card), targets)
+        ok = _completes(state, seat, faction, role, [*staged, card], card)
         hand[card] += 1
         if ok:
             options.append(pick_card(card))
-    if _can_take(state, staged, targets):
+    if _can_take(state, cards, target, assassins):
         options.append(COMMIT)
     options.append(DECLINE)
     return options
@@ -116,7 +166,10 @@ def _resolve_takeover(state: GameState, pending: Pending, action: PickCard | Com
         state.log(seat, f"{seat_name(seat)} declines to take over the {faction_name(state, faction)}")
         _after_decline(state, faction, role)
         return
+    cards, assassins = _split(state, cards)
     state.log(seat, f"{seat_name(seat)} plays {card_names(state, cards)} for the {faction_name(state, faction)}")
+    if assassins:
+        _assassinate(state, faction, seat, role, assassins)
     first = state.spaces[state.tables.faction_spaces[faction][0]]
     if role == TakeoverRole.SECOND_FIRST:
         _drop_controller(state, faction)  # R15 (amended): the beaten set leaves the table at once
@@ -128,6 +181,22 @@ def _resolve_takeover(state: GameState, pending: Pending, action: PickCard | Com
         push(state, ("takeover_penalty", faction, second))
     else:
         win(state, faction, seat, cards)
+
+
+def _assassinate(state: GameState, faction: int, seat: int, role: int, assassins: int) -> None:
+    """R31: each assassin removes the target's current highest card; both go to the discard pile (E41)."""
+    target = _target(state, faction, role)
+    assert target is not None  # the legal list offers assassins only against a target
+    second = state.spaces[state.tables.faction_spaces[faction][1]]
+    owner = second if role == TakeoverRole.FIRST_OVER_SECOND else state.controller[faction]
+    removed = [remove_highest(state, target) for _ in range(assassins)]
+    state.discard.extend(removed)
+    state.discard.extend([state.tables.assassin_card] * assassins)
+    state.log(
+        seat,
+        f"{seat_name(seat)} plays {assassins} assassin(s): {card_names(state, removed)} removed from "
+        f"{seat_name(owner)}'s {faction_name(state, faction)} set and discarded with the assassin(s) (R31)",
+    )
 
 
 def _after_decline(state: GameState, faction: int, role: int) -> None:
@@ -211,8 +280,13 @@ def _check_set(state: GameState, pending: Pending) -> str:
         role == TakeoverRole.FIRST_OVER_SECOND and second < 0
     ):
         return "contest: a set committed from space 2 goes with the answer of space 1, and only then"
-    if any(state.tables.card_faction[c] != pending.faction for c in state.staged):
-        return "staged: a take-over set holds cards of the attacked faction only"
+    cards, assassins = _split(state, state.staged)
+    if any(state.tables.card_faction[c] != pending.faction for c in cards):
+        return "staged: a take-over set holds cards of the attacked faction only (and assassins, R31)"
+    if cards + [state.tables.assassin_card] * assassins != state.staged:
+        return "staged: assassins are staged after the faction cards (ascending card types)"
+    if assassins > _assassin_room(state, _target(state, pending.faction, role)):
+        return "staged: more assassins than the target set allows (R31: its two lowest cards are protected)"
     return ""
 
 
