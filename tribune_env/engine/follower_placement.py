@@ -1,7 +1,8 @@
-"""Phase 2: placement of followers, one at a time in turn order (R7, R8, R9)."""
+"""Phase 2: placement of followers, one at a time in turn order (R7, R8, R9); the Princeps places two (R37)."""
 
 from __future__ import annotations
 
+from tribune_env.data import Official
 from tribune_env.engine.actions import Action, PlaceFollower, place_follower
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase
 from tribune_env.engine.ops import ask, give_money, push, seat_name
@@ -22,7 +23,31 @@ def placement(state: GameState) -> None:
         state.players[state.proconsul].followers += 1
         state.log(state.proconsul, f"{seat_name(state.proconsul)} places the proconsul as an extra follower (R9)")
     state.turn_seat = state.start_seat
+    state.placed_this_turn = 0
     push(state, ("place_next",))
+
+
+def _princeps(state: GameState) -> int:
+    """The Princeps holder (R37); -1 in a base game or while the Princeps lies on the Capitoleum."""
+    return state.officials[Official.PRINCEPS] if state.officials else -1
+
+
+def _princeps_placements(state: GameState) -> int:
+    extra = state.config.components.expansion
+    assert extra is not None  # a Princeps holder exists only in an expansion game
+    return extra.official(Official.PRINCEPS).numbers["placements"]
+
+
+def _pass_turn(state: GameState, seat: int) -> None:
+    """R7: the turn passes clockwise, unless the Princeps holder has a placement of this turn left (R37: two per
+    turn, one when a single follower is left; the proconsul counts as one of his followers)."""
+    if seat == _princeps(state):
+        state.placed_this_turn += 1
+        if state.players[seat].followers > 0 and state.placed_this_turn < _princeps_placements(state):
+            state.turn_seat = seat
+            return
+    state.placed_this_turn = 0
+    state.turn_seat = (seat + 1) % state.num_players
 
 
 @step
@@ -74,12 +99,25 @@ def _resolve_place(state: GameState, pending: Pending, action: PlaceFollower) ->
         state.log(seat, f"{seat_name(seat)} places a follower on {spec.label}")
         if spec.region is not None:
             REGIONS[spec.region].placed(state, seat, spec.slot)
-    state.turn_seat = (seat + 1) % state.num_players
+    _pass_turn(state, seat)
     push(state, ("place_next",))
+
+
+def _place_problem(state: GameState, pending: Pending) -> str:
+    """A loaded position in the middle of a turn: only the Princeps holder places again (R37)."""
+    if state.placed_this_turn and (
+        pending.seat != _princeps(state) or state.placed_this_turn >= _princeps_placements(state)
+    ):
+        return "placed_this_turn: only the Princeps holder places more than one follower per turn (R37)"
+    return ""
 
 
 decision(
     DecisionRule(
-        DecisionKind.PLACE_FOLLOWER, _legal_place, _resolve_place, "Place one of your followers on a free space."
+        DecisionKind.PLACE_FOLLOWER,
+        _legal_place,
+        _resolve_place,
+        "Place one of your followers on a free space.",
+        check=_place_problem,
     )
 )
