@@ -37,6 +37,8 @@ class Agent(ABC):
 
     #: short name used in specs and tables; the registry sets :attr:`spec` to the full spec
     name: str = "agent"
+    #: whether the agent can play expansion games (``GameConfig.expansion``)
+    plays_expansion: bool = False
 
     def __init__(self, seed: int | None = None) -> None:
         self.spec = self.name
@@ -45,7 +47,13 @@ class Agent(ABC):
         self.rng = random.Random(seed)
 
     def reset(self, seat: int, config: GameConfig, seed: int) -> None:
-        """Start a new game in ``seat``; all randomness of the game comes from ``seed``."""
+        """Start a new game in ``seat``; all randomness of the game comes from ``seed``.
+
+        Raises:
+            AgentError: the game is an expansion game and the agent does not play the expansion.
+        """
+        if config.expansion and not self.plays_expansion:
+            raise AgentError(f"agent {self.name!r} does not play expansion games yet (use 'random')")
         self.seat = seat
         self.config = config
         self.rng = random.Random(seed)

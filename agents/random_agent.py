@@ -17,6 +17,7 @@ class RandomAgent(Agent):
     """Picks each legal choice with equal probability."""
 
     name = "random"
+    plays_expansion = True
 
     def act(self, view: PlayerView, legal: Sequence[Action], info: InfoSet | None = None) -> Action:
         return legal[self.rng.randrange(len(legal))]
