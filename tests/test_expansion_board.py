@@ -343,6 +343,7 @@ def _check_committed(state: GameState, kind: DecisionKind, cards: list[int], mon
 
 
 def test_x8_basilica_tie_is_enough_payment_required() -> None:
+    """X8 (E51, E52, E53: the 12 denarii go to the stock: nobody else's money changes)."""
     game = board()
     state = game.state
     tiles(state, up=3)
@@ -361,6 +362,7 @@ def test_x8_basilica_tie_is_enough_payment_required() -> None:
     before = game.scores()[1]
     game.apply(choose_tile(3))
     assert (state.players[1].money, state.players[1].emperor_tiles) == (3, [3])
+    assert [state.players[s].money for s in (0, 2, 3)] == [11, 0, 0]  # E53: paid to the stock
     assert game.scores()[1] - before == 5 - 1  # +5 for the tile; 15 -> 3 denarii loses a point
     assert state.emperor_up == -1 and state.emperor_pile == pile  # nothing turned before phase 8 (E54)
     assert game.pending is None
