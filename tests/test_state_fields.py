@@ -52,3 +52,45 @@ def test_json_writes_exactly_the_declared_keys() -> None:
 
 def test_undeclared_json_fields_are_derived_or_caches() -> None:
     assert {f.name for f in FIELDS if f.json is None} == {"tables", "legal_cache", "touched"}
+
+
+def _mid_expansion_game(seed: int, steps: int, players: int = 3) -> Game:
+    game = Game.new(players=players, seed=seed, expansion=True)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if game.is_over:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    return game
+
+
+def test_expansion_json_writes_exactly_the_declared_keys() -> None:
+    """An expansion document (version 2) writes every declared key, the expansion ones included."""
+    from tribune_env.engine.serialize import state_to_json
+
+    doc = _mid_expansion_game(5, 200).to_json()
+    declared = {f.json for f in FIELDS if f.json is not None}
+    assert set(doc) == declared | {"format", "version"}
+    assert doc["version"] == 2 and doc["config"]["expansion"] is True
+    state = _mid_expansion_game(5, 200).state
+    assert set(state_to_json(state, events=False)) == declared - {"events"} | {"format", "version"}
+    for player in doc["players"]:
+        assert {"patrons", "emperor_tiles"} <= set(player)
+
+
+def test_base_json_has_no_expansion_keys() -> None:
+    doc = _mid_game(5, 120).to_json()
+    assert doc["version"] == 1 and "expansion" not in doc["config"]
+    assert all("patrons" not in p and "emperor_tiles" not in p for p in doc["players"])
+    assert not {f.json for f in FIELDS if f.expansion} & set(doc)
+
+
+def test_expansion_clone_copies_the_expansion_fields() -> None:
+    state = _mid_expansion_game(7, 300).state
+    other = state.clone()
+    for f in FIELDS:
+        if f.expansion and f.copy is not Copy.SHARED:
+            assert getattr(state, f.name) == getattr(other, f.name)
+            assert getattr(state, f.name) is not getattr(other, f.name), f.name
+    other.players[0].emperor_tiles.append(99)
+    assert 99 not in state.players[0].emperor_tiles

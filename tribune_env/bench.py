@@ -2,7 +2,8 @@
 
 Every figure comes from random legal play timed with ``time.perf_counter``:
 
-* engine decisions/s: ``Game.legal_actions`` + ``Game.apply`` only;
+* engine decisions/s: ``Game.legal_actions`` + ``Game.apply`` only, for the
+  base game and for the Tribune Expansion in the same run, with their ratio;
 * AEC steps/s: the PettingZoo loop ``agent_iter`` / ``last()`` (observation and
   mask built) / ``step``, counting steps that play an action; games/s from the
   same loop;
@@ -49,6 +50,12 @@ class TribuneFigures:
     encode_us: float
     clone_us: float
     mask_us: float
+    expansion_decisions_per_s: float = 0.0  # the same loop with the Tribune Expansion
+
+    @property
+    def expansion_ratio(self) -> float:
+        """Expansion engine decisions/s divided by the base engine's."""
+        return self.expansion_decisions_per_s / self.engine_decisions_per_s if self.engine_decisions_per_s else 0.0
 
 
 @dataclass
@@ -75,6 +82,8 @@ class BenchReport:
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
+        for figures, ours in zip(out["tribune"], self.tribune, strict=True):
+            figures["expansion_ratio"] = ours.expansion_ratio
         out["ratios_4p"] = self.ratios(4) if any(t.players == 4 for t in self.tribune) else {}
         return out
 
@@ -82,15 +91,15 @@ class BenchReport:
 # -- measurements ------------------------------------------------------------------
 
 
-def engine_rate(players: int, seconds: float, seed: int) -> float:
-    """Decisions per second of the bare engine under random legal play."""
+def engine_rate(players: int, seconds: float, seed: int, expansion: bool = False) -> float:
+    """Decisions per second of the bare engine under random legal play (``expansion``: with the expansion)."""
     rng = random.Random(seed)
     decisions = 0
     game_seed = seed
     start = time.perf_counter()
     deadline = start + seconds
     while True:
-        game = Game.new(players=players, seed=game_seed)
+        game = Game.new(players=players, seed=game_seed, expansion=expansion)
         game_seed += 1
         while not game.is_over:
             legal = game.legal_actions()
@@ -205,10 +214,11 @@ def bench(
     for n in players:
         note(f"tribune {n} players")
         decisions = engine_rate(n, seconds, seed)
+        expansion = engine_rate(n, seconds, seed, expansion=True)
         steps, games = aec_rate(lambda n=n: tribune_aec(players=n), seconds, seed)  # type: ignore[misc]
         single = single_rate(n, seconds, seed)
         encode, clone, mask = micro_timings(n, seed)
-        report.tribune.append(TribuneFigures(n, decisions, steps, games, single, encode, clone, mask))
+        report.tribune.append(TribuneFigures(n, decisions, steps, games, single, encode, clone, mask, expansion))
     for name in peers:
         note(f"peer {name}")
         try:

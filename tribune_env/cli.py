@@ -39,6 +39,7 @@ def _add_game_options(parser: argparse.ArgumentParser, seed_help: str) -> None:
     parser.add_argument("--point-variant", action="store_true", help="play the point-value variant")
     parser.add_argument("--round-limit", type=positive_int, default=60, help="truncate after this round (default: 60)")
     parser.add_argument("--components", metavar="PATH", help="component TOML file (default: the packaged set)")
+    parser.add_argument("--expansion", action="store_true", help="play with the Tribune Expansion (2-5 players)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -56,7 +57,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game_options(log, seed_help="engine seed; the same game as game 0 of `simulate --seed`")
     log.add_argument("--seat", type=int, help="show only what this seat may read (default: everything)")
 
-    bench = commands.add_parser("bench", help="measure engine and environment throughput against PettingZoo games")
+    bench = commands.add_parser(
+        "bench", help="measure engine (base and expansion) and environment throughput against PettingZoo games"
+    )
     bench.add_argument("--seconds", type=float, default=3.0, help="time per throughput figure (default: 3)")
     bench.add_argument("--players", type=int, nargs="+", default=list(PLAYER_COUNTS), help="player counts")
     bench.add_argument("--peers", nargs="*", default=list(PEERS), help=f"PettingZoo classic games (default: {PEERS})")
@@ -73,6 +76,8 @@ def _summary_table(s: SimulationSummary) -> Table:
     table.add_column("metric", style="bold")
     table.add_column("value", justify="right")
     mode = "point variant" if s.point_variant else (s.victory_card or "random victory card")
+    if s.expansion:
+        mode += ", expansion"
     rows = [
         ("games", f"{s.games}"),
         ("players", f"{s.players}"),
@@ -104,6 +109,7 @@ def _config(args: argparse.Namespace) -> GameConfig:
         point_variant=args.point_variant,
         round_limit=args.round_limit,
         components=components,
+        expansion=args.expansion,
     )
 
 
@@ -173,6 +179,16 @@ def _bench_tables(report: BenchReport) -> list[Table]:
             f"{t.mask_us:.1f}",
             f"{t.clone_us:.1f}",
         )
+    expansion = Table(title="Engine with the Tribune Expansion, same run")
+    for column in ("players", "base decisions/s", "expansion decisions/s", "expansion ÷ base"):
+        expansion.add_column(column, justify="right")
+    for t in report.tribune:
+        expansion.add_row(
+            str(t.players),
+            f"{t.engine_decisions_per_s:,.0f}",
+            f"{t.expansion_decisions_per_s:,.0f}",
+            f"{t.expansion_ratio:.2f}x",
+        )
     peers = Table(title="PettingZoo peers, same loop and policy")
     for column in ("game", "AEC steps/s", "games/s", "Tribune steps/s ÷ peer, per player count"):
         peers.add_column(column, justify="right")
@@ -182,7 +198,7 @@ def _bench_tables(report: BenchReport) -> list[Table]:
             continue
         ratios = "  ".join(f"{t.players}p {t.aec_steps_per_s / p.aec_steps_per_s:.2f}x" for t in report.tribune)
         peers.add_row(p.name, f"{p.aec_steps_per_s:,.0f}", f"{p.games_per_s or 0:,.1f}", ratios)
-    return [ours, peers]
+    return [ours, expansion, peers]
 
 
 def _bench(args: argparse.Namespace) -> int:

@@ -31,6 +31,7 @@ class SimulationSummary:
     shared_wins: int
     wins: tuple[int, ...]
     elapsed: float
+    expansion: bool = False
 
     @property
     def avg_rounds(self) -> float:
@@ -59,6 +60,7 @@ class SimulationSummary:
             "seed": self.seed,
             "victory_card": self.victory_card,
             "point_variant": self.point_variant,
+            "expansion": self.expansion,
             "round_limit": self.round_limit,
             "avg_rounds": self.avg_rounds,
             "avg_decisions": self.avg_decisions,
@@ -80,6 +82,7 @@ def make_config(
     point_variant: bool = False,
     round_limit: int = 60,
     components: Components | None = None,
+    expansion: bool = False,
 ) -> GameConfig:
     """Validate the options; raises ``ValueError`` (or ``ComponentError``) with a readable message."""
     return GameConfig(
@@ -87,6 +90,7 @@ def make_config(
         victory_card=victory_card,
         point_variant=point_variant,
         round_limit=round_limit,
+        expansion=expansion,
         components=default_components() if components is None else components,
     )
 
@@ -146,6 +150,7 @@ def simulate_config(config: GameConfig, n_games: int, *, seed: int = 0, progress
         shared_wins=shared,
         wins=tuple(wins),
         elapsed=time.perf_counter() - start,
+        expansion=config.expansion,
     )
 
 
@@ -159,13 +164,16 @@ def simulate(
     components: Components | None = None,
     seed: int = 0,
     progress: bool = False,
+    expansion: bool = False,
 ) -> SimulationSummary:
-    """Validate the options, then play ``n_games`` random games (see :func:`simulate_config`)."""
+    """Validate the options, then play ``n_games`` random games (see :func:`simulate_config`); ``expansion``
+    plays the Tribune Expansion (R42: 2-5 players)."""
     config = make_config(
         players=players,
         victory_card=victory_card,
         point_variant=point_variant,
         round_limit=round_limit,
         components=components,
+        expansion=expansion,
     )
     return simulate_config(config, n_games, seed=seed, progress=progress)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from tribune_env.data import Official
 from tribune_env.engine import rules  # noqa: F401  (the decision records)
 from tribune_env.engine.actions import (
     Assassinate,
     Bid,
     ChooseFaction,
+    ChooseOfficial,
     ChooseOption,
+    ChooseTile,
     Commit,
     Decline,
     PickCard,
@@ -15,6 +18,7 @@ from tribune_env.engine.actions import (
 )
 from tribune_env.engine.registry import option_labels
 from tribune_env.engine.state import GameState
+from tribune_env.engine.text import tile_text
 
 
 def describe_action(state: GameState, action: object) -> str:
@@ -46,6 +50,8 @@ def _describe(state: GameState, action: object) -> str:
     if isinstance(action, Assassinate):
         name = factions[_in_range(action.faction, len(factions))].name
         return f"assassin against P{action.seat}'s {name}"
+    if isinstance(action, ChooseTile | ChooseOfficial):
+        return _describe_expansion(state, action)
     if isinstance(action, Commit):
         return "commit"
     if isinstance(action, Decline):
@@ -55,3 +61,14 @@ def _describe(state: GameState, action: object) -> str:
         if labels is not None and 0 <= action.option < len(labels):
             return labels[action.option]
     return repr(action)
+
+
+def _describe_expansion(state: GameState, action: ChooseTile | ChooseOfficial) -> str:
+    """R34: claiming a favor of the emperor tile; R36: choosing an official (names from the components)."""
+    spec = state.config.components.expansion
+    if spec is None or not state.config.expansion:
+        raise ValueError("not an expansion game")
+    if isinstance(action, ChooseTile):
+        return f"claim the favor of the emperor tile {tile_text(spec, action.tile)}"
+    official = Official(_in_range(action.official, len(spec.officials)))
+    return f"choose the {spec.official(official).name}"

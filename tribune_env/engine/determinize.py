@@ -7,6 +7,9 @@ discard piles, face-down board cards, other players' staged cards, other
 players' sealed bids, and the chance key of future shuffles. Other players'
 sealed Field of Mars pairs go back into their hands (whether they laid one is
 hidden until the reveal), so samples never show a laid pair of another player.
+In an expansion game the Augur's drawn cards (when ``seat`` is not the Augur)
+are dealt like the other hidden cards, and the emperor pile is put in a fresh
+order (R35: its order is hidden from everyone, R39).
 The result depends only on the view and the generator, never on where the
 hidden cards really are, so a search over sampled states cannot learn more than
 the player knows (R1, R2).
@@ -17,7 +20,7 @@ from __future__ import annotations
 import random
 
 from tribune_env.engine.state import GameState
-from tribune_env.engine.view import field_visible
+from tribune_env.engine.view import AUGUR, field_visible
 
 
 def _hidden_fields(state: GameState, seat: int) -> list[list[int]]:
@@ -43,6 +46,8 @@ def resample(state: GameState, seat: int, rng: random.Random) -> GameState:
     slots: list[list[int]] = [other.draw, other.discard, *_hidden_fields(other, seat)]
     if other.staged and (pending is None or pending.seat != seat):
         slots.append(other.staged)
+    if other.augur_cards and other.officials[AUGUR] != seat:
+        slots.append(other.augur_cards)  # R39: private to the Augur
     hands = [s for s in range(other.num_players) if s != seat]
     pool = [c for slot in slots for c in slot]
     sizes = {s: other.players[s].hand_size for s in hands}
@@ -68,6 +73,9 @@ def resample(state: GameState, seat: int, rng: random.Random) -> GameState:
     for s in hands:
         if other.bids[s] >= 0:
             other.bids[s] = rng.randint(0, other.players[s].money)
+    if other.emperor_pile:  # R35: the pile's order is known to nobody
+        other.emperor_pile.sort()
+        rng.shuffle(other.emperor_pile)
     other.chance = rng.getrandbits(63)
     other.legal_cache = None
     return other

@@ -1,8 +1,10 @@
 """A compact text form of typed actions, for storing and replaying games.
 
 ``action_text`` and ``parse_action`` are inverse: ``place:12``, ``card:5``,
-``commit``, ``decline``, ``bid:7``, ``option:1``, ``faction:3`` and
-``assassinate:2:6`` (absolute seat, faction). Numbers are the engine's ids
+``commit``, ``decline``, ``bid:7``, ``option:1``, ``faction:3``,
+``assassinate:2:6`` (absolute seat, faction), and in expansion games
+``tile:4`` (a favor of the emperor tile by its printed id) and ``official:2``
+(an official by its number, Princeps 0 ... Tribunus Plebis 4). Numbers are the engine's ids
 (space ids, card types), so a stored game replays exactly on the same
 component set.
 """
@@ -18,14 +20,18 @@ from tribune_env.engine.actions import (
     Assassinate,
     Bid,
     ChooseFaction,
+    ChooseOfficial,
     ChooseOption,
+    ChooseTile,
     Commit,
     Decline,
     PickCard,
     PlaceFollower,
     bid,
     choose_faction,
+    choose_official,
     choose_option,
+    choose_tile,
     pick_card,
     place_follower,
 )
@@ -50,6 +56,10 @@ def action_text(action: Action) -> str:
             return f"faction:{faction}"
         case Assassinate(seat, faction):
             return f"assassinate:{seat}:{faction}"
+        case ChooseTile(tile):
+            return f"tile:{tile}"
+        case ChooseOfficial(official):
+            return f"official:{official}"
     raise TypeError(f"not an action: {action!r}")
 
 
@@ -59,6 +69,8 @@ _ONE_NUMBER: dict[str, Callable[[int], Action]] = {
     "bid": bid,
     "option": choose_option,
     "faction": choose_faction,
+    "tile": choose_tile,
+    "official": choose_official,
 }
 
 
@@ -81,5 +93,5 @@ def parse_action(text: str) -> Action:
         return Assassinate(numbers[0], numbers[1])
     raise ValueError(
         f"bad action {text!r}: expected one of place:N, card:N, commit, decline, bid:N, option:N, faction:N, "
-        "assassinate:SEAT:FACTION"
+        "assassinate:SEAT:FACTION, tile:N, official:N"
     )

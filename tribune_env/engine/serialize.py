@@ -15,9 +15,9 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from tribune_env.data import Components, Faction, Region, default_components
+from tribune_env.data import Components, ExpansionRegion, ExpansionSpec, Faction, Official, Region, default_components
 from tribune_env.engine.config import GameConfig
-from tribune_env.engine.decisions import DecisionKind, Pending, Phase, TakeoverRole
+from tribune_env.engine.decisions import BASE_DECISION_KINDS, BASE_PHASES, DecisionKind, Pending, Phase, TakeoverRole
 from tribune_env.engine.errors import InvalidStateError
 from tribune_env.engine.ops import chance
 from tribune_env.engine.registry import DECISIONS, REGIONS, STEPS
@@ -31,7 +31,9 @@ MAX_AMOUNT = 1_000_000
 
 FORMAT = "tribune-state"
 VERSION = 1
-_TOP_KEYS = {"format", "version"} | {f.json for f in FIELDS if f.json is not None}
+EXPANSION_VERSION = 2  # an expansion game's document (config.expansion true, the expansion keys)
+_TOP_KEYS = {"format", "version"} | {f.json for f in FIELDS if f.json is not None and not f.expansion}
+_EXPANSION_TOP_KEYS = {"format", "version"} | {f.json for f in FIELDS if f.json is not None}
 _PLAYER_KEYS = {
     "money",
     "laurels",
@@ -45,6 +47,7 @@ _PLAYER_KEYS = {
     "followers",
     "pantheon_seen",
 }
+_EXPANSION_PLAYER_KEYS = frozenset({"patrons", "emperor_tiles"})
 
 
 # --- writing -----------------------------------------------------------------
@@ -71,7 +74,7 @@ def state_to_json(state: GameState, events: bool = True) -> dict[str, Any]:
         "turn_seat": state.turn_seat,
         "players": [_player_to_json(state, seat, cards) for seat in range(state.num_players)],
         "first_laurels": [Faction(f).key for f, on in enumerate(state.first_laurel) if on],
-        "board": {r.key: [cards(f) for f in state.fields[r]] for r in t.regions},
+        "board": {r.key: [cards(f) for f in state.fields[r]] for r in t.regions if not r.expansion},
         "atrium_up": state.atrium_up[:],
         "followers": {t.spaces[s].label: seat for s, seat in enumerate(state.spaces) if seat >= 0},
         "coin_bowl": state.coin_bowl[:],
@@ -93,9 +96,28 @@ def state_to_json(state: GameState, events: bool = True) -> dict[str, Any]:
         "winners": list(state.winners),
         "truncated": state.truncated,
     }
+    if state.config.expansion:
+        _expansion_to_json(state, doc, cards)
     if events:
         doc["events"] = [list(e) for e in state.events]
     return doc
+
+
+def _expansion_to_json(state: GameState, doc: dict[str, Any], cards: Callable[[list[int]], list[str]]) -> None:
+    """The version-2 parts of an expansion game's document (the expansion fields of FIELDS)."""
+    doc["version"] = EXPANSION_VERSION
+    doc["config"]["expansion"] = True
+    for seat, player in enumerate(doc["players"]):
+        player["patrons"] = state.players[seat].patrons
+        player["emperor_tiles"] = state.players[seat].emperor_tiles[:]
+    doc["officials"] = {Official(o).key: (h if h >= 0 else None) for o, h in enumerate(state.officials)}
+    doc["officials_chosen"] = [Official(o).key for o, on in enumerate(state.officials_chosen) if on]
+    doc["emperor_pile"] = state.emperor_pile[:]
+    doc["emperor_up"] = state.emperor_up if state.emperor_up >= 0 else None
+    doc["matrona_tiles"] = state.matrona_tiles[:]
+    doc["augur_cards"] = cards(state.augur_cards)
+    doc["placed_this_turn"] = state.placed_this_turn
+    doc["benefit_blocked"] = [Faction(f).key for f, on in enumerate(state.benefit_blocked) if on]
 
 
 def _card_writer(t: Tables) -> Callable[[list[int]], list[str]]:
@@ -186,6 +208,20 @@ class _Reader:
             raise self.fail(path, f"unknown faction {value!r}; one of {keys}")
         return keys.index(value)
 
+    def tile(self, value: Any, path: str) -> int:
+        """A favor of the emperor tile, by its printed id."""
+        spec = self.t.components.expansion
+        ids = sorted(t.id for t in spec.emperor_tiles) if spec is not None else []
+        if isinstance(value, bool) or value not in ids:
+            raise self.fail(path, f"unknown favor of the emperor tile {value!r}; the ids are {ids}")
+        return int(value)
+
+    def official(self, value: Any, path: str) -> int:
+        keys = [o.key for o in Official]
+        if value not in keys:
+            raise self.fail(path, f"unknown official {value!r}; one of {keys}")
+        return keys.index(value)
+
     def seat(self, value: Any, path: str, players: int) -> int:
         return self.integer(value, path, 0, players - 1)
 
@@ -223,6 +259,8 @@ def state_from_json(doc: dict[str, Any] | str, components: Components | None = N
     _read_top(state, doc, r)
     _read_players(state, doc, r)
     _read_board(state, doc, r)
+    if state.config.expansion:
+        _read_expansion(state, doc, r)
     _read_piles(state, doc, r)
     _check_consistency(state, r, mid_phase="agenda" in doc)
     _read_flow(state, doc, r)
@@ -230,15 +268,18 @@ def state_from_json(doc: dict[str, Any] | str, components: Components | None = N
 
 
 def _read_config(doc: dict[str, Any], comps: Components) -> GameConfig:
-    unknown = sorted(set(doc) - _TOP_KEYS)
+    raw = doc.get("config")
+    expansion = isinstance(raw, dict) and raw.get("expansion") is True
+    unknown = sorted(set(doc) - (_EXPANSION_TOP_KEYS if expansion else _TOP_KEYS))
+    expansion_only = [k for k in unknown if k in _EXPANSION_TOP_KEYS]
+    if expansion_only:
+        raise InvalidStateError(f"{expansion_only[0]}: only an expansion document (version 2) has this key")
     if unknown:
         raise InvalidStateError(f"unknown top-level key(s) {unknown}")
-    if doc.get("format", FORMAT) != FORMAT or doc.get("version", VERSION) != VERSION:
-        raise InvalidStateError(f"format: expected {FORMAT!r} version {VERSION}")
-    raw = doc.get("config")
+    _check_version(doc, raw.get("expansion", False) if isinstance(raw, dict) else False)
     if not isinstance(raw, dict):
         raise InvalidStateError("config: missing (an object with at least 'players')")
-    allowed = {"players", "victory_card", "point_variant", "round_limit", "auto_forced", "components"}
+    allowed = {"players", "victory_card", "point_variant", "round_limit", "auto_forced", "components", "expansion"}
     if set(raw) - allowed:
         raise InvalidStateError(f"config: unknown key(s) {sorted(set(raw) - allowed)}")
     if "components" in raw and raw["components"] != comps.name:
@@ -256,21 +297,37 @@ def _read_config(doc: dict[str, Any], comps: Components) -> GameConfig:
             point_variant=point_variant,
             round_limit=raw.get("round_limit", 60),
             auto_forced=raw.get("auto_forced", True),
+            expansion=expansion,
             components=comps,
         )
     except (ValueError, TypeError) as exc:
         raise InvalidStateError(f"config: {exc}") from None
 
 
+def _check_version(doc: dict[str, Any], expansion: Any) -> None:
+    """The format and version: 1 for a base game, 2 for an expansion game (``config.expansion`` true)."""
+    if not isinstance(expansion, bool):
+        raise InvalidStateError(f"config.expansion: expected true or false, got {expansion!r}")
+    version = doc.get("version", EXPANSION_VERSION if expansion else VERSION)
+    if doc.get("format", FORMAT) != FORMAT or version not in (VERSION, EXPANSION_VERSION):
+        raise InvalidStateError(f"format: expected {FORMAT!r} version {VERSION}")
+    if version == EXPANSION_VERSION and not expansion:
+        raise InvalidStateError('format: version 2 is the expansion format; it needs "expansion": true in config')
+    if version == VERSION and expansion:
+        raise InvalidStateError("version: an expansion game (config.expansion true) is written as version 2")
+
+
 def _read_top(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
     n = state.num_players
     state.victory_card = state.config.victory_card or ""
     state.round = r.integer(doc.get("round", 1), "round")
-    phases = [p.name.lower() for p in Phase]
+    known = list(Phase) if state.config.expansion else list(BASE_PHASES)
+    phases = [p.name.lower() for p in known]
     phase = doc.get("phase", "card_placement")
     if phase not in phases:
-        raise r.fail("phase", f"unknown phase {phase!r}; one of {phases}")
-    state.phase = Phase(phases.index(phase))
+        extra = " (an expansion phase: this is a base document)" if phase in [p.name.lower() for p in Phase] else ""
+        raise r.fail("phase", f"unknown phase {phase!r}{extra}; one of {phases}")
+    state.phase = known[phases.index(phase)]
     state.start_seat = r.seat(doc.get("start_seat", 0), "start_seat", n)
     state.turn_seat = r.seat(doc.get("turn_seat", state.start_seat), "turn_seat", n)
     state.colosseum = r.integer(doc.get("colosseum", 0), "colosseum", 0, MAX_AMOUNT)
@@ -305,7 +362,7 @@ def _read_top(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
         state.events.append(
             Event(
                 r.integer(event[0], f"{path}[0]"),
-                r.integer(event[1], f"{path}[1]", 0, len(Phase) - 1),
+                r.integer(event[1], f"{path}[1]", 0, len(known) - 1),
                 r.integer(event[2], f"{path}[2]", -1, n - 1),
                 event[3],
                 r.integer(event[4], f"{path}[4]", -1, n - 1),
@@ -321,7 +378,8 @@ def _read_players(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
     temporary = []
     for seat, raw in enumerate(players):
         path = f"players[{seat}]"
-        raw = r.mapping(raw, path, _PLAYER_KEYS)
+        raw = r.mapping(raw, path, _PLAYER_KEYS | _EXPANSION_PLAYER_KEYS)
+        _read_player_expansion(state, seat, raw, r, path)
         p = state.players[seat]
         p.money = r.integer(raw.get("money", 0), f"{path}.money", 0, MAX_AMOUNT)
         p.laurels = r.integer(raw.get("laurels", 0), f"{path}.laurels", 0, MAX_AMOUNT)
@@ -358,6 +416,20 @@ def _read_players(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
     else:
         on = {r.faction(f, f"first_laurels[{i}]") for i, f in enumerate(r.items(laurels, "first_laurels"))}
         state.first_laurel = [f in on for f in range(len(state.first_laurel))]
+
+
+def _read_player_expansion(state: GameState, seat: int, raw: dict[str, Any], r: _Reader, path: str) -> None:
+    """A player's patron tiles and claimed emperor tiles (expansion documents only; R33, R34)."""
+    spec = state.config.components.expansion if state.config.expansion else None
+    if spec is None:
+        extra = sorted(_EXPANSION_PLAYER_KEYS & set(raw))
+        if extra:
+            raise r.fail(f"{path}.{extra[0]}", "only an expansion document (version 2) has this key")
+        return
+    p = state.players[seat]
+    p.patrons = r.integer(raw.get("patrons", 0), f"{path}.patrons", 0, spec.patrons_per_player)
+    tiles = r.items(raw.get("emperor_tiles", []), f"{path}.emperor_tiles")
+    p.emperor_tiles = [r.tile(t, f"{path}.emperor_tiles[{i}]") for i, t in enumerate(tiles)]
 
 
 def _read_sets(state: GameState, seat: int, sets: dict[str, Any], r: _Reader, path: str) -> None:
@@ -405,6 +477,102 @@ def _read_board(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
             raise r.fail(f"pairs[{i}]", "expected [seat, card, card]")
         seat = r.seat(pair[0], f"pairs[{i}][0]", state.num_players)
         state.pairs.append((seat, r.card(pair[1], f"pairs[{i}][1]"), r.card(pair[2], f"pairs[{i}][2]")))
+
+
+def _expansion_spec(state: GameState) -> ExpansionSpec:
+    spec = state.config.components.expansion
+    assert spec is not None  # GameConfig(expansion=True) checks it
+    return spec
+
+
+def _read_expansion(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
+    """The expansion fields of a version-2 document, with their holdings checks (R33-R40)."""
+    spec = _expansion_spec(state)
+    _read_officials(state, doc, r, spec)
+    _read_emperor_tiles(state, doc, r, spec)
+    state.augur_cards = r.cards(doc.get("augur_cards", []), "augur_cards")
+    if state.augur_cards and state.officials[Official.AUGUR] < 0:
+        raise r.fail("augur_cards", "cards drawn by the Augur, but nobody holds the Augur (R39)")
+    most = spec.official(Official.PRINCEPS).numbers["placements"]
+    state.placed_this_turn = r.integer(doc.get("placed_this_turn", 0), "placed_this_turn", 0, most)
+    blocked = [
+        r.faction(f, f"benefit_blocked[{i}]")
+        for i, f in enumerate(r.items(doc.get("benefit_blocked", []), "benefit_blocked"))
+    ]
+    named = spec.official(Official.TRIBUNUS_PLEBIS).numbers["factions"]
+    if len(set(blocked)) != len(blocked) or len(blocked) > named:
+        raise r.fail("benefit_blocked", f"at most {named} different factions are named for the Tribunus Plebis (R38)")
+    if blocked and state.officials[Official.TRIBUNUS_PLEBIS] < 0:
+        raise r.fail("benefit_blocked", "factions are named, but nobody holds the Tribunus Plebis (R38)")
+    for f in blocked:
+        state.benefit_blocked[f] = True
+    patrons = sum(p.patrons for p in state.players)
+    if patrons > spec.patron_supply:
+        raise r.fail("players", f"{patrons} patron tiles are held, but the supply has {spec.patron_supply} (R33)")
+
+
+def _read_officials(state: GameState, doc: dict[str, Any], r: _Reader, spec: ExpansionSpec) -> None:
+    """Officials: a holder seat (or null: on the Capitoleum) per official; at most the printed number per player."""
+    raw = r.mapping(doc.get("officials", {}), "officials", {o.key for o in Official})
+    for o in Official:
+        state.officials[o] = r.optional_seat(raw.get(o.key), f"officials.{o.key}", state.num_players)
+    limit = spec.region(ExpansionRegion.CAPITOLEUM).numbers["officials_per_player"]
+    for seat in range(state.num_players):
+        held = [Official(o).key for o, h in enumerate(state.officials) if h == seat]
+        if len(held) > limit:
+            raise r.fail("officials", f"player {seat} holds {held}; a player holds at most {limit} (R36)")
+    chosen = [
+        r.official(o, f"officials_chosen[{i}]")
+        for i, o in enumerate(r.items(doc.get("officials_chosen", []), "officials_chosen"))
+    ]
+    if len(set(chosen)) != len(chosen):
+        raise r.fail("officials_chosen", "an official is listed twice")
+    for c in chosen:
+        state.officials_chosen[c] = True
+
+
+# R36: the Matrona may be returned to the Capitoleum in phase 6; her tiles stay until phase 8 puts them under
+# the pile (R35 (4)), so only from the Capitoleum to the preparation may they lie there without a holder.
+_MATRONA_RETURNED = (Phase.EXPANSION_EVALUATION, Phase.CHARIOT_AUCTION, Phase.PREPARATION)
+
+
+def _read_emperor_tiles(state: GameState, doc: dict[str, Any], r: _Reader, spec: ExpansionSpec) -> None:
+    """Every favor of the emperor tile in exactly one place: claimed, face up, with the Matrona, or in the pile."""
+    where: dict[int, str] = {}
+
+    def place(tile: int, path: str) -> int:
+        if tile in where:
+            raise r.fail(path, f"emperor tile {tile} is also at {where[tile]}; each tile is in exactly one place (R35)")
+        where[tile] = path
+        return tile
+
+    for seat, p in enumerate(state.players):
+        for i, tile in enumerate(p.emperor_tiles):
+            place(tile, f"players[{seat}].emperor_tiles[{i}]")
+    up = doc.get("emperor_up")
+    if up is not None:
+        state.emperor_up = place(r.tile(up, "emperor_up"), "emperor_up")
+    matrona = r.items(doc.get("matrona_tiles", []), "matrona_tiles")
+    state.matrona_tiles = [
+        place(r.tile(t, f"matrona_tiles[{i}]"), f"matrona_tiles[{i}]") for i, t in enumerate(matrona)
+    ]
+    if state.matrona_tiles and state.officials[Official.MATRONA] < 0 and state.phase not in _MATRONA_RETURNED:
+        raise r.fail("matrona_tiles", "tiles lie with the Matrona, but nobody holds the Matrona (R35, R36)")
+    pile = doc.get("emperor_pile", "rest")
+    if pile == "rest":
+        rest = [t.id for t in spec.emperor_tiles if t.id not in where]
+        chance(state).shuffle(rest)
+        state.emperor_pile = rest
+        if "emperor_up" not in doc and rest:
+            state.emperor_up = rest.pop()  # like the set-up (E11): the top tile is turned face up
+        return
+    items = r.items(pile, "emperor_pile")
+    state.emperor_pile = [place(r.tile(t, f"emperor_pile[{i}]"), f"emperor_pile[{i}]") for i, t in enumerate(items)]
+    missing = sorted(t.id for t in spec.emperor_tiles if t.id not in where)
+    if missing:
+        raise r.fail(
+            "emperor_pile", f'emperor tiles {missing} are in no place; place every tile, or use "emperor_pile": "rest"'
+        )
 
 
 def _read_piles(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
@@ -523,13 +691,23 @@ def _arg_range(state: GameState, step_name: str, param: str) -> tuple[int, int]:
     }
     slot_region = STEPS[step_name].slot_region
     if param == "slot" and slot_region is not None:
-        return 0, comps.region(slot_region).spaces - 1
-    return bounds[param]
+        return 0, len(state.tables.region_spaces[slot_region]) - 1
+    return bounds.get(param, (-1, MAX_AMOUNT))  # an argument of another meaning: the step's check decides
+
+
+_EXPANSION_STEP_MODULES = ("tribune_env.engine.expansion_board", "tribune_env.engine.officials")
+
+
+def _expansion_step(name: str) -> bool:
+    """Whether only an expansion game runs the agenda step ``name`` (the modules of phases 6 and 8, R33-R40)."""
+    return STEPS[name].run.__module__ in _EXPANSION_STEP_MODULES
 
 
 def _read_task(state: GameState, task: Any, path: str, r: _Reader) -> Task:
     if not isinstance(task, list) or not task or not isinstance(task[0], str) or task[0] not in STEPS:
         raise r.fail(path, f"expected [step name, arguments...] with a known step, got {task!r}")
+    if not state.config.expansion and _expansion_step(task[0]):
+        raise r.fail(path, f"step {task[0]!r} belongs to the expansion; this is a base document")
     params = list(inspect.signature(STEPS[task[0]].run).parameters)[1:]
     if len(task) - 1 != len(params):
         raise r.fail(path, f"step {task[0]!r} takes {len(params)} argument(s) {params}, got {len(task) - 1}")
@@ -544,12 +722,15 @@ def _read_pending(state: GameState, raw: Any, r: _Reader) -> Pending | None:
     if raw is None:
         return None
     raw = r.mapping(raw, "pending", {"kind", "seat", "faction", "index"})
-    kinds = [k.key for k in DecisionKind]
+    known = list(DecisionKind) if state.config.expansion else list(BASE_DECISION_KINDS)
+    kinds = [k.key for k in known]
     if raw.get("kind") not in kinds:
-        raise r.fail("pending.kind", f"unknown decision kind {raw.get('kind')!r}; one of {kinds}")
+        expansion_kind = raw.get("kind") in [k.key for k in DecisionKind]
+        extra = " (an expansion decision: this is a base document)" if expansion_kind else ""
+        raise r.fail("pending.kind", f"unknown decision kind {raw.get('kind')!r}{extra}; one of {kinds}")
     faction = raw.get("faction")
     return Pending(
-        DecisionKind(kinds.index(raw["kind"])),
+        known[kinds.index(raw["kind"])],
         r.seat(raw.get("seat"), "pending.seat", state.num_players),
         -1 if faction is None else r.faction(faction, "pending.faction"),
         r.integer(raw.get("index", -1), "pending.index", -1),

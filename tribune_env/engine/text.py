@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from tribune_env.data import ExpansionSpec, Official, Requirement
 from tribune_env.engine.state import TILE_NAMES, GameState
 from tribune_env.engine.view import HIDDEN, player_view, public_hand_size
 
@@ -34,6 +37,9 @@ def render(state: GameState, seat: int | None = None) -> str:
             f"{t.spaces[s].slot + 1}:{'P' + str(state.spaces[s]) if state.spaces[s] >= 0 else '-'}"
             for s in t.region_spaces[r]
         )
+        if r.expansion:  # IX-XI: follower spaces only (E7)
+            lines.append(f"  {r.key:<14} followers [{spaces}]")
+            continue
         cards = " | ".join(" ".join(card(c) for c in field) or "." for field in view.board[r])
         lines.append(f"  {r.key:<14} cards [{cards}]  followers [{spaces}]")
     lines.append(
@@ -48,6 +54,10 @@ def render(state: GameState, seat: int | None = None) -> str:
         ff = " ".join(f"P{state.spaces[s]}" if state.spaces[s] >= 0 else "-" for s in t.faction_spaces[f])
         laurel = " (laurel)" if state.first_laurel[f] else ""
         lines.append(f"  {spec.name:<15} {owner:<40} field [{ff}]{laurel}")
+    extra = comps.expansion
+    if state.config.expansion and extra is not None:
+        augur = tuple(state.augur_cards) if seat is None else view.augur_cards
+        lines.extend(_expansion_lines(state, extra, augur, card))
     for s, p in enumerate(state.players):
         markers = ",".join(comps.factions[f].name[:4] for f, on in enumerate(p.markers) if on) or "-"
         favor = "eternal" if p.eternal_favor else ("temporary" if p.temporary_favor else "-")
@@ -56,7 +66,42 @@ def render(state: GameState, seat: int | None = None) -> str:
             f"  P{s}: {p.money} denarii, {p.laurels} laurels, {p.legions} legions, tile {TILE_NAMES[p.tile]},"
             f" favor {favor}, markers {markers}, {held} cards, {p.followers} followers left"
         )
+        if state.config.expansion:
+            tiles = " ".join(f"#{tile}" for tile in p.emperor_tiles) or "-"
+            lines.append(f"      patrons {p.patrons}, emperor tiles {tiles}")
         if seat is None or seat == s:
             hand = " ".join(t.card_label[c] for c, n in enumerate(p.hand) for _ in range(n))
             lines.append(f"      hand: {hand or '-'}")
     return "\n".join(lines)
+
+
+def tile_text(spec: ExpansionSpec, tile: int) -> str:
+    """A favor of the emperor tile with its two requirements, e.g. ``#3 (scroll + pay 12)`` (R34)."""
+    found = next((t for t in spec.emperor_tiles if t.id == tile), None)
+    if found is None:
+        raise KeyError(f"no favor of the emperor tile {tile}")
+    needs = [f"pay {spec.emperor_pay}" if q is Requirement.PAY else q.key.replace("_", " ") for q in found.requires]
+    return f"#{tile} ({' + '.join(needs)})"
+
+
+def _expansion_lines(
+    state: GameState, spec: ExpansionSpec, augur: tuple[int, ...], card: Callable[[int], str]
+) -> list[str]:
+    """The expansion board: emperor tiles (face up, pile size, Matrona), officials and their holders (R34-R39)."""
+    up = tile_text(spec, state.emperor_up) if state.emperor_up >= 0 else "none"
+    matrona = " ".join(tile_text(spec, t) for t in state.matrona_tiles) or "-"
+    lines = [f"  emperor tiles: face up {up}, pile {len(state.emperor_pile)}, Matrona's {matrona}"]
+    held = []
+    for o, holder in enumerate(state.officials):
+        name = spec.official(Official(o)).name
+        chosen = "*" if state.officials_chosen[o] else ""
+        held.append(f"{name}{chosen} {'P' + str(holder) if holder >= 0 else 'Capitoleum'}")
+    lines.append(f"  officials: {', '.join(held)}")
+    blocked = [state.config.components.factions[f].name for f, on in enumerate(state.benefit_blocked) if on]
+    if blocked:
+        lines.append(f"  no benefit this phase (Tribunus Plebis): {', '.join(blocked)}")
+    if augur:  # R39: the Augur's drawn cards, '??' for everybody but him
+        lines.append(f"  Augur's drawn cards: {' '.join(card(c) for c in augur)}")
+    if state.placed_this_turn:
+        lines.append(f"  followers placed this turn: {state.placed_this_turn}")
+    return lines

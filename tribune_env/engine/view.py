@@ -6,19 +6,28 @@ Pantheon card after placing there, the Catacombs pile while choosing from it,
 the Latrine and Pantheon cards once turned over); sealed choices of others
 (bids, Field of Mars pairs, cards being staged) are not shown before they are
 revealed. The draw and discard piles appear as sizes.
+
+In an expansion game (R35, R36, R39) the officials and their holders, the
+face-up favor of the emperor tile, the Matrona's tiles, every player's claimed
+tiles and patron tiles, the factions named for the Tribunus Plebis and the
+Princeps' placements are public; the emperor pile appears as its size only (its
+order is hidden from everyone), and the Augur's drawn cards are shown to the
+Augur only (others see one HIDDEN per card).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from tribune_env.data import Region
+from tribune_env.data import Official, Region
 from tribune_env.engine import rules  # noqa: F401  (the region records)
 from tribune_env.engine.decisions import Pending, Phase
 from tribune_env.engine.registry import REGIONS
 from tribune_env.engine.state import GameState
 
 HIDDEN = -1
+AUGUR = int(Official.AUGUR)
 
 
 @dataclass(frozen=True)
@@ -35,6 +44,8 @@ class PublicPlayer:
     hand_size: int  # as everybody sees it: see :func:`public_hand_size`
     followers: int
     fulfilled_since: int
+    patrons: int = 0  # expansion: patron tiles (R33)
+    emperor_tiles: tuple[int, ...] = ()  # expansion: claimed favor of the emperor tiles, by id (R35: public)
 
 
 @dataclass(frozen=True)
@@ -70,6 +81,16 @@ class PlayerView:
     sacrificed: tuple[bool, ...]
     truncated: bool
     winners: tuple[int, ...]
+    # the expansion (empty in a base game)
+    expansion: bool = False
+    officials: tuple[int, ...] = ()  # holder seat per Official, -1 on the Capitoleum (R36)
+    officials_chosen: tuple[bool, ...] = ()  # chosen at the Capitoleum this round
+    emperor_up: int = -1  # the face-up tile's id, -1 if none
+    emperor_pile_size: int = 0  # the pile's order is hidden from everyone (R35)
+    matrona_tiles: tuple[int, ...] = ()  # public (R35)
+    augur_cards: tuple[int, ...] = ()  # the Augur's drawn cards: HIDDEN per card unless seat is the Augur (R39)
+    placed_this_turn: int = 0  # followers placed in the running phase-2 turn (Princeps, R37)
+    benefit_blocked: tuple[bool, ...] = ()  # factions named for the Tribunus Plebis this phase (R38)
 
 
 def face_up(region: Region) -> bool:
@@ -115,6 +136,8 @@ def player_view(state: GameState, seat: int) -> PlayerView:
             public_hand_size(state, s),
             p.followers,
             state.fulfilled_since[s],
+            p.patrons,
+            tuple(p.emperor_tiles),
         )
         for s, p in enumerate(state.players)
     )
@@ -154,4 +177,23 @@ def player_view(state: GameState, seat: int) -> PlayerView:
         sacrificed=tuple(state.sacrificed),
         truncated=state.truncated,
         winners=state.winners,
+        **_expansion_view(state, seat),
     )
+
+
+def _expansion_view(state: GameState, seat: int) -> dict[str, Any]:
+    """The expansion fields of the view (R35-R39); nothing in a base game."""
+    if not state.config.expansion:
+        return {}
+    augur = state.officials[AUGUR]
+    return {
+        "expansion": True,
+        "officials": tuple(state.officials),
+        "officials_chosen": tuple(state.officials_chosen),
+        "emperor_up": state.emperor_up,
+        "emperor_pile_size": len(state.emperor_pile),
+        "matrona_tiles": tuple(state.matrona_tiles),
+        "augur_cards": tuple(state.augur_cards) if augur == seat else (HIDDEN,) * len(state.augur_cards),
+        "placed_this_turn": state.placed_this_turn,
+        "benefit_blocked": tuple(state.benefit_blocked),
+    }
