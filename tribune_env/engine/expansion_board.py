@@ -157,7 +157,7 @@ def _pairs_complete(state: GameState, staged: list[int]) -> bool:
     return bool(staged) and all(k % 2 == 0 for k in counts.values())
 
 
-@step(slot_region=Region.REFUGIUM)
+@step(slot_region=Region.REFUGIUM, expansion=True)
 def refugium_space(state: GameState, slot: int) -> None:
     """R33: the occupant chooses patron, pairs or nothing (E49: one option only)."""
     seat = _occupant(state, Region.REFUGIUM, slot)
@@ -334,7 +334,7 @@ def _claimable(state: GameState, seat: int) -> list[int]:
     return [t for t in tiles if all(_meets(state, seat, r) for r in _tile(state, t).requires)]
 
 
-@step(slot_region=Region.BASILICA)
+@step(slot_region=Region.BASILICA, expansion=True)
 def basilica_space(state: GameState, slot: int) -> None:
     """E50: "1" may claim a tile, then "2"."""
     seat = _occupant(state, Region.BASILICA, slot)
@@ -369,7 +369,7 @@ def _resolve_basilica(state: GameState, pending: Pending, action: ChooseTile | D
 # --- XI: Capitoleum (R36, E56-E60) ---------------------------------------------------------------------
 
 
-@step(slot_region=Region.CAPITOLEUM)
+@step(slot_region=Region.CAPITOLEUM, expansion=True)
 def capitoleum_space(state: GameState, slot: int) -> None:
     """E56: "1", "2", "3" may each choose an official."""
     seat = _occupant(state, Region.CAPITOLEUM, slot)

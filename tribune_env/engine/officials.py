@@ -61,7 +61,7 @@ def _tribunus_ready(state: GameState, seat: int) -> bool:
     return state.players[seat].tile == SCROLL and len(_controlled(state, seat)) >= need
 
 
-@step
+@step(expansion=True)
 def tribunus_plebis(state: GameState) -> None:
     """R38: at the start of phase 5 the holder may name two controlled factions for a tribune."""
     state.phase = Phase.FACTION_BENEFITS
@@ -107,7 +107,7 @@ def _tribunus_problem(state: GameState, pending: Pending) -> str:
     return ""
 
 
-@step
+@step(expansion=True)
 def benefits_end(state: GameState) -> None:
     """The end of phase 5: the factions named for the Tribunus Plebis give benefits again."""
     state.benefit_blocked = [False] * len(state.benefit_blocked)
@@ -116,7 +116,7 @@ def benefits_end(state: GameState) -> None:
 # --- phase 8 (R40 order) ----------------------------------------------------------------------
 
 
-@step
+@step(expansion=True)
 def preparation(state: GameState) -> None:
     """Expansion phase 8 (R40 order): emperor tiles (R35), then the Augur (R39), then the Quaestor (R40)."""
     state.phase = Phase.PREPARATION
@@ -167,7 +167,7 @@ def _matrona_tiles(state: GameState) -> None:
 # --- Augur (R39) ------------------------------------------------------------------------------
 
 
-@step(check=_holder_step(Official.AUGUR))
+@step(check=_holder_step(Official.AUGUR), expansion=True)
 def augur_draw(state: GameState, seat: int, n: int, after_cesura: int) -> None:
     """R39: the Augur draws ``n`` cards apart from his hand; R5 as for any draw (cesura magna once).
 
@@ -192,7 +192,7 @@ def _augur_keeps(state: GameState) -> int:
     return numbers["draws"] - numbers["discards"]
 
 
-@step(check=_holder_step(Official.AUGUR))
+@step(check=_holder_step(Official.AUGUR), expansion=True)
 def augur_keep(state: GameState, seat: int) -> None:
     """R39: with all his cards drawn the Augur discards one of them; fewer drawn: he keeps them all."""
     drawn = len(state.augur_cards)
@@ -237,7 +237,7 @@ def _augur_problem(state: GameState, pending: Pending) -> str:
 # --- Quaestor (R40) ---------------------------------------------------------------------------
 
 
-@step
+@step(expansion=True)
 def quaestor(state: GameState) -> None:
     """R40: every other player pays the Quaestor the printed amount or all his money, the stock paying the rest;
     the Quaestor also takes ``stock`` from the stock."""

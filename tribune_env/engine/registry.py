@@ -51,12 +51,14 @@ class StepRule:
         run: ``run(state, *args)``.
         slot_region: the region whose follower-space slot an argument named ``slot`` indexes.
         check: ``check(state, *args)``: why the step cannot run in a loaded position ('' when it can).
+        expansion: only an expansion game runs the step.
     """
 
     name: str
     run: StepFn
     slot_region: Region | None = None
     check: StepCheckFn = _no_problem
+    expansion: bool = False
 
 
 STEPS: dict[str, StepRule] = {}
@@ -70,11 +72,17 @@ def step(fn: F) -> F: ...
 
 
 @overload
-def step(*, slot_region: Region | None = None, check: StepCheckFn = _no_problem) -> Callable[[F], F]: ...
+def step(
+    *, slot_region: Region | None = None, check: StepCheckFn = _no_problem, expansion: bool = False
+) -> Callable[[F], F]: ...
 
 
 def step(
-    fn: F | None = None, *, slot_region: Region | None = None, check: StepCheckFn = _no_problem
+    fn: F | None = None,
+    *,
+    slot_region: Region | None = None,
+    check: StepCheckFn = _no_problem,
+    expansion: bool = False,
 ) -> F | Callable[[F], F]:
     """Register an agenda step under its function name; usable bare (``@step``) or with options."""
 
@@ -82,7 +90,7 @@ def step(
         name = f.__name__.lstrip("_")
         if name in STEPS:
             raise RuntimeError(f"agenda step {name!r} registered twice")
-        STEPS[name] = StepRule(name, f, slot_region, check)
+        STEPS[name] = StepRule(name, f, slot_region, check, expansion)
         return f
 
     return register(fn) if fn is not None else register

@@ -695,12 +695,9 @@ def _arg_range(state: GameState, step_name: str, param: str) -> tuple[int, int]:
     return bounds.get(param, (-1, MAX_AMOUNT))  # an argument of another meaning: the step's check decides
 
 
-_EXPANSION_STEP_MODULES = ("tribune_env.engine.expansion_board", "tribune_env.engine.officials")
-
-
 def _expansion_step(name: str) -> bool:
-    """Whether only an expansion game runs the agenda step ``name`` (the modules of phases 6 and 8, R33-R40)."""
-    return STEPS[name].run.__module__ in _EXPANSION_STEP_MODULES
+    """Whether only an expansion game runs the agenda step ``name`` (its record says so, R33-R40)."""
+    return STEPS[name].expansion
 
 
 def _read_task(state: GameState, task: Any, path: str, r: _Reader) -> Task:
