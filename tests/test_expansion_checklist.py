@@ -162,3 +162,28 @@ def test_r32_is_folded_into_the_amended_r15() -> None:
     state.controller[f] = 2
     state.sets[f] = list(state.tables.faction_cards[f][5:9])
     assert _target(state, f, TakeoverRole.FIRST_OVER_SECOND) == state.contest
+
+
+@pytest.mark.parametrize(("players", "markers"), [(2, 7), (3, 6), (4, 6), (5, 5)])
+def test_e75_the_point_variant_ends_at_the_expansion_marker_count(players: int, markers: int) -> None:
+    """E75: in the point-value variant an expansion game ends at the end of the round in which a player holds
+    7 (2 players), 6 (3, 4) or 5 (5) faction markers; one marker fewer does not end it."""
+    from tribune_env.engine.scoring import game_ends
+
+    state = _new(players, point_variant=True).state
+    assert state.config.point_variant_markers == markers
+    for f in range(markers - 1):
+        state.players[1].markers[f] = True
+    assert not game_ends(state)
+    state.players[1].markers[markers - 1] = True
+    assert game_ends(state)
+
+
+def test_e75_point_variant_expansion_games_finish() -> None:
+    """E75: random point-variant expansion games end with a winner among all players."""
+    for seed in range(4):
+        game = _new(3, seed=seed, point_variant=True, round_limit=40)
+        rng = random.Random(seed)
+        while not game.is_over:
+            game.apply(rng.choice(game.legal_actions()))
+        assert game.winners
