@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
-from enum import IntEnum
 from typing import Any
 
 from tribune_env.data.schema import (
@@ -19,6 +18,7 @@ from tribune_env.data.schema import (
     MAX_SIZE,
     ComponentError,
     Faction,
+    KeyedEnum,
     _count_table,
     _get,
     _int,
@@ -36,19 +36,15 @@ PAIR_REWARDS = ("laurels", "legions")
 ASSASSIN = "assassin"
 
 
-class Nationality(IntEnum):
+class Nationality(KeyedEnum):
     """The slave nationalities (E1), in the order of the component file."""
 
     NUBIAN = 0
     GERMANIAN = 1
     GREEK = 2
 
-    @property
-    def key(self) -> str:
-        return self.name.lower()
 
-
-class Official(IntEnum):
+class Official(KeyedEnum):
     """The five officials, in Capitoleum order (E5, E12)."""
 
     PRINCEPS = 0
@@ -57,24 +53,16 @@ class Official(IntEnum):
     QUAESTOR = 3
     TRIBUNUS_PLEBIS = 4
 
-    @property
-    def key(self) -> str:
-        return self.name.lower()
 
-
-class ExpansionRegion(IntEnum):
+class ExpansionRegion(KeyedEnum):
     """The expansion board's regions, in evaluation order (phase 6: IX, X, XI; E46)."""
 
     REFUGIUM = 0
     BASILICA = 1
     CAPITOLEUM = 2
 
-    @property
-    def key(self) -> str:
-        return self.name.lower()
 
-
-class Requirement(IntEnum):
+class Requirement(KeyedEnum):
     """The requirement kinds of a favor of the emperor tile (E51, R34)."""
 
     FAVOR = 0
@@ -85,10 +73,6 @@ class Requirement(IntEnum):
     MOST_LEGIONS = 5
     MOST_DENARII = 6
     PAY = 7
-
-    @property
-    def key(self) -> str:
-        return self.name.lower()
 
 
 # The printed numbers of each official and their bounds (E29, E45, E61-E64; R37-R40).

@@ -32,7 +32,15 @@ class ComponentError(ValueError):
     """A component file is unreadable or inconsistent; the message names the field."""
 
 
-class Faction(IntEnum):
+class KeyedEnum(IntEnum):
+    """An enum whose members have a lower-case ``key`` (the name used in files and documents)."""
+
+    @property
+    def key(self) -> str:
+        return self.name.lower()
+
+
+class Faction(KeyedEnum):
     """The seven factions, in board order (the order of phases 4 and 5)."""
 
     GLADIATORS = 0
@@ -43,12 +51,8 @@ class Faction(IntEnum):
     VESTALS = 5
     SENATORS = 6
 
-    @property
-    def key(self) -> str:
-        return self.name.lower()
 
-
-class Region(IntEnum):
+class Region(KeyedEnum):
     """The board regions, in evaluation order (phase 3)."""
 
     THERMAE = 0
@@ -62,10 +66,6 @@ class Region(IntEnum):
     REFUGIUM = 8  # IX..XI: the expansion board, evaluated in phase 6 of an expansion game
     BASILICA = 9
     CAPITOLEUM = 10
-
-    @property
-    def key(self) -> str:
-        return self.name.lower()
 
     @property
     def expansion(self) -> bool:

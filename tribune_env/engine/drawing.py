@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tribune_env.engine.actions import Action, PickCard
 from tribune_env.engine.decisions import DecisionKind, Pending
 from tribune_env.engine.ops import ask, discard_from_hand, draw_card, hand_choices, push, seat_name
@@ -12,17 +14,32 @@ from tribune_env.engine.state import GameState
 @step
 def draw(state: GameState, seat: int, n: int, after_cesura: int) -> None:
     """``seat`` draws ``n`` cards. An empty deck and discard pile trigger cesura magna once (R5)."""
+
+    def put(card: int) -> None:
+        state.players[seat].hand[card] += 1
+
+    draw_into(state, seat, n, after_cesura, "draw", put)
+
+
+def draw_into(
+    state: GameState, seat: int, n: int, after_cesura: int, retry: str, put: Callable[[int], None], note: str = ""
+) -> None:
+    """Draw ``n`` cards for ``seat``, handing each to ``put``; the drawn card is private to ``seat`` (R1).
+
+    When both piles are empty a cesura magna runs once, then the step ``retry`` (called with ``seat``, the cards
+    still to draw and ``after_cesura=1``) goes on; after it, a failed draw ends the drawing (R5).
+    """
     for i in range(n):
         card = draw_card(state)
         if card < 0:
             if after_cesura:
                 state.log(seat, f"no card left to draw for {seat_name(seat)} (R5)")
                 return
-            push(state, ("cesura",), ("draw", seat, n - i, 1))
+            push(state, ("cesura",), (retry, seat, n - i, 1))
             return
-        state.players[seat].hand[card] += 1
-        state.log(seat, f"{seat_name(seat)} draws a card")
-        state.log(seat, f"{seat_name(seat)} drew {state.tables.card_name(card)}", private_to=seat)
+        put(card)
+        state.log(seat, f"{seat_name(seat)} draws a card{note}")
+        state.log(seat, f"{seat_name(seat)} drew {state.tables.card_name(card)}{note}", private_to=seat)
 
 
 @step

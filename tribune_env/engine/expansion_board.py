@@ -45,8 +45,9 @@ from tribune_env.engine.ops import (
     pay,
     seat_name,
     set_sum,
-    take_from_hand,
+    stage,
     touch,
+    unstage,
 )
 from tribune_env.engine.regions import free_spaces, on_slot, ordered_problem, paired_spaces
 from tribune_env.engine.registry import CheckFn, DecisionRule, RegionRule, decision, region_rule, step
@@ -196,22 +197,14 @@ def _legal_patron(state: GameState, pending: Pending) -> list[Action]:
     return options
 
 
-def _return_staged(state: GameState, seat: int) -> None:
-    for card in state.staged:
-        state.players[seat].hand[card] += 1
-    state.staged = []
-
-
 def _resolve_patron(state: GameState, pending: Pending, action: PickCard | Commit | Decline) -> None:
     """E47, R33: the total value goes to the stock, the slaves to the discard pile; +1 patron tile."""
     seat = pending.seat
     if isinstance(action, PickCard):
-        take_from_hand(state, seat, action.card)
-        state.staged.append(action.card)
-        ask(state, pending)
+        stage(state, pending, action.card)
         return
     if isinstance(action, Decline):
-        _return_staged(state, seat)
+        unstage(state, seat)
         state.log(seat, f"{seat_name(seat)} takes no patron tile at the Refugium")
         return
     cards, state.staged = state.staged, []
@@ -234,12 +227,10 @@ def _resolve_pairs(state: GameState, pending: Pending, action: PickCard | Commit
     """E48, R33: each pair gives its nationality's reward; the slaves go to the discard pile; nothing is paid."""
     seat = pending.seat
     if isinstance(action, PickCard):
-        take_from_hand(state, seat, action.card)
-        state.staged.append(action.card)
-        ask(state, pending)
+        stage(state, pending, action.card)
         return
     if isinstance(action, Decline):
-        _return_staged(state, seat)
+        unstage(state, seat)
         state.log(seat, f"{seat_name(seat)} discards no pairs at the Refugium")
         return
     cards, state.staged = state.staged, []

@@ -7,7 +7,8 @@ from __future__ import annotations
 from tribune_env.data import Official, OfficialSpec
 from tribune_env.engine.actions import DECLINE, Action, ChooseFaction, Decline, PickCard, choose_faction, pick_card
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase
-from tribune_env.engine.ops import ask, draw_card, faction_name, give_money, pay, push, seat_name, touch
+from tribune_env.engine.drawing import draw_into
+from tribune_env.engine.ops import ask, faction_name, give_money, pay, push, seat_name, touch
 from tribune_env.engine.registry import CheckFn, DecisionRule, StepCheckFn, decision, step
 from tribune_env.engine.state import SCROLL, TRIBUNE, GameState
 
@@ -174,17 +175,7 @@ def augur_draw(state: GameState, seat: int, n: int, after_cesura: int) -> None:
     The cards already drawn are held apart (``augur_cards``) during a cesura, so they do not count toward his
     hand limit there.
     """
-    for i in range(n):
-        card = draw_card(state)
-        if card < 0:
-            if after_cesura:
-                state.log(seat, f"no card left to draw for {seat_name(seat)} (R5)")
-                return
-            push(state, ("cesura",), ("augur_draw", seat, n - i, 1))
-            return
-        state.augur_cards.append(card)
-        state.log(seat, f"{seat_name(seat)} draws a card (Augur)")
-        state.log(seat, f"{seat_name(seat)} drew {state.tables.card_name(card)} (Augur)", private_to=seat)
+    draw_into(state, seat, n, after_cesura, "augur_draw", state.augur_cards.append, " (Augur)")
 
 
 def _augur_keeps(state: GameState) -> int:

@@ -56,6 +56,21 @@ def take_from_hand(state: GameState, seat: int, card: int) -> None:
     hand[card] -= 1
 
 
+def stage(state: GameState, pending: Pending, card: int) -> None:
+    """Move ``card`` from the decider's hand onto ``state.staged`` and ask the same decision again."""
+    take_from_hand(state, pending.seat, card)
+    state.staged.append(card)
+    ask(state, pending)
+
+
+def unstage(state: GameState, seat: int) -> list[int]:
+    """Return the staged cards to ``seat``'s hand; the list of them."""
+    cards, state.staged = state.staged, []
+    for card in cards:
+        state.players[seat].hand[card] += 1
+    return cards
+
+
 def discard_from_hand(state: GameState, seat: int, card: int) -> None:
     """Move one card of type ``card`` from the hand of ``seat`` to the discard pile."""
     take_from_hand(state, seat, card)

@@ -21,7 +21,9 @@ from tribune_env.engine.ops import (
     push,
     seal_bid,
     seat_name,
+    stage,
     take_from_hand,
+    unstage,
 )
 from tribune_env.engine.registry import REGIONS, CheckFn, DecisionRule, RegionRule, decision, region_rule, step
 from tribune_env.engine.state import GameState, Task
@@ -390,16 +392,14 @@ def _legal_mars(state: GameState, pending: Pending) -> list[Action]:
 def _resolve_mars(state: GameState, pending: Pending, action: PickCard | Decline) -> None:
     seat = pending.seat
     if isinstance(action, Decline):
-        for card in state.staged:
-            state.players[seat].hand[card] += 1
-        state.staged = []
+        unstage(state, seat)
         _log_mars_choice(state, seat, "discards no pair")
+        return
+    if len(state.staged) + 1 < _pair_size(state):
+        stage(state, pending, action.card)
         return
     take_from_hand(state, seat, action.card)
     state.staged.append(action.card)
-    if len(state.staged) < _pair_size(state):
-        ask(state, pending)
-        return
     first, second = state.staged
     state.pairs.append((seat, first, second))
     state.staged = []

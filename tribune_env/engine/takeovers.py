@@ -22,8 +22,9 @@ from tribune_env.engine.ops import (
     push,
     remove_highest,
     seat_name,
-    take_from_hand,
+    stage,
     touch,
+    unstage,
 )
 from tribune_env.engine.registry import DecisionRule, decision, step
 from tribune_env.engine.state import GameState, Task
@@ -155,17 +156,14 @@ def _legal_takeover(state: GameState, pending: Pending) -> list[Action]:
 def _resolve_takeover(state: GameState, pending: Pending, action: PickCard | Commit | Decline) -> None:
     seat, faction, role = pending.seat, pending.faction, pending.index
     if isinstance(action, PickCard):
-        take_from_hand(state, seat, action.card)
-        state.staged.append(action.card)
-        ask(state, pending)
+        stage(state, pending, action.card)
         return
-    cards, state.staged = state.staged, []
     if isinstance(action, Decline):
-        for card in cards:
-            state.players[seat].hand[card] += 1
+        unstage(state, seat)
         state.log(seat, f"{seat_name(seat)} declines to take over the {faction_name(state, faction)}")
         _after_decline(state, faction, role)
         return
+    cards, state.staged = state.staged, []
     cards, assassins = _split(state, cards)
     state.log(seat, f"{seat_name(seat)} plays {card_names(state, cards)} for the {faction_name(state, faction)}")
     if assassins:
