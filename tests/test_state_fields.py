@@ -94,3 +94,15 @@ def test_expansion_clone_copies_the_expansion_fields() -> None:
             assert getattr(state, f.name) is not getattr(other, f.name), f.name
     other.players[0].emperor_tiles.append(99)
     assert 99 not in state.players[0].emperor_tiles
+
+
+def test_every_declared_key_has_exactly_one_writer_and_is_read() -> None:
+    """The document writer is driven by the declaration: one codec per declared key, none besides; the reader
+    accepts exactly the declared keys."""
+    from tribune_env.engine import serialize
+    from tribune_env.engine.state import json_keys
+
+    assert set(serialize._WRITERS) == set(json_keys(expansion=True))
+    assert serialize._TOP_KEYS == {"format", "version", *json_keys(expansion=False)}
+    assert serialize._EXPANSION_TOP_KEYS == {"format", "version", *json_keys(expansion=True)}
+    assert list(_mid_game(5, 120).to_json())[2:] == list(json_keys(expansion=False))

@@ -22,7 +22,7 @@ from tribune_env.engine.errors import InvalidStateError
 from tribune_env.engine.ops import chance
 from tribune_env.engine.registry import DECISIONS, REGIONS, STEPS
 from tribune_env.engine.rounds import round_tasks
-from tribune_env.engine.state import FIELDS, TILE_NAMES, Event, GameState, Task
+from tribune_env.engine.state import TILE_NAMES, Event, GameState, Task, json_keys
 from tribune_env.engine.tables import SpaceKind, Tables
 
 # Upper bound for money, laurels, legions and bids in a document. No game comes near it; it keeps
@@ -32,8 +32,8 @@ MAX_AMOUNT = 1_000_000
 FORMAT = "tribune-state"
 VERSION = 1
 EXPANSION_VERSION = 2  # an expansion game's document (config.expansion true, the expansion keys)
-_TOP_KEYS = {"format", "version"} | {f.json for f in FIELDS if f.json is not None and not f.expansion}
-_EXPANSION_TOP_KEYS = {"format", "version"} | {f.json for f in FIELDS if f.json is not None}
+_TOP_KEYS = {"format", "version", *json_keys(expansion=False)}
+_EXPANSION_TOP_KEYS = {"format", "version", *json_keys(expansion=True)}
 _PLAYER_KEYS = {
     "money",
     "laurels",
@@ -54,80 +54,93 @@ _EXPANSION_PLAYER_KEYS = frozenset({"patrons", "emperor_tiles"})
 
 
 def state_to_json(state: GameState, events: bool = True) -> dict[str, Any]:
-    """A JSON-ready dict holding the whole state (and, by default, the event log)."""
-    t = state.tables
-    cards = _card_writer(t)
-    doc: dict[str, Any] = {
-        "format": FORMAT,
-        "version": VERSION,
-        "config": {
-            "players": state.num_players,
-            "victory_card": state.victory_card or None,
-            "point_variant": state.config.point_variant,
-            "round_limit": state.config.round_limit,
-            "auto_forced": state.config.auto_forced,
-            "components": state.config.components.name,
-        },
-        "round": state.round,
-        "phase": state.phase.name.lower(),
-        "start_seat": state.start_seat,
-        "turn_seat": state.turn_seat,
-        "players": [_player_to_json(state, seat, cards) for seat in range(state.num_players)],
-        "first_laurels": [Faction(f).key for f, on in enumerate(state.first_laurel) if on],
-        "board": {r.key: [cards(f) for f in state.fields[r]] for r in t.regions if not r.expansion},
-        "atrium_up": state.atrium_up[:],
-        "followers": {t.spaces[s].label: seat for s, seat in enumerate(state.spaces) if seat >= 0},
-        "coin_bowl": state.coin_bowl[:],
-        "colosseum": state.colosseum,
-        "chariot": Faction(state.chariot).key if state.chariot >= 0 else None,
-        "proconsul": state.proconsul if state.proconsul >= 0 else None,
-        "draw_pile": cards(state.draw),
-        "discard_pile": cards(state.discard),
-        "staged": cards(state.staged),
-        "contest": cards(state.contest),
-        "pairs": [[seat, t.card_label[a], t.card_label[b]] for seat, a, b in state.pairs],
-        "bids": state.bids[:],
-        "sacrificed": state.sacrificed[:],
-        "pending": _pending_to_json(state.pending),
-        "agenda": [list(task) for task in reversed(state.agenda)],
-        "chance": state.chance,
-        "clock": state.clock,
-        "fulfilled_since": state.fulfilled_since[:],
-        "winners": list(state.winners),
-        "truncated": state.truncated,
-    }
-    if state.config.expansion:
-        _expansion_to_json(state, doc, cards)
-    if events:
-        doc["events"] = [list(e) for e in state.events]
+    """A JSON-ready dict holding the whole state (and, by default, the event log).
+
+    The keys and their order come from the state's declaration (:func:`~tribune_env.engine.state.json_keys`);
+    each key is written by its entry of :data:`_WRITERS`.
+    """
+    expansion = state.config.expansion
+    doc: dict[str, Any] = {"format": FORMAT, "version": EXPANSION_VERSION if expansion else VERSION}
+    for key in json_keys(expansion):
+        if key != "events" or events:
+            doc[key] = _WRITERS[key](state)
     return doc
 
 
-def _expansion_to_json(state: GameState, doc: dict[str, Any], cards: Callable[[list[int]], list[str]]) -> None:
-    """The version-2 parts of an expansion game's document (the expansion fields of FIELDS)."""
-    doc["version"] = EXPANSION_VERSION
-    doc["config"]["expansion"] = True
-    for seat, player in enumerate(doc["players"]):
-        player["patrons"] = state.players[seat].patrons
-        player["emperor_tiles"] = state.players[seat].emperor_tiles[:]
-    doc["officials"] = {Official(o).key: (h if h >= 0 else None) for o, h in enumerate(state.officials)}
-    doc["officials_chosen"] = [Official(o).key for o, on in enumerate(state.officials_chosen) if on]
-    doc["emperor_pile"] = state.emperor_pile[:]
-    doc["emperor_up"] = state.emperor_up if state.emperor_up >= 0 else None
-    doc["matrona_tiles"] = state.matrona_tiles[:]
-    doc["augur_cards"] = cards(state.augur_cards)
-    doc["placed_this_turn"] = state.placed_this_turn
-    doc["benefit_blocked"] = [Faction(f).key for f, on in enumerate(state.benefit_blocked) if on]
+def _config_to_json(state: GameState) -> dict[str, Any]:
+    config = state.config
+    out: dict[str, Any] = {
+        "players": state.num_players,
+        "victory_card": state.victory_card or None,
+        "point_variant": config.point_variant,
+        "round_limit": config.round_limit,
+        "auto_forced": config.auto_forced,
+        "components": config.components.name,
+    }
+    if config.expansion:
+        out["expansion"] = True
+    return out
 
 
-def _card_writer(t: Tables) -> Callable[[list[int]], list[str]]:
-    return lambda pile: [t.card_label[c] for c in pile]
+def _cards(state: GameState, pile: list[int]) -> list[str]:
+    label = state.tables.card_label
+    return [label[c] for c in pile]
 
 
-def _player_to_json(state: GameState, seat: int, cards: Callable[[list[int]], list[str]]) -> dict[str, Any]:
+def _keys(on: list[bool], enum: type[Faction] | type[Official]) -> list[str]:
+    return [enum(i).key for i, flag in enumerate(on) if flag]
+
+
+_WRITERS: dict[str, Callable[[GameState], Any]] = {
+    "config": _config_to_json,
+    "round": lambda s: s.round,
+    "phase": lambda s: s.phase.name.lower(),
+    "start_seat": lambda s: s.start_seat,
+    "turn_seat": lambda s: s.turn_seat,
+    "players": lambda s: [_player_to_json(s, seat) for seat in range(s.num_players)],
+    "first_laurels": lambda s: _keys(s.first_laurel, Faction),
+    "board": lambda s: {r.key: [_cards(s, f) for f in s.fields[r]] for r in s.tables.regions if not r.expansion},
+    "atrium_up": lambda s: s.atrium_up[:],
+    "followers": lambda s: {s.tables.spaces[i].label: seat for i, seat in enumerate(s.spaces) if seat >= 0},
+    "coin_bowl": lambda s: s.coin_bowl[:],
+    "colosseum": lambda s: s.colosseum,
+    "chariot": lambda s: Faction(s.chariot).key if s.chariot >= 0 else None,
+    "proconsul": lambda s: s.proconsul if s.proconsul >= 0 else None,
+    "draw_pile": lambda s: _cards(s, s.draw),
+    "discard_pile": lambda s: _cards(s, s.discard),
+    "staged": lambda s: _cards(s, s.staged),
+    "contest": lambda s: _cards(s, s.contest),
+    "pairs": lambda s: [[seat, s.tables.card_label[a], s.tables.card_label[b]] for seat, a, b in s.pairs],
+    "bids": lambda s: s.bids[:],
+    "sacrificed": lambda s: s.sacrificed[:],
+    "pending": lambda s: _pending_to_json(s.pending),
+    "agenda": lambda s: [list(task) for task in reversed(s.agenda)],
+    "chance": lambda s: s.chance,
+    "clock": lambda s: s.clock,
+    "fulfilled_since": lambda s: s.fulfilled_since[:],
+    "winners": lambda s: list(s.winners),
+    "truncated": lambda s: s.truncated,
+    "officials": lambda s: {Official(o).key: (h if h >= 0 else None) for o, h in enumerate(s.officials)},
+    "officials_chosen": lambda s: _keys(s.officials_chosen, Official),
+    "emperor_pile": lambda s: s.emperor_pile[:],
+    "emperor_up": lambda s: s.emperor_up if s.emperor_up >= 0 else None,
+    "matrona_tiles": lambda s: s.matrona_tiles[:],
+    "augur_cards": lambda s: _cards(s, s.augur_cards),
+    "placed_this_turn": lambda s: s.placed_this_turn,
+    "benefit_blocked": lambda s: _keys(s.benefit_blocked, Faction),
+    "events": lambda s: [list(e) for e in s.events],
+}
+"""The codec of each document key: how the fields declared under it are written."""
+
+
+def _player_to_json(state: GameState, seat: int) -> dict[str, Any]:
     p = state.players[seat]
     hand = [c for c, n in enumerate(p.hand) for _ in range(n)]
-    return {
+
+    def cards(pile: list[int]) -> list[str]:
+        return _cards(state, pile)
+
+    out = {
         "money": p.money,
         "laurels": p.laurels,
         "legions": p.legions,
@@ -140,6 +153,10 @@ def _player_to_json(state: GameState, seat: int, cards: Callable[[list[int]], li
         "followers": p.followers,
         "pantheon_seen": p.pantheon_seen,
     }
+    if state.config.expansion:
+        out["patrons"] = p.patrons
+        out["emperor_tiles"] = p.emperor_tiles[:]
+    return out
 
 
 def _pending_to_json(pending: Pending | None) -> dict[str, Any] | None:

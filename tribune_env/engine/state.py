@@ -108,31 +108,32 @@ class StateField(NamedTuple):
 
 
 FIELDS: tuple[StateField, ...] = (
+    # in the order of the document's keys
     StateField("config", Copy.SHARED, "config"),
+    StateField("victory_card", Copy.SHARED, "config"),
     StateField("tables", Copy.SHARED, None),
+    StateField("round", Copy.SHARED, "round"),
+    StateField("phase", Copy.SHARED, "phase"),
+    StateField("start_seat", Copy.SHARED, "start_seat"),
+    StateField("turn_seat", Copy.SHARED, "turn_seat"),
     StateField("players", Copy.PLAYERS, "players"),
-    StateField("draw", Copy.LIST, "draw_pile"),
-    StateField("discard", Copy.LIST, "discard_pile"),
+    StateField("controller", Copy.LIST, "players"),
+    StateField("sets", Copy.NESTED, "players"),
+    StateField("first_laurel", Copy.LIST, "first_laurels"),
     StateField("fields", Copy.NESTED2, "board"),
     StateField("atrium_up", Copy.LIST, "atrium_up"),
     StateField("spaces", Copy.LIST, "followers"),
     StateField("coin_bowl", Copy.LIST, "coin_bowl"),
     StateField("colosseum", Copy.SHARED, "colosseum"),
-    StateField("controller", Copy.LIST, "players"),
-    StateField("sets", Copy.NESTED, "players"),
-    StateField("first_laurel", Copy.LIST, "first_laurels"),
     StateField("chariot", Copy.SHARED, "chariot"),
     StateField("proconsul", Copy.SHARED, "proconsul"),
+    StateField("draw", Copy.LIST, "draw_pile"),
+    StateField("discard", Copy.LIST, "discard_pile"),
     StateField("staged", Copy.LIST, "staged"),
     StateField("contest", Copy.LIST, "contest"),
     StateField("pairs", Copy.LIST, "pairs"),
     StateField("bids", Copy.LIST, "bids"),
     StateField("sacrificed", Copy.LIST, "sacrificed"),
-    StateField("round", Copy.SHARED, "round"),
-    StateField("phase", Copy.SHARED, "phase"),
-    StateField("start_seat", Copy.SHARED, "start_seat"),
-    StateField("turn_seat", Copy.SHARED, "turn_seat"),
-    StateField("victory_card", Copy.SHARED, "config"),
     StateField("pending", Copy.SHARED, "pending"),
     StateField("legal_cache", Copy.SHARED, None),
     StateField("agenda", Copy.LIST, "agenda"),
@@ -142,7 +143,6 @@ FIELDS: tuple[StateField, ...] = (
     StateField("fulfilled_since", Copy.LIST, "fulfilled_since"),
     StateField("winners", Copy.SHARED, "winners"),
     StateField("truncated", Copy.SHARED, "truncated"),
-    StateField("events", Copy.LIST, "events"),
     StateField("officials", Copy.LIST, "officials", True),
     StateField("officials_chosen", Copy.LIST, "officials_chosen", True),
     StateField("emperor_pile", Copy.LIST, "emperor_pile", True),
@@ -151,9 +151,19 @@ FIELDS: tuple[StateField, ...] = (
     StateField("augur_cards", Copy.LIST, "augur_cards", True),
     StateField("placed_this_turn", Copy.SHARED, "placed_this_turn", True),
     StateField("benefit_blocked", Copy.LIST, "benefit_blocked", True),
+    StateField("events", Copy.LIST, "events"),
 )
-"""Every field of :class:`GameState`, declared once: ``__slots__`` and ``clone()`` are derived from it, and
-the JSON writer writes exactly the declared keys (checked by tests/test_state_fields.py)."""
+"""Every field of :class:`GameState`, declared once: ``__slots__`` and ``clone()`` are derived from it, and the
+document writer writes the declared keys in this order (:func:`json_keys`), each with its codec in serialize.py."""
+
+
+def json_keys(expansion: bool) -> tuple[str, ...]:
+    """The keys of a state document, in order: those of the fields a base (or expansion) game uses."""
+    keys: dict[str, None] = {}
+    for f in FIELDS:
+        if f.json is not None and (expansion or not f.expansion):
+            keys[f.json] = None
+    return tuple(keys)
 
 _COPY_EXPR = {
     Copy.SHARED: "self.{0}",
