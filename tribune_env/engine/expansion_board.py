@@ -197,17 +197,28 @@ def _legal_patron(state: GameState, pending: Pending) -> list[Action]:
     return options
 
 
+def _staged_choice(
+    state: GameState, pending: Pending, action: PickCard | Commit | Decline, declined: str
+) -> list[int] | None:
+    """The staging part of a Refugium choice: a card is staged (asked again), a decline returns the staged cards
+    (logged as ``declined``); on commit the staged cards, taken off the table."""
+    if isinstance(action, PickCard):
+        stage(state, pending, action.card)
+        return None
+    if isinstance(action, Decline):
+        unstage(state, pending.seat)
+        state.log(pending.seat, f"{seat_name(pending.seat)} {declined}")
+        return None
+    cards, state.staged = state.staged, []
+    return cards
+
+
 def _resolve_patron(state: GameState, pending: Pending, action: PickCard | Commit | Decline) -> None:
     """E47, R33: the total value goes to the stock, the slaves to the discard pile; +1 patron tile."""
     seat = pending.seat
-    if isinstance(action, PickCard):
-        stage(state, pending, action.card)
+    cards = _staged_choice(state, pending, action, "takes no patron tile at the Refugium")
+    if cards is None:
         return
-    if isinstance(action, Decline):
-        unstage(state, seat)
-        state.log(seat, f"{seat_name(seat)} takes no patron tile at the Refugium")
-        return
-    cards, state.staged = state.staged, []
     pay(state, seat, set_sum(state, cards), "Refugium patron, to the stock")
     state.discard.extend(cards)
     state.players[seat].patrons += 1
@@ -226,14 +237,9 @@ def _legal_pairs(state: GameState, pending: Pending) -> list[Action]:
 def _resolve_pairs(state: GameState, pending: Pending, action: PickCard | Commit | Decline) -> None:
     """E48, R33: each pair gives its nationality's reward; the slaves go to the discard pile; nothing is paid."""
     seat = pending.seat
-    if isinstance(action, PickCard):
-        stage(state, pending, action.card)
+    cards = _staged_choice(state, pending, action, "discards no pairs at the Refugium")
+    if cards is None:
         return
-    if isinstance(action, Decline):
-        unstage(state, seat)
-        state.log(seat, f"{seat_name(seat)} discards no pairs at the Refugium")
-        return
-    cards, state.staged = state.staged, []
     state.discard.extend(cards)
     state.log(seat, f"{seat_name(seat)} discards the pairs {card_names(state, cards)} at the Refugium")
     counts = Counter(state.tables.card_nationality[c] for c in cards)
