@@ -3,7 +3,10 @@
 Every section and key is optional except where noted; defaults are the
 dataclass defaults below. Unknown keys, wrong types and out-of-range values
 raise :class:`ConfigError` naming the file, the key and the problem, before
-anything is written. :meth:`TrainConfig.resolved` is the complete
+anything is written; :func:`load_config` (and a run, before it writes anything)
+also builds every agent the config names (:func:`check_agents`), so a spec
+with an unknown parameter or a missing model fails there and not hours into
+the run. :meth:`TrainConfig.resolved` is the complete
 configuration with machine-dependent values (``n_envs: auto``) filled in; it
 is saved beside every model so a run can be repeated exactly.
 """
@@ -22,7 +25,7 @@ from typing import Any
 import yaml
 
 from agents.base import AgentError
-from agents.specs import parse_spec
+from agents.specs import make_agent, parse_spec
 
 ACTIVATIONS = ("tanh", "relu")
 REWARDS = ("win_loss", "rank", "score_margin")
@@ -202,7 +205,28 @@ def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> Tr
         raise ConfigError(f"{path}: not valid YAML: {exc}") from None
     if data is None:
         data = {}
-    return config_from_dict(data, str(path), overrides)
+    config = config_from_dict(data, str(path), overrides)
+    check_agents(config, str(path))
+    return config
+
+
+def agent_specs(config: TrainConfig) -> list[tuple[str, str]]:
+    """``(key, spec)`` of every agent the run builds: opponents, evaluation opponents and the imitation teacher."""
+    specs = [(f"opponents.mix.{spec}", spec) for spec in config.opponents.mix]
+    specs += [(f"eval.opponents[{i}]", spec) for i, spec in enumerate(config.eval.opponents)]
+    if config.pretrain.enabled:
+        specs.append(("pretrain.teacher", config.pretrain.teacher))
+    return specs
+
+
+def check_agents(config: TrainConfig, source: str = "config") -> None:
+    """Build (and close) every agent of :func:`agent_specs` once; :class:`ConfigError` naming the key otherwise."""
+    for key, spec in agent_specs(config):
+        try:
+            make_agent(spec, 0).close()
+        except Exception as exc:  # AgentError, or whatever a registered factory raises
+            problem = str(exc) if isinstance(exc, AgentError) else f"{type(exc).__name__}: {exc}"
+            raise ConfigError(f"{source}: {key}: agent {spec!r} cannot be built: {problem}") from None
 
 
 def config_from_dict(data: Any, source: str = "config", overrides: dict[str, Any] | None = None) -> TrainConfig:

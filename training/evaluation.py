@@ -5,12 +5,20 @@ copies of each fixed opponent, seats rotated with duplicate deals (the
 tournament runner's schedule), and reports the win rate with its 95%
 bootstrap interval. Each evaluation is stored as a results file, so it can be
 replayed and re-analysed with ``tribune replay`` / ``tribune tournament``.
-Rows are appended to ``eval.csv``; :func:`plot_learning_curve` draws it.
+Rows go to ``eval.csv`` (:func:`record_rows`: a point evaluated again replaces
+its rows, so redoing an evaluation never adds a second one); :func:`plot_learning_curve` draws it.
+
+The results files name the learner by its path, so a run folder that was moved
+or copied finds files whose learner path differs from its own; such a file (the
+same evaluation, written before the move) is moved to ``superseded/`` and the
+evaluation played again, rather than refused.
 """
 
 from __future__ import annotations
 
 import csv
+import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
@@ -20,6 +28,7 @@ from matplotlib.figure import Figure
 from training.tournament.results import summarize
 from training.tournament.runner import run_tournament
 from training.tournament.schedule import TournamentDefinition
+from training.tournament.store import ResultStore, StoreError
 
 
 @dataclass(frozen=True)
@@ -50,8 +59,13 @@ def evaluate_checkpoint(
     round_limit: int = 60,
     victory_card: str | None = None,
     point_variant: bool = False,
+    note: Callable[[str], None] | None = None,
 ) -> list[EvalRow]:
-    """Win rate (95% CI) of ``checkpoint`` against each opponent; results files go to ``store_dir``."""
+    """Win rate (95% CI) of ``checkpoint`` against each opponent; results files go to ``store_dir``.
+
+    An existing results file of the same evaluation is resumed; one written
+    before the run folder moved is set aside (``note`` says so, see the module docstring).
+    """
     rows = []
     store_dir.mkdir(parents=True, exist_ok=True)
     learner = f"ppo:{checkpoint}"
@@ -66,6 +80,10 @@ def evaluate_checkpoint(
             round_limit=round_limit,
         )
         store = store_dir / f"step-{timesteps:09d}-vs-{_slug(opponent)}.sqlite"
+        if _moved(store, definition):
+            aside = set_aside(store)
+            if note is not None:
+                note(f"{store} was written where the run folder used to be: moved to {aside}, evaluating again")
         records = run_tournament(definition, store, workers=workers, progress=False)
         entry = summarize(records, seed).entry(definition.specs[0])
         rows.append(
@@ -85,6 +103,36 @@ def evaluate_checkpoint(
     return rows
 
 
+def _moved(store: Path, definition: TournamentDefinition) -> bool:
+    """Whether ``store`` holds this evaluation but names the learner at another place (the same file name)."""
+    if not store.is_file():
+        return False
+    try:
+        with ResultStore(store) as old:
+            stored = old.definition
+    except StoreError:
+        return False  # run_tournament says what is wrong with it
+    wanted = definition.to_dict()
+    specs = stored.get("specs")
+    if stored == wanted or not isinstance(specs, list) or len(specs) != len(wanted["specs"]):
+        return False
+    if {**stored, "specs": specs[1:]} != {**wanted, "specs": wanted["specs"][1:]}:
+        return False
+    old_learner, learner = str(specs[0]), wanted["specs"][0]
+    return old_learner.startswith("ppo:") and Path(old_learner[4:]).name == Path(learner[4:]).name
+
+
+def set_aside(store: Path) -> Path:
+    """Move a results file (with its ``-wal`` and ``-shm``) to ``superseded/TIME/`` beside it; returns the new path."""
+    target = store.parent / "superseded" / time.strftime("%Y%m%d-%H%M%S")
+    target.mkdir(parents=True, exist_ok=True)
+    for suffix in ("", "-wal", "-shm"):
+        part = store.with_name(store.name + suffix)
+        if part.exists():
+            part.replace(target / part.name)
+    return target / store.name
+
+
 def _slug(spec: str) -> str:
     return "".join(c if c.isalnum() or c in "-_=" else "_" for c in spec)
 
@@ -101,6 +149,20 @@ def append_rows(path: Path, rows: list[EvalRow]) -> None:
             writer.writerow(asdict(row))
 
 
+def record_rows(path: Path, rows: list[EvalRow]) -> None:
+    """Add ``rows`` to the CSV at ``path``, replacing rows of the same step and opponent (written atomically)."""
+    new = {(r.timesteps, r.opponent) for r in rows}
+    kept = [r for r in read_rows(path) if (r.timesteps, r.opponent) not in new]
+    _write_rows(path, kept + rows)
+
+
+def _write_rows(path: Path, rows: list[EvalRow]) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.unlink(missing_ok=True)
+    append_rows(tmp, rows)  # header only when there is no row
+    tmp.replace(path)
+
+
 def read_rows(path: Path) -> list[EvalRow]:
     """The rows of an ``eval.csv`` (empty if the file does not exist)."""
     if not path.exists():
@@ -108,9 +170,12 @@ def read_rows(path: Path) -> list[EvalRow]:
     types = {f.name: f.type for f in fields(EvalRow)}
     out = []
     with path.open(newline="", encoding="utf-8") as handle:
-        for raw in csv.DictReader(handle):
-            values: dict[str, object] = {k: _parse(v, types[k]) for k, v in raw.items()}
-            out.append(EvalRow(**values))  # type: ignore[arg-type]
+        for line, raw in enumerate(csv.DictReader(handle), 2):
+            try:
+                values: dict[str, object] = {k: _parse(v, types[k]) for k, v in raw.items()}
+                out.append(EvalRow(**values))  # type: ignore[arg-type]
+            except (KeyError, TypeError, ValueError):
+                raise ValueError(f"{path}: line {line} is not an evaluation row: {raw}") from None
     return out
 
 
@@ -122,10 +187,7 @@ def drop_after(path: Path, timesteps: int) -> None:
     """Forget evaluations later than ``timesteps`` (a run resumed from an earlier checkpoint redoes them)."""
     rows = [r for r in read_rows(path) if r.timesteps <= timesteps]
     if path.exists():
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.unlink(missing_ok=True)
-        append_rows(tmp, rows)  # header only when no row is left
-        tmp.replace(path)
+        _write_rows(path, rows)
 
 
 def plot_learning_curve(rows: list[EvalRow], path: Path, title: str = "learning curve") -> Path:

@@ -22,7 +22,7 @@ from typing import Any, TextIO
 
 from training.play import LineSource
 from training.tournament.records import GameRecord
-from training.tournament.store import ResultStore, StoreError
+from training.tournament.store import ResultStore, StoredGame, StoreError
 from tribune_env.data import Components
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.decisions import Phase
@@ -271,10 +271,18 @@ def _error(message: object) -> int:
     return 2
 
 
-def list_games(records: Sequence[GameRecord], out: TextIO) -> None:
-    """One line per stored game: id, seating, winners, rounds, forfeits."""
-    print(f"{len(records)} stored game(s)", file=out)
-    for r in sorted(records, key=lambda r: r.game_id):
+def list_games(games: Sequence[GameRecord | StoredGame], out: TextIO) -> int:
+    """One line per stored game: id, seating, winners, rounds, forfeits; a game that cannot be used is marked
+    with its problem. Returns the number of such games."""
+    stored = [g if isinstance(g, StoredGame) else StoredGame(g.game_id, g) for g in games]
+    bad = sum(g.record is None for g in stored)
+    note = f", {bad} cannot be used (marked UNUSABLE)" if bad else ""
+    print(f"{len(stored)} stored game(s){note}", file=out)
+    for game in sorted(stored, key=lambda g: g.game_id):
+        r = game.record
+        if r is None:
+            print(f"  game {game.game_id:>4}: UNUSABLE: {game.problem}", file=out)
+            continue
         winners = ", ".join(f"P{s}" for s in r.winners) or "-"
         forfeit = f"  forfeit P{r.forfeit.seat} ({r.forfeit.reason})" if r.forfeit else ""
         truncated = " (truncated)" if r.truncated else ""
@@ -282,26 +290,36 @@ def list_games(records: Sequence[GameRecord], out: TextIO) -> None:
             f"  game {r.game_id:>4}: {' | '.join(r.seating)}; winners {winners}; {r.rounds} rounds{truncated}{forfeit}",
             file=out,
         )
+    return bad
+
+
+def _load(args: argparse.Namespace, out: TextIO) -> GameRecord | int:
+    """The record to replay, or the exit status when listing or on an error."""
+    try:
+        with ResultStore(args.results) as store:
+            if args.list:
+                bad = list_games(store.games(replay=True), out)
+                if bad:
+                    print(f"tribune: warning: {bad} game(s) in {store.path} cannot be used", file=sys.stderr)
+                return 0
+            if args.game is None:
+                return _error("give --game ID (or --list to see the stored games)")
+            try:
+                return store.record(args.game)
+            except KeyError as exc:
+                return _error(f"{exc.args[0]} (use --list to see the stored games)")
+    except StoreError as exc:
+        return _error(exc)
+    except (OSError, sqlite3.Error) as exc:
+        return _error(f"{args.results}: {exc}")
 
 
 def run(args: argparse.Namespace, input_stream: LineSource | None = None, out: TextIO | None = None) -> int:
     """The ``replay`` command; errors print ``tribune: error: ...`` and return 2."""
     out = out or sys.stdout
-    try:
-        with ResultStore(args.results) as store:
-            if args.list:
-                list_games(store.records(), out)
-                return 0
-            if args.game is None:
-                return _error("give --game ID (or --list to see the stored games)")
-            try:
-                record = store.record(args.game)
-            except KeyError as exc:
-                return _error(f"{exc.args[0]} (use --list to see the stored games)")
-    except (StoreError, OSError, sqlite3.Error) as exc:
-        return _error(exc)
-    except (ValueError, KeyError, TypeError) as exc:
-        return _error(f"{args.results}: unreadable game record: {exc!r}")
+    record = _load(args, out)
+    if isinstance(record, int):
+        return record
     try:
         stepper = Stepper(record, out, seat=args.seat, board=args.board)
         if args.step:
@@ -309,5 +327,5 @@ def run(args: argparse.Namespace, input_stream: LineSource | None = None, out: T
         else:
             stepper.print_all()
     except ValueError as exc:  # ReplayError or a bad --seat
-        return _error(exc)
+        return _error(f"{args.results}: {exc}")
     return 0

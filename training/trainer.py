@@ -12,10 +12,17 @@ Layout of a run directory (``output/name``)::
     final.zip, final.npz  the model at the end
 
 A run that stops (Ctrl-C, a kill) resumes with ``--resume`` from its newest
-checkpoint; Ctrl-C saves one first. Resuming from an earlier checkpoint moves
-the checkpoints and evaluation results after it to ``superseded/`` folders.
-Starting a new run over a directory that already has checkpoints is refused, so
-nothing saved is overwritten.
+checkpoint; Ctrl-C saves one first. Resuming redoes what a kill cut short (an
+evaluation or a self-play snapshot due at the checkpoint's step), removes the
+temporary files of interrupted writes, and is idempotent: resuming a finished
+run again changes no result. Resuming from an earlier checkpoint moves the
+checkpoints, snapshots and evaluation results after it to ``superseded/``
+folders. Every agent the config names is built once before anything is
+written. Starting a new run over a directory that already has checkpoints of
+training is refused, so nothing saved is overwritten; the leftovers of a start
+that stopped before its first training checkpoint are set aside instead.
+``pool.json`` names snapshots relative to the run directory, so a run folder
+can be moved or copied and resumed there.
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ from typing import Any
 import yaml
 from rich.console import Console
 
+from agents.base import AgentError
 from agents.ppo import CheckpointError, describe_mismatch, read_checkpoint_meta
 from training.checkpoints import (
     checkpoint_meta,
@@ -40,11 +48,13 @@ from training.checkpoints import (
     step_checkpoints,
     step_path,
 )
-from training.config import TrainConfig, config_from_dict
+from training.config import ConfigError, TrainConfig, check_agents, config_from_dict
 from training.envs import make_vec_env
-from training.evaluation import append_rows, drop_after, evaluate_checkpoint, plot_learning_curve, read_rows
+from training.evaluation import drop_after, evaluate_checkpoint, plot_learning_curve, read_rows, record_rows
+from training.tournament.schedule import TournamentError
 
 RESUMABLE_CHANGES = ("run.", "eval.", "name", "output")  # keys that may differ between a checkpoint and a resume
+TEMPORARY = ("*.tmp", "*.tmp.*")  # names of files being written (checkpoints, exports, pool.json, eval.csv)
 
 
 class TrainError(Exception):
@@ -126,6 +136,7 @@ class Trainer:
         self.paths = RunPaths(config.run_dir)
         self.console = console or Console(stderr=True)
         self.code = code_version()
+        self.resume_steps = 0
 
     def say(self, text: str) -> None:
         self.console.print(text, soft_wrap=True, markup=False, highlight=False)
@@ -189,23 +200,27 @@ class Trainer:
         policy = self.snapshot(model)
         steps = int(model.num_timesteps)
         start = time.perf_counter()
-        rows = evaluate_checkpoint(
-            policy,
-            steps,
-            list(cfg.eval.opponents),
-            games or cfg.eval.games,
-            cfg.env.players,
-            self.paths.eval / tag if tag else self.paths.eval,
-            seed=cfg.seed,
-            workers=cfg.eval_workers,
-            round_limit=cfg.env.round_limit,
-            victory_card=cfg.env.victory_card,
-            point_variant=cfg.env.point_variant,
-        )
+        try:
+            rows = evaluate_checkpoint(
+                policy,
+                steps,
+                list(cfg.eval.opponents),
+                games or cfg.eval.games,
+                cfg.env.players,
+                self.paths.eval / tag if tag else self.paths.eval,
+                seed=cfg.seed,
+                workers=cfg.eval_workers,
+                round_limit=cfg.env.round_limit,
+                victory_card=cfg.env.victory_card,
+                point_variant=cfg.env.point_variant,
+                note=self.say,
+            )
+        except (TournamentError, AgentError) as exc:
+            raise TrainError(f"the evaluation at {steps:,} steps failed: {exc}") from None
         if str(policy) not in self.read_pool():  # an export made only for this evaluation: do not pile them up
             policy.unlink(missing_ok=True)
         if not tag:
-            append_rows(self.paths.eval_csv, rows)
+            record_rows(self.paths.eval_csv, rows)
             self.plot()
         for row in rows:
             if not tag:
@@ -219,12 +234,23 @@ class Trainer:
             )
         self.say(f"evaluation took {time.perf_counter() - start:.0f} s")
 
+    def evaluated(self, steps: int) -> bool:
+        """Whether ``eval.csv`` has the evaluation at ``steps`` against every configured opponent."""
+        done = {r.opponent for r in self.eval_rows() if r.timesteps == steps}
+        return set(self.config.eval.opponents) <= done
+
+    def eval_rows(self) -> list[Any]:
+        try:
+            return read_rows(self.paths.eval_csv)
+        except ValueError as exc:
+            raise TrainError(f"{exc}; fix or remove that line to go on") from None
+
     def plot(self) -> Path:
         """Draw ``eval.csv`` as ``learning_curve.png``."""
         cfg = self.config
         title = (f"{cfg.name}: win rate against {cfg.env.players - 1} copies of each opponent "
                  f"({cfg.eval.games} games per point)")
-        return plot_learning_curve(read_rows(self.paths.eval_csv), self.paths.curve, title=title)
+        return plot_learning_curve(self.eval_rows(), self.paths.curve, title=title)
 
     # -- the run ------------------------------------------------------------------------
 
@@ -232,6 +258,10 @@ class Trainer:
         """Check the run directory and resume point before anything is written; returns (checkpoint, pool)."""
         checkpoint: Path | None = None
         pool: list[str] = []
+        try:
+            check_agents(self.config)
+        except ConfigError as exc:
+            raise TrainError(str(exc)) from None
         if resume is not None:
             checkpoint = find_resume_checkpoint(self.paths, resume)
             try:
@@ -239,23 +269,46 @@ class Trainer:
             except CheckpointError as exc:
                 raise TrainError(f"cannot resume: {exc}") from exc
             changes = check_resume(meta, self.config, checkpoint)
+            self.resume_steps = int(meta.get("timesteps", 0))
             if changes:
                 self.say(f"resuming with changed settings: {', '.join(changes)}")
             if self.config.league.enabled:
-                steps = int(meta.get("timesteps", 0))
+                steps = self.resume_steps
                 pool = [p for p in self.read_pool() if _steps_of(Path(p)) <= steps][-self.config.league.pool_size :]
-        elif step_checkpoints(self.paths.checkpoints) or (self.paths.root / "final.zip").exists():
+        elif self._trained():
             raise TrainError(
                 f"{self.paths.root} already holds a run: resume it with --resume, or choose another name/output"
             )
         return checkpoint, pool
 
+    def _trained(self) -> bool:
+        """Whether the run directory holds a checkpoint of training (a step 0 one is only the start's)."""
+        steps = [_steps_of(p) for p in step_checkpoints(self.paths.checkpoints)]
+        return any(s > 0 for s in steps) or (self.paths.root / "final.zip").exists()
+
     def write_pool(self, paths: list[str]) -> None:
-        """Record the self-play pool (``pool.json``), so a resumed run starts with the same snapshots."""
+        """Record the self-play pool (``pool.json``, relative to the run directory), so a resumed run starts with
+        the same snapshots, wherever the run directory is then."""
         target = self.paths.root / "pool.json"
         tmp = target.with_name("pool.json.tmp")
-        tmp.write_text(json.dumps(paths, indent=1) + "\n", encoding="utf-8")
+        tmp.write_text(json.dumps([self._relative(p) for p in paths], indent=1) + "\n", encoding="utf-8")
         tmp.replace(target)
+
+    def _relative(self, path: str) -> str:
+        try:
+            return Path(path).relative_to(self.paths.root).as_posix()
+        except ValueError:
+            return path
+
+    def _located(self, path: str) -> Path:
+        """A pool entry as a path: relative ones are in the run directory; an absolute one that is gone (the run
+        folder moved) is looked for in this run's snapshots."""
+        found = Path(path)
+        if not found.is_absolute():
+            return self.paths.root / found
+        if not found.exists() and (self.paths.snapshots / found.name).exists():
+            return self.paths.snapshots / found.name
+        return found
 
     def read_pool(self) -> list[str]:
         target = self.paths.root / "pool.json"
@@ -267,7 +320,7 @@ class Trainer:
             raise TrainError(f"{target}: not a JSON list of snapshot paths ({exc})") from None
         if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
             raise TrainError(f"{target}: not a JSON list of snapshot paths")
-        return [p for p in paths if Path(p).exists()]
+        return [str(p) for p in map(self._located, paths) if p.exists()]
 
     def _set_aside_later(self, steps: int) -> None:
         """Move checkpoints and evaluation results files after ``steps`` into a ``superseded/`` folder of their own
@@ -275,9 +328,10 @@ class Trainer:
         stamp = time.strftime("%Y%m%d-%H%M%S")
         for directory, pattern, what in (
             (self.paths.checkpoints, "step-*", "checkpoint"),
+            (self.paths.snapshots, "step-*.npz", "snapshot"),
             (self.paths.eval, "step-*.sqlite*", "evaluation results"),
         ):
-            later = [p for p in directory.glob(pattern) if p.is_file() and _steps_of(p) > steps]
+            later = [p for p in sorted(directory.glob(pattern)) if p.is_file() and _steps_of(p) > steps]
             if not later:
                 continue
             target = directory / "superseded" / stamp
@@ -285,6 +339,37 @@ class Trainer:
             for path in later:
                 path.replace(target / path.name)
             self.say(f"moved {len(later)} {what} file(s) after step {steps:,} to {target}")
+
+    def clean_temporary(self) -> None:
+        """Remove the temporary files of writes a kill interrupted (each write replaces its target at the end)."""
+        found = [p for d in (self.paths.root, self.paths.checkpoints, self.paths.snapshots) if d.is_dir()
+                 for pattern in TEMPORARY for p in d.glob(pattern) if p.is_file()]
+        for path in sorted(set(found)):
+            path.unlink()
+        if found:
+            self.say(f"removed {len(set(found))} temporary file(s) of an interrupted write")
+
+    def redo_snapshot(self, checkpoint: Path, steps: int, pool: list[str]) -> list[str]:
+        """The pool with the self-play snapshot that was due at ``steps`` but is missing (a kill cut its export)."""
+        league = self.config.league
+        due = steps // league.snapshot_every * league.snapshot_every
+        newest = max((_steps_of(Path(p)) for p in pool), default=-1)
+        if not league.enabled or due <= 0 or due <= newest:
+            return pool
+        path = export_snapshot(checkpoint, self.paths.snapshots)
+        pool = [*pool, str(path)][-league.pool_size :]
+        self.write_pool(pool)
+        self.say(f"made the self-play snapshot due at {steps:,} steps again: {path}")
+        return pool
+
+    def redo_evaluation(self, model: Any) -> None:
+        """Evaluate now if an evaluation was due at or before the model's step but is not in ``eval.csv``."""
+        steps = int(model.num_timesteps)
+        every = self.config.eval.every
+        last = max((r.timesteps for r in self.eval_rows()), default=-1)
+        if steps // every * every > last and not self.evaluated(steps):
+            self.say(f"the evaluation due at {steps:,} steps is missing (cut short?): evaluating now")
+            self.evaluate(model)
 
     def write_config(self) -> None:
         self.paths.root.mkdir(parents=True, exist_ok=True)
@@ -300,13 +385,19 @@ class Trainer:
         cfg = self.config
         checkpoint, pool = self.prepare(resume)
         self.write_config()
+        self.clean_temporary()
+        if checkpoint is None:  # leftovers of a start that stopped before its first training checkpoint
+            drop_after(self.paths.eval_csv, -1)
+            self._set_aside_later(-1)
+        else:  # the evaluations, checkpoints and snapshots after it belong to an abandoned continuation
+            drop_after(self.paths.eval_csv, self.resume_steps)
+            self._set_aside_later(self.resume_steps)
+            pool = self.redo_snapshot(checkpoint, self.resume_steps, pool)
         torch.set_num_threads(cfg.torch_threads)
         env = make_vec_env(cfg, pool)
         try:
             if checkpoint is not None:
                 model = self._load_model(checkpoint, env)
-                drop_after(self.paths.eval_csv, int(model.num_timesteps))
-                self._set_aside_later(int(model.num_timesteps))
                 self.say(f"resumed from {checkpoint} at {model.num_timesteps:,} steps; pool: {len(pool)} snapshot(s)")
             else:
                 model = self._new_model(env)
@@ -319,6 +410,8 @@ class Trainer:
                     self._pretrain(model)
                 self.evaluate(model)
                 model.logger.dump(0)
+            else:
+                self.redo_evaluation(model)
             return self._learn(model, env)
         finally:
             env.close()
@@ -341,14 +434,26 @@ class Trainer:
                 self.say(f"interrupted: saved {saved}; continue with --resume")
                 raise
         elapsed = time.perf_counter() - start
-        final = self.save(model, self.paths.root / "final.zip")
-        export_snapshot(final, self.paths.root)
-        if callback.last_eval != int(model.num_timesteps):
+        final = self.paths.root / "final.zip"
+        if not self._final_saved(int(model.num_timesteps)):
+            self.save(model, final)
+            export_snapshot(final, self.paths.root)
+        if not self.evaluated(int(model.num_timesteps)):
             self.evaluate(model)
         if cfg.eval.final_games:
             self.evaluate(model, cfg.eval.final_games, tag="final")
         self.say(f"done: {model.num_timesteps:,} steps, {elapsed / 60:.1f} min of training; final model {final}")
         return final
+
+    def _final_saved(self, steps: int) -> bool:
+        """Whether ``final.zip`` and ``final.npz`` already hold the model at ``steps`` (a finished run resumed)."""
+        final = self.paths.root / "final.zip"
+        if not (final.is_file() and final.with_suffix(".npz").is_file()):
+            return False
+        try:
+            return int(read_checkpoint_meta(final).get("timesteps", -1)) == steps
+        except CheckpointError:
+            return False
 
     def _pretrain(self, model: Any) -> None:
         from rich.progress import Progress

@@ -1,36 +1,33 @@
-"""Where games are played: worker processes on this machine (:func:`run_local`) or a Ray cluster (:func:`run_ray`).
+"""Where games are played: supervised worker processes on this machine (:func:`run_local`) or a Ray cluster
+(:func:`run_ray`).
 
 A backend takes scheduled games and yields their records as they finish (in
 any order). Every backend plays a game with
-:func:`~training.tournament.play.play_game`, so the records are the same on
-every backend except for the timings. Closing the generator (or an exception,
+:func:`~training.tournament.play.play_game` in a worker process supervised by
+:class:`~training.tournament.workers.WorkerPool` (on Ray, one inside each Ray
+worker), so whatever an agent does (hang, ignore the alarm, exit, kill its
+process) ends as a forfeit of its game and the records are the same on every
+backend except for the timings. Closing the generator (or an exception,
 Ctrl-C included) stops the workers; games still running are dropped.
 """
 
 from __future__ import annotations
 
+import atexit
 import importlib
-import multiprocessing
-import multiprocessing.connection
 import os
-import signal
-import threading
 from collections.abc import Generator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from training.tournament.play import PlaySettings, close_agents, import_modules, play_game, play_in_worker
+from training.tournament.play import PlaySettings, close_agents, play_game
 from training.tournament.records import GameRecord
 from training.tournament.schedule import ScheduledGame, TournamentError
+from training.tournament.workers import WorkerCrash as WorkerCrash
+from training.tournament.workers import WorkerPool
 
 BACKENDS = ("local", "ray")
-#: tasks kept queued per worker, so that no worker waits for the next game
+#: Ray tasks kept queued per CPU, so that no Ray worker waits for the next game
 _QUEUED_PER_WORKER = 2
-
-
-class WorkerCrash(TournamentError):
-    """A worker process died (not an agent error: those are forfeits)."""
 
 
 def default_workers() -> int:
@@ -44,57 +41,8 @@ def default_workers() -> int:
 # -- local ---------------------------------------------------------------------------
 
 
-def _watch_parent() -> None:
-    """Exit this worker when the tournament process dies (even by SIGKILL), instead of waiting for work forever."""
-    parent = multiprocessing.parent_process()
-    if parent is None:
-        return
-
-    def watch() -> None:
-        if hasattr(signal, "pthread_sigmask"):  # signals (the move timer, Ctrl-C) belong to the main thread
-            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM, signal.SIGINT})
-        multiprocessing.connection.wait([parent.sentinel])
-        os._exit(1)
-
-    threading.Thread(target=watch, name="tribune-parent-watch", daemon=True).start()
-
-
-def _init_worker(modules: tuple[str, ...]) -> None:
-    """Worker start: Ctrl-C is the parent's business; exit with the parent; import the agents' modules."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _watch_parent()
-    import_modules(modules)
-
-
-def _pool(workers: int, settings: PlaySettings) -> ProcessPoolExecutor:
-    """A pool of fresh interpreters (forkserver: no fork of a threaded parent), the engine preloaded."""
-    if "__main__" in settings.modules:
-        raise TournamentError(
-            "an agent is defined in __main__, which worker processes cannot import: "
-            "use one worker, or register the agent in an importable module"
-        )
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    if context.get_start_method() == "forkserver":
-        context.set_forkserver_preload(["training.tournament.play"])
-    return ProcessPoolExecutor(workers, context, initializer=_init_worker, initargs=(settings.modules,))
-
-
-def _stop(pool: ProcessPoolExecutor, graceful: bool) -> None:
-    """Shut the pool down; unless ``graceful``, kill the games still running."""
-    if graceful:
-        pool.shutdown(wait=True)
-        return
-    processes: list[Any] = list((getattr(pool, "_processes", None) or {}).values())  # no public API before 3.14
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        if process.is_alive():
-            process.terminate()
-    for process in processes:
-        process.join(timeout=5)
-
-
 def _inline(games: Sequence[ScheduledGame], settings: PlaySettings) -> Generator[GameRecord, None, None]:
+    """Games played in this process: only for agents defined in ``__main__``, which no worker can import."""
     try:
         for game in games:
             try:
@@ -106,45 +54,28 @@ def _inline(games: Sequence[ScheduledGame], settings: PlaySettings) -> Generator
         close_agents()
 
 
-def _result(future: Future[GameRecord], game: ScheduledGame, running: Sequence[ScheduledGame]) -> GameRecord:
-    try:
-        return future.result()
-    except BrokenProcessPool:
-        ids = ", ".join(str(g.game_id) for g in sorted([game, *running], key=lambda g: g.game_id))
-        raise WorkerCrash(
-            f"a worker process died while playing one of the games {ids}; the games finished before are stored"
-        ) from None
-    except Exception as exc:
-        raise TournamentError(f"game {game.game_id} failed: {type(exc).__name__}: {exc}") from exc
-
-
 def run_local(
     games: Sequence[ScheduledGame], settings: PlaySettings, workers: int | None = None
 ) -> Generator[GameRecord, None, None]:
-    """Play ``games`` in ``workers`` processes (default: one per CPU); one worker plays in this process."""
+    """Play ``games`` in ``workers`` supervised processes (default: one per CPU).
+
+    Agents defined in ``__main__`` cannot be imported by a worker: with them
+    the games are played in this process (one worker only), where the per-move
+    limit is an alarm and an agent that exits or ignores it is not contained.
+    """
     workers = min(workers or default_workers(), len(games))
-    if workers <= 1:
+    if "__main__" in settings.modules:
+        if workers > 1:
+            raise TournamentError(
+                "an agent is defined in __main__, which worker processes cannot import: "
+                "use one worker, or register the agent in an importable module"
+            )
         yield from _inline(games, settings)
         return
-    pool = _pool(workers, settings)
-    todo = iter(games)
-    pending: dict[Future[GameRecord], ScheduledGame] = {}
-    graceful = False
-    try:
-        while True:
-            for game in todo:
-                pending[pool.submit(play_in_worker, game, settings)] = game
-                if len(pending) >= workers * _QUEUED_PER_WORKER:
-                    break
-            if not pending:
-                break
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in sorted(done, key=lambda f: (f.exception() is not None, pending[f].game_id)):  # good first
-                game = pending.pop(future)
-                yield _result(future, game, list(pending.values()))
-        graceful = True
-    finally:
-        _stop(pool, graceful)
+    if not games:
+        return
+    with WorkerPool(workers, settings) as pool:
+        yield from pool.run(games)
 
 
 # -- Ray -----------------------------------------------------------------------------
@@ -158,9 +89,29 @@ def import_ray() -> Any:
         raise TournamentError("the ray backend needs Ray: pip install 'tribune-rl[ray]'") from None
 
 
+_RAY_POOL: list[tuple[PlaySettings, WorkerPool]] = []
+
+
+def _close_ray_pool() -> None:
+    for _, pool in _RAY_POOL:
+        pool.close()
+
+
+def _ray_pool(settings: PlaySettings) -> WorkerPool:
+    """This Ray worker's supervised game process, kept from task to task while the settings stay the same."""
+    if _RAY_POOL and _RAY_POOL[0][0] == settings:
+        return _RAY_POOL[0][1]
+    _close_ray_pool()
+    if not _RAY_POOL:
+        atexit.register(_close_ray_pool)
+    _RAY_POOL[:] = [(settings, WorkerPool(1, settings))]
+    return _RAY_POOL[0][1]
+
+
 def _ray_play(game: ScheduledGame, settings: PlaySettings) -> dict[str, Any]:
-    """The Ray task: one game, returned as a plain dict."""
-    return play_in_worker(game, settings).to_dict()
+    """The Ray task: one game in a supervised process, returned as a plain dict."""
+    records = list(_ray_pool(settings).run([game]))  # to the end: a generator left open would kill the worker
+    return records[0].to_dict()
 
 
 def _ray_init(ray: Any, address: str | None, workers: int | None) -> bool:

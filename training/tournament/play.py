@@ -1,12 +1,17 @@
 """Playing one scheduled game between agents, with forfeits: :func:`play_game`.
 
 An agent forfeits the game when :meth:`~agents.base.Agent.act` (or ``reset``)
-raises an ``Exception`` (reason ``"raised"``), returns something that is not
-one of the legal choices (``"illegal"``) or takes longer than the per-move time
-limit (``"timeout"``). The limit is enforced hard with ``SIGALRM`` when the
-game runs in the main thread of its process (a hanging agent is interrupted
-at the limit), and by measuring every call in any case. A forfeit ends the
-game: see :class:`~training.tournament.records.GameRecord` for how it is scored.
+raises anything, ``SystemExit`` and ``KeyboardInterrupt`` included (reason
+``"raised"``), returns something that is not one of the legal choices
+(``"illegal"``: the same object, or one of exactly the same type and field
+values; never the agent's own ``==``) or takes longer than the per-move time
+limit (``"timeout"``). In the game's own process the limit is enforced with
+``SIGALRM`` when the game runs in the main thread (ordinary Python code is
+interrupted at the limit), and by measuring every call in any case; the
+runner's supervisor (:mod:`~training.tournament.workers`) follows the calls
+through a :class:`Monitor` and kills a worker whose agent ignores the alarm or
+dies (reason ``"crashed"``). A forfeit ends the game: see
+:class:`~training.tournament.records.GameRecord` for how it is scored.
 
 Agents are built once per process and spec (seat copies of a spec are separate
 instances) and ``reset`` before every game, so models load once per worker.
@@ -15,6 +20,7 @@ instances) and ``reset`` before every game, so models load once per worker.
 from __future__ import annotations
 
 import importlib
+import re
 import signal
 import threading
 import traceback
@@ -29,14 +35,38 @@ from agents.base import Agent
 from agents.specs import make_agent
 from training.tournament.records import Forfeit, GameRecord, SeatTiming
 from training.tournament.schedule import ScheduledGame
+from tribune_env.engine import actions as engine_actions
 from tribune_env.engine.actions import Action
 from tribune_env.engine.config import GameConfig
+from tribune_env.engine.flow import listed_choice
 from tribune_env.engine.game import Game
-from tribune_env.engine.notation import action_text
+from tribune_env.engine.notation import action_text, parse_action
 from tribune_env.envs.infoset import InfoSet
 
 _AGENTS: dict[tuple[str, int], Agent] = {}
 _IMPORTED: set[str] = set()
+
+#: the kinds of agent call a :class:`Monitor` hears of, and their names in forfeit messages
+BUILD, RESET, ACT = 1, 2, 3
+CALL_NAMES = {BUILD: "building the agent", RESET: "reset()", ACT: "act()"}
+#: a limit on building an agent (models load), as a multiple of the per-move limit, and at least
+_BUILD_FACTOR, _BUILD_MINIMUM = 10.0, 60.0
+
+
+class Monitor:
+    """How a supervising process follows a game as it is played; this base follows nothing."""
+
+    def calling(self, seat: int, kind: int, limit: float | None) -> None:
+        """An agent call of ``kind`` (:data:`BUILD`, :data:`RESET`, :data:`ACT`) for ``seat`` starts now."""
+
+    def returned(self, seat: int, kind: int, seconds: float) -> None:
+        """That call is over (returned or raised) after ``seconds``."""
+
+    def played(self, text: str) -> None:
+        """The action with notation ``text`` was applied to the game."""
+
+
+_QUIET = Monitor()
 
 
 @dataclass(frozen=True)
@@ -61,15 +91,24 @@ class _Forfeited(Exception):
 # -- agents ---------------------------------------------------------------------
 
 
-def seat_agents(seating: Sequence[str]) -> list[Agent]:
-    """The cached agents of a seating: the k-th copy of a spec at the table is that spec's k-th instance."""
+def seat_agents(seating: Sequence[str], monitor: Monitor = _QUIET, limit: float | None = None) -> list[Agent]:
+    """The cached agents of a seating: the k-th copy of a spec at the table is that spec's k-th instance.
+
+    Building one is reported to ``monitor`` as a call with the per-move ``limit`` scaled for loading models.
+    """
+    build_limit = None if limit is None else max(_BUILD_MINIMUM, _BUILD_FACTOR * limit)
     copies: Counter[str] = Counter()
     agents: list[Agent] = []
-    for spec in seating:
+    for seat, spec in enumerate(seating):
         key = (spec, copies[spec])
         copies[spec] += 1
         if key not in _AGENTS:
-            _AGENTS[key] = make_agent(spec, 0)
+            start = perf_counter()
+            monitor.calling(seat, BUILD, build_limit)
+            try:
+                _AGENTS[key] = make_agent(spec, 0)
+            finally:
+                monitor.returned(seat, BUILD, perf_counter() - start)
         agents.append(_AGENTS[key])
     return agents
 
@@ -127,13 +166,15 @@ def import_modules(modules: Iterable[str]) -> None:
 
 
 class _Deadline:
-    """Runs agent calls under the per-move limit (hard via SIGALRM where possible) and times them."""
+    """Runs agent calls under the per-move limit (hard via SIGALRM where possible), times them, tells the monitor."""
 
-    def __init__(self, limit: float | None) -> None:
+    def __init__(self, limit: float | None, monitor: Monitor = _QUIET) -> None:
         self.limit = limit
-        self.hard = (
-            limit is not None and hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
-        )
+        self.monitor = monitor
+        main = threading.current_thread() is threading.main_thread()
+        self.hard = limit is not None and hasattr(signal, "setitimer") and main
+        # a real Ctrl-C reaches the main thread only, never a worker (it ignores SIGINT): elsewhere it is the agent's
+        self.ctrl_c = main and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN
         self._armed = False
         self._previous: Any = None
 
@@ -153,35 +194,50 @@ class _Deadline:
             self._armed = False
             raise _Timeout
 
-    def call(self, fn: Callable[[], object]) -> tuple[object, BaseException | None, float]:
-        """``(result, exception, seconds)`` of ``fn()``; the exception is an ``Exception`` or a timeout."""
+    def call(self, seat: int, kind: int, fn: Callable[[], object]) -> tuple[object, _Timeout | str | None, float]:
+        """``(result, problem, seconds)`` of the agent call ``fn()``: the problem is a timeout or what it raised."""
         start = perf_counter()
         result: object = None
-        error: BaseException | None = None
+        problem: _Timeout | str | None = None
+        self.monitor.calling(seat, kind, self.limit)
         try:
-            if self.hard:
-                self._armed = True
-                signal.setitimer(signal.ITIMER_REAL, float(self.limit or 0))
-            try:
-                result = fn()
-            finally:
-                if self.hard:
-                    signal.setitimer(signal.ITIMER_REAL, 0)
-                    self._armed = False
-        except (Exception, _Timeout) as exc:
-            error = exc
-        return result, error, perf_counter() - start
+            result = self._run(fn)
+        except _Timeout as exc:
+            problem = exc
+        except BaseException as exc:  # SystemExit, KeyboardInterrupt, GeneratorExit: the agent's doing
+            if isinstance(exc, KeyboardInterrupt) and self.ctrl_c:
+                raise  # the user's Ctrl-C
+            problem = _describe(exc)  # while the supervisor still watches: the agent's __str__ may hang
+        finally:
+            self.monitor.returned(seat, kind, perf_counter() - start)
+        return result, problem, perf_counter() - start
 
-    def check(self, seat: int, what: str, error: BaseException | None, seconds: float) -> None:
+    def _run(self, fn: Callable[[], object]) -> object:
+        if not self.hard:
+            return fn()
+        self._armed = True
+        signal.setitimer(signal.ITIMER_REAL, float(self.limit or 0))
+        try:
+            return fn()
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            self._armed = False
+
+    def check(self, seat: int, what: str, problem: _Timeout | str | None, seconds: float) -> None:
         """Raise the forfeit that a call's outcome deserves, if any (an overrun first)."""
-        if isinstance(error, _Timeout) or (self.limit is not None and seconds > self.limit):
+        if isinstance(problem, _Timeout) or (self.limit is not None and seconds > self.limit):
             raise _Forfeited(seat, "timeout", f"{what} took {seconds:.3f} s (limit {self.limit:g} s)")
-        if error is not None:
-            raise _Forfeited(seat, "raised", f"{what} raised {_describe(error)}")
+        if problem is not None:
+            raise _Forfeited(seat, "raised", f"{what} raised {problem}")
 
 
 def _describe(error: BaseException) -> str:
-    text = f"{type(error).__name__}: {error}"
+    """One line naming an agent's exception and where it was raised (its ``__str__`` may fail: then without)."""
+    try:
+        detail = str(error)
+    except BaseException:  # an agent's exception with a broken __str__
+        detail = "(its message could not be printed)"
+    text = f"{type(error).__name__}: {detail}"
     frames = traceback.extract_tb(error.__traceback__)
     if frames:
         last = frames[-1]
@@ -189,12 +245,17 @@ def _describe(error: BaseException) -> str:
     return text[:1000]
 
 
-def _is_legal(choice: object, legal: Sequence[Action]) -> bool:
-    """Whether ``choice`` is one of ``legal`` (``in`` compares by identity first, then by ``==``)."""
-    try:
-        return choice in legal
-    except Exception:  # an object whose == raises
-        return False
+_TRUSTED_TYPES = (type(None), bool, int, float, str)
+
+
+def _shown(choice: object) -> str:
+    """``repr`` of an engine action or a plain value; for any other object only its type (its repr is the agent's)."""
+    if type(choice) in _TRUSTED_TYPES or type(choice).__module__ == engine_actions.__name__:
+        try:
+            return f"{choice!r:.200}"
+        except ValueError:  # an int too long to print
+            pass
+    return re.sub(r" at 0x[0-9a-fA-F]+", "", object.__repr__(choice))
 
 
 # -- one game ---------------------------------------------------------------------
@@ -221,22 +282,24 @@ def _decide(agent: Agent, game: Game, seat: int, deadline: _Deadline, clock: _Cl
     """The agent's choice for the pending decision of ``seat``; raises :class:`_Forfeited`."""
     view = game.view(seat)
     legal = game.legal_actions()
-    allowed = tuple(legal)  # the agent may mutate its list
+    allowed = list(legal)  # the agent may mutate its list
     info = InfoSet(game, seat)
-    choice, error, seconds = deadline.call(lambda: agent.act(view, legal, info))
+    choice, error, seconds = deadline.call(seat, ACT, lambda: agent.act(view, legal, info))
     clock.add(seat, seconds)
     deadline.check(seat, "act()", error, seconds)
-    if not _is_legal(choice, allowed):
+    action = listed_choice(choice, allowed)  # never by the agent's ==
+    if action is None:
         kind = game.pending.kind.name if game.pending is not None else "?"
-        message = f"act() returned {choice!r:.200}, not one of the {len(allowed)} legal {kind} choices"
+        message = f"act() returned {_shown(choice)}, not one of the {len(allowed)} legal {kind} choices"
         raise _Forfeited(seat, "illegal", message)
-    return choice  # type: ignore[return-value]  # checked: it is one of the legal actions
+    return action
 
 
 def _reset(agents: Sequence[Agent], config: GameConfig, seeds: Sequence[int], deadline: _Deadline) -> None:
     for seat, (agent, seed) in enumerate(zip(agents, seeds, strict=True)):
-        _, error, seconds = deadline.call(lambda a=agent, s=seat, x=seed: a.reset(s, config, x))  # type: ignore[misc]
-        deadline.check(seat, "reset()", error, seconds)
+        call = lambda a=agent, s=seat, x=seed: a.reset(s, config, x)  # noqa: E731
+        _, problem, seconds = deadline.call(seat, RESET, call)
+        deadline.check(seat, "reset()", problem, seconds)
 
 
 def _outcome(game: Game, forfeit: Forfeit | None) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
@@ -251,21 +314,24 @@ def _outcome(game: Game, forfeit: Forfeit | None) -> tuple[tuple[int, ...], tupl
     return scores, tuple(ranks), tuple(o for o in others if scores[o] == best)
 
 
-def play_game(scheduled: ScheduledGame, options: Mapping[str, Any], time_limit: float | None) -> GameRecord:
+def play_game(
+    scheduled: ScheduledGame, options: Mapping[str, Any], time_limit: float | None, monitor: Monitor = _QUIET
+) -> GameRecord:
     """Play ``scheduled`` to its end or to the first forfeit and return its record.
 
     ``options`` are :class:`GameConfig` keyword options; ``time_limit`` is the
     per-move limit in seconds (``None``: none). ``decisions`` counts the
-    actions played; a forfeiting move is timed but not played.
+    actions played; a forfeiting move is timed but not played. ``monitor``
+    hears of every agent call and every action played.
     """
     start = perf_counter()
     config = GameConfig(**options)
-    agents = seat_agents(scheduled.seating)
+    agents = seat_agents(scheduled.seating, monitor, time_limit)
     clock = _Clock(config.players)
     game = Game.new(config, seed=scheduled.seed)
     actions: list[str] = []
     forfeit: Forfeit | None = None
-    with _Deadline(time_limit) as deadline:
+    with _Deadline(time_limit, monitor) as deadline:
         try:
             _reset(agents, config, scheduled.agent_seeds, deadline)
             while not game.is_over:
@@ -273,10 +339,42 @@ def play_game(scheduled: ScheduledGame, options: Mapping[str, Any], time_limit: 
                 action = _decide(agents[seat], game, seat, deadline, clock)
                 game.apply(action)
                 actions.append(action_text(action))
+                monitor.played(actions[-1])
         except _Forfeited as exc:
             forfeit = exc.forfeit
             if forfeit.reason != "illegal":  # interrupted or failed inside: maybe broken, build it afresh next time
                 _discard(agents[forfeit.seat])
+    return _record(scheduled, options, game, actions, clock.timings(), forfeit, perf_counter() - start)
+
+
+def replayed_record(
+    scheduled: ScheduledGame,
+    options: Mapping[str, Any],
+    actions: Sequence[str],
+    timings: Sequence[SeatTiming],
+    forfeit: Forfeit,
+    seconds: float,
+) -> GameRecord:
+    """The record of a game cut short by ``forfeit`` after ``actions``, rebuilt by replaying them.
+
+    The runner uses it when a game's worker process was killed or died. Raises
+    ``ValueError`` (or ``IllegalActionError``) if the actions do not replay.
+    """
+    game = Game.new(GameConfig(**options), seed=scheduled.seed)
+    for text in actions:
+        game.apply(parse_action(text))
+    return _record(scheduled, options, game, list(actions), tuple(timings), forfeit, seconds)
+
+
+def _record(
+    scheduled: ScheduledGame,
+    options: Mapping[str, Any],
+    game: Game,
+    actions: list[str],
+    timings: tuple[SeatTiming, ...],
+    forfeit: Forfeit | None,
+    seconds: float,
+) -> GameRecord:
     scores, ranks, winners = _outcome(game, forfeit)
     return GameRecord(
         game_id=scheduled.game_id,
@@ -291,14 +389,8 @@ def play_game(scheduled: ScheduledGame, options: Mapping[str, Any], time_limit: 
         rounds=game.round,
         decisions=len(actions),
         truncated=forfeit is None and game.truncated,
-        timings=clock.timings(),
+        timings=timings,
         forfeit=forfeit,
-        seconds=perf_counter() - start,
+        seconds=seconds,
         agent_seeds=scheduled.agent_seeds,
     )
-
-
-def play_in_worker(scheduled: ScheduledGame, settings: PlaySettings) -> GameRecord:
-    """Worker entry point: import the agents' modules, then :func:`play_game`."""
-    import_modules(settings.modules)
-    return play_game(scheduled, settings.options, settings.time_limit)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-FORFEIT_REASONS = ("raised", "illegal", "timeout")
+#: ``crashed``: the agent's process died in one of its calls (``os._exit``, a signal, a crash in native code)
+FORFEIT_REASONS = ("raised", "illegal", "timeout", "crashed")
 
 
 @dataclass(frozen=True)

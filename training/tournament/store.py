@@ -16,19 +16,32 @@ Each game is committed on its own (WAL journal), so a killed tournament loses
 no finished game and a half-written one never exists; a game id is stored at
 most once. A file holding another tournament, or no tournament, is refused
 with :class:`StoreError` and left unchanged.
+
+Every stored game is checked when it is read (:meth:`ResultStore.games`): a
+row that cannot be read (damaged pages, a record that is not JSON or lacks
+keys), that disagrees with its own columns or with the tournament's schedule
+(a game id, deal, seed or seating the schedule does not have), or whose
+scores, ranks and winners are not what replaying its seed and actions through
+the engine gives, is reported by game id. Resuming (opening with a
+definition) refuses a file holding any such game, and names it.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from training.tournament.records import GameRecord
-from training.tournament.schedule import TournamentError
+from agents.base import AgentError
+from training.tournament.records import Forfeit, GameRecord
+from training.tournament.schedule import ScheduledGame, TournamentDefinition, TournamentError
+from tribune_env.engine.config import GameConfig
+from tribune_env.engine.game import Game
+from tribune_env.engine.notation import parse_action
 
 SCHEMA_VERSION = 1
 _HEADER = b"SQLite format 3\x00"
@@ -37,10 +50,20 @@ _CREATE = (
     "CREATE TABLE games (game_id INTEGER PRIMARY KEY, deal INTEGER NOT NULL, seed INTEGER NOT NULL, "
     "seating TEXT NOT NULL, forfeit TEXT, record TEXT NOT NULL, written TEXT NOT NULL)",
 )
+_ROW = "SELECT deal, seed, seating, forfeit, record FROM games WHERE game_id = ?"
 
 
 class StoreError(TournamentError):
-    """The results file cannot be used; the message names the file and the problem."""
+    """The results file cannot be used; the message names the file, the game if one is at fault, and the problem."""
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """One stored game: its record, or ``problem`` (why it cannot be used) and ``record`` ``None``."""
+
+    game_id: int
+    record: GameRecord | None
+    problem: str | None = None
 
 
 def _now() -> str:
@@ -48,8 +71,13 @@ def _now() -> str:
 
 
 def _check_header(path: Path) -> None:
-    with path.open("rb") as fh:
-        head = fh.read(len(_HEADER))
+    if path.is_dir():
+        raise StoreError(f"{path} is a directory, not a tournament results file")
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(len(_HEADER))
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot read the results file: {exc.strerror or exc}") from None
     if head and head != _HEADER:
         raise StoreError(f"{path} is not a tournament results file: not an SQLite database")
 
@@ -61,31 +89,167 @@ def _differences(stored: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
     ]
 
 
+def _schedule(definition: dict[str, Any]) -> tuple[dict[int, ScheduledGame], dict[str, Any]] | None:
+    """The scheduled games by id and the game options of a stored definition; ``None`` if it is no tournament's."""
+    try:
+        parsed = TournamentDefinition.from_dict(definition)
+        return {g.game_id: g for g in parsed.schedule()}, parsed.options()
+    except (TypeError, ValueError, KeyError, AgentError):
+        return None
+
+
+# -- checking one record ---------------------------------------------------------------
+
+
+def _decode(game_id: int, text: object) -> GameRecord:
+    """The record of a row; ``ValueError`` saying what is wrong with it."""
+    if not isinstance(text, str):
+        raise ValueError(f"record is not text but {type(text).__name__}")
+    try:
+        doc = json.loads(text)
+    except ValueError as exc:
+        raise ValueError(f"record is not JSON ({exc})") from None
+    if not isinstance(doc, dict):
+        raise ValueError(f"record is not a JSON object but {type(doc).__name__}")
+    try:
+        record = GameRecord.from_dict(doc)
+    except KeyError as exc:
+        raise ValueError(f"record lacks the key {exc.args[0]!r}") from None
+    except (TypeError, ValueError, AttributeError, OverflowError) as exc:
+        raise ValueError(f"record has a bad value ({type(exc).__name__}: {exc})") from None
+    _check_shape(record)
+    if record.game_id != game_id:
+        raise ValueError(f"record says game {record.game_id}")
+    return record
+
+
+def _ints(values: tuple[Any, ...], low: int, high: int) -> bool:
+    return all(type(v) is int and low <= v <= high for v in values)
+
+
+def _check_shape(record: GameRecord) -> None:
+    """Types and sizes of the fields, so that every record read can be listed, summarized and replayed."""
+    n = len(record.seating)
+    if not 1 <= n <= 8 or not all(isinstance(s, str) for s in record.seating):
+        raise ValueError(f"record has a bad seating {list(record.seating)!r:.200}")
+    if len(record.scores) != n or not _ints(record.scores, -(10**6), 10**6):
+        raise ValueError(f"record has bad scores {list(record.scores)!r:.200}")
+    if len(record.ranks) != n or not _ints(record.ranks, 1, n):
+        raise ValueError(f"record has bad ranks {list(record.ranks)!r:.200}")
+    if not _ints(record.winners, 0, n - 1):
+        raise ValueError(f"record has bad winners {list(record.winners)!r:.200}")
+    if not all(isinstance(a, str) for a in record.actions) or record.decisions != len(record.actions):
+        raise ValueError(f"record has {record.decisions} decisions but {len(record.actions)} action texts")
+    if len(record.timings) > n:
+        raise ValueError(f"record has timings for {len(record.timings)} seats at a {n}-player table")
+    f = record.forfeit
+    if f is not None and not (type(f.seat) is int and 0 <= f.seat < n and isinstance(f.reason, str)):
+        raise ValueError(f"record has a bad forfeit {f!r:.200}")
+
+
+def _check_row(record: GameRecord, deal: object, seed: object, seating: object, forfeit: object) -> None:
+    """The row's own columns against its record (a hand edit of one of them)."""
+    columns: dict[str, tuple[object, object]] = {
+        "deal": (deal, record.deal), "seed": (seed, record.seed), "forfeit": (forfeit, _reason(record.forfeit))
+    }
+    try:
+        columns["seating"] = (json.loads(str(seating)), list(record.seating))
+    except ValueError:
+        columns["seating"] = (seating, list(record.seating))
+    for name, (column, value) in columns.items():
+        if column != value:
+            raise ValueError(f"column {name} {column!r:.100} differs from the record's {value!r:.100}")
+
+
+def _reason(forfeit: Forfeit | None) -> str | None:
+    return forfeit.reason if forfeit else None
+
+
+def _check_scheduled(record: GameRecord, schedule: dict[int, ScheduledGame], options: dict[str, Any]) -> None:
+    """The record against the game the tournament's schedule has under its id."""
+    game = schedule.get(record.game_id)
+    if game is None:
+        raise ValueError(f"not a game of this tournament (its schedule has game ids 0 to {len(schedule) - 1})")
+    wanted = {"deal": game.deal, "seed": game.seed, "seating": game.seating, "config": options}
+    stored = {"deal": record.deal, "seed": record.seed, "seating": record.seating, "config": record.config}
+    for name, value in wanted.items():
+        if stored[name] != value:
+            raise ValueError(f"not the scheduled game: {name} {stored[name]!r:.100}, the schedule has {value!r:.100}")
+    if record.agent_seeds and record.agent_seeds != game.agent_seeds:
+        raise ValueError("not the scheduled game: other agent seeds")
+
+
+def expected_outcome(game: Game, forfeit: Forfeit | None) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """``(scores, ranks, winners)`` of a replayed game: the engine's, or after a forfeit the others by score."""
+    scores = tuple(game.scores())
+    if forfeit is None:
+        return scores, tuple(game.ranks()), tuple(game.winners)
+    n = len(scores)
+    others = [s for s in range(n) if s != forfeit.seat]
+    ranks = tuple(n if s == forfeit.seat else 1 + sum(scores[o] > scores[s] for o in others) for s in range(n))
+    best = max(scores[o] for o in others) if others else 0
+    return scores, ranks, tuple(o for o in others if scores[o] == best)
+
+
+def replay_problem(record: GameRecord) -> str | None:
+    """Why ``record`` is not what replaying its seed and actions through the engine gives; ``None`` if it is."""
+    try:
+        game = Game.new(GameConfig(**record.config), seed=record.seed)
+        for number, text in enumerate(record.actions, 1):
+            if game.is_over:
+                return f"the game is over after decision {number - 1} but {len(record.actions)} are stored"
+            game.apply(parse_action(text))
+    except Exception as exc:  # any failure of a hand-edited config or action is a record that does not replay
+        return f"does not replay ({type(exc).__name__}: {exc!s:.200})"
+    if game.is_over == (record.forfeit is not None):
+        return "the stored actions end before the game does" if record.forfeit is None else "forfeited a finished game"
+    scores, ranks, winners = expected_outcome(game, record.forfeit)
+    found = {"scores": scores, "ranks": ranks, "winners": winners, "rounds": game.round,
+             "truncated": record.forfeit is None and game.truncated}
+    stored = {"scores": record.scores, "ranks": record.ranks, "winners": record.winners, "rounds": record.rounds,
+              "truncated": record.truncated}
+    for name, value in found.items():
+        if stored[name] != value:
+            return f"stored {name} {_show(stored[name])} differ from the replayed {_show(value)}"
+    return None
+
+
+def _show(value: object) -> str:
+    return str(list(value)) if isinstance(value, tuple) else str(value)
+
+
 class ResultStore:
     """A tournament's results file.
 
     ``ResultStore(path, definition)`` creates the file for ``definition`` (a
-    JSON-ready dict) or opens it if it holds the same definition;
-    ``ResultStore(path)`` opens an existing file whatever it holds. Raises
+    JSON-ready dict) or opens it if it holds the same definition and every
+    stored game checks out (see the module docstring); ``ResultStore(path)``
+    opens an existing file whatever it holds, without changing it. Raises
     :class:`StoreError` otherwise. Use as a context manager or call :meth:`close`.
     """
 
     def __init__(self, path: str | Path, definition: dict[str, Any] | None = None) -> None:
         self.path = Path(path)
-        exists = self.path.exists() and self.path.stat().st_size > 0
+        exists = self.path.exists() and (self.path.is_dir() or self.path.stat().st_size > 0)
         if not exists and definition is None:
             raise StoreError(f"{self.path}: no such results file")
         if exists:
             _check_header(self.path)
         else:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        try:
+            self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: cannot open the results file: {exc}") from None
         try:
             self.definition = self._read_meta() if exists else self._create(definition or {})
+            self._schedule = _schedule(self.definition)
             if definition is not None:
                 self._require(definition)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
+                if exists:
+                    self.verify()
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA synchronous=NORMAL")
         except sqlite3.DatabaseError as exc:
             self._db.close()
             raise StoreError(f"{self.path} is not a tournament results file: {exc}") from None
@@ -104,7 +268,7 @@ class ResultStore:
             raise StoreError(f"{self.path}: results schema {meta.get('schema')!r}, this version reads {SCHEMA_VERSION}")
         try:
             definition = json.loads(meta["definition"])
-        except (KeyError, ValueError):
+        except (KeyError, ValueError, TypeError):
             raise StoreError(f"{self.path} is not a tournament results file: no readable definition") from None
         if not isinstance(definition, dict):
             raise StoreError(f"{self.path} is not a tournament results file: bad definition {definition!r:.100}")
@@ -135,11 +299,33 @@ class ResultStore:
                 "rerun with the same options to resume it, or choose another results file"
             )
 
+    def verify(self) -> None:
+        """Raise :class:`StoreError` naming the first stored game that cannot be trusted (replays every game)."""
+        bad = [game for game in self.games(replay=True) if game.problem is not None]
+        if not bad:
+            bad_pages = self._quick_check()
+            if bad_pages:
+                raise StoreError(f"{self.path}: the SQLite file is damaged ({bad_pages}); it is not resumed, "
+                                 "and left unchanged: move it aside to play the tournament again")
+            return
+        first = bad[0]
+        raise StoreError(
+            f"{self.path}: game {first.game_id}: {first.problem}; {len(bad)} stored game(s) cannot be trusted, so "
+            "the file is not resumed, and left unchanged: move it aside to play the tournament again"
+        )
+
+    def _quick_check(self) -> str:
+        try:
+            rows = self._db.execute("PRAGMA quick_check").fetchall()
+        except sqlite3.DatabaseError as exc:
+            return str(exc)
+        lines = [str(row[0]) for row in rows]
+        return "" if lines == ["ok"] else lines[0][:200]
+
     # -- games --------------------------------------------------------------------
 
     def add(self, record: GameRecord) -> bool:
         """Store ``record`` at once (its own transaction); ``False`` if its game id is already stored."""
-        forfeit = record.forfeit.reason if record.forfeit else None
         cursor = self._db.execute(
             "INSERT OR IGNORE INTO games (game_id, deal, seed, seating, forfeit, record, written) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -148,31 +334,76 @@ class ResultStore:
                 record.deal,
                 record.seed,
                 json.dumps(list(record.seating)),
-                forfeit,
+                _reason(record.forfeit),
                 json.dumps(record.to_dict(), separators=(",", ":")),
                 _now(),
             ),
         )
         return cursor.rowcount == 1
 
+    def _damaged(self, exc: sqlite3.Error) -> StoreError:
+        return StoreError(f"{self.path}: the SQLite file is damaged, its list of games cannot be read: {exc}")
+
     def done_ids(self) -> set[int]:
         """The game ids stored."""
-        return {row[0] for row in self._db.execute("SELECT game_id FROM games")}
+        try:
+            return {row[0] for row in self._db.execute("SELECT game_id FROM games")}
+        except sqlite3.DatabaseError as exc:
+            raise self._damaged(exc) from None
 
     def __len__(self) -> int:
-        return int(self._db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+        return len(self.done_ids())
+
+    def _ids(self) -> list[int]:
+        """The stored game ids; where the list is damaged, the scheduled ids (each is then looked up alone)."""
+        try:
+            return sorted(self.done_ids())
+        except StoreError:
+            if self._schedule is None:
+                raise
+            return sorted(self._schedule[0])
+
+    def _game(self, game_id: int, replay: bool) -> StoredGame | None:
+        """Game ``game_id`` read and checked; ``None`` if it is not stored."""
+        try:
+            row = self._db.execute(_ROW, (game_id,)).fetchone()
+        except sqlite3.DatabaseError as exc:
+            detail = str(exc).split(" with text ")[0][:120]  # SQLite quotes the damaged bytes after this
+            return StoredGame(game_id, None, f"cannot be read, the SQLite file is damaged ({detail})")
+        if row is None:
+            return None
+        deal, seed, seating, forfeit, text = row
+        try:
+            record = _decode(game_id, text)
+            _check_row(record, deal, seed, seating, forfeit)
+            if self._schedule is not None:
+                _check_scheduled(record, *self._schedule)
+        except ValueError as exc:
+            return StoredGame(game_id, None, str(exc))
+        problem = replay_problem(record) if replay else None
+        return StoredGame(game_id, None if problem else record, problem)
+
+    def games(self, replay: bool = True) -> list[StoredGame]:
+        """Every stored game by id, each with its record or its problem (``replay``: also replay it)."""
+        found = (self._game(game_id, replay) for game_id in self._ids())
+        return [game for game in found if game is not None]
+
+    def _usable(self, game: StoredGame) -> GameRecord:
+        if game.record is None:
+            raise StoreError(f"{self.path}: game {game.game_id}: {game.problem}")
+        return game.record
 
     def records(self) -> list[GameRecord]:
-        """Every stored game, by game id."""
-        rows = self._db.execute("SELECT record FROM games ORDER BY game_id")
-        return [GameRecord.from_dict(json.loads(row[0])) for row in rows]
+        """Every stored game, by game id; :class:`StoreError` naming the first one that cannot be used."""
+        return [self._usable(game) for game in self.games(replay=False)]
 
     def record(self, game_id: int) -> GameRecord:
-        """The stored game ``game_id``; ``KeyError`` naming the id and file if it is not stored."""
-        row = self._db.execute("SELECT record FROM games WHERE game_id = ?", (game_id,)).fetchone()
-        if row is None:
+        """The stored game ``game_id``; ``KeyError`` naming the id and file if it is not stored,
+        :class:`StoreError` naming them if it cannot be used."""
+        game = self._game(game_id, replay=False)
+        if game is None:
             raise KeyError(f"game {game_id} is not in {self.path}")
-        return GameRecord.from_dict(json.loads(row[0]))
+        return self._usable(game)
 
     # -- closing ------------------------------------------------------------------
 

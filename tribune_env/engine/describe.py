@@ -25,8 +25,16 @@ def describe_action(state: GameState, action: object) -> str:
     """A readable label; payloads out of range are shown as the raw action."""
     try:
         return _describe(state, action)
-    except (IndexError, ValueError, KeyError):
+    except (IndexError, ValueError, KeyError, TypeError):  # payloads of any type (an agent's own objects)
+        return _safe_repr(action)
+
+
+def _safe_repr(action: object) -> str:
+    """``repr`` of an object from outside, which may itself raise."""
+    try:
         return repr(action)
+    except Exception:  # an agent's object with a broken __repr__
+        return f"<{type(action).__name__} object>"
 
 
 def _in_range(value: int, size: int) -> int:

@@ -7,6 +7,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import fields
+from typing import Any
 
 from tribune_env.engine import rules  # noqa: F401  (registers and checks every record)
 from tribune_env.engine.actions import Action
@@ -76,18 +78,39 @@ def apply_action(state: GameState, action: Action, describe: Callable[[object], 
     if pending is None:
         raise GameOverError("the game is over: no decision is pending")
     choices = _choices(state)
-    if not _is_listed(action, choices):
+    listed = listed_choice(action, choices)
+    if listed is None:
         raise IllegalActionError(action, _reason(state, action, choices), choices, describe)
-    _resolve(state, action)
+    _resolve(state, listed)  # the engine's own instance: the caller's object is never used past this check
     advance(state)
 
 
-def _is_listed(action: Action, choices: list[Action]) -> bool:
-    """Membership, by identity first: legal lists hold shared instances, and comparing dataclasses is slow."""
+def listed_choice(action: object, choices: list[Action]) -> Action | None:
+    """The instance in ``choices`` that ``action`` stands for, or ``None``: the same object (legal lists hold shared
+    instances), else one of exactly the same type whose fields equal by their engine type's own ``==``.
+
+    Never by the ``==`` of ``action`` or of its fields: an object of the caller's making (``unittest.mock.ANY``, a
+    subclass of an action type or of ``int``) may say that it equals anything.
+    """
     for choice in choices:
         if choice is action:
-            return True
-    return action in choices
+            return choice
+    for choice in choices:
+        if _same_action(action, choice):
+            return choice
+    return None
+
+
+def _same_action(action: object, choice: Action) -> bool:
+    if type(action) is not type(choice):
+        return False
+    for item in fields(choice):
+        mine, theirs = getattr(action, item.name), getattr(choice, item.name)
+        kind = type(theirs)  # an engine value (int): compare with its type's ==, whatever ``mine`` overrides
+        equal: Any = kind.__eq__  # unbound: the engine type's own comparison
+        if not issubclass(type(mine), kind) or equal(mine, theirs) is not True:
+            return False
+    return True
 
 
 def _reason(state: GameState, action: object, choices: list[Action]) -> str:

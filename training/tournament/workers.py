@@ -1,0 +1,374 @@
+"""Games played in supervised worker processes: :class:`WorkerPool`.
+
+A worker process plays whole games (engine and agents). Through memory shared
+with the runner it shows which agent call is running, since when and under
+which limit, and the seats' decision times; it appends every action played to
+its log file. The runner kills (SIGKILL) a worker whose agent call runs past
+its limit by :data:`KILL_GRACE`, and notices a worker that dies (``sys.exit``
+escaping, ``os._exit``, a signal, a crash in native code) by its process
+sentinel. Either way the game ends as a forfeit of the seat whose call was
+running (``"timeout"`` or ``"crashed"``): the runner replays the logged
+actions to score the position at that moment and starts a fresh worker for
+the next game. Inside a worker the alarm of :mod:`~training.tournament.play`
+still interrupts ordinary Python at the limit, so most timeouts cost no worker.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import multiprocessing.connection
+import os
+import signal
+import tempfile
+import threading
+from collections import deque
+from collections.abc import Generator, Iterable
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from time import monotonic
+from typing import Any
+
+from training.tournament.play import (
+    ACT,
+    CALL_NAMES,
+    Monitor,
+    PlaySettings,
+    close_agents,
+    import_modules,
+    play_game,
+    replayed_record,
+)
+from training.tournament.records import Forfeit, GameRecord, SeatTiming
+from training.tournament.schedule import ScheduledGame, TournamentError
+
+#: seconds past an agent call's limit before the runner kills its worker (the alarm inside gets the first chance)
+KILL_GRACE = 0.25
+#: how often (seconds) the runner looks at the running calls when a limit is set
+_POLL = 0.05
+#: the shared board: kind of the running call (0: none), its seat, start (monotonic), limit (0: none), the last seat
+#: called in this game (-1: none yet), then (moves, total, longest) per seat
+_KIND, _SEAT, _START, _LIMIT, _LAST, _TIMES = range(6)
+_MAX_SEATS = 8
+#: seconds a new worker process may take to start (its agents' modules are imported later, while it plays)
+_START_LIMIT = 60.0
+_BOARD = _TIMES + 3 * _MAX_SEATS
+
+
+class WorkerCrash(TournamentError):
+    """A worker process died outside any agent call (not an agent's doing: those are forfeits)."""
+
+
+# -- the worker side ---------------------------------------------------------------------
+
+
+class _Board(Monitor):
+    """The worker's side of the shared board and of the action log (the runner empties both before each game)."""
+
+    def __init__(self, board: Any, log: str) -> None:
+        self.board = memoryview(board).cast("B").cast("d")  # faster to write than the ctypes array
+        self.fd = os.open(log, os.O_WRONLY | os.O_APPEND)  # appends after the runner's truncation
+
+    def calling(self, seat: int, kind: int, limit: float | None) -> None:
+        board = self.board
+        board[_START] = monotonic()
+        board[_LIMIT] = limit or 0.0
+        board[_SEAT] = board[_LAST] = float(seat)
+        board[_KIND] = float(kind)  # written last: the call is now visible
+
+    def returned(self, seat: int, kind: int, seconds: float) -> None:
+        board = self.board
+        board[_KIND] = 0.0
+        if kind == ACT and seat < _MAX_SEATS:
+            at = _TIMES + 3 * seat
+            board[at] += 1
+            board[at + 1] += seconds
+            board[at + 2] = max(board[at + 2], seconds)
+
+    def played(self, text: str) -> None:
+        os.write(self.fd, text.encode() + b"\n")
+
+
+def _watch_parent() -> None:
+    """Exit this worker when the runner dies (even by SIGKILL), instead of waiting for work forever."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        if hasattr(signal, "pthread_sigmask"):  # signals (the move timer) belong to the main thread
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM, signal.SIGINT})
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(1)
+
+    threading.Thread(target=watch, name="tribune-parent-watch", daemon=True).start()
+
+
+def serve(conn: Connection, board: Any, log: str, settings: PlaySettings) -> None:
+    """A worker's life: play each game received on ``conn`` and send back ``("record", record)`` or
+    ``("error", message)`` (a failure of the engine or the runner, not of an agent); ``None`` ends it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the runner's business
+    _watch_parent()
+    monitor = _Board(board, log)
+    conn.send("ready")  # the runner may now unlink the log: nothing is left behind, whatever happens
+    import_modules(settings.modules)
+    while True:
+        game = conn.recv()
+        if game is None:
+            break
+        try:
+            conn.send(("record", play_game(game, settings.options, settings.time_limit, monitor)))
+        except Exception as exc:
+            conn.send(("error", f"{type(exc).__name__}: {exc}"))
+    close_agents()
+
+
+# -- the runner side ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Call:
+    """An agent call as the runner saw it on the board."""
+
+    kind: int
+    seat: int
+    start: float
+    limit: float
+
+    @property
+    def name(self) -> str:
+        return CALL_NAMES.get(self.kind, "an agent call")
+
+    def overdue(self, now: float) -> bool:
+        return self.limit > 0 and now - self.start > self.limit + KILL_GRACE
+
+
+def _exit_text(code: int | None) -> str:
+    if code is not None and code < 0:
+        with contextlib.suppress(ValueError):
+            return f"was killed by {signal.Signals(-code).name}"
+    return f"exited with code {code}"
+
+
+class _Slot:
+    """One worker process and the game it plays."""
+
+    def __init__(self, context: Any, settings: PlaySettings) -> None:
+        self.context = context
+        self.settings = settings
+        self.log = -1  # the runner's descriptor of the worker's action log (a file without a name)
+        self.process: Any = None
+        self.conn: Connection | None = None
+        self.board: Any = context.RawArray("d", _BOARD)
+        self.game: ScheduledGame | None = None
+        self.sent = 0.0
+
+    def _start(self) -> None:
+        self.stop(graceful=False)
+        self.log, path = tempfile.mkstemp(prefix="tribune-game-", suffix=".log")
+        try:
+            ours, theirs = self.context.Pipe()
+            args = (theirs, self.board, path, self.settings)
+            self.process = self.context.Process(target=serve, args=args, name="tribune-game-worker")
+            self.process.start()
+            theirs.close()
+            self.conn = ours
+            ready = multiprocessing.connection.wait([ours, self.process.sentinel], _START_LIMIT)
+            if ours not in ready or ours.recv() != "ready":
+                raise TournamentError(f"a worker process did not start within {_START_LIMIT:g} s")
+        finally:
+            os.unlink(path)
+
+    def assign(self, game: ScheduledGame) -> None:
+        """Send ``game`` to this slot's worker (a fresh one if it has none or its worker died)."""
+        if self.log >= 0:
+            os.ftruncate(self.log, 0)
+        for i in range(_BOARD):
+            self.board[i] = 0.0
+        self.board[_LAST] = -1.0
+        for attempt in range(2):
+            if self.process is None or not self.process.is_alive():
+                self._start()
+            assert self.conn is not None
+            try:
+                self.conn.send(game)
+                break
+            except OSError:  # died while idle
+                if attempt:
+                    raise
+                self.stop(graceful=False)
+        self.game, self.sent = game, monotonic()
+
+    def waitables(self) -> list[Any]:
+        assert self.conn is not None
+        return [self.conn, self.process.sentinel]
+
+    def call(self) -> _Call | None:
+        """The agent call running now, if any."""
+        board = self.board
+        kind, seat = int(board[_KIND]), int(board[_SEAT])
+        start, limit = board[_START], board[_LIMIT]
+        if kind == 0 or int(board[_SEAT]) != seat:
+            return None
+        return _Call(kind, seat, start, limit)
+
+    def deadline(self) -> float | None:
+        call = self.call()
+        return None if call is None or call.limit <= 0 else call.start + call.limit + KILL_GRACE
+
+    def collect(self, now: float) -> GameRecord | None:
+        """The record of this slot's game if it is over: finished, or its worker died or ran past a limit (killed)."""
+        assert self.game is not None and self.conn is not None
+        if self.conn.poll():
+            message = self._receive()
+            if message is not None:
+                return message
+            return self._died()
+        if not self.process.is_alive():
+            return self._died()
+        call = self.call()
+        if call is not None and call.overdue(now):
+            self.process.kill()
+            self.process.join()
+            finished = self._receive() if self.conn.poll() else None  # it may have finished the game meanwhile
+            return finished or self._forfeit(call, "timeout", now)
+        return None
+
+    def _receive(self) -> GameRecord | None:
+        """The record the worker sent (``None``: it died while sending); raises for a failure it reported."""
+        assert self.conn is not None and self.game is not None
+        try:
+            kind, payload = self.conn.recv()
+        except Exception:
+            return None
+        game, self.game = self.game, None
+        if kind == "error":
+            raise TournamentError(f"game {game.game_id} failed: {payload}")
+        assert isinstance(payload, GameRecord)
+        return payload
+
+    def _died(self) -> GameRecord:
+        assert self.game is not None
+        self.process.join(1.0)
+        if self.process.is_alive():  # it closed its end of the pipe yet lives on: as good as dead
+            self.process.kill()
+            self.process.join()
+        code = self.process.exitcode
+        call = self.call()
+        if call is None:
+            last = int(self.board[_LAST])
+            if last < 0:
+                game, self.game = self.game, None
+                raise WorkerCrash(
+                    f"the worker process playing game {game.game_id} {_exit_text(code)} before any agent call; "
+                    "the games finished before are stored"
+                )
+            call = _Call(0, last, self.board[_START], 0.0)
+        return self._forfeit(call, "crashed", monotonic(), code)
+
+    def _forfeit(self, call: _Call, reason: str, now: float, code: int | None = None) -> GameRecord:
+        """The record of this slot's game, forfeited by the seat of ``call`` (its worker is dead)."""
+        assert self.game is not None
+        game, self.game = self.game, None  # its dead process is replaced at the next game
+        elapsed = max(0.0, now - call.start)
+        if reason == "timeout":
+            message = f"{call.name} ran {elapsed:.3f} s, past the {call.limit:g} s limit: its process was killed"
+        elif call.kind:
+            message = f"{call.name}: the agent's process {_exit_text(code)}"
+        else:
+            message = f"the game's process {_exit_text(code)} between moves, after seat {call.seat}'s last call"
+        timings = self._timings(len(game.seating), call, elapsed)
+        try:
+            actions = os.pread(self.log, os.fstat(self.log).st_size, 0).decode().splitlines()
+            return replayed_record(
+                game, self.settings.options, actions, timings, Forfeit(call.seat, reason, message), now - self.sent
+            )
+        except Exception as exc:
+            raise TournamentError(f"game {game.game_id}: cannot replay its actions after {message}: {exc}") from None
+
+    def _timings(self, players: int, call: _Call, elapsed: float) -> list[SeatTiming]:
+        """The seats' decision times from the board, the fatal ``act()`` call included."""
+        timings = []
+        for seat in range(players):
+            at = _TIMES + 3 * seat
+            moves, total, longest = int(self.board[at]), self.board[at + 1], self.board[at + 2]
+            if seat == call.seat and call.kind == ACT:
+                moves, total, longest = moves + 1, total + elapsed, max(longest, elapsed)
+            timings.append(SeatTiming(moves, total, longest))
+        return timings
+
+    def stop(self, graceful: bool) -> None:
+        """End the worker: let it close its agents (``graceful``, a few seconds at most) or kill it."""
+        process, conn, log = self.process, self.conn, self.log
+        self.process, self.conn, self.log = None, None, -1
+        if process is not None:
+            if graceful and process.is_alive() and conn is not None:
+                with contextlib.suppress(OSError):
+                    conn.send(None)
+                process.join(timeout=5)
+            if process.is_alive():
+                process.kill()
+            process.join()
+        if conn is not None:
+            conn.close()
+        if log >= 0:
+            os.close(log)
+
+
+class WorkerPool:
+    """``workers`` supervised worker processes playing games with ``settings`` (use as a context manager)."""
+
+    def __init__(self, workers: int, settings: PlaySettings) -> None:
+        if "__main__" in settings.modules:
+            raise TournamentError(
+                "an agent is defined in __main__, which worker processes cannot import: "
+                "register the agent in an importable module"
+            )
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+        if context.get_start_method() == "forkserver":
+            context.set_forkserver_preload(["training.tournament.play"])
+        self.settings = settings
+        self.slots = [_Slot(context, settings) for _ in range(max(1, workers))]
+
+    def __enter__(self) -> WorkerPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close(graceful=exc[0] is None)
+
+    def close(self, graceful: bool = True) -> None:
+        """Stop every worker (see :meth:`_Slot.stop`)."""
+        for slot in self.slots:
+            slot.stop(graceful and slot.game is None)
+            slot.game = None
+
+    def run(self, games: Iterable[ScheduledGame]) -> Generator[GameRecord, None, None]:
+        """Play ``games``, yielding each record as its game ends; an exception (or closing) kills the workers."""
+        todo = deque(games)
+        try:
+            while True:
+                for slot in self.slots:
+                    if slot.game is None and todo:
+                        slot.assign(todo.popleft())
+                busy = [s for s in self.slots if s.game is not None]
+                if not busy:
+                    return
+                self._wait(busy)
+                now = monotonic()
+                for slot in busy:
+                    record = slot.collect(now)
+                    if record is not None:
+                        yield record
+        except BaseException:
+            self.close(graceful=False)
+            raise
+
+    def _wait(self, busy: list[_Slot]) -> None:
+        """Until a worker sends, dies, or (with a limit) it is time to look at the running calls again."""
+        timeout: float | None = None
+        if self.settings.time_limit is not None:
+            now = monotonic()
+            deadlines = [d for d in (s.deadline() for s in busy) if d is not None]
+            timeout = max(0.0, min([_POLL, *(d - now for d in deadlines)]))
+        multiprocessing.connection.wait([w for s in busy for w in s.waitables()], timeout)
