@@ -38,8 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return int(modules[args.command].run(args))
         return engine_cli._run(args)
     except BrokenPipeError:  # output piped into `head` and the like
-        sys.stderr.close()
-        return 0
+        return engine_cli.broken_pipe()
     except KeyboardInterrupt:
         print("tribune: interrupted", file=sys.stderr)
         return 130

@@ -20,6 +20,7 @@ installed is reported as unavailable.
 
 from __future__ import annotations
 
+import math
 import platform
 import random
 import time
@@ -201,6 +202,20 @@ def peer_factory(name: str) -> Callable[[], Any]:
     return lambda: pettingzoo.make("aec", spec)
 
 
+def check_options(seconds: float, seed: int, players: tuple[int, ...], peers: tuple[str, ...]) -> None:
+    """``ValueError`` naming the first option :func:`bench` cannot use."""
+    if not (isinstance(seconds, int | float) and math.isfinite(seconds) and seconds > 0):
+        raise ValueError(f"seconds: must be a finite number > 0, got {seconds!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise ValueError(f"seed: must be an integer in 0..2**63-1, got {seed!r}")
+    bad = [n for n in players if n not in PLAYER_COUNTS]
+    if bad or not players:
+        raise ValueError(f"players: must be among {PLAYER_COUNTS}, got {list(players)}")
+    unknown = [p for p in peers if p not in PEERS]
+    if unknown:
+        raise ValueError(f"peers: unknown {unknown}; choose from {PEERS}")
+
+
 def bench(
     seconds: float = 2.0,
     seed: int = 0,
@@ -208,7 +223,13 @@ def bench(
     peers: tuple[str, ...] = PEERS,
     progress: Callable[[str], None] | None = None,
 ) -> BenchReport:
-    """Run every measurement; ``seconds`` is the time given to each throughput figure."""
+    """Run every measurement; ``seconds`` is the time given to each throughput figure.
+
+    Raises:
+        ValueError: ``seconds`` is not a finite number > 0 (NaN would never reach a deadline), ``seed`` is not
+            in ``0..2**63-1``, or a player count or peer is unknown; checked before anything is measured.
+    """
+    check_options(seconds, seed, players, peers)
     report = BenchReport(seconds, seed, platform.python_version(), platform.processor() or platform.machine())
     note = progress or (lambda _msg: None)
     for n in players:

@@ -4,20 +4,32 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from collections.abc import Sequence
+import tempfile
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from rich.console import Console
 from rich.table import Table
 
 from tribune_env import __version__
-from tribune_env.bench import PEERS, PLAYER_COUNTS, BenchReport, bench
+from tribune_env.bench import PEERS, PLAYER_COUNTS, BenchReport, bench, check_options
 from tribune_env.codec.docs import write_docs
 from tribune_env.data import load_components
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.decisions import Phase
 from tribune_env.simulate import SimulationSummary, agent_rng, make_config, play_random_game, simulate_config
+
+SEED_BOUND = 2**63 - 1  # seeds are stored as 63-bit integers and fed to numpy's generators
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line on stderr (exit status 2), without the usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def positive_int(text: str) -> int:
@@ -29,6 +41,67 @@ def positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
     return value
+
+
+def bounded_int(low: int, high: int) -> Callable[[str], int]:
+    """argparse type: an integer in ``low..high``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be in {low}..{high}, got {value}")
+        return value
+
+    return parse
+
+
+def seed_int(text: str) -> int:
+    """argparse type: a seed, an integer in ``0..2**63-1``."""
+    return bounded_int(0, SEED_BOUND)(text)
+
+
+def writable_dir(path: str | Path, option: str) -> Path:
+    """``path`` as a folder that exists or can be created and that takes files; ``ValueError`` naming ``option``."""
+    target = Path(path)
+    if target.exists() and not target.is_dir():
+        raise ValueError(f"{option}: {target} is not a directory")
+    existing = target
+    while not existing.exists():  # the nearest existing folder is where the folders would be created
+        if existing.parent == existing:
+            break
+        existing = existing.parent
+    if not existing.is_dir():
+        raise ValueError(f"{option}: cannot create {target}: {existing} is not a directory")
+    try:
+        with tempfile.TemporaryFile(dir=existing):
+            pass
+    except OSError as exc:
+        raise ValueError(f"{option}: cannot write into {existing}: {exc.strerror or exc}") from None
+    return target
+
+
+def writable_file(path: str | Path, option: str) -> Path:
+    """``path`` as a file that can be written (existing or in a folder that can be made); ``ValueError`` if not."""
+    target = Path(path)
+    if target.is_dir():
+        raise ValueError(f"{option}: {target} is a directory, not a file")
+    if target.exists() and not os.access(target, os.R_OK | os.W_OK):
+        raise ValueError(f"{option}: {target} cannot be read and written")
+    writable_dir(target.parent, option)
+    return target
+
+
+def broken_pipe() -> int:
+    """Exit quietly when stdout was closed early (``| head``): no message, no error at interpreter exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # the final flush at exit would fail again and print to stderr
+    except (OSError, ValueError):  # stdout is not a real file (a test's capture): nothing is flushed at exit
+        pass
+    return 0
 
 
 def _add_game_options(parser: argparse.ArgumentParser, seed_help: str) -> None:
@@ -43,7 +116,7 @@ def _add_game_options(parser: argparse.ArgumentParser, seed_help: str) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tribune", description="Tribune: Primus Inter Pares rules engine tools.")
+    parser = OneLineParser(prog="tribune", description="Tribune: Primus Inter Pares rules engine tools.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -63,7 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--seconds", type=float, default=3.0, help="time per throughput figure (default: 3)")
     bench.add_argument("--players", type=int, nargs="+", default=list(PLAYER_COUNTS), help="player counts")
     bench.add_argument("--peers", nargs="*", default=list(PEERS), help=f"PettingZoo classic games (default: {PEERS})")
-    bench.add_argument("--seed", type=int, default=0, help="seed of games and random play (default: 0)")
+    bench.add_argument("--seed", type=seed_int, default=0, help="seed of games and random play (default: 0)")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
 
     docs = commands.add_parser("docs", help="regenerate docs/actions.md and docs/observation.md from the code")
@@ -202,12 +275,10 @@ def _bench_tables(report: BenchReport) -> list[Table]:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    bad = [n for n in args.players if n not in PLAYER_COUNTS]
-    if bad or args.seconds <= 0:
-        return _error(ValueError(f"--players must be among {PLAYER_COUNTS} and --seconds > 0"))
-    unknown = [p for p in args.peers if p not in PEERS]
-    if unknown:
-        return _error(ValueError(f"unknown peer(s) {unknown}; choose from {PEERS}"))
+    try:
+        check_options(args.seconds, args.seed, tuple(args.players), tuple(args.peers))
+    except ValueError as exc:
+        return _error(ValueError(f"--{exc}"))
     # Progress is one line per measurement: a live spinner is a second thread, and it measurably slows the
     # measured loop (numpy releases the GIL, and the spinner takes it), so the figures would be wrong.
     console = Console(stderr=True)
@@ -233,6 +304,10 @@ def _docs(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if not out.is_dir():
         return _error(ValueError(f"--out: {out} is not a directory"))
+    try:
+        writable_dir(out, "--out")
+    except ValueError as exc:
+        return _error(exc)
     for path in write_docs(out):
         print(f"wrote {path}")
     return 0
@@ -243,8 +318,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _run(args)
     except BrokenPipeError:  # output piped into `head` and the like
-        sys.stderr.close()
-        return 0
+        return broken_pipe()
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -22,11 +22,14 @@ from training.tournament.records import GameRecord
 from training.tournament.results import summarize
 from training.tournament.runner import run_tournament
 from training.tournament.schedule import TournamentDefinition, TournamentError
-from tribune_env.cli import positive_int
+from tribune_env.cli import bounded_int, seed_int, writable_dir, writable_file
 
 DEFAULT_TIME_LIMIT = 10.0
 RESULTS_DIR = Path("results")
 WIDE = 120  # console width when the output is not a terminal
+MAX_GAMES = 1_000_000  # the schedule lists every game up front
+MAX_WORKERS = 1024
+MAX_ROUNDS = 1000
 
 
 def _seconds(text: str) -> float:
@@ -52,15 +55,19 @@ def add_parser(commands: Any) -> None:
         "--players", type=int, metavar="N", help="players per game (default: the number of specs, at most 4)"
     )
     p.add_argument(
-        "--games", type=positive_int, default=100, metavar="N", help="games, rounded up to whole blocks (default: 100)"
+        "--games",
+        type=bounded_int(1, MAX_GAMES),
+        default=100,
+        metavar="N",
+        help="games, rounded up to whole blocks (default: 100)",
     )
     p.add_argument(
-        "--seed", type=int, default=0, metavar="N", help="tournament seed: deals and agent seeds (default: 0)"
+        "--seed", type=seed_int, default=0, metavar="N", help="tournament seed: deals and agent seeds (default: 0)"
     )
     p.add_argument("--results", metavar="PATH", help="SQLite results file (default: results/tournament-...sqlite)")
     p.add_argument(
         "--workers",
-        type=positive_int,
+        type=bounded_int(1, MAX_WORKERS),
         metavar="N",
         help="worker processes (default: one per CPU); 1 plays in this process; for --backend ray without an "
         "address: the CPUs of the local Ray",
@@ -77,7 +84,11 @@ def add_parser(commands: Any) -> None:
     p.add_argument("--victory-card", metavar="ID", help="victory card id (default: a random valid card per deal)")
     p.add_argument("--point-variant", action="store_true", help="play the point-value variant")
     p.add_argument(
-        "--round-limit", type=positive_int, default=60, metavar="N", help="truncate after this round (default: 60)"
+        "--round-limit",
+        type=bounded_int(1, MAX_ROUNDS),
+        default=60,
+        metavar="N",
+        help="truncate after this round (default: 60)",
     )
     p.add_argument("--json", action="store_true", help="print the results as JSON only")
     p.add_argument("--plots", metavar="DIR", help="write rating and win-rate plots into DIR")
@@ -103,6 +114,18 @@ def default_results_path(definition: TournamentDefinition) -> Path:
     text = json.dumps(definition.to_dict(), sort_keys=True)
     digest = hashlib.sha256(text.encode()).hexdigest()[:10]
     return RESULTS_DIR / f"tournament-s{definition.seed}-{digest}.sqlite"
+
+
+def check_paths(args: argparse.Namespace, definition: TournamentDefinition) -> Path:
+    """The results file, after checking before any game that it and ``--plots`` can be written; ``ValueError``."""
+    if args.ray_address is not None and args.backend != "ray":
+        raise ValueError("--ray-address: only with --backend ray")
+    path = writable_file(args.results, "--results") if args.results else default_results_path(definition)
+    if not args.results:
+        writable_file(path, "--results (default)")
+    if args.plots:
+        writable_dir(args.plots, "--plots")
+    return path
 
 
 def _error(message: object) -> int:
@@ -137,11 +160,11 @@ def run(args: argparse.Namespace) -> int:
     1 when a worker process died."""
     try:
         definition = definition_from_args(args)
+        path = check_paths(args, definition)
         if args.backend == "ray":
             import_ray()
     except (ValueError, TournamentError) as exc:
         return _error(exc)
-    path = Path(args.results) if args.results else default_results_path(definition)
     notes = Console(stderr=True)
     show = not args.no_progress and sys.stderr.isatty()
     try:
@@ -164,5 +187,10 @@ def run(args: argparse.Namespace) -> int:
             f"tribune: stopped; the finished games are in {path}: run the same command again to resume", file=sys.stderr
         )
         raise
-    _report(records, args, definition, path)
+    try:
+        _report(records, args, definition, path)
+    except BrokenPipeError:  # stdout closed early (`| head`): handled quietly by the command line
+        raise
+    except OSError as exc:  # the plots folder was removed or filled up during the run: the games are stored
+        return _error(f"--plots: cannot write into {args.plots}: {exc.strerror or exc}; the results are in {path}")
     return 0

@@ -376,6 +376,8 @@ def _parse_region(regions: Any, region: ExpansionRegion) -> ExpansionRegionSpec:
     where = f"expansion.regions.{region.key}"
     table = _get(regions, region.key, "expansion.regions")
     spaces = _int(table, "spaces", where, 1, MAX_SIZE)
+    if region is ExpansionRegion.BASILICA and spaces != 2:
+        raise ComponentError(f"{where}.spaces: the Basilica has spaces 1 and 2 (E27), got {spaces}")
     numbers = {name: _int(table, name, where, 1, MAX_SIZE) for name in EXPANSION_REGION_NUMBERS.get(region, ())}
     pairs = _parse_pairs(table, where) if region is ExpansionRegion.REFUGIUM else {}
     return ExpansionRegionSpec(region, spaces, numbers, pairs)

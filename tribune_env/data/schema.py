@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 # choices (bids, spaces) whose count grows with them.
 MAX_NUMBER = 1000  # amounts, values, prices, thresholds
 MAX_SIZE = 20  # card fields, follower spaces, followers per player, cards dealt
+MAX_DEPTH = 8  # tables and lists inside each other; the deepest of the format is 5
+OPTIONAL_KEYS = {"meta": ("notes",)}  # documentary keys the loader accepts but never reads
 
 OBJECTIVES = ("tribune", "favor", "laurels", "legions", "denarii", "markers")
 
@@ -213,6 +215,44 @@ class Components:
 # --- parsing helpers -------------------------------------------------------
 
 
+class _Table(dict[str, Any]):
+    """A table of a component document that records which of its keys the loader read."""
+
+    def __init__(self, items: dict[str, Any]) -> None:
+        super().__init__(items)
+        self.read: set[str] = set()
+
+    def __getitem__(self, key: str) -> Any:
+        self.read.add(key)
+        return super().__getitem__(key)
+
+
+def _tracked(node: Any, where: str = "", depth: int = 0) -> Any:
+    """A copy of a parsed document whose tables record what was read (see :func:`_check_all_read`)."""
+    if depth > MAX_DEPTH and isinstance(node, dict | list):
+        raise ComponentError(f"{where or 'document'}: nested more than {MAX_DEPTH} levels deep")
+    if isinstance(node, dict):
+        return _Table({k: _tracked(v, f"{where}.{k}" if where else str(k), depth + 1) for k, v in node.items()})
+    if isinstance(node, list):
+        return [_tracked(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(node)]
+    return node
+
+
+def _check_all_read(node: Any, where: str = "") -> None:
+    """Refuse a key the loader never read: a misspelled or unknown key would otherwise be ignored silently."""
+    if isinstance(node, _Table):
+        optional = OPTIONAL_KEYS.get(where, ())
+        for key, value in node.items():
+            path = f"{where}.{key}" if where else str(key)
+            if key not in node.read and key not in optional:
+                known = ", ".join(sorted(k for k in (*node.read, *optional) if k in node)) or "none"
+                raise ComponentError(f"{path}: unknown key (known here: {known})")
+            _check_all_read(value, path)
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            _check_all_read(value, f"{where}[{i}]")
+
+
 def _get(table: dict[str, Any], key: str, where: str) -> Any:
     if not isinstance(table, dict):
         raise ComponentError(f"{where}: expected a table")
@@ -296,6 +336,8 @@ def _parse_region(raw: dict[str, Any], region: Region) -> RegionSpec:
     numbers = {name: _int(table, name, where) for name in _REGION_NUMBERS.get(region, ())}
     if region is Region.CATACOMBS:
         prices = _int_list(table, "prices", where)
+        if not 1 <= len(prices) <= MAX_SIZE:
+            raise ComponentError(f"{where}.prices: expected 1..{MAX_SIZE} prices (one per space), got {len(prices)}")
         return RegionSpec(region, 1, len(prices), {"pile": _int(table, "pile", where, 1, MAX_SIZE)}, prices)
     if region is Region.PANTHEON:
         return RegionSpec(region, 1, _int(table, "spaces", where, 1, MAX_SIZE), numbers)
@@ -333,6 +375,13 @@ def _parse_victory_card(raw: Any, i: int) -> VictoryCard:
 
 def parse_components(doc: dict[str, Any], source: str = "<dict>") -> Components:
     """Build :class:`Components` from a parsed TOML document, validating every field."""
+    doc = _tracked(doc)
+    components = _parse_document(doc, source)
+    _check_all_read(doc)
+    return components
+
+
+def _parse_document(doc: dict[str, Any], source: str) -> Components:
     from tribune_env.data.expansion import parse_expansion  # expansion.py builds on this module's helpers
 
     meta = _get(doc, "meta", "")
@@ -397,7 +446,7 @@ def parse_components(doc: dict[str, Any], source: str = "<dict>") -> Components:
         starting_money=_int(setup, "starting_money", "setup"),
         starting_money_step=_int(setup, "starting_money_step", "setup"),
         followers=followers,
-        hand_limit=_int(cesura, "hand_limit", "cesura"),
+        hand_limit=_int(cesura, "hand_limit", "cesura", 1),  # the observation scales hand sizes by it
         set_losses=losses,
         scoring=scoring,
         point_variant=point_variant,
@@ -477,6 +526,8 @@ def _parse_text(text: str, source: str) -> Components:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ComponentError(f"{source}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ComponentError(f"{source}: tables or lists nested too deeply") from None
     try:
         return parse_components(doc, source)
     except ComponentError as exc:
