@@ -17,7 +17,7 @@ from tribune_env.engine.ops import (
     set_sum,
     touch,
 )
-from tribune_env.engine.registry import DecisionRule, decision, step
+from tribune_env.engine.registry import DecisionRule, decision, in_phase, step
 from tribune_env.engine.rewards import cards_text, controller_of, gain_scroll
 from tribune_env.engine.state import NO_TILE, SCROLL, TRIBUNE, GameState
 
@@ -164,7 +164,7 @@ decision(
         _legal_benefit,
         _resolve_benefit,
         "Faction benefit: choose one of its options.",
-        check=_benefit_check,
+        check=in_phase(Phase.FACTION_BENEFITS, then=_benefit_check),
         options=_benefit_labels,
     )
 )
@@ -174,7 +174,7 @@ decision(
         _legal_legion,
         _resolve_legion,
         "Legates: buy a legion for the sum of your displayed Legate set, or not.",
-        check=controller_of(Faction.LEGATES),
+        check=controller_of(Faction.LEGATES, Phase.FACTION_BENEFITS),
         commit_words="buy the legion",
         decline_words="buy nothing",
     )

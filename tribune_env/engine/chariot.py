@@ -5,7 +5,7 @@ from __future__ import annotations
 from tribune_env.engine.actions import DECLINE, Action, Bid, ChooseFaction, Decline, choose_faction
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase
 from tribune_env.engine.ops import ask, bid_choices, faction_name, pay, push, seal_bid, seat_name
-from tribune_env.engine.registry import DecisionRule, decision, step
+from tribune_env.engine.registry import DecisionRule, agenda_has, decision, in_phase, step
 from tribune_env.engine.state import GameState
 
 
@@ -49,6 +49,10 @@ def chariot_resolve(state: GameState) -> None:
     ask(state, Pending(DecisionKind.CHARIOT_PLACEMENT, winner))
 
 
+def _resolve_ahead(state: GameState) -> str:
+    return "" if agenda_has(state, "chariot_resolve") else "agenda: a chariot_bid needs the reveal of the bids to run"
+
+
 def _legal_place(state: GameState, pending: Pending) -> list[Action]:
     owned = [choose_faction(f) for f, c in enumerate(state.controller) if c == pending.seat]
     return [*owned, DECLINE]
@@ -66,7 +70,12 @@ def _resolve_place(state: GameState, pending: Pending, action: ChooseFaction | D
 
 decision(
     DecisionRule(
-        DecisionKind.CHARIOT_BID, _legal_bid, _resolve_bid, "Chariot auction: make a sealed bid in denarii.", bid=True
+        DecisionKind.CHARIOT_BID,
+        _legal_bid,
+        _resolve_bid,
+        "Chariot auction: make a sealed bid in denarii.",
+        check=in_phase(Phase.CHARIOT_AUCTION, then=lambda state, pending: _resolve_ahead(state)),
+        bid=True,
     )
 )
 decision(
@@ -75,6 +84,7 @@ decision(
         _legal_place,
         _resolve_place,
         "Chariot: block a faction you control, or leave the chariot off the board.",
+        check=in_phase(Phase.CHARIOT_AUCTION),
         decline_words="leave the chariot off the board",
     )
 )

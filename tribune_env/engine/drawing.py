@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tribune_env.engine.actions import Action, PickCard
-from tribune_env.engine.decisions import DecisionKind, Pending
+from tribune_env.engine.decisions import DecisionKind, Pending, Phase
 from tribune_env.engine.ops import ask, discard_from_hand, draw_card, hand_choices, push, seat_name
 from tribune_env.engine.registry import DecisionRule, decision, step
 from tribune_env.engine.state import GameState
@@ -70,6 +70,18 @@ def cesura_discard(state: GameState, seat: int) -> None:
         ask(state, Pending(DecisionKind.CESURA_DISCARD, seat))
 
 
+# The phases in which cards are drawn, so that a cesura magna may interrupt them (R5).
+_DRAWING = (Phase.CARD_PLACEMENT, Phase.TAKEOVERS, Phase.FACTION_BENEFITS, Phase.PREPARATION)
+
+
+def _cesura_problem(state: GameState, pending: Pending) -> str:
+    if state.phase not in _DRAWING:
+        return f"pending.kind: a cesura_discard is asked in a phase that draws cards, not {state.phase.name.lower()}"
+    if state.players[pending.seat].hand_size <= state.config.components.hand_limit:
+        return "pending.seat: a cesura_discard needs a hand over the hand limit"
+    return ""
+
+
 def _legal_cesura(state: GameState, pending: Pending) -> list[Action]:
     return hand_choices(state, pending.seat)
 
@@ -86,6 +98,7 @@ decision(
         _legal_cesura,
         _resolve_cesura,
         "Cesura magna: discard a card (hands go down to 7).",
+        check=_cesura_problem,
         card_verb="discard",
     )
 )

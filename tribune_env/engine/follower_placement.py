@@ -112,6 +112,15 @@ def _place_problem(state: GameState, pending: Pending) -> str:
     return ""
 
 
+def _turn_problem(state: GameState, pending: Pending) -> str:
+    """A loaded placement: in phase 2, by the seat whose turn it is, with a follower left (R7)."""
+    if state.phase is not Phase.FOLLOWER_PLACEMENT:
+        return "pending.kind: a place_follower decision is asked in phase follower_placement, not here"
+    if pending.seat != state.turn_seat or state.players[pending.seat].followers <= 0:
+        return "pending.seat: the seat to place is the one whose turn it is (turn_seat), with a follower left"
+    return ""
+
+
 decision(
     DecisionRule(
         DecisionKind.PLACE_FOLLOWER,
@@ -119,5 +128,6 @@ decision(
         _resolve_place,
         "Place one of your followers on a free space.",
         check=_place_problem,
+        flow=_turn_problem,
     )
 )

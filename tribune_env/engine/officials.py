@@ -9,7 +9,7 @@ from tribune_env.engine.actions import DECLINE, Action, ChooseFaction, Decline, 
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase
 from tribune_env.engine.drawing import draw_into
 from tribune_env.engine.ops import ask, faction_name, give_money, pay, push, seat_name, touch
-from tribune_env.engine.registry import CheckFn, DecisionRule, StepCheckFn, decision, step
+from tribune_env.engine.registry import CheckFn, DecisionRule, StepCheckFn, decision, in_phase, step
 from tribune_env.engine.state import SCROLL, TRIBUNE, GameState
 
 
@@ -256,6 +256,7 @@ decision(
         "Tribunus Plebis: name two of your factions (one at a time) to become tribune; they give you no benefit "
         "this phase.",
         check=_tribunus_problem,
+        flow=in_phase(Phase.FACTION_BENEFITS),
         decline_words="do not use the Tribunus Plebis (a faction already named is withdrawn)",
         expansion=True,
     )
@@ -268,6 +269,7 @@ decision(
         _resolve_augur,
         "Augur: discard one of the cards you drew; the others go to your hand.",
         check=_augur_problem,
+        flow=in_phase(Phase.PREPARATION),
         card_verb="discard",
         expansion=True,
     )

@@ -25,7 +25,16 @@ from tribune_env.engine.ops import (
     take_from_hand,
     unstage,
 )
-from tribune_env.engine.registry import REGIONS, CheckFn, DecisionRule, RegionRule, decision, region_rule, step
+from tribune_env.engine.registry import (
+    REGIONS,
+    CheckFn,
+    DecisionRule,
+    RegionRule,
+    agenda_has,
+    decision,
+    region_rule,
+    step,
+)
 from tribune_env.engine.state import GameState, Task
 from tribune_env.engine.tables import CardKind
 
@@ -62,13 +71,39 @@ def _seat_problem(state: GameState, region: Region, slot: int, seat: int) -> str
 def on_slot(region: Region) -> CheckFn:
     """The check of a decision taken by the player on space ``pending.index`` of ``region``."""
 
+    phase = Phase.EXPANSION_EVALUATION if region.expansion else Phase.REGION_EVALUATION
+
     def check(state: GameState, pending: Pending) -> str:
         ids = state.tables.region_spaces[region]
         if not 0 <= pending.index < len(ids) or state.spaces[ids[pending.index]] != pending.seat:
             return f"pending.index: a {pending.kind.key} decision needs the deciding player on that space"
-        return ""
+        return _evaluating(state, pending, region, phase)
 
     return check
+
+
+def _evaluating(state: GameState, pending: Pending, region: Region, phase: Phase) -> str:
+    """A decision of ``region``'s evaluation: in its phase, with the region's clean-up still to run."""
+    if state.phase is not phase:
+        return f"pending.kind: a {pending.kind.key} decision is asked in phase {phase.name.lower()}, not here"
+    if not agenda_has(state, "end_region", int(region)):
+        return f"agenda: a {pending.kind.key} decision needs the end of the {region.key} evaluation still to run"
+    return ""
+
+
+def _latrine_problem(state: GameState, pending: Pending) -> str:
+    if _occupant(state, Region.LATRINE, 0) != pending.seat or not state.fields[Region.LATRINE][0]:
+        return "pending.seat: a latrine_choice decision needs the deciding player on the Latrine, and its card"
+    return _evaluating(state, pending, Region.LATRINE, Phase.REGION_EVALUATION)
+
+
+def _atrium_bid_problem(state: GameState, pending: Pending) -> str:
+    problem = on_slot(Region.ATRIUM)(state, pending)
+    if problem:
+        return problem
+    if not agenda_has(state, "atrium_resolve"):
+        return "agenda: an atrium_bid needs the reveal of the bids still to run"
+    return ""
 
 
 def _atrium_full(state: GameState) -> bool:
@@ -231,7 +266,21 @@ def _resolve_atrium_bid(state: GameState, pending: Pending, action: Bid) -> None
     seal_bid(state, pending.seat, action.amount, "the Atrium cards")
 
 
-@step(check=lambda state: "" if _atrium_full(state) else "needs both Atrium spaces occupied")
+def _atrium_resolve_problem(state: GameState) -> str:
+    """The reveal needs both Atrium spaces taken, and each bidder's bid made or still to come; it runs once."""
+    if not _atrium_full(state):
+        return "needs both Atrium spaces occupied"
+    if state.agenda.count(("atrium_resolve",)) != 1:
+        return "the Atrium bids are revealed once"
+    for slot in _slots(state, Region.ATRIUM):
+        seat = _occupant(state, Region.ATRIUM, slot)
+        asked = state.pending == Pending(DecisionKind.ATRIUM_BID, seat, index=slot)
+        if state.bids[seat] < 0 and not asked and ("atrium_bid", seat, slot) not in state.agenda:
+            return f"player {seat} has no Atrium bid and none still to come"
+    return ""
+
+
+@step(check=_atrium_resolve_problem)
 def atrium_resolve(state: GameState) -> None:
     """The higher bid wins, a tie goes to "1."; the winner pays the loser (R11)."""
     first = _occupant(state, Region.ATRIUM, 0)
@@ -383,6 +432,19 @@ def _legal_pair_cards(state: GameState, seat: int) -> list[int]:
                 out.append(card)
     out.sort()
     return out
+
+
+def _mars_problem(state: GameState, pending: Pending) -> str:
+    """A loaded pair decision: on its space, fewer cards staged than a pair, of one faction, ascending."""
+    problem = on_slot(Region.FIELD_OF_MARS)(state, pending)
+    if problem:
+        return problem
+    staged, faction = state.staged, state.tables.card_faction
+    if len(staged) >= _pair_size(state) or staged != sorted(staged) or len({faction[c] for c in staged}) > 1:
+        return "staged: a pair being built holds fewer cards than a pair, of one faction, in ascending order"
+    if not agenda_has(state, "mars_reveal"):
+        return "agenda: a field_of_mars_pair decision needs the reveal of the pairs still to run"
+    return ""
 
 
 def _legal_mars(state: GameState, pending: Pending) -> list[Action]:
@@ -588,9 +650,7 @@ decision(
         _legal_latrine,
         _resolve_latrine,
         "Latrine: take the revealed card's value in denarii, or pay it and take the card.",
-        check=lambda state, pending: ""
-        if _occupant(state, Region.LATRINE, 0) == pending.seat
-        else "pending.seat: a latrine_choice decision needs the deciding player on the Latrine",
+        check=_latrine_problem,
         options=lambda comps, faction: ("take the card's value in denarii", "pay the card's value and take it"),
     )
 )
@@ -611,7 +671,7 @@ decision(
         _legal_atrium_bid,
         _resolve_atrium_bid,
         "Atrium: make a sealed bid in denarii.",
-        check=on_slot(Region.ATRIUM),
+        check=_atrium_bid_problem,
         bid=True,
     )
 )
@@ -645,7 +705,7 @@ decision(
         _legal_mars,
         _resolve_mars,
         "Field of Mars: add a card to your sealed pair, or lay no pair.",
-        check=on_slot(Region.FIELD_OF_MARS),
+        check=_mars_problem,
         card_verb="add to your pair:",
         decline_words="lay no pair (a card already chosen goes back to your hand)",
         stages=True,

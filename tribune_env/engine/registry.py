@@ -24,7 +24,7 @@ from typing import Any, TypeVar, overload
 
 from tribune_env.data import Components, Region
 from tribune_env.engine.actions import Action
-from tribune_env.engine.decisions import DecisionKind, Pending
+from tribune_env.engine.decisions import DecisionKind, Pending, Phase
 from tribune_env.engine.state import GameState, Task
 
 StepFn = Callable[..., None]
@@ -109,6 +109,8 @@ class DecisionRule:
         resolve: ``resolve(state, pending, action)``: apply a legal choice.
         check: ``check(state, pending)``: why a pending decision read from a document does not fit the
             position ('' when it does); the legal list is checked to be non-empty afterwards.
+        flow: ``flow(state, pending)``: why it does not fit the round's flow (its phase, whose turn it is),
+            checked after ``check``.
         prompt: what the decision asks, in plain words.
         card_verb: what choosing a card does here ("discard", "buy", ...), '' for "choose".
         commit_words: what ``Commit`` means here ('' where it is not offered).
@@ -125,6 +127,7 @@ class DecisionRule:
     resolve: ResolveFn
     prompt: str
     check: CheckFn = _no_problem
+    flow: CheckFn = _no_problem
     card_verb: str = ""
     commit_words: str = ""
     decline_words: str = ""
@@ -133,6 +136,23 @@ class DecisionRule:
     stages: bool = False
     always_asked: bool = False
     expansion: bool = False
+
+
+def in_phase(*phases: Phase, then: CheckFn = _no_problem) -> CheckFn:
+    """The check of a decision asked only in ``phases``, followed by its context check ``then``."""
+    names = [p.name.lower() for p in phases]
+
+    def check(state: GameState, pending: Pending) -> str:
+        if state.phase not in phases:
+            return f"pending.kind: a {pending.kind.key} decision is asked in phase {' or '.join(names)}, not here"
+        return then(state, pending)
+
+    return check
+
+
+def agenda_has(state: GameState, *task: int | str) -> bool:
+    """Whether ``task`` (a step name and its arguments) is still to run."""
+    return tuple(task) in state.agenda
 
 
 DECISIONS: dict[DecisionKind, DecisionRule] = {}

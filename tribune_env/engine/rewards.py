@@ -18,7 +18,7 @@ from tribune_env.engine.actions import (
     choose_faction,
     choose_option,
 )
-from tribune_env.engine.decisions import DecisionKind, Pending
+from tribune_env.engine.decisions import DecisionKind, Pending, Phase
 from tribune_env.engine.ops import (
     ask,
     discard_from_hand,
@@ -33,7 +33,7 @@ from tribune_env.engine.ops import (
     seat_name,
     touch,
 )
-from tribune_env.engine.registry import CheckFn, DecisionRule, decision, step
+from tribune_env.engine.registry import CheckFn, DecisionRule, decision, in_phase, step
 from tribune_env.engine.state import NO_TILE, SCROLL, GameState
 
 AGRIPPA_SCROLL, AGRIPPA_CARD = 0, 1
@@ -44,15 +44,18 @@ def controls_step(state: GameState, faction: int, seat: int) -> str:
     return "" if state.controller[faction] == seat else "the seat does not control that faction"
 
 
-def controller_of(faction: Faction) -> CheckFn:
-    """The check of a decision that belongs to the controller of ``faction`` (a leader's ability, a benefit)."""
+def controller_of(faction: Faction, phase: Phase = Phase.TAKEOVERS) -> CheckFn:
+    """The check of a decision about ``faction`` that belongs to its controller (a leader's ability, a benefit),
+    asked in ``phase``."""
 
     def check(state: GameState, pending: Pending) -> str:
+        if pending.faction != faction:
+            return f"pending.faction: a {pending.kind.key} decision is about the {faction.key}"
         if state.controller[faction] != pending.seat:
             return f"pending.seat: a {pending.kind.key} decision belongs to the {faction.key} controller"
         return ""
 
-    return check
+    return in_phase(phase, then=check)
 
 
 def cards_text(n: int) -> str:
@@ -260,6 +263,7 @@ decision(
         _legal_assassin,
         _resolve_assassin,
         "Assassin: remove the highest card of a displayed set, or send no assassin.",
+        check=in_phase(Phase.TAKEOVERS, Phase.FACTION_BENEFITS),
         decline_words="send no assassin",
     )
 )

@@ -28,6 +28,11 @@ from tribune_env.engine.tables import SpaceKind, Tables
 # Upper bound for money, laurels, legions and bids in a document. No game comes near it; it keeps
 # a hand-written document from asking for a bid list of billions of entries.
 MAX_AMOUNT = 1_000_000
+MAX_ROUND_LIMIT = 1_000  # the most rounds a document's game may last (config.round_limit)
+ROUND_GROWTH = 200  # more than any round adds to the money in play, or to one player's laurels or legions
+MAX_INTEGER = 2**63 - 1  # no integer of a document is larger (the chance key is below 2**63)
+MAX_CLOCK = 2**62  # the step counter, with room for any game to go on
+MAX_DEPTH = 32  # no document nests deeper (lists and objects)
 
 FORMAT = "tribune-state"
 VERSION = 1
@@ -259,17 +264,13 @@ def state_from_json(doc: dict[str, Any] | str, components: Components | None = N
         InvalidStateError: the document is malformed or describes an impossible position.
     """
     if isinstance(doc, str):
-        try:
-            doc = json.loads(doc)
-        except json.JSONDecodeError as exc:
-            raise InvalidStateError(f"not valid JSON: {exc}") from None
-        except RecursionError:
-            raise InvalidStateError("not a state document: JSON nested too deeply") from None
+        doc = _parse(doc)
     if components is not None and not isinstance(components, Components):
         raise TypeError(f"components: expected a Components object (load_components(path)), got {components!r}")
     comps = components or default_components()
     if not isinstance(doc, dict):
         raise InvalidStateError(f"expected a JSON object at the top level, got {type(doc).__name__}")
+    _check_shape(doc)
     config = _read_config(doc, comps)
     state = GameState(config)
     r = _Reader(state.tables)
@@ -280,8 +281,45 @@ def state_from_json(doc: dict[str, Any] | str, components: Components | None = N
         _read_expansion(state, doc, r)
     _read_piles(state, doc, r)
     _check_consistency(state, r, mid_phase="agenda" in doc)
+    _check_counts(state, r)
     _read_flow(state, doc, r)
     return state
+
+
+def _parse(text: str) -> Any:
+    """JSON text to a value; an integer literal longer than any field allows, or deep nesting, is refused."""
+
+    def integer(literal: str) -> int:
+        if len(literal.lstrip("-")) > len(str(MAX_INTEGER)):
+            raise InvalidStateError(
+                f"not a state document: an integer of {len(literal)} digits (at most {MAX_INTEGER})"
+            )
+        return int(literal)
+
+    try:
+        return json.loads(text, parse_int=integer)
+    except json.JSONDecodeError as exc:
+        raise InvalidStateError(f"not valid JSON: {exc}") from None
+    except RecursionError:
+        raise InvalidStateError("not a state document: JSON nested too deeply") from None
+    except ValueError as exc:  # e.g. a number literal Python cannot convert
+        raise InvalidStateError(f"not valid JSON: {exc}") from None
+
+
+def _check_shape(doc: dict[str, Any]) -> None:
+    """No nesting deeper than :data:`MAX_DEPTH` and no integer beyond :data:`MAX_INTEGER`, anywhere (iteratively,
+    so no input can exhaust the stack or make an error message unprintable)."""
+    todo: list[tuple[Any, str, int]] = [(doc, "", 0)]
+    while todo:
+        node, path, depth = todo.pop()
+        if depth > MAX_DEPTH:
+            raise InvalidStateError(f"{path}: nested deeper than {MAX_DEPTH} levels")
+        if isinstance(node, dict):
+            todo.extend((v, f"{path}.{k}" if path else str(k), depth + 1) for k, v in node.items())
+        elif isinstance(node, list):
+            todo.extend((v, f"{path}[{i}]", depth + 1) for i, v in enumerate(node))
+        elif isinstance(node, int) and not isinstance(node, bool) and abs(node) > MAX_INTEGER:
+            raise InvalidStateError(f"{path}: an integer of {node.bit_length()} bits; at most {MAX_INTEGER}")
 
 
 def _read_config(doc: dict[str, Any], comps: Components) -> GameConfig:
@@ -304,6 +342,9 @@ def _read_config(doc: dict[str, Any], comps: Components) -> GameConfig:
             f"config.components: the document was written with component set {raw['components']!r}, "
             f"but {comps.name!r} is loaded"
         )
+    limit = raw.get("round_limit", 60)
+    if isinstance(limit, int) and limit > MAX_ROUND_LIMIT:
+        raise InvalidStateError(f"config.round_limit: must be <= {MAX_ROUND_LIMIT}, got {limit}")
     point_variant = raw.get("point_variant", False)
     if not point_variant and raw.get("victory_card") is None:
         raise InvalidStateError("config.victory_card: required unless point_variant is true")
@@ -337,7 +378,7 @@ def _check_version(doc: dict[str, Any], expansion: Any) -> None:
 def _read_top(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
     n = state.num_players
     state.victory_card = state.config.victory_card or ""
-    state.round = r.integer(doc.get("round", 1), "round")
+    state.round = r.integer(doc.get("round", 1), "round", 0, state.config.round_limit)
     known = list(Phase) if state.config.expansion else list(BASE_PHASES)
     phases = [p.name.lower() for p in known]
     phase = doc.get("phase", "card_placement")
@@ -354,8 +395,8 @@ def _read_top(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
     state.coin_bowl = [
         r.seat(s, f"coin_bowl[{i}]", n) for i, s in enumerate(r.items(doc.get("coin_bowl", []), "coin_bowl"))
     ]
-    state.chance = r.integer(doc.get("chance", 0), "chance")
-    state.clock = r.integer(doc.get("clock", 0), "clock")
+    state.chance = r.integer(doc.get("chance", 0), "chance", 0, MAX_INTEGER)
+    state.clock = r.integer(doc.get("clock", 0), "clock", 0, MAX_CLOCK)
     state.truncated = r.boolean(doc.get("truncated", False), "truncated")
     state.winners = tuple(
         r.seat(s, f"winners[{i}]", n) for i, s in enumerate(r.items(doc.get("winners", []), "winners"))
@@ -371,7 +412,7 @@ def _read_top(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
         since = r.items(doc["fulfilled_since"], "fulfilled_since")
         if len(since) != n:
             raise r.fail("fulfilled_since", f"expected {n} entries")
-        state.fulfilled_since = [r.integer(v, f"fulfilled_since[{i}]", -1) for i, v in enumerate(since)]
+        state.fulfilled_since = [r.integer(v, f"fulfilled_since[{i}]", -1, state.clock) for i, v in enumerate(since)]
     for i, event in enumerate(r.items(doc.get("events", []), "events")):
         path = f"events[{i}]"
         if not isinstance(event, list) or len(event) != 5 or not isinstance(event[3], str):
@@ -644,6 +685,107 @@ def _check_consistency(state: GameState, r: _Reader, mid_phase: bool) -> None:
         )
 
 
+# The phases of a round after the take-overs: the proconsul may have changed hands in phase 5 (R9), so a player
+# may still have one follower more on the coin bowl than the table gives him now.
+_AFTER_PROCONSUL = (
+    Phase.FACTION_BENEFITS,
+    Phase.EXPANSION_EVALUATION,
+    Phase.CHARIOT_AUCTION,
+    Phase.PREPARATION,
+    Phase.GAME_OVER,
+)
+
+
+def _check_counts(state: GameState, r: _Reader) -> None:
+    """Followers and amounts against the tables: each player's followers (to place, on the board, on the coin bowl)
+    at most the table's count (+1 with the proconsul, R9); followers to place only in phase 2; bids within the
+    bidder's money; the amounts with room for the rest of the game."""
+    count = state.config.followers
+    placed = any(s >= 0 for s in state.spaces) or state.coin_bowl
+    if placed and state.phase in (Phase.SETUP, Phase.CARD_PLACEMENT, Phase.GAME_OVER):
+        raise r.fail(
+            "followers", f"no follower stands on the board or the coin bowl in phase {state.phase.name.lower()}"
+        )
+    for seat, p in enumerate(state.players):
+        if p.followers and state.phase is not Phase.FOLLOWER_PLACEMENT:
+            raise r.fail(f"players[{seat}].followers", "followers are to be placed only in phase follower_placement")
+        extra = state.proconsul == seat or (state.proconsul >= 0 and state.phase in _AFTER_PROCONSUL)
+        used = p.followers + state.spaces.count(seat) + state.coin_bowl.count(seat)
+        if used > count + extra:
+            raise r.fail(
+                f"players[{seat}].followers",
+                f"{used} followers to place, on the board and on the coin bowl; the table gives {count + extra}",
+            )
+        if state.bids[seat] > p.money:
+            raise r.fail(f"bids[{seat}]", f"a bid of {state.bids[seat]} with {p.money} denarii")
+    _check_room(state, r)
+
+
+def _check_room(state: GameState, r: _Reader) -> None:
+    """Every amount stays readable to the end of the game: the rounds left can add at most :data:`ROUND_GROWTH` per
+    round to the money in play (the players' and the Colosseum's: money only moves between them) and to each
+    player's laurels and legions."""
+    room = MAX_AMOUNT - ROUND_GROWTH * (state.config.round_limit - state.round + 1)
+    amounts = {"colosseum": state.colosseum + sum(p.money for p in state.players)}  # the money in play
+    for seat, p in enumerate(state.players):
+        amounts[f"players[{seat}].laurels"] = p.laurels
+        amounts[f"players[{seat}].legions"] = p.legions
+    for path, amount in amounts.items():
+        if amount > room:
+            raise r.fail(path, f"{amount} leaves no room for the rounds left (at most {room} with this round_limit)")
+
+
+def _check_flags(state: GameState, r: _Reader) -> None:
+    """Winners and truncation belong to a finished game, and a finished game has winners."""
+    over = state.phase is Phase.GAME_OVER
+    if state.truncated and not over:
+        raise r.fail("truncated", "only a finished game (phase game_over) is truncated")
+    if bool(state.winners) != over:
+        raise r.fail("winners", "a finished game (phase game_over) has winners, and only a finished game")
+    if len(set(state.winners)) != len(state.winners):
+        raise r.fail("winners", "a player is listed twice")
+
+
+def _check_sent_home(state: GameState, r: _Reader) -> None:
+    """Every follower on the board stands where a step still to run sends it home: its region's evaluation or
+    clean-up, its faction's take-over or the end of it."""
+    for space, seat in enumerate(state.spaces):
+        spec = state.tables.spaces[space]
+        if seat < 0 or spec.kind is SpaceKind.COIN_BOWL:
+            continue
+        if spec.region is not None:
+            home = {("evaluate", int(spec.region)), ("end_region", int(spec.region))}
+        else:
+            assert spec.faction is not None  # a faction space
+            home = {("takeover", int(spec.faction)), ("end_takeover", int(spec.faction))}
+        if not home.intersection(state.agenda):
+            raise r.fail("followers", f"a follower stands on {spec.label}, but no step still to run clears it")
+
+
+def _check_in_flight(state: GameState, r: _Reader) -> None:
+    """Cards in flight have the step or decision that takes them on: a contested set its answer or penalty,
+    sealed pairs their reveal; bids their auction."""
+    pending = state.pending
+    if state.contest:
+        answer = ("attempt", TakeoverRole.FIRST_OVER_SECOND)
+        users = [t for t in state.agenda if t[0] == "takeover_penalty" or (t[0], t[-1]) == answer]
+        if pending is not None and (
+            pending.kind is DecisionKind.TAKEOVER_PENALTY
+            or (pending.kind is DecisionKind.TAKEOVER_SET and pending.index == TakeoverRole.FIRST_OVER_SECOND)
+        ):
+            users.append(("pending",))
+        if len(users) != 1:
+            raise r.fail("contest", "a contested set needs exactly one answer or penalty still to come (R15)")
+    placing = ("place_next",) in state.agenda or (pending is not None and pending.kind is DecisionKind.PLACE_FOLLOWER)
+    if any(p.followers for p in state.players) and not placing:
+        raise r.fail("players", "followers to place need the follower placement still to run (place_next)")
+    if state.pairs and ("mars_reveal",) not in state.agenda:
+        raise r.fail("pairs", "sealed pairs need the Field of Mars reveal still to run")
+    auction = ("atrium_resolve",) in state.agenda or ("chariot_resolve",) in state.agenda
+    if any(b >= 0 for b in state.bids) and not auction:
+        raise r.fail("bids", "bids are sealed only while an auction's reveal is still to run")
+
+
 def _read_flow(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
     from tribune_env.engine.flow import advance
     from tribune_env.engine.scoring import track_fulfilment
@@ -653,10 +795,13 @@ def _read_flow(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
     if "agenda" in doc:
         agenda = [_read_task(state, task, f"agenda[{i}]", r) for i, task in enumerate(r.items(doc["agenda"], "agenda"))]
         state.agenda = list(reversed(agenda))
+        _check_flags(state, r)
         state.pending = _read_pending(state, doc.get("pending"), r)
         if state.pending is None and not state.agenda and state.phase is not Phase.GAME_OVER:
             raise r.fail("agenda", "empty, with no pending decision, in an unfinished game")
         _check_agenda(state, r)
+        _check_sent_home(state, r)
+        _check_in_flight(state, r)
         if state.pending is not None:
             _check_pending(state, state.pending, r)
         elif state.staged or state.contest:
@@ -669,7 +814,12 @@ def _read_flow(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
         return
     if doc.get("pending") is not None:
         raise r.fail("pending", "a pending decision needs the agenda that follows it ('agenda')")
+    for key, held in (("staged", state.staged), ("contest", state.contest), ("pairs", state.pairs)):
+        if held:
+            raise r.fail(key, "cards in the middle of a decision need the agenda that follows it ('agenda')")
     state.agenda = list(reversed(_phase_agenda(state, r)))
+    _check_flags(state, r)
+    _check_sent_home(state, r)
     advance(state)
 
 
@@ -688,6 +838,22 @@ def _check_agenda(state: GameState, r: _Reader) -> None:
         problem = _step_problem(state, task)
         if problem:
             raise r.fail(f"agenda[{i}]", f"{list(task)}: {problem}")
+    if state.phase is not Phase.SETUP:
+        _check_skeleton(state, r)
+
+
+def _check_skeleton(state: GameState, r: _Reader) -> None:
+    """The steps that open the phases of a round (:mod:`.rounds`) are those of the rest of the round, in order,
+    none missing in between, none repeated, none of an earlier phase."""
+    skeleton = set(round_tasks(state))
+    rest = [t for t in round_tasks(state, resume_from=state.phase) if t in skeleton]
+    given = [t for t in reversed(state.agenda) if t in skeleton]
+    if not given or given != rest[len(rest) - len(given) :]:
+        raise r.fail(
+            "agenda",
+            f"the phase steps {[list(t) for t in given]} are not the rest of the round from phase "
+            f"{state.phase.name.lower()} ({[list(t) for t in rest]}, from some point on)",
+        )
 
 
 def _step_problem(state: GameState, task: Task) -> str:
@@ -755,7 +921,7 @@ def _check_pending(state: GameState, pending: Pending, r: _Reader) -> None:
     """The pending decision must fit the position: its record's context check, staging, and a legal choice."""
     kind = pending.kind
     rule = DECISIONS[kind]
-    problem = rule.check(state, pending)
+    problem = rule.check(state, pending) or rule.flow(state, pending)
     if problem:
         raise InvalidStateError(problem)
     if state.staged and not rule.stages:

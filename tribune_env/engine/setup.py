@@ -8,7 +8,7 @@ from tribune_env.engine.actions import Action, PickCard
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase
 from tribune_env.engine.ops import ask, chance, discard_from_hand, hand_choices, push, seat_name
-from tribune_env.engine.registry import DecisionRule, decision, step
+from tribune_env.engine.registry import DecisionRule, decision, in_phase, step
 from tribune_env.engine.rounds import round_tasks
 from tribune_env.engine.scoring import decide_winners, game_ends, track_fulfilment
 from tribune_env.engine.state import GameState
@@ -139,6 +139,7 @@ decision(
         _legal_setup,
         _resolve_setup,
         "Set-up: discard a card from your starting hand, face down.",
+        check=in_phase(Phase.SETUP),
         card_verb="discard",
     )
 )

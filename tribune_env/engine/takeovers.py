@@ -26,7 +26,7 @@ from tribune_env.engine.ops import (
     touch,
     unstage,
 )
-from tribune_env.engine.registry import DecisionRule, decision, step
+from tribune_env.engine.registry import DecisionRule, agenda_has, decision, step
 from tribune_env.engine.state import GameState, Task
 
 
@@ -265,8 +265,9 @@ def _resolve_penalty(state: GameState, pending: Pending, action: PickCard) -> No
 
 def _check_set(state: GameState, pending: Pending) -> str:
     """A loaded take-over decision: the seat stands on the space of its role, with the matching contest."""
-    if pending.faction < 0:
-        return f"pending.faction: a {pending.kind.key} decision names the faction"
+    problem = _in_takeover(state, pending)
+    if problem:
+        return problem
     first, second = (state.spaces[s] for s in state.tables.faction_spaces[pending.faction])
     role = pending.index
     if role not in tuple(TakeoverRole):
@@ -288,9 +289,21 @@ def _check_set(state: GameState, pending: Pending) -> str:
     return ""
 
 
-def _check_penalty(state: GameState, pending: Pending) -> str:
+def _in_takeover(state: GameState, pending: Pending) -> str:
+    """A decision of the take-over of ``pending.faction``: in phase 4, with the end of that take-over still to run."""
     if pending.faction < 0:
         return f"pending.faction: a {pending.kind.key} decision names the faction"
+    if state.phase is not Phase.TAKEOVERS:
+        return f"pending.kind: a {pending.kind.key} decision is asked in phase takeovers, not here"
+    if not agenda_has(state, "end_takeover", pending.faction):
+        return f"agenda: a {pending.kind.key} decision needs the end of its take-over still to run"
+    return ""
+
+
+def _check_penalty(state: GameState, pending: Pending) -> str:
+    problem = _in_takeover(state, pending)
+    if problem:
+        return problem
     second = state.spaces[state.tables.faction_spaces[pending.faction][1]]
     if pending.seat != second or not state.contest:
         return "pending: a take-over penalty needs the player on space 2 and the contested set"
