@@ -1,0 +1,437 @@
+"""Every document ``Game.from_json`` accepts is playable; every other is refused with ``InvalidStateError``.
+
+Valid documents (base and expansion games, saved at many points of random games) are changed by
+mutations aimed at the consistency of the whole position: keys changed, deleted, duplicated or
+swapped, numbers pushed to extremes, the agenda removed, the pending decision's kind, seat,
+faction or index changed, cards moved between places, flags set out of phase, JSON text with huge
+integers or deep nesting. The contract: ``from_json`` raises ``InvalidStateError`` (and nothing
+else), or the game it returns plays to the end under random legal play with every card conserved
+(``card_counts() == card_copies`` after every step), and can be saved and read back at the end.
+
+To measure with more documents (the issue's count)::
+
+    python tests/test_document_consistency.py 3000
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import json
+import random
+import sys
+import traceback
+from collections.abc import Sequence
+from typing import Any, Protocol, TypeVar
+
+from hypothesis import HealthCheck, given, note, settings
+from hypothesis import strategies as st
+
+from tribune_env import DecisionKind, Faction, Game, InvalidStateError, Phase
+
+T = TypeVar("T")
+
+KINDS = [k.key for k in DecisionKind]
+FACTIONS = [f.key for f in Faction]
+PHASES = [p.name.lower() for p in Phase]
+EXTREMES = [-1, 0, 1, 2, 5, 7, 31, 99, 10**6, 10**6 + 1, 2**31, 2**63 - 1, 2**63, 2**64, 10**4400, -(10**4400)]
+CARD_PLACES = ("hand", "staged", "contest", "discard_pile", "draw_pile", "board", "pairs", "augur_cards", "sets")
+MAX_PLAY_STEPS = 40_000
+
+
+class Chooser(Protocol):
+    """Where the mutations' random choices come from: ``random.Random`` or hypothesis data."""
+
+    def pick(self, options: Sequence[T]) -> T: ...
+
+    def number(self, low: int, high: int) -> int: ...
+
+
+class RandomChooser:
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def pick(self, options: Sequence[T]) -> T:
+        return self.rng.choice(list(options))
+
+    def number(self, low: int, high: int) -> int:
+        return self.rng.randint(low, high)
+
+
+class DataChooser:
+    def __init__(self, data: st.DataObject) -> None:
+        self.data = data
+
+    def pick(self, options: Sequence[T]) -> T:
+        return self.data.draw(st.sampled_from(list(options)))
+
+    def number(self, low: int, high: int) -> int:
+        return self.data.draw(st.integers(low, high))
+
+
+# --- documents -------------------------------------------------------------------------------------------
+
+
+@functools.cache
+def _document_text(players: int, seed: int, steps: int, expansion: bool) -> str:
+    game = Game.new(players=players, seed=seed, expansion=expansion, round_limit=8, auto_forced=seed % 3 != 0)
+    rng = random.Random(seed * 7919 + steps)
+    for _ in range(steps):
+        if game.is_over:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    return json.dumps(game.to_json())
+
+
+def document(players: int, seed: int, steps: int, expansion: bool) -> dict[str, Any]:
+    """A fresh copy of a game's document after ``steps`` random steps (round limit 8, to keep play short)."""
+    doc: dict[str, Any] = json.loads(_document_text(players, seed, steps, expansion))
+    return doc
+
+
+# --- mutations -------------------------------------------------------------------------------------------
+
+
+def _paths(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every path into the document, except inside the event log."""
+    out = [path] if path else []
+    if path[:1] == ("events",) and len(path) > 1:
+        return out
+    items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else []
+    for key, child in items:
+        out.extend(_paths(child, (*path, key)))
+    return out
+
+
+def _get(doc: Any, path: tuple[Any, ...]) -> Any:
+    for key in path:
+        doc = doc[key]
+    return doc
+
+
+def _card_lists(doc: dict[str, Any]) -> list[tuple[Any, ...]]:
+    """Paths of every list of card labels in the document."""
+    out: list[tuple[Any, ...]] = []
+    for key in ("staged", "contest", "discard_pile", "draw_pile", "augur_cards"):
+        if isinstance(doc.get(key), list):
+            out.append((key,))
+    for seat, p in enumerate(doc.get("players") or []):
+        if isinstance(p, dict) and isinstance(p.get("hand"), list):
+            out.append(("players", seat, "hand"))
+        for f in p.get("sets", {}) if isinstance(p, dict) and isinstance(p.get("sets"), dict) else []:
+            out.append(("players", seat, "sets", f))
+    for region, fields in (doc.get("board") or {}).items():
+        for i, _ in enumerate(fields if isinstance(fields, list) else []):
+            out.append(("board", region, i))
+    return [p for p in out if isinstance(_get(doc, p), list)]
+
+
+def _short(value: Any) -> str:
+    """A short text for the log (an integer too long to print is shown by its size)."""
+    if type(value) is int and value.bit_length() > 64:
+        return f"<integer of {value.bit_length()} bits>"
+    if isinstance(value, list) and any(type(v) is int and v.bit_length() > 64 for v in value):
+        return "<list with a huge integer>"
+    return repr(value)[:60]
+
+
+class Mutator:
+    """Random changes to a document; each one is recorded in ``log``."""
+
+    def __init__(self, choose: Chooser, doc: dict[str, Any], log: list[str]) -> None:
+        self.c = choose
+        self.doc = doc
+        self.log = log
+
+    def record(self, text: str) -> None:
+        self.log.append(text)
+
+    def players(self) -> int:
+        config = self.doc.get("config")
+        n = config.get("players") if isinstance(config, dict) else None
+        return n if isinstance(n, int) and 0 < n < 9 else 2
+
+    def any(self) -> None:
+        getattr(self, self.c.pick(MUTATIONS))()
+
+    # -- generic
+
+    def change(self) -> None:
+        paths = _paths(self.doc)
+        path = self.c.pick(paths)
+        value = self.value_like(_get(self.doc, path))
+        _get(self.doc, path[:-1])[path[-1]] = value
+        self.record(f"set {path} = {_short(value)}")
+
+    def value_like(self, old: Any) -> Any:
+        if isinstance(old, bool):
+            return self.c.pick([not old, 0, 1, None])
+        if isinstance(old, int):
+            return self.c.pick([*EXTREMES, old + 1, old - 1, self.players(), None])
+        if isinstance(old, str):
+            return self.c.pick([*KINDS, *FACTIONS, *PHASES, "senators:7", "assassin:0", "nubian:1", "rest", ""])
+        if isinstance(old, list):
+            return self.c.pick([[], old[:1], old + old[:1], None, [10**5000]])
+        return self.c.pick([None, {}, [], 0])
+
+    def delete(self) -> None:
+        path = self.c.pick([p for p in _paths(self.doc) if p[0] != "config"] or [("round",)])
+        parent = _get(self.doc, path[:-1])
+        if (isinstance(parent, dict) and path[-1] in parent) or isinstance(parent, list):
+            del parent[path[-1]]
+            self.record(f"delete {path}")
+
+    def duplicate(self) -> None:
+        lists = [p for p in _paths(self.doc) if isinstance(_get(self.doc, p), list) and _get(self.doc, p)]
+        if lists:
+            path = self.c.pick(lists)
+            node = _get(self.doc, path)
+            i = self.c.number(0, len(node) - 1)
+            node.insert(i, copy.deepcopy(node[i]))
+            self.record(f"duplicate {path}[{i}]")
+
+    def swap(self) -> None:
+        paths = _paths(self.doc)
+        a, b = self.c.pick(paths), self.c.pick(paths)
+        if a[: len(b)] == b or b[: len(a)] == a:
+            return
+        va, vb = _get(self.doc, a), _get(self.doc, b)
+        _get(self.doc, a[:-1])[a[-1]], _get(self.doc, b[:-1])[b[-1]] = copy.deepcopy(vb), copy.deepcopy(va)
+        self.record(f"swap {a} <-> {b}")
+
+    def extreme(self) -> None:
+        ints = [p for p in _paths(self.doc) if type(_get(self.doc, p)) is int]
+        if ints:
+            path = self.c.pick(ints)
+            value = self.c.pick(EXTREMES)
+            _get(self.doc, path[:-1])[path[-1]] = value
+            self.record(f"set {path} = {_short(value)}")
+
+    # -- targeted
+
+    def no_agenda(self) -> None:
+        self.doc.pop("agenda", None)
+        if self.c.pick([True, False]):
+            self.doc.pop("pending", None)
+        self.record("remove agenda")
+
+    def pending(self) -> None:
+        pending = self.doc.get("pending")
+        if not isinstance(pending, dict):
+            pending = {"kind": "place_follower", "seat": 0, "faction": None, "index": -1}
+            self.doc["pending"] = pending
+        key = self.c.pick(["kind", "kind", "seat", "faction", "index"])
+        value: Any = {
+            "kind": lambda: self.c.pick(KINDS),
+            "seat": lambda: self.c.number(0, self.players() - 1),
+            "faction": lambda: self.c.pick([*FACTIONS, None]),
+            "index": lambda: self.c.number(-1, 3),
+        }[key]()
+        pending[key] = value
+        self.record(f"set pending.{key} = {value!r}")
+
+    def move_card(self) -> None:
+        lists = _card_lists(self.doc)
+        sources = [p for p in lists if _get(self.doc, p)]
+        if not sources:
+            return
+        source = self.c.pick(sources)
+        cards = _get(self.doc, source)
+        card = cards.pop(self.c.number(0, len(cards) - 1))
+        target = self.c.pick([*lists, ("staged",), ("contest",), ("pairs",)])
+        if target == ("pairs",):
+            self.doc.setdefault("pairs", []).append([0, card, card])
+        else:
+            node = self.doc.setdefault(target[0], []) if len(target) == 1 else _get(self.doc, target)
+            if isinstance(node, list):
+                node.append(card)
+        self.record(f"move {card} from {source} to {target}")
+
+    def flags(self) -> None:
+        key = self.c.pick(["truncated", "winners", "phase", "game_over"])
+        if key == "truncated":
+            self.doc["truncated"] = True
+        elif key == "winners":
+            self.doc["winners"] = [self.c.number(0, self.players() - 1)]
+        elif key == "phase":
+            self.doc["phase"] = self.c.pick(PHASES)
+        else:
+            self.doc.update(phase="game_over", agenda=[], pending=None)
+        self.record(f"flag {key}: phase {self.doc.get('phase')}")
+
+    def followers(self) -> None:
+        seat = self.c.number(0, self.players() - 1)
+        where = self.c.pick(["coin_bowl", "to_place", "space"])
+        if where == "coin_bowl":
+            self.doc["coin_bowl"] = [seat] * self.c.pick([3, 5, 8, 30])
+        elif where == "to_place":
+            p = (self.doc.get("players") or [{}])[seat]
+            if isinstance(p, dict):
+                p["followers"] = self.c.pick([3, 5, 7, 8, 9, 10])
+        else:
+            followers = self.doc.get("followers")
+            if isinstance(followers, dict):
+                space = self.c.pick(["thermae:1", "forum:2", "curia:1", "atrium:2", "catacombs:1", "pantheon:1"])
+                followers[space] = seat
+        self.record(f"followers {where} seat {seat}")
+
+    def money(self) -> None:
+        for p in self.doc.get("players") or []:
+            if isinstance(p, dict):
+                p["money"] = self.c.pick([0, 1])
+        self.record("money set to 0/1")
+
+
+MUTATIONS = (
+    "change",
+    "change",
+    "delete",
+    "duplicate",
+    "swap",
+    "extreme",
+    "extreme",
+    "no_agenda",
+    "pending",
+    "pending",
+    "move_card",
+    "move_card",
+    "flags",
+    "followers",
+    "money",
+)
+
+
+def as_text(doc: Any, choose: Chooser) -> str:
+    """The document as JSON text, sometimes with a huge integer literal or deep nesting added."""
+    try:
+        text = json.dumps(doc)
+    except ValueError:  # an integer too long to write: pass the object itself
+        return doc
+    how = choose.pick(["plain", "plain", "plain", "huge", "deep"])
+    if how == "huge" and '"clock": ' in text:
+        return text.replace('"clock": ', '"clock": ' + "9" * 5000 + "0*", 1).replace("0*", "", 1)
+    if how == "deep" and '"events": [' in text:
+        return text.replace('"events": [', '"events": [' + "[" * 100_000 + "]" * 100_000 + ",", 1)
+    return text
+
+
+# --- the contract ----------------------------------------------------------------------------------------
+
+
+class Broken(AssertionError):
+    """A document was accepted but the game misbehaved."""
+
+
+def play_to_end(game: Game, seed: int) -> None:
+    """Random legal play to the end; cards conserved after every step; the end saves and reads back."""
+    rng = random.Random(seed)
+    copies = list(game.state.tables.card_copies)
+    if game.state.card_counts() != copies:
+        raise Broken("cards not conserved right after loading")
+    for _ in range(MAX_PLAY_STEPS):
+        if game.pending is None:
+            break
+        legal = game.legal_actions()
+        if not legal:
+            raise Broken(f"pending {game.pending} has no legal choice")
+        game.apply(rng.choice(legal))
+        if game.state.card_counts() != copies:
+            raise Broken(f"cards not conserved after a step (round {game.round}, {game.phase.name})")
+        if rng.random() < 0.02:
+            saves_and_reads_back(game)
+    else:
+        raise Broken("the game did not end")
+    if not game.is_over:
+        raise Broken(f"no decision pending, but the game is not over (phase {game.phase.name})")
+    if not game.winners:
+        raise Broken("the game is over without winners")
+    saves_and_reads_back(game)
+
+
+def saves_and_reads_back(game: Game) -> None:
+    doc = game.to_json()
+    try:
+        again = Game.from_json(json.dumps(doc))
+    except (InvalidStateError, ValueError) as exc:
+        raise Broken(f"a position reached in play cannot be saved and read back: {exc}") from exc
+    if again.to_json() != doc:
+        raise Broken("a position reached in play does not read back identically")
+
+
+def check_document(doc: Any, seed: int) -> str:
+    """'rejected', 'played', or raises: ``Broken`` (accepted but misbehaved) or another exception."""
+    try:
+        game = Game.from_json(doc)
+    except InvalidStateError as exc:
+        assert str(exc).split(":")[0].strip(), "InvalidStateError without a field"
+        return "rejected"
+    try:
+        play_to_end(game, seed)
+    except Broken:
+        raise
+    except Exception as exc:
+        raise Broken(f"{type(exc).__name__}: {str(exc)[:200]}") from exc
+    return "played"
+
+
+def mutated(choose: Chooser, log: list[str]) -> Any:
+    players = choose.number(2, 5)
+    expansion = choose.pick([False, True])
+    seed = choose.number(0, 5)
+    steps = choose.pick([0, 1, 3, 10, 30, 60, 100, 150, 200, 300, 450, 700, 1000])
+    doc = document(players, seed, steps, expansion)
+    log.append(f"document({players}, {seed}, {steps}, {expansion}): phase {doc['phase']}, pending {doc['pending']}")
+    mutator = Mutator(choose, doc, log)
+    for _ in range(choose.number(1, 3)):
+        mutator.any()
+    return as_text(doc, choose) if choose.pick([False, False, True]) else doc
+
+
+# --- the property ----------------------------------------------------------------------------------------
+
+
+@settings(
+    max_examples=300,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(data=st.data(), seed=st.integers(0, 2**16))
+def test_accepted_documents_play_to_the_end(data: st.DataObject, seed: int) -> None:
+    """Mutated base and expansion documents: ``InvalidStateError``, or a game that plays to the end intact."""
+    log: list[str] = []
+    doc = mutated(DataChooser(data), log)
+    note("\n".join(log))
+    check_document(doc, seed)
+
+
+# --- measuring -------------------------------------------------------------------------------------------
+
+
+def measure(count: int) -> dict[str, int]:
+    """Run the mutator on ``count`` documents; count each outcome (and print the first of each failure)."""
+    counts: dict[str, int] = {"rejected": 0, "played": 0, "broken": 0, "wrong_exception": 0}
+    seen: set[str] = set()
+    for i in range(count):
+        log: list[str] = []
+        doc = mutated(RandomChooser(i), log)
+        try:
+            counts[check_document(doc, i)] += 1
+            continue
+        except Broken as exc:
+            kind, text = "broken", str(exc)
+        except Exception as exc:
+            kind, text = (
+                "wrong_exception",
+                f"{type(exc).__name__}: {str(exc)[:150]} at {traceback.extract_tb(exc.__traceback__)[-1].name}",
+            )
+        counts[kind] += 1
+        key = text[:60]
+        if key not in seen:
+            seen.add(key)
+            print(f"[{i}] {kind}: {text}\n    {log}", file=sys.stderr)
+    return counts
+
+
+if __name__ == "__main__":
+    print(measure(int(sys.argv[1]) if len(sys.argv) > 1 else 3000))
