@@ -147,9 +147,9 @@ def total_cards(g: Game) -> int:
     return sum(g.state.card_counts())
 
 
-def random_game(players: int, seed: int, steps: int) -> Game:
+def random_game(players: int, seed: int, steps: int, expansion: bool = False) -> Game:
     """A game after up to ``steps`` uniformly random legal decisions (fewer if it ends first)."""
-    game = Game.new(players=players, seed=seed)
+    game = Game.new(players=players, seed=seed, expansion=expansion)
     rng = random.Random(seed)
     for _ in range(steps):
         if game.is_over:

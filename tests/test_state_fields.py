@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-import random
+from positions import random_game
 
 from tribune_env import Game
 from tribune_env.engine.state import FIELDS, Copy, GameState
 
 
 def _mid_game(seed: int, steps: int) -> Game:
-    game = Game.new(players=4, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if game.is_over:
-            break
-        game.apply(rng.choice(game.legal_actions()))
-    return game
+    return random_game(4, seed, steps)
 
 
 def test_slots_are_the_declared_fields() -> None:
@@ -55,13 +49,7 @@ def test_undeclared_json_fields_are_derived_or_caches() -> None:
 
 
 def _mid_expansion_game(seed: int, steps: int, players: int = 3) -> Game:
-    game = Game.new(players=players, seed=seed, expansion=True)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if game.is_over:
-            break
-        game.apply(rng.choice(game.legal_actions()))
-    return game
+    return random_game(players, seed, steps, expansion=True)
 
 
 def test_expansion_json_writes_exactly_the_declared_keys() -> None:

@@ -24,6 +24,7 @@ from tribune_env.data.schema import (
     _int,
     _int_list,
     _str,
+    find_card,
 )
 
 # The seven objectives of an expansion victory card (E72): no denarii, two new ones.
@@ -219,11 +220,7 @@ class ExpansionSpec:
         return self.regions[region]
 
     def victory_card(self, card_id: str) -> ExpansionVictoryCard:
-        for card in self.victory_cards:
-            if card.id == card_id:
-                return card
-        known = ", ".join(c.id for c in self.victory_cards)
-        raise ComponentError(f"unknown expansion victory card {card_id!r}; known: {known}")
+        return find_card(self.victory_cards, card_id, "expansion victory card")
 
     @property
     def player_counts(self) -> tuple[int, ...]:

@@ -10,12 +10,13 @@ from __future__ import annotations
 import hashlib
 import json
 import tomllib
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, fields
 from enum import IntEnum
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from tribune_env.data.expansion import ExpansionSpec
@@ -32,6 +33,23 @@ OBJECTIVES = ("tribune", "favor", "laurels", "legions", "denarii", "markers")
 
 class ComponentError(ValueError):
     """A component file is unreadable or inconsistent; the message names the field."""
+
+
+class _HasId(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
+CardT = TypeVar("CardT", bound=_HasId)
+
+
+def find_card(cards: Sequence[CardT], card_id: str, what: str = "victory card") -> CardT:
+    """The card of ``cards`` with id ``card_id``; :class:`ComponentError` names the known ids."""
+    for card in cards:
+        if card.id == card_id:
+            return card
+    known = ", ".join(c.id for c in cards)
+    raise ComponentError(f"unknown {what} {card_id!r}; known: {known}")
 
 
 class KeyedEnum(IntEnum):
@@ -190,11 +208,7 @@ class Components:
         return self.regions[region]
 
     def victory_card(self, card_id: str) -> VictoryCard:
-        for card in self.victory_cards:
-            if card.id == card_id:
-                return card
-        known = ", ".join(c.id for c in self.victory_cards)
-        raise ComponentError(f"unknown victory card {card_id!r}; known: {known}")
+        return find_card(self.victory_cards, card_id)
 
     @property
     def player_counts(self) -> tuple[int, ...]:

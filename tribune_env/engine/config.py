@@ -4,9 +4,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tribune_env.data import Components, ExpansionVictoryCard, VictoryCard, default_components
+from tribune_env.data import ComponentError, Components, ExpansionVictoryCard, VictoryCard, default_components
+from tribune_env.data.schema import find_card
 
 AnyVictoryCard = VictoryCard | ExpansionVictoryCard
+
+
+def victory_cards_of(components: Components, expansion: bool) -> tuple[AnyVictoryCard, ...]:
+    """Every card a game may use: the expansion cards in an expansion game (listed first), then the base cards,
+    which R41 allows to be configured."""
+    base: tuple[AnyVictoryCard, ...] = components.victory_cards
+    if expansion and components.expansion is not None:
+        return components.expansion.victory_cards + base
+    return base
 
 
 @dataclass(frozen=True)
@@ -92,13 +102,8 @@ class GameConfig:
         return self.components.point_variant[self.players]
 
     def victory_cards(self) -> tuple[AnyVictoryCard, ...]:
-        """Every card a game of this configuration may use: the expansion cards in an expansion game, whose
-        default is random among them, and the base cards, which R41 allows to be configured."""
-        spec = self.components.expansion
-        base: tuple[AnyVictoryCard, ...] = self.components.victory_cards
-        if self.expansion and spec is not None:
-            return spec.victory_cards + base
-        return base
+        """Every card a game of this configuration may use (:func:`victory_cards_of`)."""
+        return victory_cards_of(self.components, self.expansion)
 
     def default_victory_cards(self) -> tuple[AnyVictoryCard, ...]:
         """The cards a random victory card is drawn from (R3; R41: the expansion cards in an expansion game)."""
@@ -109,8 +114,7 @@ class GameConfig:
 
     def find_victory_card(self, card_id: str) -> AnyVictoryCard:
         """The card ``card_id`` of this rule set; ValueError names the known ids."""
-        for card in self.victory_cards():
-            if card.id == card_id:
-                return card
-        known = ", ".join(c.id for c in self.victory_cards())
-        raise ValueError(f"victory_card: unknown victory card {card_id!r}; known: {known}")
+        try:
+            return find_card(self.victory_cards(), card_id)
+        except ComponentError as err:
+            raise ValueError(f"victory_card: {err}") from None

@@ -5,7 +5,8 @@ from __future__ import annotations
 from functools import cache
 
 from tribune_env.data import Components, ExpansionScoring, ExpansionVictoryCard, ScoringSpec
-from tribune_env.engine.config import AnyVictoryCard
+from tribune_env.data.schema import find_card
+from tribune_env.engine.config import AnyVictoryCard, victory_cards_of
 from tribune_env.engine.state import SCROLL, TRIBUNE, GameState, PlayerState
 
 
@@ -42,10 +43,7 @@ def fulfils(player: PlayerState, card: AnyVictoryCard, players: int) -> bool:
 
 @cache
 def _card(components: Components, expansion: bool, card_id: str) -> AnyVictoryCard:
-    cards: tuple[AnyVictoryCard, ...] = components.victory_cards
-    if expansion and components.expansion is not None:
-        cards = components.expansion.victory_cards + cards
-    return next(c for c in cards if c.id == card_id)
+    return find_card(victory_cards_of(components, expansion), card_id)
 
 
 def refresh(state: GameState, seat: int) -> None:
