@@ -36,14 +36,33 @@ from tribune_env.engine.errors import GameOverError, IllegalActionError, Invalid
 from tribune_env.engine.game import Game
 
 if TYPE_CHECKING:
-    from tribune_env.envs import IllegalMoveError, TribuneSingleEnv, env, raw_env
+    from tribune_env.envs import (
+        IllegalMoveError,
+        TribuneExpansionSingleEnv,
+        TribuneSingleEnv,
+        env,
+        expansion_env,
+        expansion_raw_env,
+        raw_env,
+    )
     from tribune_env.envs import register_envs as register_envs  # public, though not in __all__
 
 __version__ = "0.2.0"
 
 # --- the environments: they need gymnasium and pettingzoo (installed with the package); the engine does not ----
 
-_ENV_NAMES = frozenset({"IllegalMoveError", "TribuneSingleEnv", "env", "raw_env", "register_envs"})
+_ENV_NAMES = frozenset(
+    {
+        "IllegalMoveError",
+        "TribuneExpansionSingleEnv",
+        "TribuneSingleEnv",
+        "env",
+        "expansion_env",
+        "expansion_raw_env",
+        "raw_env",
+        "register_envs",
+    }
+)
 _HOSTS = ("gymnasium", "pettingzoo")  # the libraries the environments are registered with
 
 
@@ -162,9 +181,12 @@ __all__ = [
     "Region",
     "TakeoverRole",
     "TribuneError",
+    "TribuneExpansionSingleEnv",
     "TribuneSingleEnv",
     "default_components",
     "env",
+    "expansion_env",
+    "expansion_raw_env",
     "load_components",
     "raw_env",
 ]

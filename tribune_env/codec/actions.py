@@ -18,6 +18,25 @@ block                 meaning of ``index - start``
                       acting player, 1 the next in turn order, ...
 ====================  =============================================================
 
+The expansion codec (``ActionCodec(components, expansion=True)``, the space of the
+``TribuneExpansion`` environments) keeps every block above at the same indices and
+appends:
+
+====================  =============================================================
+``card_x``            expansion card type (slaves, then the assassin) minus the number
+                      of base card types
+``place_x``           expansion follower space (Refugium, Basilica, Capitoleum)
+``assassinate_x``     assassin against relative seats beyond the base game's largest
+                      count (the sixth seat of a Brutii game)
+``tile``              claim an emperor tile (component-file order)
+``official``          choose an official (Capitoleum order)
+``brutii_card``       reserved for the Brutii variant: play one of his action cards
+``veto``              reserved for the Brutii variant: the region his Veto names
+====================  =============================================================
+
+so one ``Discrete(n)`` serves every seat count of the expansion (2-6), with or
+without the Brutii, and base-rule games played through the expansion ids.
+
 Only seat-naming actions depend on who acts: :meth:`ActionCodec.decode` and
 :meth:`ActionCodec.encode` take the acting seat and the player count. Everything
 else is a tuple lookup.
@@ -31,7 +50,7 @@ from functools import cache
 
 import numpy as np
 
-from tribune_env.data import Components, Faction, default_components
+from tribune_env.data import BrutiiCard, Components, Faction, Official, Region, default_components
 from tribune_env.engine.actions import (
     COMMIT,
     DECLINE,
@@ -40,7 +59,9 @@ from tribune_env.engine.actions import (
     Assassinate,
     bid,
     choose_faction,
+    choose_official,
     choose_option,
+    choose_tile,
     pick_card,
     place_follower,
 )
@@ -73,29 +94,54 @@ class Block:
 
 
 class ActionCodec:
-    """Bijection between integer actions and typed actions, for one component set.
+    """Bijection between integer actions and typed actions, for one component set and rule set.
 
     ``n`` is the size of the action space. It does not depend on the player
     count: seat-naming blocks are sized for the largest supported count.
+    With ``expansion`` the expansion blocks are appended (module docstring).
+
+    Raises:
+        ValueError: ``expansion`` with a component set that has no expansion tables.
     """
 
-    def __init__(self, components: Components | None = None, bid_cap: int = BID_CAP) -> None:
+    def __init__(self, components: Components | None = None, bid_cap: int = BID_CAP, expansion: bool = False) -> None:
         components = components if components is not None else default_components()
+        if expansion and components.expansion is None:
+            raise ValueError("an expansion action space needs a component file with [expansion] tables")
         self.components = components
-        self.tables: Tables = tables_for(components)
+        self.expansion = expansion
+        self.tables: Tables = tables_for(components, expansion)
+        base = tables_for(components)
         self.bid_cap = bid_cap
-        self.max_players = max(components.player_counts)
         self.num_factions = len(Faction)
-        sizes = (
-            ("card", self.tables.num_card_types, "choose a card type (faction, value)"),
-            ("place", len(self.tables.spaces), "place a follower on a space"),
+        self.base_players = max(components.player_counts)
+        extra = components.expansion
+        self.max_players = max(extra.seat_counts) if expansion and extra is not None else self.base_players
+        self.tile_ids: tuple[int, ...] = tuple(t.id for t in extra.emperor_tiles) if expansion and extra else ()
+        sizes = [
+            ("card", base.num_card_types, "choose a card type (faction, value)"),
+            ("place", len(base.spaces), "place a follower on a space"),
             ("bid", bid_cap + 1, f"bid 0..{bid_cap} denarii"),
             ("commit", 1, "commit the staged set or pair; buy the offered legion"),
             ("decline", 1, "decline the optional choice"),
             ("option", OPTIONS, "option 0 or 1 of a two-option choice"),
             ("faction", self.num_factions, "name a faction"),
-            ("assassinate", self.max_players * self.num_factions, "assassin against (relative seat, faction)"),
-        )
+            ("assassinate", self.base_players * self.num_factions, "assassin against (relative seat, faction)"),
+        ]
+        if expansion:
+            sizes += [
+                ("card_x", self.tables.num_card_types - base.num_card_types, "choose a slave or assassin card"),
+                ("place_x", len(self.tables.spaces) - len(base.spaces), "place a follower on an expansion space"),
+                (
+                    "assassinate_x",
+                    (self.max_players - self.base_players) * self.num_factions,
+                    f"assassin against (relative seat {self.base_players}.., faction)",
+                ),
+                ("tile", len(self.tile_ids), "claim a favor of the emperor tile"),
+                ("official", len(Official), "choose an official"),
+                ("brutii_card", len(BrutiiCard), "reserved (Brutii variant): play an action card"),
+                ("veto", len(Region), "reserved (Brutii variant): the region a Veto names"),
+            ]
         blocks: list[Block] = []
         start = 0
         for name, size, meaning in sizes:
@@ -104,24 +150,33 @@ class ActionCodec:
         self.blocks: tuple[Block, ...] = tuple(blocks)
         self.block: dict[str, Block] = {b.name: b for b in blocks}
         self.n = start
-        self._fixed: tuple[Action | None, ...] = self._fixed_actions()
+        self._fixed: tuple[Action | None, ...] = self._fixed_actions(base.num_card_types, len(base.spaces))
         self._index: dict[Action, int] = {a: i for i, a in enumerate(self._fixed) if a is not None}
         # The engine hands out shared action instances (cached constructors), so a lookup by identity
         # finds almost every legal action without hashing a dataclass; the instances live for the process.
         self._by_id: dict[int, int] = {id(a): i for a, i in self._index.items()}
         self._assassinate = self.block["assassinate"].start
+        self._assassinate_x = self.block["assassinate_x"].start if expansion else -1
+        self._reserved = tuple(self.block[name] for name in ("brutii_card", "veto") if name in self.block)
 
-    def _fixed_actions(self) -> tuple[Action | None, ...]:
-        """The seat-independent action of every index (``None`` in seat-relative blocks)."""
+    def _fixed_actions(self, base_cards: int, base_spaces: int) -> tuple[Action | None, ...]:
+        """The seat-independent action of every index (``None`` in seat-relative and reserved blocks)."""
         out: list[Action | None] = []
-        out.extend(pick_card(c) for c in range(self.tables.num_card_types))
-        out.extend(place_follower(s) for s in range(len(self.tables.spaces)))
+        out.extend(pick_card(c) for c in range(base_cards))
+        out.extend(place_follower(s) for s in range(base_spaces))
         out.extend(bid(b) for b in range(self.bid_cap + 1))
         out.append(COMMIT)
         out.append(DECLINE)
         out.extend(choose_option(o) for o in range(OPTIONS))
         out.extend(choose_faction(f) for f in range(self.num_factions))
         out.extend([None] * self.block["assassinate"].size)
+        if self.expansion:
+            out.extend(pick_card(c) for c in range(base_cards, self.tables.num_card_types))
+            out.extend(place_follower(s) for s in range(base_spaces, len(self.tables.spaces)))
+            out.extend([None] * self.block["assassinate_x"].size)
+            out.extend(choose_tile(t) for t in self.tile_ids)
+            out.extend(choose_official(o) for o in Official)
+            out.extend([None] * (self.block["brutii_card"].size + self.block["veto"].size))
         return tuple(out)
 
     # -- integer <-> typed ----------------------------------------------------
@@ -130,13 +185,21 @@ class ActionCodec:
         """The typed action of ``index`` for the player at absolute ``seat``.
 
         Raises:
-            ActionDecodeError: ``index`` is outside ``0..n-1`` or names a seat not in the game.
+            ActionDecodeError: ``index`` is outside ``0..n-1``, names a seat not in the game, or lies in a block
+                reserved for the Brutii variant.
         """
         self._check_index(index)
         action = self._fixed[index]
         if action is not None:
             return action
-        relative, faction = divmod(index - self._assassinate, self.num_factions)
+        for block in self._reserved:
+            if block.start <= index < block.stop:
+                raise ActionDecodeError(f"action {index} ({self.label(index)}) is reserved for the Brutii variant")
+        if index >= self._assassinate_x >= 0:
+            relative, faction = divmod(index - self._assassinate_x, self.num_factions)
+            relative += self.base_players
+        else:
+            relative, faction = divmod(index - self._assassinate, self.num_factions)
         if relative >= num_players:
             raise ActionDecodeError(f"action {index} names relative seat {relative}, but the game has {num_players}")
         return Assassinate((seat + relative) % num_players, faction)
@@ -153,7 +216,10 @@ class ActionCodec:
             and 0 <= action.faction < self.num_factions
         ):
             relative = (action.seat - seat) % num_players
-            return self._assassinate + relative * self.num_factions + action.faction
+            if relative < self.base_players:
+                return self._assassinate + relative * self.num_factions + action.faction
+            if self._assassinate_x >= 0 and relative < self.max_players:
+                return self._assassinate_x + (relative - self.base_players) * self.num_factions + action.faction
         return -1
 
     def indices(self, actions: Iterable[Action], seat: int, num_players: int) -> list[int]:
@@ -188,53 +254,88 @@ class ActionCodec:
         self._check_index(index)
         return next(b for b in self.blocks if b.start <= index < b.stop)
 
+    def _relative_seat(self, block: Block, offset: int) -> tuple[int, int]:
+        """(relative seat, faction) of an assassin index's offset in ``block``."""
+        relative, faction = divmod(offset, self.num_factions)
+        return (relative + self.base_players if block.name == "assassinate_x" else relative), faction
+
     def label(self, index: int) -> str:
         """A unique, context-free label such as ``card:senators:7`` or ``assassinate:+1:legates``."""
         block = self.block_of(index)
         offset = index - block.start
         factions = self.components.factions
-        if block.name == "card":
-            return f"card:{self.tables.card_label[offset]}"
-        if block.name == "place":
-            return f"place:{self.tables.spaces[offset].label}"
-        if block.name == "bid":
+        name = block.name
+        if name in ("card", "card_x"):
+            return f"card:{self.tables.card_label[offset if name == 'card' else self._card_x(offset)]}"
+        if name in ("place", "place_x"):
+            return f"place:{self.tables.spaces[self._space(name, offset)].label}"
+        if name == "bid":
             return f"bid:{offset}"
-        if block.name in ("commit", "decline"):
-            return block.name
-        if block.name == "option":
+        if name in ("commit", "decline"):
+            return name
+        if name == "option":
             return f"option:{offset}"
-        if block.name == "faction":
+        if name == "faction":
             return f"faction:{factions[offset].faction.key}"
-        relative, faction = divmod(offset, self.num_factions)
+        if name == "tile":
+            return f"tile:{self.tile_ids[offset]}"
+        if name == "official":
+            return f"official:{Official(offset).key}"
+        if name == "brutii_card":
+            return f"brutii_card:{BrutiiCard(offset).key}"
+        if name == "veto":
+            return f"veto:{Region(offset).key}"
+        relative, faction = self._relative_seat(block, offset)
         return f"assassinate:+{relative}:{factions[faction].faction.key}"
+
+    def _card_x(self, offset: int) -> int:
+        return self.block["card"].size + offset
+
+    def _space(self, name: str, offset: int) -> int:
+        return offset if name == "place" else self.block["place"].size + offset
 
     def describe(self, index: int, kind: DecisionKind | None = None, faction: int = -1) -> str:
         """A readable label; with the decision ``kind`` (and its faction) options are spelled out."""
         block = self.block_of(index)
         offset = index - block.start
         factions = self.components.factions
-        if block.name == "card":
-            return f"choose {self.tables.card_name(offset)}"
-        if block.name == "place":
-            return f"place a follower on {self.tables.spaces[offset].label}"
-        if block.name == "bid":
+        name = block.name
+        if name in ("card", "card_x"):
+            return f"choose {self.tables.card_name(offset if name == 'card' else self._card_x(offset))}"
+        if name in ("place", "place_x"):
+            return f"place a follower on {self.tables.spaces[self._space(name, offset)].label}"
+        if name == "bid":
             return f"bid {offset} denarii"
-        if block.name == "option":
+        if name == "option":
             labels = option_labels(self.components, kind, faction) if kind is not None else None
             return labels[offset] if labels is not None else f"option {offset}"
-        if block.name == "faction":
+        if name == "faction":
             return f"choose {factions[offset].name}"
-        if block.name == "assassinate":
-            relative, target = divmod(offset, self.num_factions)
+        if name == "tile":
+            return f"claim the favor of the emperor tile {self.tile_ids[offset]}"
+        if name == "official":
+            spec = self.components.expansion
+            assert spec is not None  # the block exists only with the expansion tables
+            return f"choose the {spec.official(Official(offset)).name}"
+        if name == "brutii_card":
+            return f"reserved: the Brutii plays {BrutiiCard(offset).key.replace('_', ' ')}"
+        if name == "veto":
+            return f"reserved: the Brutii's Veto names {Region(offset).key.replace('_', ' ')}"
+        if name in ("assassinate", "assassinate_x"):
+            relative, target = self._relative_seat(block, offset)
             who = "your own" if relative == 0 else f"the player {relative} seat(s) after you: their"
             return f"send the assassin against {who} {factions[target].name}"
-        return block.name
+        return name
 
     def labels(self) -> list[str]:
         return [self.label(i) for i in range(self.n)]
 
 
+def codec_for(components: Components, expansion: bool = False) -> ActionCodec:
+    """The shared codec of a component set and rule set (codecs are immutable)."""
+    return _codec(components, expansion)
+
+
 @cache
-def codec_for(components: Components) -> ActionCodec:
-    """The shared codec of a component set (codecs are immutable)."""
-    return ActionCodec(components)
+def _codec(components: Components, expansion: bool) -> ActionCodec:
+    return ActionCodec(components, expansion=expansion)

@@ -15,6 +15,15 @@ Only what the player may know is read (R1, R2): face-down board cards only as
 counts unless :func:`tribune_env.engine.view.field_visible` allows them, other
 players' hands only as sizes, counting cards staged or sealed in unrevealed
 pairs as still held (R2), and their bids and staged cards not at all.
+
+The expansion encoder (``ObservationEncoder(components, expansion=True)``, the
+observation of the ``TribuneExpansion`` environments) has every base piece, sized
+for the expansion (all phases and decision kinds, slave and assassin card types,
+the expansion follower spaces, six seats, base and expansion victory cards and
+the union of their objectives), and adds the expansion pieces: the emperor
+tiles (face-up, pile size, Matrona's, claimed per player), the officials and
+their holders, patrons, the Augur's cards (to the Augur only, R39), the factions
+named by the Tribunus Plebis, and room for the Brutii variant.
 """
 
 from __future__ import annotations
@@ -25,8 +34,19 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from tribune_env.data import OBJECTIVES, Components, Faction, Region, VictoryCard
-from tribune_env.engine.decisions import BASE_DECISION_KINDS, BASE_PHASES, TakeoverRole
+from tribune_env.data import (
+    EXPANSION_OBJECTIVES,
+    OBJECTIVES,
+    BrutiiCard,
+    Components,
+    ExpansionVictoryCard,
+    Faction,
+    Official,
+    Region,
+    VictoryCard,
+)
+from tribune_env.engine.config import victory_cards_of
+from tribune_env.engine.decisions import BASE_DECISION_KINDS, BASE_PHASES, DecisionKind, Phase, TakeoverRole
 from tribune_env.engine.scoring import first_fulfillers, scores, victory_card
 from tribune_env.engine.state import TILE_NAMES, TRIBUNE, GameState
 from tribune_env.engine.tables import Tables, tables_for
@@ -63,13 +83,15 @@ class Scales:
     followers: float
     score: float
     rounds: float
+    tiles: float = 1.0  # expansion: claimed emperor tiles
+    patrons: float = 1.0  # expansion: patron tiles
 
     @classmethod
-    def of(cls, components: Components, round_limit: int) -> Scales:
-        cards = components.victory_cards
+    def of(cls, components: Components, round_limit: int, expansion: bool = False) -> Scales:
+        cards = victory_cards_of(components, expansion)
 
         def most(key: str) -> float:
-            return float(2 * max(c.thresholds[key] for c in cards))
+            return float(2 * max(c.thresholds.get(key, 0) for c in cards))
 
         s = components.scoring
         score = (
@@ -82,6 +104,33 @@ class Scales:
             + most("denarii") / s.denarii_per_point
             + s.marker * len(Faction)
         )
+        extra = components.expansion
+        if expansion and extra is not None:
+            x = extra.scoring
+            score = max(
+                score,
+                x.tribune
+                + x.eternal_favor
+                + x.temporary_favor
+                + x.first_bonus
+                + x.laurel * most("laurels")
+                + x.legion * most("legions")
+                + most("denarii") / x.denarii_per_point
+                + x.marker * len(Faction)
+                + x.emperor_tile * most("emperor_tiles")
+                + x.patron * most("patrons"),
+            )
+            return cls(
+                money=most("denarii"),
+                laurels=most("laurels"),
+                legions=most("legions"),
+                cards=float(2 * components.hand_limit),
+                followers=float(max(max(components.followers.values()), max(extra.followers.values())) + 1),
+                score=float(score),
+                rounds=float(round_limit),
+                tiles=most("emperor_tiles"),
+                patrons=most("patrons"),
+            )
         return cls(
             money=most("denarii"),
             laurels=most("laurels"),
@@ -122,18 +171,69 @@ PER_PLAYER = (
     ("first", 1, "holds the first-to-fulfil bonus"),
     ("progress", len(OBJECTIVES), "per objective of the victory card: met (tribune, favor) or value/threshold"),
 )
-_PLAYER_FIELD = {name: i for i, name in enumerate(n for n, _, _ in PER_PLAYER)}
+ALL_OBJECTIVES = OBJECTIVES + tuple(o for o in EXPANSION_OBJECTIVES if o not in OBJECTIVES)
+"""The objectives an expansion observation tracks: the base ones, then emperor tiles and patrons."""
+
+AMOUNTS = ("laurels", "legions", "denarii", "markers")
+"""The numeric objectives of a base observation, in order (their thresholds and progress)."""
+EXPANSION_AMOUNTS = (*AMOUNTS, "emperor_tiles", "patrons")
+
+
+def _per_player(expansion: bool, tiles: int) -> tuple[tuple[str, int, str], ...]:
+    """The player block's fields: :data:`PER_PLAYER`, or its expansion form (more objectives, expansion holdings)."""
+    if not expansion:
+        return PER_PLAYER
+    out = [
+        (
+            name,
+            len(ALL_OBJECTIVES),
+            meaning.replace("per objective", "per objective (tribune, favor, " + ", ".join(EXPANSION_AMOUNTS) + ")"),
+        )
+        if name == "progress"
+        else (name, size, meaning)
+        for name, size, meaning in PER_PLAYER
+    ]
+    out += [
+        ("patrons", 1, "patron tiles / scale.patrons"),
+        ("emperor_tiles", tiles, "claimed favors of the emperor tiles, by tile (component order)"),
+        ("officials", len(Official), "officials held, by official"),
+        ("brutii", 1, "reserved (Brutii variant): this seat is the Brutii"),
+    ]
+    return tuple(out)
+
+
+AnyCard = VictoryCard | ExpansionVictoryCard
+
+BRUTII_DISC_KINDS = 3
+"""Reserved room for the Brutii's disc kinds (cross, arrow, arrow with follower; components.md "Brutii")."""
 
 
 class ObservationEncoder:
-    """Builds observation vectors of one component set and round limit."""
+    """Builds observation vectors of one component set, round limit and rule set (module docstring).
 
-    def __init__(self, components: Components, round_limit: int = 60) -> None:
+    Raises:
+        ValueError: ``expansion`` with a component set that has no expansion tables.
+    """
+
+    def __init__(self, components: Components, round_limit: int = 60, expansion: bool = False) -> None:
+        extra = components.expansion if expansion else None
+        if expansion and extra is None:
+            raise ValueError("an expansion observation needs a component file with [expansion] tables")
         self.components = components
-        self.tables: Tables = tables_for(components)
-        self.scales = Scales.of(components, round_limit)
-        self.max_players = max(components.player_counts)
+        self.expansion = expansion
+        self.tables: Tables = tables_for(components, expansion)
+        self.scales = Scales.of(components, round_limit, expansion)
+        self.max_players = max(extra.seat_counts) if extra is not None else max(components.player_counts)
         self.victory_ids = tuple(c.id for c in components.victory_cards)
+        if extra is not None:
+            self.victory_ids += tuple(c.id for c in extra.victory_cards)
+        self.objectives = ALL_OBJECTIVES if expansion else OBJECTIVES
+        self.amounts = EXPANSION_AMOUNTS if expansion else AMOUNTS
+        self.phases: tuple[Phase, ...] = tuple(Phase) if expansion else BASE_PHASES
+        self.kinds: tuple[DecisionKind, ...] = tuple(DecisionKind) if expansion else BASE_DECISION_KINDS
+        self.tile_ids: tuple[int, ...] = tuple(t.id for t in extra.emperor_tiles) if extra is not None else ()
+        self._tile_slot = {t: k for k, t in enumerate(self.tile_ids)}
+        self.per_player = _per_player(expansion, len(self.tile_ids))
         self.fields: tuple[tuple[Region, int], ...] = tuple(
             (Region(r), i) for r, spec in enumerate(components.regions) for i in range(spec.fields)
         )
@@ -148,13 +248,13 @@ class ObservationEncoder:
             (region, i, board + slot * self.tables.num_card_types, face_up(region))
             for slot, (region, i) in enumerate(self.fields)
         )
-        self._field_offsets = SimpleNamespace(**dict(zip(_PLAYER_FIELD, self.player_field_offset, strict=True)))
+        names = (name for name, _, _ in self.per_player)
+        self._field_offsets = SimpleNamespace(**dict(zip(names, self.player_field_offset, strict=True)))
         self._deck_size = float(self.tables.deck_size)
         spaces_at, per_space = self._start["spaces"], self.max_players
         self._space_bases = tuple(spaces_at + space * per_space for space in range(len(self.tables.spaces)))
-        self._relative_slots = {
-            n: tuple(tuple((s - seat) % n for s in range(n)) for seat in range(n)) for n in components.player_counts
-        }
+        counts = extra.seat_counts if extra is not None else components.player_counts
+        self._relative_slots = {n: tuple(tuple((s - seat) % n for s in range(n)) for seat in range(n)) for n in counts}
         self._amount_index_cache: dict[tuple[int, int], np.ndarray] = {}
 
     # -- layout ---------------------------------------------------------------
@@ -165,20 +265,25 @@ class ObservationEncoder:
         c = t.num_card_types
         f = len(Faction)
         n = self.max_players
+        regions = list(self.components.regions)
         max_index = max(
-            max(spec.fields for spec in self.components.regions),
-            max(spec.spaces for spec in self.components.regions),
+            max(spec.fields for spec in regions),
+            max(spec.spaces for spec in regions),
+            max((spec.spaces for spec in self.components.expansion.regions), default=0)
+            if self.expansion and self.components.expansion is not None
+            else 0,
             len(TakeoverRole),
         )
+        amounts = ", ".join(self.amounts)
         spec: list[tuple[str, int, str, bool]] = [
             ("round", 1, "round / round limit", False),
-            ("phase", len(BASE_PHASES), "one-hot phase", False),
+            ("phase", len(self.phases), "one-hot phase", False),
             ("victory_card", len(self.victory_ids), "one-hot victory card (all zero in the point variant)", False),
             ("point_variant", 1, "playing the point-value variant", False),
-            ("thresholds", 4, "laurels, legions, denarii, markers needed, each / its scale", False),
-            ("obligatory", len(OBJECTIVES), "objectives the victory card makes obligatory", False),
+            ("thresholds", len(self.amounts), f"{amounts} needed, each / its scale", False),
+            ("obligatory", len(self.objectives), "objectives the victory card makes obligatory", False),
             ("required", 1, "objectives required at this player count / number of objectives", False),
-            ("pending_kind", len(BASE_DECISION_KINDS), "one-hot kind of the pending decision", False),
+            ("pending_kind", len(self.kinds), "one-hot kind of the pending decision", False),
             ("pending_seat", n, "one-hot relative seat of the deciding player", False),
             ("pending_faction", f, "one-hot faction of the decision (take-over, benefit, penalty)", False),
             ("pending_index", max_index, "one-hot kind-specific index (field, space slot, take-over role)", False),
@@ -196,24 +301,48 @@ class ObservationEncoder:
             ("spaces", len(t.spaces) * n, "follower space x relative seat occupying it", False),
             ("board", len(self.fields) * c, "face-up cards of each region field: count per card type", True),
             ("board_hidden", len(self.fields), "face-down cards of each region field / scale.cards", False),
-            ("players", n * sum(s for _, s, _ in PER_PLAYER), "per relative seat: the player block", False),
         ]
+        if self.expansion:
+            spec += self._expansion_pieces()
+        per = sum(s for _, s, _ in self.per_player)
+        spec.append(("players", n * per, "per relative seat: the player block", False))
         pieces: list[Piece] = []
         start = 0
-        for name, size, meaning, counts in spec:
-            pieces.append(Piece(name, start, size, meaning, counts))
+        for name, size, meaning, is_count in spec:
+            pieces.append(Piece(name, start, size, meaning, is_count))
             start += size
-        per = sum(s for _, s, _ in PER_PLAYER)
         base = pieces[-1].start
         self.player_size = per
         self._player_offsets: tuple[int, ...] = tuple(base + k * per for k in range(n))
         offsets = []
         o = 0
-        for _, size, _ in PER_PLAYER:
+        for _, size, _ in self.per_player:
             offsets.append(o)
             o += size
         self.player_field_offset = tuple(offsets)
         return tuple(pieces)
+
+    def _expansion_pieces(self) -> list[tuple[str, int, str, bool]]:
+        tiles = len(self.tile_ids)
+        n = self.max_players
+        officials = len(Official)
+        cards = len(BrutiiCard)
+        return [
+            ("emperor_up", tiles + 1, "one-hot face-up favor of the emperor tile (component order), last: none", False),
+            ("emperor_pile", 1, "face-down emperor tiles in the pile / tiles (their order is hidden, R35)", False),
+            ("matrona_tiles", tiles, "tiles lying with the Matrona (R35)", False),
+            ("officials", officials * (n + 1), "per official: one-hot relative holder, last: on the Capitoleum", False),
+            ("officials_chosen", officials, "officials chosen at the Capitoleum this round", False),
+            ("placed_this_turn", 1, "followers placed this turn (Princeps, R37) / scale.followers", False),
+            ("benefit_blocked", len(Faction), "factions named for the Tribunus Plebis this round (R38)", False),
+            ("augur_cards", self.tables.num_card_types, "the Augur's drawn cards, to the Augur only (R39)", True),
+            ("augur_drawn", 1, "cards the Augur holds drawn, as everybody sees it / scale.cards", False),
+            ("patron_supply", 1, "patron tiles left in the supply / supply", False),
+            ("brutii_seat", n, "reserved (Brutii variant): one-hot relative seat of the Brutii", False),
+            ("brutii_played", cards, "reserved (Brutii variant): action cards played this round", False),
+            ("brutii_discs", BRUTII_DISC_KINDS, "reserved (Brutii variant): revealed discs per kind", False),
+            ("brutii_options", 4, "reserved (Brutii variant): options chosen for his cards", False),
+        ]
 
     def _highs(self) -> np.ndarray:
         high = np.ones(self.size, dtype=np.float32)
@@ -227,7 +356,7 @@ class ObservationEncoder:
         """(name, start, size, meaning) of every piece, then of every per-player field (slot 0)."""
         rows = [(p.name, p.start, p.size, p.meaning) for p in self.pieces]
         base = self._player_offsets[0]
-        for (name, size, meaning), off in zip(PER_PLAYER, self.player_field_offset, strict=True):
+        for (name, size, meaning), off in zip(self.per_player, self.player_field_offset, strict=True):
             rows.append((f"players[0].{name}", base + off, size, meaning))
         return rows
 
@@ -238,7 +367,7 @@ class ObservationEncoder:
             raise ValueError(f"expected an observation of shape ({self.size},), got {obs.shape}")
         out = {p.name: obs[p.start : p.stop] for p in self.pieces if p.name != "players"}
         for k, base in enumerate(self._player_offsets):
-            for (name, size, _), offset in zip(PER_PLAYER, self.player_field_offset, strict=True):
+            for (name, size, _), offset in zip(self.per_player, self.player_field_offset, strict=True):
                 out[f"players[{k}].{name}"] = obs[base + offset : base + offset + size]
         return out
 
@@ -254,14 +383,19 @@ class ObservationEncoder:
 
         Card counts never exceed the copies of their type (the engine conserves
         cards), so only the scaled amounts need clipping.
+
+        Raises:
+            ValueError: a base encoder given an expansion game (its cards and pieces have no entries here).
         """
+        if state.config.expansion and not self.expansion:
+            raise ValueError("this observation encodes base games; an expansion game needs the expansion encoder")
         buf = bytearray(self.size)
         card = victory_card(state)
-        if card is not None and not isinstance(card, VictoryCard):
-            raise ValueError("this observation encodes base games; an expansion card needs the expansion encoder")
         values = self._global(state, seat, card, buf)
         self._cards(state, seat, buf)
         self._board(state, seat, buf, values)
+        if self.expansion:
+            self._expansion(state, seat, buf, values)
         self._player_flags(state, seat, buf)
         self._player_amounts(state, card, values)
         obs = np.frombuffer(buf, dtype=np.uint8).astype(np.float32)
@@ -280,7 +414,7 @@ class ObservationEncoder:
             o = self._field_offsets
             out = [
                 start["round"],
-                *range(start["thresholds"], start["thresholds"] + 4),
+                *range(start["thresholds"], start["thresholds"] + len(self.amounts)),
                 start["required"],
                 start["colosseum"],
                 start["piles"],
@@ -289,35 +423,49 @@ class ObservationEncoder:
                 start["my_bid"] + 1,
                 *range(start["board_hidden"], start["board_hidden"] + len(self.fields)),
             ]
-            per_seat = (o.money, o.laurels, o.legions, o.hand_size, o.followers, o.score, o.coin_bowl)
+            if self.expansion:
+                out += [start[name] for name in ("emperor_pile", "placed_this_turn", "augur_drawn", "patron_supply")]
+            per_seat = [o.money, o.laurels, o.legions, o.hand_size, o.followers, o.score, o.coin_bowl]
+            if self.expansion:
+                per_seat.append(o.patrons)
             for s in range(n):
                 base = self._player_offsets[(s - seat) % n]
                 out.extend(base + k for k in per_seat)
-                out.extend(range(base + o.progress + 2, base + o.progress + 6))
+                out.extend(range(base + o.progress + 2, base + o.progress + 2 + len(self.amounts)))
             found = self._amount_index_cache[key] = np.asarray(out, dtype=np.intp)
         return found
 
-    def _global(self, state: GameState, seat: int, card: VictoryCard | None, buf: bytearray) -> list[float]:
+    def _goals(self, state: GameState, card: AnyCard | None, buf: bytearray) -> list[float]:
+        """The card's thresholds (each / its scale) and required objectives; sets the card's one-hots."""
+        start = self._start
+        sc = self.scales
+        n = state.num_players
+        scale = {
+            "laurels": sc.laurels,
+            "legions": sc.legions,
+            "denarii": sc.money,
+            "markers": float(len(Faction)),
+            "emperor_tiles": sc.tiles,
+            "patrons": sc.patrons,
+        }
+        if card is None:
+            buf[start["point_variant"]] = 1
+            markers = state.config.point_variant_markers if self.expansion else self.components.point_variant[n]
+            return [markers / len(Faction) if k == "markers" else 0.0 for k in self.amounts] + [0.0]
+        buf[start["victory_card"] + self.victory_ids.index(card.id)] = 1
+        for o in card.obligatory:
+            buf[start["obligatory"] + self.objectives.index(o)] = 1
+        t = card.thresholds
+        goals = [t.get(k, 0) / scale[k] for k in self.amounts]
+        return [*goals, card.required.get(n, 0) / len(self.objectives)]
+
+    def _global(self, state: GameState, seat: int, card: AnyCard | None, buf: bytearray) -> list[float]:
         """Set the global one-hots; return the global amounts (the start of the amounts list)."""
         start = self._start
         sc = self.scales
         n = state.num_players
         buf[start["phase"] + int(state.phase)] = 1
-        if card is None:
-            buf[start["point_variant"]] = 1
-            goals = [0.0, 0.0, 0.0, self.components.point_variant[n] / len(Faction), 0.0]
-        else:
-            buf[start["victory_card"] + self.victory_ids.index(card.id)] = 1
-            t = card.thresholds
-            goals = [
-                t["laurels"] / sc.laurels,
-                t["legions"] / sc.legions,
-                t["denarii"] / sc.money,
-                t["markers"] / len(Faction),
-                card.required[n] / len(OBJECTIVES),
-            ]
-            for o in card.obligatory:
-                buf[start["obligatory"] + OBJECTIVES.index(o)] = 1
+        goals = self._goals(state, card, buf)
         pending = state.pending
         if pending is not None:
             buf[start["pending_kind"] + int(pending.kind)] = 1
@@ -348,7 +496,8 @@ class ObservationEncoder:
     def _cards(self, state: GameState, seat: int, buf: bytearray) -> None:
         start = self._start
         hand = start["hand"]
-        buf[hand : hand + self.tables.num_card_types] = bytes(state.players[seat].hand)
+        own = state.players[seat].hand  # shorter than the piece when base rules play through the expansion encoder
+        buf[hand : hand + len(own)] = bytes(own)
         pending = state.pending
         if state.staged and pending is not None and pending.seat == seat:
             staged = start["staged"]
@@ -384,14 +533,58 @@ class ObservationEncoder:
         for space in [s for s, occupant in enumerate(state.spaces) if occupant >= 0]:
             buf[bases[space] + rel[state.spaces[space]]] = 1
 
+    def _expansion(self, state: GameState, seat: int, buf: bytearray, values: list[float]) -> None:
+        """The expansion pieces (R33-R40): one-hots into ``buf``, amounts appended to ``values``."""
+        start = self._start
+        sc = self.scales
+        n = state.num_players
+        spec = self.components.expansion
+        assert spec is not None  # an expansion encoder
+        tiles = len(self.tile_ids)
+        if not state.config.expansion:  # base rules through the expansion ids: no expansion piece is in play
+            buf[start["emperor_up"] + tiles] = 1
+            for official in range(len(Official)):
+                buf[start["officials"] + official * (self.max_players + 1) + self.max_players] = 1
+            values.extend((0.0, 0.0, 0.0, 0.0))
+            return
+        slot = self._tile_slot
+        buf[start["emperor_up"] + (slot[state.emperor_up] if state.emperor_up >= 0 else tiles)] = 1
+        for tile in state.matrona_tiles:
+            buf[start["matrona_tiles"] + slot[tile]] = 1
+        rel = self._relative(n, seat)
+        holders = start["officials"]
+        for official, holder in enumerate(state.officials):
+            buf[holders + official * (self.max_players + 1) + (rel[holder] if holder >= 0 else self.max_players)] = 1
+        for official, chosen in enumerate(state.officials_chosen):
+            if chosen:
+                buf[start["officials_chosen"] + official] = 1
+        for f, blocked in enumerate(state.benefit_blocked):
+            if blocked:
+                buf[start["benefit_blocked"] + f] = 1
+        if state.officials[Official.AUGUR] == seat:  # R39: only the Augur sees what he drew
+            augur = start["augur_cards"]
+            for c in state.augur_cards:
+                buf[augur + c] += 1
+        patrons = sum(p.patrons for p in state.players)
+        supply = spec.patron_supply
+        values.extend(
+            (
+                len(state.emperor_pile) / max(1, tiles),
+                state.placed_this_turn / sc.followers,
+                len(state.augur_cards) / sc.cards,
+                (supply - patrons) / supply if supply else 0.0,
+            )
+        )
+
     def _player_flags(self, state: GameState, seat: int, buf: bytearray) -> None:
         n = state.num_players
         o = self._field_offsets
         flags_at, markers_at, tile_at, progress_at = o.flags, o.markers, o.tile, o.progress
         count = len(PLAYER_FLAGS)
         pending_seat = state.pending.seat if state.pending is not None else -1
+        offsets = self._player_offsets
         for s, p in enumerate(state.players):
-            base = self._player_offsets[(s - seat) % n]
+            base = offsets[(s - seat) % n]
             buf[base + flags_at : base + flags_at + count] = bytes(
                 (
                     True,
@@ -412,18 +605,33 @@ class ObservationEncoder:
                 buf[base + progress_at + 1] = 1
         for f, owner in enumerate(state.controller):
             if owner >= 0:
-                buf[self._player_offsets[(owner - seat) % n] + o.controls + f] = 1
+                buf[offsets[(owner - seat) % n] + o.controls + f] = 1
         if not state.config.point_variant:
             for s in first_fulfillers(state):
-                buf[self._player_offsets[(s - seat) % n] + o.first] = 1
+                buf[offsets[(s - seat) % n] + o.first] = 1
+        if self.expansion and state.config.expansion:
+            self._expansion_holdings(state, seat, buf)
 
-    def _player_amounts(self, state: GameState, card: VictoryCard | None, values: list[float]) -> None:
+    def _expansion_holdings(self, state: GameState, seat: int, buf: bytearray) -> None:
+        """Claimed emperor tiles and held officials in the player blocks (both public, R35, R36)."""
+        n = state.num_players
+        o = self._field_offsets
+        offsets = self._player_offsets
+        slot = self._tile_slot
+        for s, p in enumerate(state.players):
+            base = offsets[(s - seat) % n] + o.emperor_tiles
+            for tile in p.emperor_tiles:
+                buf[base + slot[tile]] = 1
+        for official, holder in enumerate(state.officials):
+            if holder >= 0:
+                buf[offsets[(holder - seat) % n] + o.officials + official] = 1
+
+    def _player_amounts(self, state: GameState, card: AnyCard | None, values: list[float]) -> None:
         sc = self.scales
         bowl = state.coin_bowl
         total = scores(state)
-        goals = card.thresholds if card is not None else None
-        if goals is not None:
-            laurels, legions, denarii, markers = (goals[k] for k in ("laurels", "legions", "denarii", "markers"))
+        goals = [card.thresholds.get(k, 0) for k in self.amounts] if card is not None else None
+        expansion = self.expansion
         for s, p in enumerate(state.players):
             values.extend(
                 (
@@ -436,17 +644,22 @@ class ObservationEncoder:
                     bowl.count(s) / sc.followers,
                 )
             )
+            if expansion:
+                values.append(p.patrons / sc.patrons)
             if goals is None:
-                values.extend((0.0, 0.0, 0.0, 0.0))
-            else:
+                values.extend([0.0] * len(self.amounts))
+            elif not expansion:
                 values.extend(
                     (
-                        _ratio(p.laurels, laurels),
-                        _ratio(p.legions, legions),
-                        _ratio(p.money, denarii),
-                        _ratio(p.num_markers, markers),
+                        _ratio(p.laurels, goals[0]),
+                        _ratio(p.legions, goals[1]),
+                        _ratio(p.money, goals[2]),
+                        _ratio(p.num_markers, goals[3]),
                     )
                 )
+            else:  # an objective missing from the card (denarii on an expansion card) shows no progress
+                held = (p.laurels, p.legions, p.money, p.num_markers, len(p.emperor_tiles), p.patrons)
+                values.extend(h / g if g else 0.0 for h, g in zip(held, goals, strict=True))
 
 
 def _ratio(value: int, goal: int) -> float:
@@ -454,7 +667,11 @@ def _ratio(value: int, goal: int) -> float:
     return value / goal if goal else 1.0
 
 
+def encoder_for(components: Components, round_limit: int = 60, expansion: bool = False) -> ObservationEncoder:
+    """The shared encoder of a component set, round limit and rule set."""
+    return _encoder(components, round_limit, expansion)
+
+
 @cache
-def encoder_for(components: Components, round_limit: int = 60) -> ObservationEncoder:
-    """The shared encoder of a component set and round limit."""
-    return ObservationEncoder(components, round_limit)
+def _encoder(components: Components, round_limit: int, expansion: bool) -> ObservationEncoder:
+    return ObservationEncoder(components, round_limit, expansion)

@@ -3,6 +3,7 @@
 from tribune_env.data.expansion import (
     EXPANSION_OBJECTIVES,
     AssassinSpec,
+    BrutiiCard,
     EmperorTile,
     ExpansionRegion,
     ExpansionRegionSpec,
@@ -40,6 +41,7 @@ __all__ = [
     "EXPANSION_REGIONS",
     "OBJECTIVES",
     "AssassinSpec",
+    "BrutiiCard",
     "ComponentError",
     "Components",
     "EmperorTile",

@@ -63,6 +63,24 @@ class ExpansionRegion(KeyedEnum):
     CAPITOLEUM = 2
 
 
+class BrutiiCard(KeyedEnum):
+    """The Brutii's twelve action cards, one of each (components.md "Brutii", E78). Their effects come with the
+    Brutii variant; the action space already holds one action per card so that it never changes size."""
+
+    PATRON = 0
+    FACTION_TAKEOVER = 1
+    ETERNAL_FAVOR = 2
+    FAVOR_OF_THE_EMPEROR = 3
+    OFFICIAL = 4
+    CARDS = 5
+    DENARII = 6
+    LAURELS = 7
+    BUY_A_LEGION = 8
+    SLAVE_CARDS = 9
+    MASS_MURDER = 10
+    VETO = 11
+
+
 class Requirement(KeyedEnum):
     """The requirement kinds of a favor of the emperor tile (E51, R34)."""
 
@@ -225,6 +243,15 @@ class ExpansionSpec:
     @property
     def player_counts(self) -> tuple[int, ...]:
         return tuple(sorted(self.followers))
+
+    @property
+    def seat_counts(self) -> tuple[int, ...]:
+        """Every number of seats an expansion game may have: the family counts and the seats with the Brutii (R42),
+        as the printed tables give them (followers, point-value variant, victory cards' "with Brutii" row)."""
+        seats = set(self.followers) | set(self.point_variant)
+        for card in self.victory_cards:
+            seats |= set(card.required_brutii)
+        return tuple(sorted(seats))
 
     @property
     def card_copies(self) -> dict[str, int]:

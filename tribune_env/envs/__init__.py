@@ -9,19 +9,22 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
-from tribune_env.envs.registration import AEC_ID, SINGLE_ID, register_envs
+from tribune_env.envs.registration import AEC_ID, EXPANSION_AEC_ID, EXPANSION_SINGLE_ID, SINGLE_ID, register_envs
 
 if TYPE_CHECKING:
-    from tribune_env.envs.aec import env, raw_env
+    from tribune_env.envs.aec import env, expansion_env, expansion_raw_env, raw_env
     from tribune_env.envs.policies import RandomPolicy, ViewAgent, model_policy
     from tribune_env.envs.rewards import SCHEMES
-    from tribune_env.envs.single import TribuneSingleEnv
+    from tribune_env.envs.single import TribuneExpansionSingleEnv, TribuneSingleEnv
     from tribune_env.envs.table import IllegalMoveError, Table
     from tribune_env.envs.wrappers import IllegalActionPenalty
 
 _LAZY = {
     "env": "aec",
     "raw_env": "aec",
+    "expansion_env": "aec",
+    "expansion_raw_env": "aec",
+    "TribuneExpansionSingleEnv": "single",
     "RandomPolicy": "policies",
     "ViewAgent": "policies",
     "model_policy": "policies",
@@ -34,15 +37,20 @@ _LAZY = {
 
 __all__ = [
     "AEC_ID",
+    "EXPANSION_AEC_ID",
+    "EXPANSION_SINGLE_ID",
     "SCHEMES",
     "SINGLE_ID",
     "IllegalActionPenalty",
     "IllegalMoveError",
     "RandomPolicy",
     "Table",
+    "TribuneExpansionSingleEnv",
     "TribuneSingleEnv",
     "ViewAgent",
     "env",
+    "expansion_env",
+    "expansion_raw_env",
     "model_policy",
     "raw_env",
     "register_envs",

@@ -61,6 +61,8 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):
         "is_parallelizable": False,
         "render_fps": 1,
     }
+    _expansion_space: ClassVar[bool] = False  # the expansion spaces (the expansion environment)
+    _rules_expansion = False  # expansion rules (set by the expansion environment's constructor)
 
     def __init__(
         self,
@@ -76,7 +78,16 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):
         super().__init__()
         check_render_mode(render_mode)
         self.render_mode = render_mode
-        self.table = Table(players, victory_card, point_variant, reward, round_limit, components)
+        self.table = Table(
+            players,
+            victory_card,
+            point_variant,
+            reward,
+            round_limit,
+            components,
+            expansion=self._rules_expansion,
+            expansion_space=self._expansion_space,
+        )
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self.agent_seat = {agent: i for i, agent in enumerate(self.possible_agents)}
         codec, encoder = self.table.codec, self.table.encoder
@@ -174,3 +185,41 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):
 
     def close(self) -> None:
         pass
+
+
+def expansion_env(**kwargs: Any) -> AECEnv[str, dict[str, np.ndarray], int]:
+    """``tribune/TribuneExpansion-v0``: :class:`expansion_raw_env` inside the order-enforcing wrapper."""
+    return wrappers.OrderEnforcingWrapper(expansion_raw_env(**kwargs))
+
+
+class expansion_raw_env(raw_env):
+    """Tribune with the Tribune Expansion as an AEC environment (``tribune/TribuneExpansion-v0``).
+
+    The same API as :class:`raw_env`, with the expansion spaces: one ``Discrete`` action space and one observation
+    size for every seat count and rule set (``docs/actions-expansion.md``, ``docs/observation-expansion.md``).
+
+    Args:
+        expansion: play with the expansion rules (default); ``False`` plays base rules in the same spaces.
+        players: 2 to 5 (the Brutii variant's 6th seat has room in the spaces already).
+        others: as for :class:`raw_env`.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {**raw_env.metadata, "name": "tribune_expansion_v0"}
+    _expansion_space: ClassVar[bool] = True
+
+    def __init__(
+        self,
+        players: int = 4,
+        victory_card: str | None = None,
+        point_variant: bool = False,
+        reward: str | RewardFn = "win_loss",
+        round_limit: int = 60,
+        components: Components | str | Path | None = None,
+        render_mode: str | None = None,
+        expansion: bool = True,
+    ) -> None:
+        self._rules_expansion = expansion
+        super().__init__(players, victory_card, point_variant, reward, round_limit, components, render_mode)
+        EzPickle.__init__(
+            self, players, victory_card, point_variant, reward, round_limit, components, render_mode, expansion
+        )

@@ -26,11 +26,13 @@ class InfoSet:
     the seat may see.
     """
 
-    __slots__ = ("_game", "seat")
+    __slots__ = ("_game", "expansion", "seat")
 
-    def __init__(self, game: Game, seat: int) -> None:
+    def __init__(self, game: Game, seat: int, expansion: bool | None = None) -> None:
         self._game = game
         self.seat = seat
+        #: whether :meth:`observation` and :meth:`action_mask` use the expansion spaces (default: the game's rules)
+        self.expansion = game.config.expansion if expansion is None else expansion
 
     def sample(self, rng: random.Random) -> Game:
         """A full game consistent with everything this seat knows (a determinization)."""
@@ -38,18 +40,24 @@ class InfoSet:
 
     @property
     def encoder(self) -> ObservationEncoder:
-        config = self._game.config
-        return encoder_for(config.components, config.round_limit)
+        return self.encoder_of(self.expansion)
 
     @property
     def codec(self) -> ActionCodec:
-        return codec_for(self._game.config.components)
+        return codec_for(self._game.config.components, self.expansion)
 
-    def observation(self) -> np.ndarray:
-        """The codec's observation vector of this seat (see ``docs/observation.md``)."""
-        return self.encoder.encode(self._game.state, self.seat)
+    def encoder_of(self, expansion: bool) -> ObservationEncoder:
+        """The encoder of the base (``False``) or expansion (``True``) spaces for this game."""
+        config = self._game.config
+        return encoder_for(config.components, config.round_limit, expansion)
 
-    def action_mask(self) -> np.ndarray:
-        """The codec's action mask of this seat (int8, 1 = legal)."""
+    def observation(self, expansion: bool | None = None) -> np.ndarray:
+        """The observation vector of this seat (``docs/observation.md``, or ``docs/observation-expansion.md`` for
+        the expansion spaces; default: :attr:`expansion`)."""
+        return self.encoder_of(self.expansion if expansion is None else expansion).encode(self._game.state, self.seat)
+
+    def action_mask(self, expansion: bool | None = None) -> np.ndarray:
+        """The action mask of this seat (int8, 1 = legal) in the base or expansion action space."""
         game = self._game
-        return self.codec.mask(game.legal_actions(), self.seat, game.num_players)
+        codec = codec_for(game.config.components, self.expansion if expansion is None else expansion)
+        return codec.mask(game.legal_actions(), self.seat, game.num_players)

@@ -25,10 +25,14 @@ def game_config(
     point_variant: bool,
     round_limit: int,
     components: Components | str | Path | None,
+    expansion: bool = False,
 ) -> GameConfig:
     """A validated :class:`GameConfig` (raises ``ValueError`` naming the bad option)."""
+    if not isinstance(expansion, bool):
+        raise ValueError(f"expansion: expected True or False, got {expansion!r}")
     return GameConfig(
         players=players,
+        expansion=expansion,
         victory_card=victory_card,
         point_variant=point_variant,
         round_limit=round_limit,

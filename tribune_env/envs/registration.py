@@ -15,22 +15,30 @@ AEC_ID = "tribune/Tribune-v0"
 SINGLE_ID = "tribune_env/TribuneSingle-v0"
 AEC_ENTRY_POINT = "tribune_env.envs.aec:env"
 SINGLE_ENTRY_POINT = "tribune_env.envs.single:TribuneSingleEnv"
+EXPANSION_AEC_ID = "tribune/TribuneExpansion-v0"
+EXPANSION_SINGLE_ID = "tribune_env/TribuneExpansionSingle-v0"
+EXPANSION_AEC_ENTRY_POINT = "tribune_env.envs.aec:expansion_env"
+EXPANSION_SINGLE_ENTRY_POINT = "tribune_env.envs.single:TribuneExpansionSingleEnv"
 
 
 def register_gymnasium() -> None:
-    """Register ``tribune_env/TribuneSingle-v0`` with Gymnasium (imports gymnasium only); idempotent."""
+    """Register ``tribune_env/TribuneSingle-v0`` and ``tribune_env/TribuneExpansionSingle-v0`` with Gymnasium
+    (imports gymnasium only); idempotent."""
     import gymnasium
 
-    if SINGLE_ID not in gymnasium.registry:
-        gymnasium.register(id=SINGLE_ID, entry_point=SINGLE_ENTRY_POINT)
+    for env_id, entry_point in ((SINGLE_ID, SINGLE_ENTRY_POINT), (EXPANSION_SINGLE_ID, EXPANSION_SINGLE_ENTRY_POINT)):
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point=entry_point)
 
 
 def register_pettingzoo() -> None:
-    """Register ``tribune/Tribune-v0`` (AEC) with PettingZoo (imports pettingzoo only); idempotent."""
+    """Register ``tribune/Tribune-v0`` and ``tribune/TribuneExpansion-v0`` (AEC) with PettingZoo (imports pettingzoo
+    only); idempotent."""
     import pettingzoo
 
-    if AEC_ID not in pettingzoo.aec_registry:
-        pettingzoo.register("aec", AEC_ID, entry_point=AEC_ENTRY_POINT)
+    for env_id, entry_point in ((AEC_ID, AEC_ENTRY_POINT), (EXPANSION_AEC_ID, EXPANSION_AEC_ENTRY_POINT)):
+        if env_id not in pettingzoo.aec_registry:
+            pettingzoo.register("aec", env_id, entry_point=entry_point)
 
 
 REGISTER: dict[str, Callable[[], None]] = {"gymnasium": register_gymnasium, "pettingzoo": register_pettingzoo}
@@ -38,6 +46,6 @@ REGISTER: dict[str, Callable[[], None]] = {"gymnasium": register_gymnasium, "pet
 
 
 def register_envs() -> None:
-    """Register ``tribune/Tribune-v0`` (AEC) and ``tribune_env/TribuneSingle-v0`` (Gymnasium); idempotent."""
+    """Register the AEC and Gymnasium environments (base and expansion) with both libraries; idempotent."""
     for register in REGISTER.values():
         register()

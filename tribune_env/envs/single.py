@@ -19,7 +19,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium as gym
 import numpy as np
@@ -27,7 +27,6 @@ from gymnasium import spaces
 
 from tribune_env.data import Components
 from tribune_env.engine.game import Game
-from tribune_env.envs.infoset import InfoSet
 from tribune_env.envs.policies import Opponent, RandomPolicy, ViewAgent
 from tribune_env.envs.rewards import RewardFn
 from tribune_env.envs.table import RENDER_MODES, IllegalMoveError, Table, check_render_mode
@@ -55,6 +54,8 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
     """
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012  (declared so by gymnasium)
+    _expansion_space: ClassVar[bool] = False  # the expansion spaces (the expansion environment)
+    _rules_expansion = False  # expansion rules (set by the expansion environment's constructor)
 
     def __init__(
         self,
@@ -73,7 +74,16 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
     ) -> None:
         check_render_mode(render_mode)
         self.render_mode = render_mode
-        self.table = Table(players, victory_card, point_variant, reward, round_limit, components)
+        self.table = Table(
+            players,
+            victory_card,
+            point_variant,
+            reward,
+            round_limit,
+            components,
+            expansion=self._rules_expansion,
+            expansion_space=self._expansion_space,
+        )
         self.fixed_seat = _check_seat(learner_seat, players)
         if illegal_action not in ILLEGAL_MODES:
             raise ValueError(f"illegal_action: expected one of {ILLEGAL_MODES}, got {illegal_action!r}")
@@ -200,7 +210,7 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
             who = f"opponent in seat {seat}"
             kind = self._opponent_kinds[slot]
             if kind == "view":
-                table.play_typed(opponent.act(game.view(seat), game.legal_actions(), InfoSet(game, seat)), seat, who)
+                table.play_typed(opponent.act(game.view(seat), game.legal_actions(), table.infoset(seat)), seat, who)
             elif kind == "view2":  # an older two-argument act(view, legal)
                 table.play_typed(opponent.act(game.view(seat), game.legal_actions()), seat, who)
             elif kind == "mask":  # needs no observation: skip encoding one
@@ -210,6 +220,21 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
 
     def render(self) -> str | np.ndarray | None:
         return self.table.render(self.render_mode)
+
+
+class TribuneExpansionSingleEnv(TribuneSingleEnv):
+    """Tribune with the Tribune Expansion for one learner (``tribune_env/TribuneExpansionSingle-v0``).
+
+    The same API as :class:`TribuneSingleEnv`, with the expansion spaces (``docs/actions-expansion.md``,
+    ``docs/observation-expansion.md``); ``expansion=False`` plays base rules in the same spaces. Opponents are
+    view agents that play the expansion (``Agent.plays_expansion``) or policies over the expansion spaces.
+    """
+
+    _expansion_space: ClassVar[bool] = True
+
+    def __init__(self, *args: Any, expansion: bool = True, **kwargs: Any) -> None:
+        self._rules_expansion = expansion
+        super().__init__(*args, **kwargs)
 
 
 def _opponent_kind(opponent: Any) -> str:

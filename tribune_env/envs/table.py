@@ -18,6 +18,7 @@ from tribune_env.data import Components
 from tribune_env.engine.actions import Action
 from tribune_env.engine.errors import GameOverError, IllegalActionError, TribuneError
 from tribune_env.engine.game import Game
+from tribune_env.envs.infoset import InfoSet
 from tribune_env.envs.options import game_config
 from tribune_env.envs.rendering import text_to_rgb
 from tribune_env.envs.rewards import RewardFn, reward_fn
@@ -41,7 +42,14 @@ class IllegalMoveError(TribuneError, ValueError):
 
 
 class Table:
-    """One configured game seat-table: config, codec, encoder, reward scheme and the current game."""
+    """One configured game seat-table: config, codec, encoder, reward scheme and the current game.
+
+    ``expansion`` plays the Tribune Expansion; ``expansion_space`` uses the expansion codec and encoder (the
+    spaces of the ``TribuneExpansion`` environments), which also serve base-rule games.
+
+    Raises:
+        ValueError: a bad option, or expansion rules without the expansion spaces.
+    """
 
     def __init__(
         self,
@@ -51,11 +59,19 @@ class Table:
         reward: str | RewardFn = "win_loss",
         round_limit: int = 60,
         components: Components | str | Path | None = None,
+        expansion: bool = False,
+        expansion_space: bool = False,
     ) -> None:
-        self.config = game_config(players, victory_card, point_variant, round_limit, components)
+        self.config = game_config(players, victory_card, point_variant, round_limit, components, expansion)
+        if expansion and not expansion_space:
+            raise ValueError(
+                "expansion: the Tribune-v0 environments play base games; use tribune/TribuneExpansion-v0 "
+                "(tribune_env.expansion_env) or tribune_env/TribuneExpansionSingle-v0"
+            )
+        self.expansion_space = expansion_space
         self.reward = reward_fn(reward)
-        self.codec: ActionCodec = codec_for(self.config.components)
-        self.encoder: ObservationEncoder = encoder_for(self.config.components, round_limit)
+        self.codec: ActionCodec = codec_for(self.config.components, expansion_space)
+        self.encoder: ObservationEncoder = encoder_for(self.config.components, round_limit, expansion_space)
         self.game: Game = Game.new(self.config, seed=0)
         self._mask_key: tuple[object, int] | None = None  # (state, clock) of the cached mask of the seat to act
         self._mask = np.zeros(self.codec.n, dtype=np.int8)
@@ -70,6 +86,10 @@ class Table:
 
     def observation(self, seat: int) -> np.ndarray:
         return self.encoder.encode(self.game.state, seat)
+
+    def infoset(self, seat: int) -> InfoSet:
+        """What an agent in ``seat`` may use, with this table's spaces."""
+        return InfoSet(self.game, seat, self.expansion_space)
 
     def mask(self, seat: int) -> np.ndarray:
         """The legal actions of ``seat`` (all zero when another player or nobody is to act)."""
@@ -114,11 +134,14 @@ class Table:
 
         Raises:
             InvalidStateError: a malformed document.
-            ValueError: the position's players, round limit, point variant or victory card differ from the table's.
+            ValueError: the position's players, round limit, point variant, rule set or victory card differ from the
+                table's.
         """
         game = Game.from_json(doc, self.config.components)
+        if game.config.expansion and not self.expansion_space:  # the base encoder has no room for it
+            raise ValueError("position: an expansion game; the Tribune-v0 environments play base games only")
         mine, theirs = self.config, game.config
-        for name in ("players", "round_limit", "point_variant"):
+        for name in ("players", "round_limit", "point_variant", "expansion"):
             if getattr(mine, name) != getattr(theirs, name):
                 found, wanted = getattr(theirs, name), getattr(mine, name)
                 raise ValueError(f"position: {name} is {found!r}, the environment's {wanted!r}")
