@@ -1,6 +1,7 @@
 """``ppo``: a policy trained with sb3-contrib's MaskablePPO, played with numpy.
 
-Spec: ``ppo`` (the shipped model :data:`SHIPPED`), ``ppo:path/to/model.zip`` or
+Spec: ``ppo`` (the shipped model :data:`SHIPPED`), ``ppo-expansion`` (the shipped expansion model
+:data:`SHIPPED_EXPANSION`, 4-player expansion games), ``ppo:path/to/model.zip`` or
 ``ppo:path=model.npz,deterministic=false``. Parameters: ``path`` (an SB3
 checkpoint ``.zip`` or an exported ``.npz``) and ``deterministic`` (``true``:
 the most probable legal action; ``false``: sample from the masked softmax,
@@ -18,6 +19,9 @@ Checkpoint contract (format :data:`FORMAT`):
   weights (``out x in``) as ``pi.K.weight``/``pi.K.bias``, ``action.weight``/
   ``action.bias``, ``vf.K.*`` and ``value.*``.
 
+A policy trained on the expansion spaces (``tribune/TribuneExpansion-v0``; metadata ``"space": "expansion"``)
+plays expansion games and base games; one trained on the base spaces plays base games only.
+
 Reading an ``.npz`` needs numpy only; reading a ``.zip`` imports torch (not
 Stable-Baselines3), lazily. A checkpoint whose signature differs from the
 game's encoder or codec is refused with :class:`CheckpointError` saying what
@@ -27,7 +31,6 @@ differs. ``python -m agents.ppo CHECKPOINT.zip OUT.npz`` exports a checkpoint.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import hashlib
 import io
 import itertools
@@ -57,6 +60,7 @@ __all__ = [
     "FORMAT",
     "META_NAME",
     "SHIPPED",
+    "SHIPPED_EXPANSION",
     "CheckpointError",
     "NumpyPolicy",
     "PPOAgent",
@@ -75,6 +79,7 @@ Layer = tuple[Array, Array]  # (weight out x in, bias out), as torch.nn.Linear
 FORMAT = "tribune-ppo/1"
 META_NAME = "tribune.json"
 SHIPPED = Path(__file__).parent / "models" / "ppo-4p.npz"
+SHIPPED_EXPANSION = Path(__file__).parent / "models" / "ppo-expansion-4p.npz"
 _NPZ_META = "meta"
 _NPZ_DTYPES = ("float16", "float32")
 _TRAIN_HINT = "was it saved by `tribune train`?"
@@ -113,15 +118,19 @@ def environment_signature(encoder: ObservationEncoder, codec: ActionCodec) -> di
             "size": int(encoder.size),
             "layout": _digest(layout),
             "high": _digest(high),
-            "scales": {k: float(v) for k, v in dataclasses.asdict(encoder.scales).items()},
+            "scales": encoder.scale_values(),
         },
         "actions": {"n": int(codec.n), "labels": _digest("\n".join(codec.labels()))},
     }
 
 
-def signature_for(config: GameConfig) -> dict[str, Any]:
-    """The :func:`environment_signature` of games played with ``config``."""
-    return environment_signature(encoder_for(config.components, config.round_limit), codec_for(config.components))
+def signature_for(config: GameConfig, expansion_space: bool | None = None) -> dict[str, Any]:
+    """The :func:`environment_signature` of games played with ``config`` in the base or expansion spaces (default:
+    the spaces of the game's rule set)."""
+    space = config.expansion if expansion_space is None else expansion_space
+    return environment_signature(
+        encoder_for(config.components, config.round_limit, space), codec_for(config.components, space)
+    )
 
 
 def _section(sig: Any, key: str) -> dict[str, Any]:
@@ -489,9 +498,20 @@ def _cached(path: Path) -> NumpyPolicy:
     return policy
 
 
+def trained_on_expansion(policy: NumpyPolicy) -> bool:
+    """Whether ``policy`` was trained on the expansion spaces (its metadata's ``space``)."""
+    return policy.meta.get("space") == "expansion"
+
+
 def check_fits(policy: NumpyPolicy, config: GameConfig) -> None:
     """Raise :class:`CheckpointError` unless ``policy`` was trained for games like ``config``."""
-    problem = describe_mismatch(policy.meta["signature"], signature_for(config))
+    expansion_space = trained_on_expansion(policy)
+    if config.expansion and not expansion_space:
+        raise CheckpointError(
+            f"checkpoint {policy.source} was trained on base games (the Tribune-v0 spaces) and cannot play an "
+            "expansion game; use an expansion checkpoint such as the spec 'ppo-expansion'"
+        )
+    problem = describe_mismatch(policy.meta["signature"], signature_for(config, expansion_space))
     if problem:
         raise CheckpointError(f"checkpoint {policy.source} does not fit this game: {problem}")
 
@@ -523,12 +543,14 @@ class PPOAgent(Agent):
         self.policy = policy
         self.deterministic = deterministic
         self.np_rng = np.random.default_rng(seed)
-        self._fits: set[tuple[Components, int]] = set()
+        self._fits: set[tuple[Components, int, bool]] = set()
+        #: the spaces the policy was trained on; an expansion policy also plays base games
+        self.plays_expansion = trained_on_expansion(policy)
 
     def reset(self, seat: int, config: GameConfig, seed: int) -> None:
         super().reset(seat, config, seed)
         self.np_rng = np.random.default_rng(seed)
-        key = (config.components, config.round_limit)  # what the encoder and codec depend on
+        key = (config.components, config.round_limit, config.expansion)  # what the encoder and codec depend on
         if key not in self._fits:
             check_fits(self.policy, config)
             self._fits.add(key)
@@ -536,8 +558,9 @@ class PPOAgent(Agent):
     def act(self, view: PlayerView, legal: Sequence[Action], info: InfoSet | None = None) -> Action:
         if info is None:
             raise AgentError("the ppo agent needs the InfoSet (info) to observe the game")
-        index = self.policy.act(info.observation(), info.action_mask(), self.np_rng, self.deterministic)
-        chosen = info.codec.decode(index, view.seat, view.num_players)
+        space = self.plays_expansion
+        index = self.policy.act(info.observation(space), info.action_mask(space), self.np_rng, self.deterministic)
+        chosen = codec_for(self.config.components, space).decode(index, view.seat, view.num_players)
         for action in legal:
             if action is chosen:
                 return action
@@ -556,7 +579,16 @@ def _make(params: dict[str, str], seed: int | None) -> Agent:
     return PPOAgent(load_policy(given if given is not None else SHIPPED), deterministic, seed)
 
 
+def _make_expansion(params: dict[str, str], seed: int | None) -> Agent:
+    deterministic = take_choice(params, "deterministic", "true", ("true", "false")) == "true"
+    no_more("ppo-expansion", params)
+    if not SHIPPED_EXPANSION.exists():
+        raise AgentError(f"the shipped expansion model {SHIPPED_EXPANSION} is missing; name one: ppo:path/to/model.zip")
+    return PPOAgent(load_policy(SHIPPED_EXPANSION), deterministic, seed)
+
+
 register_agent("ppo", _make)
+register_agent("ppo-expansion", _make_expansion)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -23,6 +23,7 @@ _BUILTIN = {
     "heuristic": "agents.heuristic",
     "mcts": "agents.mcts",
     "ppo": "agents.ppo",
+    "ppo-expansion": "agents.ppo",
 }
 
 

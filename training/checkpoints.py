@@ -48,7 +48,11 @@ def code_version() -> dict[str, Any]:
 def game_config(config: TrainConfig) -> GameConfig:
     env = config.env
     return GameConfig(
-        players=env.players, victory_card=env.victory_card, point_variant=env.point_variant, round_limit=env.round_limit
+        players=env.players,
+        victory_card=env.victory_card,
+        point_variant=env.point_variant,
+        round_limit=env.round_limit,
+        expansion=env.expansion,
     )
 
 
@@ -58,12 +62,14 @@ def checkpoint_meta(config: TrainConfig, timesteps: int, code: dict[str, Any]) -
     return {
         "format": FORMAT,
         "signature": signature_for(game_config(config)),
+        "space": "expansion" if env.expansion else "base",
         "net": {"pi": list(config.ppo.net_pi), "vf": list(config.ppo.net_vf), "activation": config.ppo.activation},
         "game": {
             "players": env.players,
             "victory_card": env.victory_card,
             "point_variant": env.point_variant,
             "round_limit": env.round_limit,
+            "expansion": env.expansion,
         },
         "timesteps": int(timesteps),
         "config": config.resolved(),

@@ -51,6 +51,7 @@ class EnvConfig:
     point_variant: bool = False
     round_limit: int = 60
     reward: str = "win_loss"
+    expansion: bool = False  # the Tribune Expansion, in the expansion spaces (tribune_env/TribuneExpansionSingle-v0)
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv,
 from agents.base import Agent
 from training.config import TrainConfig
 from training.league import OpponentSampler, SnapshotPool
-from tribune_env.envs.single import TribuneSingleEnv
+from tribune_env.envs.single import TribuneExpansionSingleEnv, TribuneSingleEnv
 
 
 class LeagueEnv(gym.Wrapper[np.ndarray, np.int64, np.ndarray, np.int64]):
@@ -84,7 +84,8 @@ class LeagueEnv(gym.Wrapper[np.ndarray, np.int64, np.ndarray, np.int64]):
 def make_env(config: TrainConfig, pool: list[str] | None = None) -> LeagueEnv:
     """One training environment for ``config`` (``pool``: snapshot paths already in the pool, oldest first)."""
     env = config.env
-    single = TribuneSingleEnv(
+    kind = TribuneExpansionSingleEnv if env.expansion else TribuneSingleEnv
+    single = kind(
         players=env.players,
         victory_card=env.victory_card,
         point_variant=env.point_variant,

@@ -47,8 +47,8 @@ class Demonstrations:
 
 def play_games(teacher: str, config: GameConfig, seeds: list[int], keep: float, reward: str) -> Demonstrations:
     """Play one game per seed with ``teacher`` in every seat; keep each decision with probability ``keep``."""
-    encoder = encoder_for(config.components, config.round_limit)
-    codec = codec_for(config.components)
+    encoder = encoder_for(config.components, config.round_limit, config.expansion)
+    codec = codec_for(config.components, config.expansion)
     score = reward_fn(reward)
     n = config.players
     agents = [make_agent(teacher, s) for s in range(n)]

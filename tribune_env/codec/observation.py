@@ -28,6 +28,7 @@ named by the Tribunus Plebis, and room for the Brutii variant.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from functools import cache
 from types import SimpleNamespace
@@ -351,6 +352,14 @@ class ObservationEncoder:
             if piece.counts:
                 high[piece.start : piece.stop] = np.tile(copies, piece.size // len(copies))
         return high
+
+    def scale_values(self) -> dict[str, float]:
+        """The scales this encoding divides by, by name (the expansion ones only in the expansion encoder)."""
+        values = dataclasses.asdict(self.scales)
+        if not self.expansion:
+            values.pop("tiles")
+            values.pop("patrons")
+        return {name: float(v) for name, v in values.items()}
 
     def layout_rows(self) -> list[tuple[str, int, int, str]]:
         """(name, start, size, meaning) of every piece, then of every per-player field (slot 0)."""
