@@ -7,6 +7,13 @@ words (bids: the range of amounts). A number picks; ``help``, ``board``,
 ``log``, ``hand``, ``choices`` and ``quit`` are commands. Anything else gets a
 helpful message and the question again; end of input leaves the game cleanly.
 Input and output are injectable streams.
+
+With ``--expansion`` every expansion decision is asked the same way, in the
+engine's words (:mod:`tribune_env.engine.describe` and the prompts of the
+decision records), with what a person needs besides: the cards already chosen
+while a set or the Refugium slaves are assembled one by one, what each official
+does and who holds it (R36-R40), and what an assassin card does in a take-over
+(R31). Every opponent must play the expansion (``Agent.plays_expansion``).
 """
 
 from __future__ import annotations
@@ -17,15 +24,17 @@ from collections.abc import Sequence
 from typing import Any, Protocol, TextIO
 
 from agents import Agent, AgentError, make_agent
-from tribune_env.data import Components
-from tribune_env.engine.actions import Action, Bid, Commit, Decline, PickCard
+from training.tournament.schedule import victory_card_hint
+from tribune_env.data import Components, Official
+from tribune_env.engine.actions import Action, Bid, ChooseOfficial, Commit, Decline, PickCard
 from tribune_env.engine.config import GameConfig
-from tribune_env.engine.decisions import Pending
+from tribune_env.engine.decisions import DecisionKind, Pending
 from tribune_env.engine.game import Game
 from tribune_env.engine.registry import DECISIONS, is_bid
 from tribune_env.envs.infoset import InfoSet
 
 DEFAULT_OPPONENT = "heuristic"
+EXPANSION_FALLBACK = "random"  # the default opponent of an expansion game while the default one does not play it
 DEFAULT_PLAYERS = 4
 HELP = (
     "Type the number of a choice to play it. Commands:\n"
@@ -80,8 +89,12 @@ class HumanGame:
                 self.names.append("you")
                 continue
             agent = make_agent(next(others), seed * 1000 + s)
-            agent.reset(s, config, seed * 1000 + s)
+            if config.expansion and not agent.plays_expansion:
+                agent.close()
+                self.close()
+                raise AgentError(f"--expansion: agent {agent.spec!r} does not play expansion games yet; choose another")
             self.agents[s] = agent
+            agent.reset(s, config, seed * 1000 + s)
             self.names.append(agent.spec)
         self._shown = 0  # events already shown to the person
 
@@ -107,6 +120,11 @@ class HumanGame:
         cards = [tables.card_name(c) + (f" x{n}" if n > 1 else "") for c, n in enumerate(hand) if n]
         return "Your hand: " + (", ".join(cards) if cards else "empty")
 
+    def close(self) -> None:
+        """Close the opponents' agents."""
+        for agent in self.agents.values():
+            agent.close()
+
     def _words(self, pending: Pending, action: Action) -> str:
         rule = DECISIONS[pending.kind]
         commit, decline = rule.commit_words, rule.decline_words
@@ -117,8 +135,50 @@ class HumanGame:
         text = self.game.describe(action)
         verb = rule.card_verb
         if isinstance(action, PickCard) and verb and text.startswith("choose "):
-            return f"{verb} {text.removeprefix('choose ')}"
-        return text
+            text = f"{verb} {text.removeprefix('choose ')}"
+        return text + self._note(pending, action)
+
+    def _note(self, pending: Pending, action: Action) -> str:
+        """What an expansion choice does beyond its name: an official's effect and holder, an assassin's removal."""
+        spec = self.game.config.components.expansion
+        if spec is None or not self.game.config.expansion:
+            return ""
+        if isinstance(action, ChooseOfficial) and 0 <= action.official < len(spec.officials):
+            official = Official(action.official)
+            holder = self.game.view(self.seat).officials[official]
+            held = "on the Capitoleum" if holder < 0 else "yours" if holder == self.seat else f"held by P{holder}"
+            return f" ({held}; {self._official_effect(official)})"
+        tables = self.game.state.tables
+        if pending.kind == DecisionKind.TAKEOVER_SET and isinstance(action, PickCard):
+            if action.card == tables.assassin_card:
+                lowest = spec.assassins.protected
+                return f" (removes the highest card of the set to beat, never one of its {lowest} lowest; R31)"
+        return ""
+
+    def _official_effect(self, official: Official) -> str:
+        """R37-R40 with the numbers of the component set: when and what the official does for its holder."""
+        spec = self.game.config.components.expansion
+        assert spec is not None
+        held = spec.official(official)
+        n = held.numbers
+        if official is Official.PRINCEPS:
+            return f"next round you place {n['placements']} followers per turn"
+        if official is Official.MATRONA:
+            return f"at the end of this round you take {n['tiles']} emperor tiles only you may claim"
+        if official is Official.AUGUR:
+            return f"at the end of this round you draw {n['draws']} cards and discard {n['discards']} of them"
+        if official is Official.QUAESTOR:
+            pays = held.payment.get(self.game.num_players - 1, 0)
+            return f"at the end of this round every opponent pays you {pays} and you take {n['stock']} from the stock"
+        return f"in the next faction benefits phase you may name {n['factions']} of your factions to become tribune"
+
+    def _staged(self, pending: Pending) -> str:
+        """The cards chosen so far in a decision that assembles them one by one ('' elsewhere)."""
+        if not DECISIONS[pending.kind].stages:
+            return ""
+        tables = self.game.state.tables
+        staged = [tables.card_name(c) for c in self.game.view(self.seat).staged if 0 <= c < tables.num_card_types]
+        return "Chosen so far: " + (", ".join(staged) if staged else "nothing")
 
     def _question(self, pending: Pending) -> str:
         faction = ""
@@ -189,6 +249,8 @@ class HumanGame:
         self.say(self.game.render(self.seat))
         self._new_log()
         self.say(self._question(pending))
+        if staged := self._staged(pending):
+            self.say(staged)
         self._choices(pending, legal)
         while True:
             text = self._read()
@@ -227,8 +289,7 @@ class HumanGame:
             self.say(f"\nLeaving the game ({why}) in round {self.game.round}. Goodbye.")
             return 0
         finally:
-            for agent in self.agents.values():
-                agent.close()
+            self.close()
         self._result()
         return 0
 
@@ -274,12 +335,30 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--victory-card", metavar="ID", help="victory card id (default: a random valid card)")
     parser.add_argument("--point-variant", action="store_true", help="play the point-value variant")
     parser.add_argument("--round-limit", type=int, default=60, help="truncate after this round (default: 60)")
+    parser.add_argument(
+        "--expansion",
+        action="store_true",
+        help=f"play with the Tribune Expansion (2-5 players); every opponent must play it (default opponent: "
+        f"{DEFAULT_OPPONENT} if it does, else {EXPANSION_FALLBACK})",
+    )
 
 
-def opponents_for(specs: Sequence[str], players: int | None) -> list[str]:
-    """The opponent specs of every other seat: ``specs`` as given, one spec repeated, or the default agent."""
+def default_opponent(expansion: bool = False) -> str:
+    """:data:`DEFAULT_OPPONENT`; in an expansion game :data:`EXPANSION_FALLBACK` while it does not play it."""
+    if not expansion:
+        return DEFAULT_OPPONENT
+    agent = make_agent(DEFAULT_OPPONENT, 0)
+    try:
+        return DEFAULT_OPPONENT if agent.plays_expansion else EXPANSION_FALLBACK
+    finally:
+        agent.close()
+
+
+def opponents_for(specs: Sequence[str], players: int | None, expansion: bool = False) -> list[str]:
+    """The opponent specs of every other seat: ``specs`` as given, one spec repeated, or the default agent
+    (:func:`default_opponent`)."""
     if not specs:
-        return [DEFAULT_OPPONENT] * ((players or DEFAULT_PLAYERS) - 1)
+        return [default_opponent(expansion)] * ((players or DEFAULT_PLAYERS) - 1)
     if players is None or len(specs) == players - 1:
         return list(specs)
     if len(specs) == 1:
@@ -295,16 +374,21 @@ def run(
 ) -> int:
     """The ``play`` command; bad options print ``tribune: error: ...`` and return 2."""
     try:
-        opponents = opponents_for(args.opponents, args.players)
+        opponents = opponents_for(args.opponents, args.players, args.expansion)
         options: dict[str, Any] = {
             "players": len(opponents) + 1,
             "victory_card": args.victory_card,
             "point_variant": args.point_variant,
             "round_limit": args.round_limit,
+            "expansion": args.expansion,
         }
         if components is not None:
             options["components"] = components
-        session = HumanGame(GameConfig(**options), opponents, args.seat, args.seed, input_stream, output)
+        try:
+            config = GameConfig(**options)
+        except ValueError as exc:
+            raise ValueError(f"{exc}{victory_card_hint(args.victory_card, args.expansion)}") from None
+        session = HumanGame(config, opponents, args.seat, args.seed, input_stream, output)
     except (ValueError, AgentError) as exc:
         print(f"tribune: error: {exc}", file=sys.stderr)
         return 2

@@ -158,7 +158,8 @@ class Stepper:
         r = self.record
         seating = ", ".join(f"P{s} {spec}" for s, spec in enumerate(r.seating))
         self._print(f"Game {r.game_id} (deal {r.deal}, seed {r.seed}): {seating}")
-        self._print(f"{len(r.actions)} decisions, {r.rounds} rounds; config {r.config}")
+        rules = "expansion" if r.config.get("expansion") is True else "base"
+        self._print(f"{len(r.actions)} decisions, {r.rounds} rounds, {rules} game; config {r.config}")
         if self.seat is not None:
             self._print(f"Showing what P{self.seat} ({r.seating[self.seat]}) may read.")
 
@@ -271,13 +272,15 @@ def _error(message: object) -> int:
     return 2
 
 
-def list_games(games: Sequence[GameRecord | StoredGame], out: TextIO) -> int:
+def list_games(games: Sequence[GameRecord | StoredGame], out: TextIO, rules: str | None = None) -> int:
     """One line per stored game: id, seating, winners, rounds, forfeits; a game that cannot be used is marked
-    with its problem. Returns the number of such games."""
+    with its problem. The first line says so when ``rules`` (the file's rule set) is ``"expansion"``.
+    Returns the number of such games."""
     stored = [g if isinstance(g, StoredGame) else StoredGame(g.game_id, g) for g in games]
     bad = sum(g.record is None for g in stored)
     note = f", {bad} cannot be used (marked UNUSABLE)" if bad else ""
-    print(f"{len(stored)} stored game(s){note}", file=out)
+    what = " of expansion games" if rules == "expansion" else ""
+    print(f"{len(stored)} stored game(s){what}{note}", file=out)
     for game in sorted(stored, key=lambda g: g.game_id):
         r = game.record
         if r is None:
@@ -298,7 +301,7 @@ def _load(args: argparse.Namespace, out: TextIO) -> GameRecord | int:
     try:
         with ResultStore(args.results) as store:
             if args.list:
-                bad = list_games(store.games(replay=True), out)
+                bad = list_games(store.games(replay=True), out, store.rules)
                 if bad:
                     print(f"tribune: warning: {bad} game(s) in {store.path} cannot be used", file=sys.stderr)
                 return 0

@@ -84,6 +84,12 @@ def add_parser(commands: Any) -> None:
     p.add_argument("--victory-card", metavar="ID", help="victory card id (default: a random valid card per deal)")
     p.add_argument("--point-variant", action="store_true", help="play the point-value variant")
     p.add_argument(
+        "--expansion",
+        action="store_true",
+        help="play with the Tribune Expansion (2-5 players; every agent must play it); the results file "
+        "records the rule set, and resuming it needs the same choice",
+    )
+    p.add_argument(
         "--round-limit",
         type=bounded_int(1, MAX_ROUNDS),
         default=60,
@@ -106,6 +112,7 @@ def definition_from_args(args: argparse.Namespace) -> TournamentDefinition:
         point_variant=args.point_variant,
         round_limit=args.round_limit,
         time_limit=args.time_limit or None,
+        expansion=args.expansion,
     )
 
 
@@ -138,7 +145,7 @@ def _report(records: list[GameRecord], args: argparse.Namespace, definition: Tou
     out = Console()
     if not out.is_terminal:  # piped or redirected: wide enough for every leaderboard column
         out = Console(width=WIDE)
-    doc: dict[str, Any] = {"results_file": str(path), "tournament": definition.to_dict()}
+    doc: dict[str, Any] = {"results_file": str(path), "rules": definition.rules, "tournament": definition.to_dict()}
     results = summarize(records, seed=definition.seed)
     doc.update(results.to_json())
     tables = [results.leaderboard_table(), results.head_to_head_table()]
@@ -152,7 +159,8 @@ def _report(records: list[GameRecord], args: argparse.Namespace, definition: Tou
     for forfeit in doc.get("forfeits", []):
         who = f"game {forfeit['game_id']}, seat {forfeit['seat']} ({forfeit['spec']})"
         out.print(f"forfeit: {who}: {forfeit['reason']}: {forfeit['message']}")
-    out.print(f"results: {path}" + (f"; plots: {', '.join(doc['plots'])}" if "plots" in doc else ""))
+    plots = f"; plots: {', '.join(doc['plots'])}" if "plots" in doc else ""
+    out.print(f"results ({definition.rules} games): {path}{plots}")
 
 
 def run(args: argparse.Namespace) -> int:

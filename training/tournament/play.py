@@ -31,7 +31,7 @@ from time import perf_counter
 from types import FrameType
 from typing import Any
 
-from agents.base import Agent
+from agents.base import Agent, AgentError
 from agents.specs import make_agent
 from training.tournament.records import Forfeit, GameRecord, SeatTiming
 from training.tournament.schedule import ScheduledGame
@@ -136,17 +136,24 @@ def close_agents() -> None:
         _close(agent)
 
 
-def agent_modules(specs: Iterable[str]) -> tuple[str, ...]:
+def agent_modules(specs: Iterable[str], expansion: bool = False) -> tuple[str, ...]:
     """Build every spec once (raises ``AgentError`` for a bad one) and name the modules of their classes.
 
     Worker processes import these modules first, so agents registered outside
-    the built-ins (in an importable module) work there too.
+    the built-ins (in an importable module) work there too. With ``expansion``
+    an agent that does not play the expansion (``Agent.plays_expansion``) is an
+    ``AgentError`` naming it, so an expansion tournament refuses it before any game.
     """
     modules: list[str] = []
     for spec in dict.fromkeys(specs):
         agent = make_agent(spec, 0)
         try:
             module = type(agent).__module__
+            if expansion and not agent.plays_expansion:
+                raise AgentError(
+                    f"--expansion: agent {spec!r} does not play expansion games yet; "
+                    "leave it out (random does) or play base games"
+                )
         finally:
             agent.close()
         if module not in modules:

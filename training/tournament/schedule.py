@@ -26,7 +26,8 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from agents.specs import parse_spec
-from tribune_env.engine.config import GameConfig
+from tribune_env.data import default_components
+from tribune_env.engine.config import GameConfig, victory_cards_of
 
 Lineup = tuple[str, ...]
 """Agent specs by seat: ``lineup[s]`` plays seat ``s``."""
@@ -48,13 +49,33 @@ def canonical_spec(text: str) -> str:
     return str(parse_spec(text))
 
 
+def rules_name(expansion: bool) -> str:
+    """``"expansion"`` or ``"base"``: the name of a rule set in results files and messages."""
+    return "expansion" if expansion else "base"
+
+
+def victory_card_hint(card_id: str | None, expansion: bool) -> str:
+    """``"; ... add --expansion"`` when ``card_id`` is an expansion victory card (of the packaged components) and
+    the games are base games, else ``""``: appended to the engine's "unknown victory card" message."""
+    if card_id is None or expansion:
+        return ""
+    components = default_components()
+    base = {card.id for card in victory_cards_of(components, expansion=False)}
+    if card_id not in base and card_id in {card.id for card in victory_cards_of(components, expansion=True)}:
+        return f"; {card_id!r} is an expansion victory card: add --expansion"
+    return ""
+
+
 @dataclass(frozen=True)
 class TournamentDefinition:
     """Everything that decides which games a tournament plays and how: specs are stored in canonical form.
 
-    ``time_limit`` is the per-move limit in seconds (``None``: no limit). The
-    constructor checks types and the player count against the specs; agent
-    parameters are checked when agents are built (:func:`~training.tournament.play.agent_modules`).
+    ``time_limit`` is the per-move limit in seconds (``None``: no limit).
+    ``expansion`` plays every game with the Tribune Expansion (``GameConfig.expansion``); a base
+    tournament's definition and game options carry no ``expansion`` key at all, so base results files
+    written before the expansion existed read and resume unchanged. The constructor checks types and the
+    player count against the specs; agent parameters, and whether the agents play the expansion, are
+    checked when agents are built (:func:`~training.tournament.play.agent_modules`).
     """
 
     specs: tuple[str, ...]
@@ -65,6 +86,7 @@ class TournamentDefinition:
     point_variant: bool = False
     round_limit: int = 60
     time_limit: float | None = 10.0
+    expansion: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "specs", tuple(canonical_spec(s) for s in self.specs))
@@ -74,6 +96,8 @@ class TournamentDefinition:
                 raise ValueError(f"{name}: expected an integer, got {value!r}")
         if self.games < 1:
             raise ValueError(f"games: must be >= 1, got {self.games}")
+        if not isinstance(self.expansion, bool):
+            raise ValueError(f"expansion: expected true or false, got {self.expansion!r}")
         if self.time_limit is not None:
             limit = self.time_limit
             if isinstance(limit, bool) or not isinstance(limit, int | float) or not limit > 0:
@@ -84,29 +108,45 @@ class TournamentDefinition:
                 f"{self.players}-player games need at least {self.players} agent specs, got {len(self.specs)} "
                 "(repeat a spec to seat it several times, e.g. `heuristic random random random`)"
             )
-        self.config()  # raises ValueError naming a bad game option
+        try:
+            self.config()
+        except ValueError as exc:  # names the bad game option
+            raise ValueError(f"{exc}{victory_card_hint(self.victory_card, self.expansion)}") from None
+
+    @property
+    def rules(self) -> str:
+        """The rule set of every game: ``"expansion"`` or ``"base"``."""
+        return rules_name(self.expansion)
 
     def options(self) -> dict[str, Any]:
-        """The keyword options of :class:`GameConfig` of every game (stored in each record's ``config``)."""
-        return {
+        """The keyword options of :class:`GameConfig` of every game (stored in each record's ``config``);
+        ``expansion`` only in an expansion tournament."""
+        options: dict[str, Any] = {
             "players": self.players,
             "victory_card": self.victory_card,
             "point_variant": self.point_variant,
             "round_limit": self.round_limit,
             "auto_forced": True,
         }
+        if self.expansion:
+            options["expansion"] = True
+        return options
 
     def config(self) -> GameConfig:
         return GameConfig(**self.options())
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form (stored in the results file and compared on resume)."""
+        """JSON-ready form (stored in the results file and compared on resume); ``expansion`` only when true,
+        so a base tournament's form (and its default results file name) is what it was before the expansion."""
         doc = asdict(self)
         doc["specs"] = list(self.specs)
+        if not self.expansion:
+            del doc["expansion"]
         return doc
 
     @classmethod
     def from_dict(cls, doc: dict[str, Any]) -> TournamentDefinition:
+        """Inverse of :meth:`to_dict`; a form without ``expansion`` is a base tournament."""
         return cls(**{**doc, "specs": tuple(doc["specs"])})
 
     def tables(self) -> list[Lineup]:

@@ -4,8 +4,11 @@ Schema (version :data:`SCHEMA_VERSION`)::
 
     meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)
         'schema'     -> '1'
-        'definition' -> JSON of the TournamentDefinition (specs, players, games, seed, game options, time limit)
+        'definition' -> JSON of the TournamentDefinition (specs, players, games, seed, game options, time limit;
+                        'expansion': true in an expansion tournament, absent in a base one)
         'created'    -> UTC time, ISO 8601
+        'rules'      -> 'base' or 'expansion': the rule set of every game (a file written before the
+                        expansion existed has no such row: it holds base games)
     games(game_id INTEGER PRIMARY KEY, deal INTEGER NOT NULL, seed INTEGER NOT NULL,
           seating TEXT NOT NULL,   -- JSON list of specs by seat
           forfeit TEXT,            -- forfeit reason, or NULL
@@ -15,7 +18,9 @@ Schema (version :data:`SCHEMA_VERSION`)::
 Each game is committed on its own (WAL journal), so a killed tournament loses
 no finished game and a half-written one never exists; a game id is stored at
 most once. A file holding another tournament, or no tournament, is refused
-with :class:`StoreError` and left unchanged.
+with :class:`StoreError` and left unchanged; so is one whose games are of the
+other rule set (base games resumed as an expansion tournament, or the reverse),
+with a message that says which rule set the file holds.
 
 Every stored game is checked when it is read (:meth:`ResultStore.games`): a
 row that cannot be read (damaged pages, a record that is not JSON or lacks
@@ -38,7 +43,7 @@ from typing import Any
 
 from agents.base import AgentError
 from training.tournament.records import Forfeit, GameRecord
-from training.tournament.schedule import ScheduledGame, TournamentDefinition, TournamentError
+from training.tournament.schedule import ScheduledGame, TournamentDefinition, TournamentError, rules_name
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.game import Game
 from tribune_env.engine.notation import parse_action
@@ -51,6 +56,7 @@ _CREATE = (
     "seating TEXT NOT NULL, forfeit TEXT, record TEXT NOT NULL, written TEXT NOT NULL)",
 )
 _ROW = "SELECT deal, seed, seating, forfeit, record FROM games WHERE game_id = ?"
+RULES = ("base", "expansion")
 
 
 class StoreError(TournamentError):
@@ -80,6 +86,16 @@ def _check_header(path: Path) -> None:
         raise StoreError(f"{path}: cannot read the results file: {exc.strerror or exc}") from None
     if head and head != _HEADER:
         raise StoreError(f"{path} is not a tournament results file: not an SQLite database")
+
+
+def _rules_of(definition: dict[str, Any]) -> str:
+    """The rule set of a stored definition: ``expansion`` only when it says ``"expansion": true``."""
+    return rules_name(definition.get("expansion") is True)
+
+
+def _without_base_flag(definition: dict[str, Any]) -> dict[str, Any]:
+    """``definition`` without an ``"expansion": false`` (the same tournament as none, see ``to_dict``)."""
+    return {k: v for k, v in definition.items() if not (k == "expansion" and v is False)}
 
 
 def _differences(stored: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
@@ -150,7 +166,9 @@ def _check_shape(record: GameRecord) -> None:
 def _check_row(record: GameRecord, deal: object, seed: object, seating: object, forfeit: object) -> None:
     """The row's own columns against its record (a hand edit of one of them)."""
     columns: dict[str, tuple[object, object]] = {
-        "deal": (deal, record.deal), "seed": (seed, record.seed), "forfeit": (forfeit, _reason(record.forfeit))
+        "deal": (deal, record.deal),
+        "seed": (seed, record.seed),
+        "forfeit": (forfeit, _reason(record.forfeit)),
     }
     try:
         columns["seating"] = (json.loads(str(seating)), list(record.seating))
@@ -204,10 +222,20 @@ def replay_problem(record: GameRecord) -> str | None:
     if game.is_over == (record.forfeit is not None):
         return "the stored actions end before the game does" if record.forfeit is None else "forfeited a finished game"
     scores, ranks, winners = expected_outcome(game, record.forfeit)
-    found = {"scores": scores, "ranks": ranks, "winners": winners, "rounds": game.round,
-             "truncated": record.forfeit is None and game.truncated}
-    stored = {"scores": record.scores, "ranks": record.ranks, "winners": record.winners, "rounds": record.rounds,
-              "truncated": record.truncated}
+    found = {
+        "scores": scores,
+        "ranks": ranks,
+        "winners": winners,
+        "rounds": game.round,
+        "truncated": record.forfeit is None and game.truncated,
+    }
+    stored = {
+        "scores": record.scores,
+        "ranks": record.ranks,
+        "winners": record.winners,
+        "rounds": record.rounds,
+        "truncated": record.truncated,
+    }
     for name, value in found.items():
         if stored[name] != value:
             return f"stored {name} {_show(stored[name])} differ from the replayed {_show(value)}"
@@ -241,6 +269,7 @@ class ResultStore:
             self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
         except sqlite3.Error as exc:
             raise StoreError(f"{self.path}: cannot open the results file: {exc}") from None
+        self.rules = "base"  # set from the file by _read_meta / _create
         try:
             self.definition = self._read_meta() if exists else self._create(definition or {})
             self._schedule = _schedule(self.definition)
@@ -272,17 +301,28 @@ class ResultStore:
             raise StoreError(f"{self.path} is not a tournament results file: no readable definition") from None
         if not isinstance(definition, dict):
             raise StoreError(f"{self.path} is not a tournament results file: bad definition {definition!r:.100}")
+        rules = meta.get("rules", "base")  # written before the expansion: base games
+        if rules not in RULES:
+            raise StoreError(f"{self.path} is not a tournament results file: unknown rule set {rules!r:.100}")
+        if rules != _rules_of(definition):
+            raise StoreError(
+                f"{self.path} is not a tournament results file: its rule set row says {rules} games but its "
+                f"definition {_rules_of(definition)} games"
+            )
+        self.rules = rules
         return definition
 
     def _create(self, definition: dict[str, Any]) -> dict[str, Any]:
+        definition = _without_base_flag(definition)
         text = json.dumps(definition, sort_keys=True)
+        self.rules = _rules_of(definition)
         self._db.execute("BEGIN IMMEDIATE")
         try:
             for statement in _CREATE:
                 self._db.execute(statement)
             self._db.executemany(
                 "INSERT INTO meta (key, value) VALUES (?, ?)",
-                [("schema", str(SCHEMA_VERSION)), ("definition", text), ("created", _now())],
+                [("schema", str(SCHEMA_VERSION)), ("definition", text), ("created", _now()), ("rules", self.rules)],
             )
             self._db.execute("COMMIT")
         except BaseException:
@@ -290,8 +330,19 @@ class ResultStore:
             raise
         return json.loads(text)  # type: ignore[no-any-return]
 
+    @property
+    def expansion(self) -> bool:
+        """Whether the file holds expansion games (its ``rules`` row)."""
+        return self.rules == "expansion"
+
     def _require(self, definition: dict[str, Any]) -> None:
-        wanted = json.loads(json.dumps(definition, sort_keys=True))
+        wanted = _without_base_flag(json.loads(json.dumps(definition, sort_keys=True)))
+        if _rules_of(wanted) != self.rules:
+            rerun = "with --expansion" if self.expansion else "without --expansion"
+            raise StoreError(
+                f"{self.path} holds {self.rules} games, not {_rules_of(wanted)} games; rerun {rerun} to resume it, "
+                "or choose another results file"
+            )
         diffs = _differences(self.definition, wanted)
         if diffs:
             raise StoreError(
@@ -305,8 +356,10 @@ class ResultStore:
         if not bad:
             bad_pages = self._quick_check()
             if bad_pages:
-                raise StoreError(f"{self.path}: the SQLite file is damaged ({bad_pages}); it is not resumed, "
-                                 "and left unchanged: move it aside to play the tournament again")
+                raise StoreError(
+                    f"{self.path}: the SQLite file is damaged ({bad_pages}); it is not resumed, "
+                    "and left unchanged: move it aside to play the tournament again"
+                )
             return
         first = bad[0]
         raise StoreError(
