@@ -107,3 +107,49 @@ def test_the_expansion_spec_loads_the_shipped_file(
     assert game.is_over
     obs = TribuneExpansionSingleEnv(players=4).reset(seed=0)[0]
     assert np.isfinite(load_policy(exported).logits(obs)).all()
+
+
+def test_a_training_run_on_the_expansion(tmp_path: Path) -> None:
+    """`tribune train` with env.expansion: imitation, PPO, self-play snapshots and evaluation on expansion games; the
+    checkpoint records the expansion space and plays as an agent."""
+    from rich.console import Console
+
+    from training.config import load_config
+    from training.trainer import train
+
+    root = Path(__file__).resolve().parents[1]
+    overrides = {
+        "output": str(tmp_path),
+        "run.total_timesteps": 512,
+        "env.expansion": True,
+        "opponents.mix": {"random": 1.0},
+        "pretrain.teacher": "random",
+    }
+    config = load_config(root / "configs" / "smoke.yaml", overrides)
+    train(config, console=Console(file=open("/dev/null", "w")))
+    run = tmp_path / "smoke"
+    final = next(run.glob("final.zip"))
+    policy = load_policy(final)
+    assert trained_on_expansion(policy)
+    game, _ = play_game([f"ppo:{final}", "random", "random", "random"], 1, expansion=True)
+    assert game.is_over
+
+
+def test_expansion_runs_refuse_agents_that_do_not_play_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from agents import specs
+    from agents.base import Agent
+    from training.config import ConfigError, load_config
+
+    class BaseOnly(Agent):
+        name = "baseonly-train"
+
+        def act(self, view: Any, legal: Any, info: Any = None) -> Any:
+            return legal[0]
+
+    monkeypatch.setitem(specs._FACTORIES, "baseonly-train", lambda params, seed: BaseOnly(seed))
+    root = Path(__file__).resolve().parents[1]
+    mix = {"random": 1.0, "baseonly-train": 1.0}
+    smoke = root / "configs" / "smoke.yaml"
+    with pytest.raises(ConfigError, match="baseonly-train' does not play expansion games"):
+        load_config(smoke, {"output": str(tmp_path), "env.expansion": True, "opponents.mix": mix})
+    load_config(smoke, {"output": str(tmp_path), "opponents.mix": mix})  # base runs may use it

@@ -224,10 +224,14 @@ def check_agents(config: TrainConfig, source: str = "config") -> None:
     """Build (and close) every agent of :func:`agent_specs` once; :class:`ConfigError` naming the key otherwise."""
     for key, spec in agent_specs(config):
         try:
-            make_agent(spec, 0).close()
+            agent = make_agent(spec, 0)
         except Exception as exc:  # AgentError, or whatever a registered factory raises
             problem = str(exc) if isinstance(exc, AgentError) else f"{type(exc).__name__}: {exc}"
             raise ConfigError(f"{source}: {key}: agent {spec!r} cannot be built: {problem}") from None
+        plays = agent.plays_expansion
+        agent.close()
+        if config.env.expansion and not plays:
+            raise ConfigError(f"{source}: {key}: agent {spec!r} does not play expansion games (env.expansion is true)")
 
 
 def config_from_dict(data: Any, source: str = "config", overrides: dict[str, Any] | None = None) -> TrainConfig:

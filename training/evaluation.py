@@ -60,6 +60,7 @@ def evaluate_checkpoint(
     victory_card: str | None = None,
     point_variant: bool = False,
     note: Callable[[str], None] | None = None,
+    expansion: bool = False,
 ) -> list[EvalRow]:
     """Win rate (95% CI) of ``checkpoint`` against each opponent; results files go to ``store_dir``.
 
@@ -78,6 +79,7 @@ def evaluate_checkpoint(
             victory_card=victory_card,
             point_variant=point_variant,
             round_limit=round_limit,
+            expansion=expansion,
         )
         store = store_dir / f"step-{timesteps:09d}-vs-{_slug(opponent)}.sqlite"
         if _moved(store, definition):

@@ -214,6 +214,7 @@ class Trainer:
                 victory_card=cfg.env.victory_card,
                 point_variant=cfg.env.point_variant,
                 note=self.say,
+                expansion=cfg.env.expansion,
             )
         except (TournamentError, AgentError) as exc:
             raise TrainError(f"the evaluation at {steps:,} steps failed: {exc}") from None
