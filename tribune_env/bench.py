@@ -34,6 +34,7 @@ import pettingzoo
 from tribune_env.codec import encoder_for
 from tribune_env.engine.game import Game
 from tribune_env.envs.aec import env as tribune_aec
+from tribune_env.envs.aec import expansion_env as tribune_expansion_aec
 from tribune_env.envs.single import TribuneSingleEnv
 from tribune_env.envs.table import Table
 
@@ -52,6 +53,7 @@ class TribuneFigures:
     clone_us: float
     mask_us: float
     expansion_decisions_per_s: float = 0.0  # the same loop with the Tribune Expansion
+    expansion_aec_steps_per_s: float = 0.0  # tribune/TribuneExpansion-v0, expansion rules
 
     @property
     def expansion_ratio(self) -> float:
@@ -239,7 +241,10 @@ def bench(
         steps, games = aec_rate(lambda n=n: tribune_aec(players=n), seconds, seed)  # type: ignore[misc]
         single = single_rate(n, seconds, seed)
         encode, clone, mask = micro_timings(n, seed)
-        report.tribune.append(TribuneFigures(n, decisions, steps, games, single, encode, clone, mask, expansion))
+        wide, _ = aec_rate(lambda n=n: tribune_expansion_aec(players=n), seconds, seed)  # type: ignore[misc]
+        report.tribune.append(
+            TribuneFigures(n, decisions, steps, games, single, encode, clone, mask, expansion, wide)
+        )
     for name in peers:
         note(f"peer {name}")
         try:

@@ -252,8 +252,15 @@ def _bench_tables(report: BenchReport) -> list[Table]:
             f"{t.mask_us:.1f}",
             f"{t.clone_us:.1f}",
         )
-    expansion = Table(title="Engine with the Tribune Expansion, same run")
-    for column in ("players", "base decisions/s", "expansion decisions/s", "expansion ÷ base"):
+    expansion = Table(title="The Tribune Expansion, same run")
+    for column in (
+        "players",
+        "base decisions/s",
+        "expansion decisions/s",
+        "expansion ÷ base",
+        "expansion AEC steps/s",
+        "÷ base AEC",
+    ):
         expansion.add_column(column, justify="right")
     for t in report.tribune:
         expansion.add_row(
@@ -261,6 +268,8 @@ def _bench_tables(report: BenchReport) -> list[Table]:
             f"{t.engine_decisions_per_s:,.0f}",
             f"{t.expansion_decisions_per_s:,.0f}",
             f"{t.expansion_ratio:.2f}x",
+            f"{t.expansion_aec_steps_per_s:,.0f}",
+            f"{t.expansion_aec_steps_per_s / t.aec_steps_per_s:.2f}x" if t.aec_steps_per_s else "-",
         )
     peers = Table(title="PettingZoo peers, same loop and policy")
     for column in ("game", "AEC steps/s", "games/s", "Tribune steps/s ÷ peer, per player count"):
