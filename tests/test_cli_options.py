@@ -73,9 +73,11 @@ BAD: dict[str, list[list[str]]] = {
         ["--round-limit", str(10**20)],
         ["--ray-address", "auto"],
         ["--backend", "nope"],
+        ["--expansion", "--players", "6"],
+        ["--victory-card", "quid_est_veritas"],
     ],
     "replay": [["missing.sqlite"], ["folder"], ["afile"]],
-    "play": [["--seat", "9"], ["--players", "1"], ["--seed", "x"], ["nope"]],
+    "play": [["--seat", "9"], ["--players", "1"], ["--seed", "x"], ["nope"], ["--expansion", "--players", "6"]],
     "train": [["--set", "novalue"], ["missing.yaml"], ["folder"], ["--export", "missing.zip", "out.npz"]],
 }
 TOURNAMENT = ["tournament", "random", "random", "--games", "2", "--workers", "1"]
