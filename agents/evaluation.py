@@ -56,6 +56,23 @@ threshold) plus twice the score and means terms.
 *Means.* Cards in hand (``CARD_VALUE`` each, up to ``CARD_CAP``) and money
 (``MONEY_VALUE`` per denarius up to ``MONEY_CAP``), which buy later progress.
 
+*Expansion* (R30-R41). An expansion victory card has seven objectives (no
+denarii; emperor tiles and patrons, each counted like the others: actual plus
+prospect over the threshold). The patron prospect is ``PATRON_HAND`` for a
+ready, affordable patron set in hand (``PATRON_CLAIM`` with a follower on the
+Refugium, ``PATRON_SHORT`` one slave short); Greek and Germanian pairs in hand
+add their laurels and legions with ``PAIR_HAND`` (``PATRON_CLAIM`` on the
+Refugium). A Basilica follower meeting the requirements of a tile he may claim
+(the face-up one unless the player on "1" meets it first, his Matrona tiles)
+is ``TILE_CLAIM`` of a tile; a Matrona tile he meets ``MATRONA_TILE``. Each
+official held adds ``OFFICIAL_VALUE`` to the means (half that for a follower
+still to choose at the Capitoleum), the Augur its cards and the Quaestor half
+his income; the Tribunus Plebis with a scroll and two factions counts the tile
+as nearly a tribune. Assassins in hand lower the sets a take-over must beat
+(R31); slaves and assassins are never part of a faction's count. The scores
+use the expansion's table. For the other seats a patron prospect grows with
+the hidden hand's size (``OPPONENT_PATRON_PER_CARD``).
+
 Only what the evaluated seat may know is read: for the other seats (in
 :func:`evaluate`, or in :func:`evaluate_all` with ``viewer``) the hand enters
 through its public size alone (``OPPONENT_READY_PER_CARD`` ready take-overs
@@ -71,11 +88,23 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import compress
 
-from tribune_env.data import Components, Faction, Region
+from tribune_env.data import (
+    EXPANSION_OBJECTIVES,
+    Components,
+    ExpansionRegion,
+    ExpansionVictoryCard,
+    Faction,
+    Nationality,
+    Official,
+    Region,
+    Requirement,
+)
+from tribune_env.data.schema import find_card
+from tribune_env.engine.config import victory_cards_of
 from tribune_env.engine.decisions import DecisionKind
 from tribune_env.engine.scoring import scores
 from tribune_env.engine.state import NO_TILE, SCROLL, TRIBUNE, GameState, PlayerState
-from tribune_env.engine.tables import SpaceKind, tables_for
+from tribune_env.engine.tables import CardKind, SpaceKind, tables_for
 from tribune_env.engine.view import public_hand_size
 
 __all__ = ["evaluate", "evaluate_all", "potentials"]
@@ -102,12 +131,22 @@ LATRINE_MONEY = 3.0
 CATACOMBS_CARDS = 1.5
 PATRICIAN_FOLLOWER_MONEY = 4.0
 OPPONENT_READY_PER_CARD = 1.0 / 6.0  # expected ready take-overs per card of a hidden hand
+# the expansion (see "Expansion" in the module docstring)
+PATRON_HAND = 0.45  # a patron set ready in hand, no Refugium follower yet
+PATRON_CLAIM = 0.85  # ... with a follower on the Refugium this round
+PATRON_SHORT = 0.15  # one slave short of a set
+PAIR_HAND = 0.35  # a Refugium pair in hand (RHO-like weight; a follower there raises it to PATRON_CLAIM)
+TILE_CLAIM = 0.9  # a Basilica follower meeting a tile's requirements
+MATRONA_TILE = 0.3  # a Matrona tile whose requirements the holder meets (claimed next round from the Basilica)
+OFFICIAL_VALUE = 0.012  # means: an official held (cards, money, placements to come)
+OPPONENT_PATRON_PER_CARD = 0.03  # patron prospect per card of a hidden hand
 
 # Indices of the expected-additions accumulator of a seat.
 LAURELS, LEGIONS, MONEY, MARKERS, CARDS = range(5)
 Items = tuple[tuple[int, float], ...]  # sparse additions: (accumulator index, amount)
 
 _OBJ_INDEX = {"tribune": 0, "favor": 1, "laurels": 2, "legions": 3, "denarii": 4, "markers": 5}
+_EXP_INDEX = {o: i for i, o in enumerate(EXPANSION_OBJECTIVES)}  # tribune 0, favor 1, ..., emperor_tiles 5, patrons 6
 
 
 # -- tables derived from the components ---------------------------------------------------
@@ -127,6 +166,9 @@ class _Prep:
     space_cost: tuple[int, ...]
     faction_spaces: tuple[tuple[int, ...], ...]
     first_laurels: int
+    # the expansion (empty / -1 in a base game)
+    slaves: tuple[int, ...] = ()  # per card type: its slave nationality, or -1
+    assassin: int = -1
 
 
 _FACTION_SPACE, _COIN_BOWL = -1, -2
@@ -169,13 +211,17 @@ def _flow_items(faction: Faction, numbers: dict[str, int], tile: bool) -> Items:
 
 
 @cache
-def _prep(components: Components) -> _Prep:
-    tables = tables_for(components)
+def _prep(components: Components, expansion: bool = False) -> _Prep:
+    tables = tables_for(components, expansion)
     kinds: list[int] = []
     args: list[int] = []
     costs: list[int] = []
     for spec in tables.spaces:
-        if spec.kind is SpaceKind.REGION and spec.region is not None:
+        if spec.kind is SpaceKind.REGION and spec.region is not None and spec.region.expansion:
+            kinds.append(int(spec.region))  # regions IX-XI: follower spaces only, nothing to pay (E7)
+            args.append(spec.slot)
+            costs.append(0)
+        elif spec.kind is SpaceKind.REGION and spec.region is not None:
             region = components.region(spec.region)
             kinds.append(int(spec.region))
             args.append(spec.slot)
@@ -196,6 +242,13 @@ def _prep(components: Components) -> _Prep:
         space_cost=tuple(costs),
         faction_spaces=tables.faction_spaces,
         first_laurels=components.starting_laurels,
+        slaves=tuple(
+            n if kind is CardKind.SLAVE else -1
+            for n, kind in zip(tables.card_nationality, tables.card_kind, strict=True)
+        )
+        if expansion
+        else (),
+        assassin=tables.assassin_card,
     )
 
 
@@ -210,10 +263,25 @@ class _Card:
     required: int
     obligatory: tuple[int, ...]  # indices into the progress list: tribune 0, favor 1, laurels 2, ...
     free: tuple[int, ...]  # the other indices
+    # an expansion card (E72): no denarii; the progress list is EXPANSION_OBJECTIVES
+    expansion: bool = False
+    emperor_tiles: int = 0
+    patrons: int = 0
 
 
 @cache
-def _card(components: Components, card_id: str, players: int) -> _Card:
+def _card(components: Components, card_id: str, players: int, expansion: bool = False) -> _Card:
+    if expansion:
+        found = find_card(victory_cards_of(components, True), card_id)
+        if isinstance(found, ExpansionVictoryCard):
+            t = found.thresholds
+            obligatory = tuple(sorted(_EXP_INDEX[o] for o in found.obligatory))
+            free = tuple(i for i in range(len(_EXP_INDEX)) if i not in obligatory)
+            required = found.required[players]
+            return _Card(
+                t["laurels"], t["legions"], 0, t["markers"], required, obligatory, free,
+                True, t["emperor_tiles"], t["patrons"],
+            )  # fmt: skip
     card = components.victory_card(card_id)
     t = card.thresholds
     obligatory = tuple(sorted(_OBJ_INDEX[o] for o in card.obligatory))
@@ -224,9 +292,26 @@ def _card(components: Components, card_id: str, players: int) -> _Card:
 class _Seat:
     """Working values of one seat: expected additions, prospective cards, board claims."""
 
-    __slots__ = ("acc", "claims", "extra", "favor", "mars", "mars_done", "pairs", "pantheon")
+    __slots__ = (
+        "acc",
+        "claims",
+        "emperor",
+        "extra",
+        "favor",
+        "mars",
+        "mars_done",
+        "means",
+        "pairs",
+        "pantheon",
+        "patron",
+        "refugium",
+    )
 
     def __init__(self) -> None:
+        self.emperor = 0.0  # expansion: prospect of an emperor tile (Basilica follower, Matrona tiles)
+        self.patron = 0.0  # expansion: prospect of a patron tile
+        self.refugium = False  # expansion: a follower on the Refugium this round
+        self.means = 0.0  # expansion: officials held and to be chosen
         self.acc = [0.0, 0.0, 0.0, 0.0, 0.0]
         self.extra: list[int] = []  # cards the seat is about to hold (claimed fields, staged, contest)
         self.claims: list[tuple[int, bool]] = []  # (faction, contested) of its faction-field followers
@@ -269,14 +354,19 @@ def evaluate_all(state: GameState, viewer: int | None = None) -> list[float]:
 
 def potentials(state: GameState, viewer: int | None = None) -> list[float]:
     """The potential ``phi`` of every seat (see the module docstring); ``viewer`` as in :func:`evaluate_all`."""
-    prep = _prep(state.config.components)
+    config = state.config
+    expansion = config.expansion
+    prep = _prep(config.components, True) if expansion else _prep(config.components)
     n = state.num_players
     seats = [_Seat() for _ in range(n)]
     _board_claims(state, prep, seats, viewer)
     values = prep.values
     targets = [(len(cards), sum(values[c] for c in cards)) for cards in state.sets]
-    config = state.config
-    card = None if config.point_variant else _card(config.components, state.victory_card, n)
+    if expansion:
+        card = None if config.point_variant else _card(config.components, state.victory_card, n, True)
+        _officials(state, seats)
+    else:
+        card = None if config.point_variant else _card(config.components, state.victory_card, n)
     total = scores(state)
     out = []
     for s in range(n):
@@ -389,6 +479,42 @@ def _mars_claim(state: GameState, prep: _Prep, space: int, work: _Seat, seat: in
         work.mars += 1
 
 
+def _decided(state: GameState, kinds: frozenset[DecisionKind], slot: int) -> bool:
+    """Whether the occupant of ``slot`` has already acted in the running evaluation of an expansion region."""
+    pending = state.pending
+    return pending is not None and pending.kind in kinds and slot < pending.index
+
+
+_REFUGIUM_KINDS = frozenset({DecisionKind.REFUGIUM_OPTION, DecisionKind.REFUGIUM_PATRON, DecisionKind.REFUGIUM_PAIRS})
+
+
+def _refugium_claim(state: GameState, prep: _Prep, space: int, work: _Seat, seat: int) -> None:
+    if not _decided(state, _REFUGIUM_KINDS, prep.space_arg[space]):
+        work.refugium = True
+
+
+def _basilica_claim(state: GameState, prep: _Prep, space: int, work: _Seat, seat: int) -> None:
+    """R34: the face-up tile (unless "1" before him meets it) or one of his Matrona tiles, if he meets it."""
+    slot = prep.space_arg[space]
+    if _decided(state, frozenset({DecisionKind.BASILICA_CLAIM}), slot):
+        return
+    tiles = []
+    up = state.emperor_up
+    if up >= 0:
+        first = state.spaces[space - slot]
+        if slot == 0 or first < 0 or first == seat or not _meets_tile(state, first, up):
+            tiles.append(up)
+    if state.officials[Official.MATRONA] == seat:
+        tiles += state.matrona_tiles
+    if any(_meets_tile(state, seat, t) for t in tiles):
+        work.emperor = max(work.emperor, TILE_CLAIM)
+
+
+def _capitoleum_claim(state: GameState, prep: _Prep, space: int, work: _Seat, seat: int) -> None:
+    if not _decided(state, frozenset({DecisionKind.OFFICIAL_CHOICE}), prep.space_arg[space]):
+        work.means += 0.5 * OFFICIAL_VALUE
+
+
 _REGION_CLAIMS: dict[int, ClaimFn] = {
     Region.THERMAE: _paid_claim,
     Region.FORUM: _paid_claim,
@@ -398,6 +524,9 @@ _REGION_CLAIMS: dict[int, ClaimFn] = {
     Region.CATACOMBS: _catacombs_claim,
     Region.PANTHEON: _pantheon_claim,
     Region.FIELD_OF_MARS: _mars_claim,
+    Region.REFUGIUM: _refugium_claim,
+    Region.BASILICA: _basilica_claim,
+    Region.CAPITOLEUM: _capitoleum_claim,
 }
 
 
@@ -439,14 +568,20 @@ def _hand(
     for c in compress(range(len(hand)), hand):  # the card types held
         k = hand[c]
         f = faction_of[c]
+        if f < 0:  # a slave or an assassin (R30): see _expansion_hand
+            continue
         counts[f] += k
         sums[f] += k * values[c]
     extra = work.extra
     for c in extra:
         f = faction_of[c]
+        if f < 0:
+            continue
         counts[f] += 1
         sums[f] += values[c]
     work.acc[CARDS] += player.hand_size + len(extra)
+    if prep.slaves:
+        targets = _expansion_hand(state, prep, seat, player, work, targets)
     controller = state.controller
     for f, c in enumerate(counts):
         if c and controller[f] != seat:
@@ -504,9 +639,112 @@ def _takeover(
     _add_flow(state, prep, faction, player, weight * HORIZON * sigma, acc)
 
 
+def _expansion_hand(
+    state: GameState, prep: _Prep, seat: int, player: PlayerState, work: _Seat, targets: list[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """Slaves towards a patron set or Refugium pairs (R33); the targets as the assassins in hand leave them (R31)."""
+    hand = player.hand
+    nationality = prep.slaves
+    slaves = [c for c in range(len(hand)) if nationality[c] >= 0 for _ in range(hand[c])]
+    slaves += [c for c in work.extra if nationality[c] >= 0]
+    spec = state.config.components.expansion
+    assert spec is not None  # an expansion game
+    if slaves:
+        refugium = spec.region(ExpansionRegion.REFUGIUM)
+        if player.patrons < spec.patrons_per_player and sum(p.patrons for p in state.players) < spec.patron_supply:
+            gap = _patron_gap(refugium.numbers, [nationality[c] for c in slaves])
+            if gap == 0 and sum(sorted(prep.values[c] for c in slaves)[:2]) <= player.money:
+                work.patron = max(work.patron, PATRON_CLAIM if work.refugium else PATRON_HAND)
+            elif gap <= 1:
+                work.patron = max(work.patron, PATRON_SHORT)
+        weight = PATRON_CLAIM if work.refugium else PAIR_HAND
+        for n, reward in refugium.pairs.items():
+            pairs = sum(1 for c in slaves if nationality[c] == n) // 2
+            if pairs:
+                work.acc[LAURELS] += weight * pairs * reward.laurels
+                work.acc[LEGIONS] += weight * pairs * reward.legions
+    assassins = hand[prep.assassin] + work.extra.count(prep.assassin)
+    if not assassins:
+        return targets
+    out = []
+    protected = spec.assassins.protected
+    for cards in state.sets:
+        left = sorted(prep.values[c] for c in cards)
+        del left[len(left) - min(assassins, max(0, len(left) - protected)) :]
+        out.append((len(left), sum(left)))
+    return out
+
+
+def _patron_gap(numbers: dict[str, int], nationalities: list[int]) -> int:
+    """Slaves missing for a patron set (R33: ``patron_slaves``, or ``patron_slaves_with_nubian`` with a Nubian)."""
+    need = numbers["patron_slaves"]
+    if Nationality.NUBIAN in nationalities:
+        need = min(need, numbers["patron_slaves_with_nubian"])
+    return max(0, need - len(nationalities))
+
+
+def _meets(state: GameState, seat: int, requirement: Requirement) -> bool:
+    """R34: one requirement of an emperor tile, from public holdings."""
+    player = state.players[seat]
+    if requirement is Requirement.FAVOR:
+        return player.eternal_favor or player.temporary_favor
+    if requirement is Requirement.SCROLL:
+        return player.tile != NO_TILE
+    if requirement is Requirement.PATRON:
+        return player.patrons > 0
+    spec = state.config.components.expansion
+    assert spec is not None
+    if requirement is Requirement.PAY:
+        return player.money >= spec.emperor_pay
+    amount = _AMOUNT[requirement]
+    mine = amount(player)
+    return mine >= 1 and all(amount(p) <= mine for p in state.players)
+
+
+_AMOUNT: dict[Requirement, Callable[[PlayerState], int]] = {
+    Requirement.MOST_MARKERS: lambda p: p.num_markers,
+    Requirement.MOST_LAURELS: lambda p: p.laurels,
+    Requirement.MOST_LEGIONS: lambda p: p.legions,
+    Requirement.MOST_DENARII: lambda p: p.money,
+}
+
+
+@cache
+def _tile_requirements(components: Components) -> dict[int, tuple[Requirement, ...]]:
+    spec = components.expansion
+    return {t.id: tuple(t.requires) for t in spec.emperor_tiles} if spec is not None else {}
+
+
+def _meets_tile(state: GameState, seat: int, tile: int) -> bool:
+    return all(_meets(state, seat, r) for r in _tile_requirements(state.config.components)[tile])
+
+
+def _officials(state: GameState, seats: list[_Seat]) -> None:
+    """Officials held (R36-R40): means for each, the Quaestor's and Augur's phase-8 income, the Matrona's tiles."""
+    spec = state.config.components.expansion
+    assert spec is not None
+    n = state.num_players
+    for official, holder in enumerate(state.officials):
+        if holder < 0:
+            continue
+        work = seats[holder]
+        work.means += OFFICIAL_VALUE
+        if official == Official.QUAESTOR:
+            work.acc[MONEY] += 0.5 * (
+                (n - 1) * spec.quaestor_payment(n - 1) + spec.official(Official.QUAESTOR).numbers["stock"]
+            )
+        elif official == Official.AUGUR:
+            numbers = spec.official(Official.AUGUR).numbers
+            work.acc[CARDS] += numbers["draws"] - numbers["discards"]
+        elif official == Official.MATRONA and any(_meets_tile(state, holder, t) for t in state.matrona_tiles):
+            work.emperor = max(work.emperor, MATRONA_TILE)
+
+
 def _hand_estimate(state: GameState, seat: int, player: PlayerState, work: _Seat) -> None:
     """An opponent's hand by its public size only: the take-overs a hand of that size allows on average."""
     size = public_hand_size(state, seat)
+    if state.config.expansion and not player.patrons:
+        work.patron = max(work.patron, OPPONENT_PATRON_PER_CARD * min(size, 10) + (0.3 if work.refugium else 0.0))
     ready = RHO_HAND * OPPONENT_READY_PER_CARD * min(size, 10)
     acc = work.acc
     acc[CARDS] += size + len(work.extra)
@@ -543,6 +781,8 @@ def _tile(state: GameState, seat: int, player: PlayerState) -> float:
         vestals, senators = c[Faction.VESTALS] == seat, c[Faction.SENATORS] == seat
         if (plebeians and patricians) or (vestals and senators):
             return 0.85
+        if state.officials and state.officials[Official.TRIBUNUS_PLEBIS] == seat and c.count(seat) >= 2:
+            return 0.85  # R38: the Tribunus Plebis turns it at the next phase 5
         return 0.6 if plebeians or patricians or vestals or senators else 0.5
     return 0.25 if c[Faction.LEGATES] == seat or c[Faction.SENATORS] == seat else 0.0
 
@@ -557,18 +797,32 @@ def _favor(player: PlayerState, work: _Seat) -> float:
 def _phi(state: GameState, seat: int, player: PlayerState, work: _Seat, card: _Card | None, score: int) -> float:
     acc = work.acc
     means = CARD_VALUE * min(acc[CARDS], CARD_CAP) + MONEY_VALUE * min(player.money + acc[MONEY], MONEY_CAP)
+    if state.config.expansion:
+        means += work.means
     bonus = SCORE_WEIGHT * score / SCORE_SCALE + means
     if card is None:  # point-value variant: markers end the game, the score decides
-        need = state.config.components.point_variant[state.num_players]
+        need = state.config.point_variant_markers
         return _progress(player.num_markers, acc[MARKERS], need) + 2.0 * bonus
-    progress = (
-        _tile(state, seat, player),
-        _favor(player, work),
-        _progress(player.laurels, acc[LAURELS], card.laurels),
-        _progress(player.legions, acc[LEGIONS], card.legions),
-        _progress(player.money, acc[MONEY], card.denarii),
-        _progress(player.num_markers, acc[MARKERS], card.markers),
-    )
+    progress: tuple[float, ...]
+    if card.expansion:  # E72: seven objectives, no denarii (the order of EXPANSION_OBJECTIVES)
+        progress = (
+            _tile(state, seat, player),
+            _favor(player, work),
+            _progress(player.laurels, acc[LAURELS], card.laurels),
+            _progress(player.legions, acc[LEGIONS], card.legions),
+            _progress(player.num_markers, acc[MARKERS], card.markers),
+            _progress(len(player.emperor_tiles), work.emperor, card.emperor_tiles),
+            _progress(player.patrons, work.patron, card.patrons),
+        )
+    else:
+        progress = (
+            _tile(state, seat, player),
+            _favor(player, work),
+            _progress(player.laurels, acc[LAURELS], card.laurels),
+            _progress(player.legions, acc[LEGIONS], card.legions),
+            _progress(player.money, acc[MONEY], card.denarii),
+            _progress(player.num_markers, acc[MARKERS], card.markers),
+        )
     met = sum(x >= 1.0 for x in progress)
     total = 0.0
     for o in card.obligatory:

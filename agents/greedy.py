@@ -23,6 +23,11 @@ Refinements over a plain one-step lookahead:
 * **Contested take-overs.** After a set committed from faction space "2", the
   answer of the player on "1" (and the penalty) is played out at random before
   scoring.
+* **The expansion.** Assassins staged with a take-over set (R31) and the
+  slaves of a Refugium patron set or pairs (R33) are card picks like the
+  above; a Refugium option is scored by the best staging that follows it, and
+  the first faction named for the Tribunus Plebis by the best second name
+  (R38). The evaluation counts patrons, emperor tiles and officials.
 
 Spec parameters: ``samples`` (determinizations per decision, default 1).
 """
@@ -46,6 +51,11 @@ CHARIOT_BID_CAP = 12  # a one-round block is never worth more (and every tried a
 BID_DRAWS = 3
 COMPLETION_BUDGET = 96
 _CONTEST_KINDS = frozenset({DecisionKind.TAKEOVER_SET, DecisionKind.TAKEOVER_PENALTY})
+# Expansion choices made in several steps by the same seat: an option then its staging (R33), two names (R38).
+_CONTINUED = {
+    DecisionKind.REFUGIUM_OPTION: frozenset({DecisionKind.REFUGIUM_PATRON, DecisionKind.REFUGIUM_PAIRS}),
+    DecisionKind.TRIBUNUS_PLEBIS: frozenset({DecisionKind.TRIBUNUS_PLEBIS}),
+}
 
 
 def bid_candidates(legal: Sequence[Action], cap: int | None = None) -> list[Action]:
@@ -85,6 +95,8 @@ class _Lookahead:
             return evaluate(g.state, self.seat)
         if nxt.kind == pending.kind and DECISIONS[nxt.kind].stages and isinstance(action, PickCard):
             return self._complete(g, rng)
+        if nxt.kind in _CONTINUED.get(pending.kind, ()):
+            return self._complete(g, rng)
         if nxt.kind == DecisionKind.CHARIOT_PLACEMENT and pending.kind == DecisionKind.CHARIOT_BID:
             return max(self._after(g, a, rng) for a in g.legal_actions())
         return evaluate(g.state, self.seat)
@@ -114,6 +126,7 @@ class GreedyAgent(Agent):
     """Picks the action whose resulting position evaluates best (see the module docstring)."""
 
     name = "greedy"
+    plays_expansion = True
 
     def __init__(self, seed: int | None = None, samples: int = 1) -> None:
         super().__init__(seed)

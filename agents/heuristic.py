@@ -25,6 +25,38 @@ reads the victory card and picks the objectives worth pursuing):
 * **Benefits and options.** Each option is priced (scroll, tribune, cards,
   laurels, favors, legions, denarii) under the current needs, the best taken.
 
+In an expansion game (R30-R41) the victory card's seven objectives (emperor
+tiles and patrons instead of denarii) set the needs, and:
+
+* **Refugium** (R33). The patron is priced against the slaves it costs (as
+  cards, and the Refugium pairs they could still make) and the denarii paid;
+  the pairs (Greeks 3 laurels, Germanians 1 legion) one by one while a pair's
+  reward beats its cards and the patron chance they carry; the better option
+  is taken, or none. Slaves are staged in ascending order: the patron set worth
+  most (usually the cheapest), the pairs highest slaves first.
+* **Basilica** (R34). The tile worth most is claimed: an emperor tile (5 points
+  and an objective) against the 12 denarii of a "pay" tile, a Matrona tile
+  needing no payment before the face-up one.
+* **Capitoleum** (R36-R40). Each official is priced for the rounds it is held:
+  the Augur's cards, the Quaestor's denarii, the Princeps' placements, the
+  Matrona's tiles (by the chance to meet a tile of the pile), the Tribunus
+  Plebis' tribune (ready with a scroll and two factions, unless the Plebeians
+  or Vestals turn the scroll anyway); one taken from a rival counts a little
+  more, the official returned counts against, and the own official is chosen
+  again only while rivals choose after us.
+* **Tribunus Plebis** (R38): the two controlled factions whose benefits are
+  worth least are named when the tribune is worth more than those benefits.
+  **Augur** (R39): the drawn card worth least is discarded.
+* **Assassins** (R31). A take-over uses the fewest assassins that make a set
+  win, only when no set wins without them and the faction is worth them; a
+  faction field is priced with them too.
+* **Placement.** The Refugium is worth its better option with the hand as it
+  is and the denarii left, the Basilica the tile the player meets (the face-up
+  one unless the player on "1" before him meets it too), the Capitoleum the
+  best official (less on a later space). Denarii that the Refugium's patron
+  set and a Basilica payment will need in phase 6 are kept: nothing spent
+  earlier in the round (Latrine, Catacombs, Atrium, legions) touches them.
+
 Spec parameters: none.
 """
 
@@ -35,8 +67,8 @@ from collections.abc import Callable, Sequence
 
 from agents.base import Agent, InfoSet
 from agents.specs import no_more, register_agent
-from agents.strategy import Valuation, beats, best_set
-from tribune_env.data import Components, Faction, Region
+from agents.strategy import Valuation, beats, best_set, patron_sets, weakened
+from tribune_env.data import Components, Faction, Nationality, Official, Region
 from tribune_env.engine.actions import (
     COMMIT,
     DECLINE,
@@ -44,22 +76,27 @@ from tribune_env.engine.actions import (
     Assassinate,
     Bid,
     ChooseFaction,
+    ChooseOfficial,
     ChooseOption,
+    ChooseTile,
     PickCard,
     PlaceFollower,
     bid,
 )
 from tribune_env.engine.decisions import DecisionKind, Pending, TakeoverRole
-from tribune_env.engine.tables import SpaceKind, SpaceSpec
+from tribune_env.engine.tables import CardKind, SpaceKind, SpaceSpec
 from tribune_env.engine.view import HIDDEN, PlayerView
 
 TOP_UP = 3  # a won set is topped up to this many cards with spare cards of the faction
+OFFICIAL_THREAT = 0.45  # chance that one rival choosing after us at the Capitoleum takes our official (R36)
+ASSASSIN_WORTH = 0.8  # an assassin is played when this share of the faction is worth more than the assassins kept
 
 
 class HeuristicAgent(Agent):
     """Prices every legal choice with :class:`~agents.strategy.Valuation` and takes the best (module docstring)."""
 
     name = "heuristic"
+    plays_expansion = True
 
     def act(self, view: PlayerView, legal: Sequence[Action], info: InfoSet | None = None) -> Action:
         if len(legal) == 1:
@@ -118,13 +155,16 @@ def _tigellinus(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Acti
 def _latrine(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
     card = v.view.board[Region.LATRINE][0][0]
     price = v.tables.card_value[card]
-    return _best_option({0: v.money(price), 1: v.card(card) - v.money(price)}, legal)
+    buy = v.card(card) - v.money(price) if price <= _spendable(v) else -1.0
+    return _best_option({0: v.money(price), 1: buy}, legal)
 
 
 def _atrium_bid(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
     cards = [c for field in v.view.board[Region.ATRIUM] for c in field]
     worth = sum(v.card(c) if c != HIDDEN else v.average_card() for c in cards)
     amount = int(0.45 * worth / v.denarius())
+    if v.expansion:
+        amount = max(0, min(amount, _spendable(v)))
     return _closest_bid(amount, legal)
 
 
@@ -139,7 +179,7 @@ def _catacombs(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Actio
         return DECLINE
     price = v.components.region(Region.CATACOMBS).prices[pending.index]
     best = max(cards, key=v.card)
-    return PickCard(best) if v.card(best) > v.money(price) else DECLINE
+    return PickCard(best) if v.card(best) > v.money(price) and price <= _spendable(v) else DECLINE
 
 
 def _pantheon(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
@@ -194,6 +234,8 @@ def _takeover(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action
         targets = [list(v.view.contest)]
     else:
         targets = [list(v.view.sets[f])]
+    if v.expansion:
+        return _takeover_with_assassins(v, f, staged, targets[0], legal)
     pool = staged + v.faction_cards(f)
     plan = best_set(v.tables, pool, targets, v.components.min_set_size)
     if plan is None:
@@ -210,6 +252,51 @@ def _takeover(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action
     if pick in legal:
         return pick
     return COMMIT if COMMIT in legal and beats(v.tables, staged, targets[0]) else _cheapest_pick(v, legal)
+
+
+def _takeover_with_assassins(
+    v: Valuation, f: int, staged: list[int], target: list[int], legal: Sequence[Action]
+) -> Action:
+    """An expansion take-over: the base plan, with assassins staged after the faction cards only when no set wins
+    without them and the faction is worth them (R31; X5, X7)."""
+    a = v.assassin
+    staged_cards = [c for c in staged if c != a]
+    staged_assassins = len(staged) - len(staged_cards)
+    pool = staged_cards + v.faction_cards(f)
+    found = _assassin_plan(v, f, pool, target, staged_assassins + v.assassins)
+    if found is None:
+        return DECLINE
+    plan, k = found
+    plan = _top_up(v, plan, pool)
+    remaining = Counter([*plan, *[a] * k])
+    remaining.subtract(Counter(staged))
+    if any(n < 0 for n in remaining.values()):  # staged cards outside the plan: finish as cheaply as legal
+        return COMMIT if COMMIT in legal else _cheapest_pick(v, legal)
+    todo = sorted(remaining.elements())
+    if not todo:
+        return COMMIT
+    pick = PickCard(todo[0])
+    if pick in legal:
+        return pick
+    wins = beats(v.tables, staged_cards, weakened(v.tables, target, staged_assassins, v.protected))
+    return COMMIT if COMMIT in legal and wins else _cheapest_pick(v, legal)
+
+
+def _assassin_plan(
+    v: Valuation, f: int, pool: list[int], target: list[int], available: int
+) -> tuple[list[int], int] | None:
+    """The cheapest winning set of ``pool`` and the assassins it needs (R31): none when a set wins without them,
+    otherwise the fewest that make one win, if faction ``f`` is worth them; None when no set wins."""
+    smallest = v.components.min_set_size
+    plan = best_set(v.tables, pool, [target], smallest)
+    if plan is not None:
+        return plan, 0
+    room = max(0, len(target) - v.protected)
+    for k in range(1, min(available, room) + 1):
+        plan = best_set(v.tables, pool, [weakened(v.tables, target, k, v.protected)], smallest)
+        if plan is not None:
+            return (plan, k) if ASSASSIN_WORTH * v.faction(f) > k * v.card(v.assassin) else None
+    return None
 
 
 def _top_up(v: Valuation, plan: list[int], pool: list[int]) -> list[int]:
@@ -275,7 +362,7 @@ def _benefit(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
 
 def _legion_purchase(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
     cost = sum(v.tables.card_value[c] for c in v.view.sets[Faction.LEGATES])
-    return COMMIT if v.legion() > v.money(cost) else DECLINE
+    return COMMIT if v.legion() > v.money(cost) and cost <= _spendable(v) else DECLINE
 
 
 # -- phase 6 ---------------------------------------------------------------------------------------
@@ -312,6 +399,7 @@ def _place(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
 def _ranked_spaces(v: Valuation, legal: Sequence[Action]) -> list[PlaceFollower]:
     spaces = [a for a in legal if isinstance(a, PlaceFollower)]
     budget = v.me.money - _committed(v)
+    v.memo["budget"] = budget
     return sorted(spaces, key=lambda a: -_space_value(v, v.tables.spaces[a.space], budget))
 
 
@@ -326,6 +414,8 @@ def _committed(v: Valuation) -> int:
     for spec in v.tables.spaces:
         if v.view.spaces[spec.id] == v.seat and spec.kind is SpaceKind.REGION and spec.region is not None:
             total += _price(v, spec)
+    if v.expansion:
+        total += _reserve(v)
     return total
 
 
@@ -359,8 +449,14 @@ def _faction_space_value(v: Valuation, spec: SpaceSpec) -> float:
     others = [v.view.spaces[s] for s in v.tables.faction_spaces[f] if s != spec.id]
     rival = any(s >= 0 and s != v.seat for s in others)
     plan = best_set(v.tables, held, [target], v.components.min_set_size)
+    cost = 0.0
+    if plan is None and v.expansion and v.assassins and v.view.controller[f] >= 0:
+        found = _assassin_plan(v, f, held, target, v.assassins)  # R31: assassins open the take-over
+        if found is not None:
+            plan, k = found
+            cost = 0.5 * k * v.card(v.assassin)
     if plan is not None:
-        cost = 0.5 * sum(v.card(c) for c in plan)
+        cost += 0.5 * sum(v.card(c) for c in plan)
         risk = (0.75 if spec.slot == 0 else 0.5) if rival else 1.0
         return risk * v.faction(f) - cost
     if v.takeover_gap(held, target) == 1 and _on_board(v, f):
@@ -421,9 +517,21 @@ def _pantheon_space(v: Valuation, spec: SpaceSpec) -> float:
         return -1.0
     deck = v.tables.card_copies
     total = sum(deck)
+    if v.expansion:  # R30: a slave card asks for any slave, an assassin for an assassin
+        kinds = _sacrifice_kinds(v)
+        held_kinds = {kinds[c] for c in v.hand_cards()}
+        chance = sum(n for c, n in enumerate(deck) if kinds[c] in held_kinds) / total
+        return chance * v.favor(eternal=True) - 0.5
     held = {v.tables.card_faction[c] for c in v.hand_cards()}
     chance = sum(n for c, n in enumerate(deck) if v.tables.card_faction[c] in held) / total
     return chance * v.favor(eternal=True) - 0.5
+
+
+def _sacrifice_kinds(v: Valuation) -> list[int]:
+    """Per card type, what a Pantheon card of that type asks for (R30): its faction, any slave (-1), an assassin
+    (-2)."""
+    kinds = v.tables.card_kind
+    return [f if f >= 0 else (-1 if kinds[c] is CardKind.SLAVE else -2) for c, f in enumerate(v.tables.card_faction)]
 
 
 def _mars_space(v: Valuation, spec: SpaceSpec) -> float:
@@ -432,6 +540,273 @@ def _mars_space(v: Valuation, spec: SpaceSpec) -> float:
     if pairs <= mine or _best_pair(v) is None:
         return -1.0
     return 0.8 * v.laurel()
+
+
+# -- the expansion board (phase 6, R33-R36) ------------------------------------------------------
+
+
+def _spendable(v: Valuation) -> int:
+    """Denarii free to spend now: in an expansion game, less what phase 6 will ask for (:func:`_reserve`)."""
+    return v.me.money - _reserve(v) if v.expansion else v.me.money
+
+
+def _reserve(v: Valuation) -> int:
+    """Denarii the player's followers on the Refugium and the Basilica will need in phase 6: the patron set's value
+    (R33) and a tile's payment (R34)."""
+    cached = v.memo.get("reserve")
+    if isinstance(cached, int):
+        return cached
+    total = 0
+    spaces = v.tables.region_spaces
+    if any(v.view.spaces[s] == v.seat for s in spaces[Region.REFUGIUM]):
+        plan = _patron_plan(v, v.me.money)
+        if plan is not None and plan[0] > 0:
+            total += sum(v.tables.card_value[c] for c in plan[1])
+    for s in spaces[Region.BASILICA]:
+        if v.view.spaces[s] == v.seat:
+            tile = _target_tile(v, v.tables.spaces[s], v.me.money)
+            total += v.tile_cost(tile) if tile >= 0 else 0
+    v.memo["reserve"] = total
+    return total
+
+
+def _budget(v: Valuation) -> int:
+    budget = v.memo.get("budget")
+    return budget if isinstance(budget, int) else v.me.money
+
+
+def _own_staged(v: Valuation) -> list[int]:
+    return sorted(c for c in v.view.staged if c != HIDDEN)
+
+
+def _slave_pool(v: Valuation) -> list[int]:
+    """The slaves in hand and those staged in the running Refugium choice."""
+    return sorted([*v.slave_cards(), *_own_staged(v)])
+
+
+def _without(pool: Sequence[int], cards: Sequence[int]) -> list[int]:
+    rest = Counter(pool)
+    rest.subtract(Counter(cards))
+    return sorted(rest.elements())
+
+
+def _slave_keep(v: Valuation, card: int) -> float:
+    """What a slave is worth as an ordinary card, apart from the Refugium (a patron set costs its value)."""
+    return 0.6 - 0.03 * v.tables.card_value[card]
+
+
+def _patron_plan(v: Valuation, money: int) -> tuple[float, tuple[int, ...]] | None:
+    """The patron set worth most (R33: three slaves, or two with a Nubian, paying their value): the patron's worth
+    minus the slaves as cards, the pairs they held and the denarii; None when no set is affordable."""
+    spec = v.spec
+    worth = v.patron()
+    if spec is None or worth <= 0:
+        return None
+    pool = _slave_pool(v)
+    pairs = v.pair_potential(pool)
+    best: tuple[float, tuple[int, ...]] | None = None
+    for combo in patron_sets(v.tables, spec, pool):
+        price = sum(v.tables.card_value[c] for c in combo)
+        if price > money:
+            continue
+        kept = pairs - v.pair_potential(_without(pool, combo))
+        gain = worth - sum(_slave_keep(v, c) for c in combo) - kept - v.money(price)
+        if best is None or gain > best[0]:
+            best = (gain, combo)
+    return best
+
+
+def _pairs_plan(v: Valuation) -> tuple[float, list[int]]:
+    """The Refugium pairs worth discarding (R33: one nationality each; Greeks 3 laurels, Germanians 1 legion; no
+    Nubians): the highest slaves of a nationality first (low ones are the cheaper patron set), each pair only while
+    its reward beats the cards and the patron chance they take with them."""
+    pool = _slave_pool(v)
+    chosen: list[int] = []
+    total = 0.0
+    for n in Nationality:
+        reward = v.pair_reward(n)
+        if reward <= 0:
+            continue
+        cards = sorted((c for c in pool if v.tables.card_nationality[c] == n), key=lambda c: -v.tables.card_value[c])
+        while len(cards) >= 2:
+            pair = cards[:2]
+            rest = _without(pool, [*chosen, *pair])
+            lost = v.patron_potential(_without(pool, chosen)) - v.patron_potential(rest)
+            gain = reward - sum(_slave_keep(v, c) for c in pair) - lost
+            if gain <= 0:
+                break
+            chosen += pair
+            total += gain
+            cards = cards[2:]
+    return total, sorted(chosen)
+
+
+def _refugium_option(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
+    """R33, E49: the patron, the pairs, or neither, whichever is worth most."""
+    patron = _patron_plan(v, v.me.money)
+    pairs, cards = _pairs_plan(v)
+    values = {0: patron[0] if patron is not None else -1.0, 1: pairs if cards else -1.0}
+    options = [a for a in legal if isinstance(a, ChooseOption) and values.get(a.option, -1.0) > 0]
+    return max(options, key=lambda a: values[a.option]) if options else DECLINE
+
+
+def _stage_plan(v: Valuation, plan: Sequence[int] | None, legal: Sequence[Action]) -> Action:
+    """Stage ``plan`` in ascending card order, then commit; DECLINE without a plan."""
+    if plan is None:
+        return DECLINE
+    remaining = Counter(plan)
+    remaining.subtract(Counter(_own_staged(v)))
+    if any(n < 0 for n in remaining.values()):  # staged cards outside the plan: finish as legal
+        return COMMIT if COMMIT in legal else _cheapest_pick(v, legal)
+    todo = sorted(remaining.elements())
+    if not todo:
+        return COMMIT if COMMIT in legal else DECLINE
+    pick = PickCard(todo[0])
+    return pick if pick in legal else (COMMIT if COMMIT in legal else DECLINE)
+
+
+def _refugium_patron(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
+    plan = _patron_plan(v, v.me.money)
+    return _stage_plan(v, plan[1] if plan is not None and plan[0] > 0 else None, legal)
+
+
+def _refugium_pairs(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
+    _, cards = _pairs_plan(v)
+    return _stage_plan(v, cards or None, legal)
+
+
+def _tile_value(v: Valuation, tile: int) -> float:
+    """A claim of ``tile`` now: the tile less the denarii a "pay" requirement costs (R34)."""
+    return v.emperor_tile() - v.money(v.tile_cost(tile))
+
+
+def _basilica(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
+    """R34: the tile worth most (no payment first); the face-up one before a Matrona tile, which waits (R35)."""
+    tiles = [a for a in legal if isinstance(a, ChooseTile)]
+    if not tiles:
+        return DECLINE
+
+    def worth(a: ChooseTile) -> float:
+        return _tile_value(v, a.tile) + (0.1 if a.tile == v.view.emperor_up else 0.0)
+
+    best = max(tiles, key=worth)
+    return best if worth(best) > 0 else DECLINE
+
+
+def _official_gain(v: Valuation, official: int, threat: float) -> float:
+    """Choosing ``official`` (R36) rather than nothing: its worth (a little more when taken from a rival) less the
+    official returned for it, which would otherwise be kept unless a later chooser takes it (``threat``); choosing
+    one's own official again only protects it from that."""
+    mine = [o for o, h in enumerate(v.view.officials) if h == v.seat]
+    value = v.official(Official(official))
+    if official in mine:
+        return threat * value
+    holder = v.view.officials[official]
+    if holder >= 0:
+        value *= 1.25  # taken from a rival
+    for o in mine:
+        value -= (1.0 - threat) * v.official(Official(o))
+    return value
+
+
+def _official(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
+    """R36: the official worth most, counting what is taken from a rival and what is returned; the own official
+    again only while rivals choose after us."""
+    options = [a for a in legal if isinstance(a, ChooseOfficial)]
+    if not options:
+        return DECLINE
+    later = v.tables.region_spaces[Region.CAPITOLEUM][pending.index + 1 :]
+    rivals = sum(1 for s in later if v.view.spaces[s] >= 0 and v.view.spaces[s] != v.seat)
+    threat = min(0.9, OFFICIAL_THREAT * rivals)
+    best = max(options, key=lambda a: _official_gain(v, a.official, threat))
+    return best if _official_gain(v, best.official, threat) > 0 else DECLINE
+
+
+def _tribunus_pair(v: Valuation) -> tuple[int, int] | None:
+    """The two controlled factions whose benefits cost least to give up (R38), in board order."""
+    mine = sorted(v.controlled(), key=v.benefit)
+    if len(mine) < 2:
+        return None
+    a, b = sorted(mine[:2])
+    return a, b
+
+
+def _tribunus(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
+    """R38: become tribune when the tile is worth more than this phase's benefits of the two factions named."""
+    names = [a for a in legal if isinstance(a, ChooseFaction)]
+    if not names:
+        return DECLINE
+    if pending.faction >= 0:  # the second name: the cheapest remaining benefit
+        return min(names, key=lambda a: v.benefit(a.faction))
+    pair = _tribunus_pair(v)
+    if pair is None or v.tribune() <= v.benefit(pair[0]) + v.benefit(pair[1]):
+        return DECLINE
+    first = ChooseFaction(pair[0])
+    return first if first in legal else min(names, key=lambda a: v.benefit(a.faction))
+
+
+def _augur(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
+    """R39: discard the drawn card worth least."""
+    return _cheapest_pick(v, legal)
+
+
+def _refugium_space(v: Valuation, spec: SpaceSpec) -> float:
+    """The better Refugium option with the hand as it is (R33)."""
+    patron = _patron_plan(v, _budget(v))
+    pairs, cards = _pairs_plan(v)
+    best = max(patron[0] if patron is not None else 0.0, pairs if cards else 0.0)
+    return best - 0.3 if best > 0 else -1.0
+
+
+def _basilica_tiles(v: Valuation, spec: SpaceSpec) -> list[tuple[int, float]]:
+    """The tiles the player on ``spec`` may claim (R34) with the chance each is still there: the face-up one (unless
+    "1" before him will claim it) and his Matrona tiles."""
+    view = v.view
+    tiles: list[tuple[int, float]] = []
+    if view.emperor_up >= 0:
+        taken = 0.0
+        first = view.spaces[v.tables.region_spaces[Region.BASILICA][0]]
+        if spec.slot > 0 and first >= 0 and first != v.seat:
+            taken = v.tile_chance(view.emperor_up, first)
+        tiles.append((view.emperor_up, 1.0 - taken))
+    if view.officials[Official.MATRONA] == v.seat:
+        tiles += [(t, 1.0) for t in view.matrona_tiles]
+    return tiles
+
+
+def _tile_prospect(v: Valuation, spec: SpaceSpec, money: int) -> tuple[float, int]:
+    """The best expected claim from ``spec`` with ``money`` denarii, and its tile (-1: none)."""
+    best, choice = -1.0, -1
+    for tile, free in _basilica_tiles(v, spec):
+        value = free * v.tile_chance(tile, v.seat, money) * _tile_value(v, tile)
+        if value > best:
+            best, choice = value, tile
+    return best, choice
+
+
+def _target_tile(v: Valuation, spec: SpaceSpec, money: int) -> int:
+    value, tile = _tile_prospect(v, spec, money)
+    return tile if value > 0 else -1
+
+
+def _basilica_space(v: Valuation, spec: SpaceSpec) -> float:
+    """The tile that may be claimed (R34): the face-up one (unless "1" before us will claim it) or a Matrona tile."""
+    value, _ = _tile_prospect(v, spec, _budget(v))
+    return value - 0.2
+
+
+def _capitoleum_space(v: Valuation, spec: SpaceSpec) -> float:
+    """The official to be chosen (R36): the best gain, less for a later space (the earlier choosers come first)."""
+    threat = OFFICIAL_THREAT * 0.6  # who else comes is not known yet
+    gains = [_official_gain(v, o, threat) for o in range(len(Official)) if not _chosen(v, o)]
+    if not gains:
+        return -1.0
+    return (1.0, 0.8, 0.65)[min(spec.slot, 2)] * max(gains) - 0.3
+
+
+def _chosen(v: Valuation, official: int) -> bool:
+    chosen = v.view.officials_chosen
+    return official < len(chosen) and chosen[official]
 
 
 _REGION_VALUE: dict[Region, Callable[[Valuation, SpaceSpec], float]] = {
@@ -443,6 +818,9 @@ _REGION_VALUE: dict[Region, Callable[[Valuation, SpaceSpec], float]] = {
     Region.CATACOMBS: _catacombs_space,
     Region.PANTHEON: _pantheon_space,
     Region.FIELD_OF_MARS: _mars_space,
+    Region.REFUGIUM: _refugium_space,
+    Region.BASILICA: _basilica_space,
+    Region.CAPITOLEUM: _capitoleum_space,
 }
 
 Handler = Callable[[Valuation, Pending, Sequence[Action]], Action]
@@ -466,6 +844,13 @@ _HANDLERS: dict[DecisionKind, Handler] = {
     DecisionKind.CHARIOT_BID: _chariot_bid,
     DecisionKind.CHARIOT_PLACEMENT: _chariot_place,
     DecisionKind.CESURA_DISCARD: _discard,
+    DecisionKind.REFUGIUM_OPTION: _refugium_option,
+    DecisionKind.REFUGIUM_PATRON: _refugium_patron,
+    DecisionKind.REFUGIUM_PAIRS: _refugium_pairs,
+    DecisionKind.BASILICA_CLAIM: _basilica,
+    DecisionKind.OFFICIAL_CHOICE: _official,
+    DecisionKind.TRIBUNUS_PLEBIS: _tribunus,
+    DecisionKind.AUGUR_DISCARD: _augur,
 }
 
 

@@ -147,6 +147,7 @@ class MctsAgent(Agent):
     """Single-observer IS-MCTS over sampled determinizations (see the module docstring)."""
 
     name = "mcts"
+    plays_expansion = True  # the searches run on the engine; the heuristic (flat search, rollouts) plays it too
 
     def __init__(
         self,
