@@ -463,3 +463,10 @@ def test_random_game_helper_still_plays_base_games() -> None:
 def test_codec_instances_are_shared() -> None:
     assert codec_for(COMPONENTS, True) is CODEC and isinstance(CODEC, ActionCodec)
     assert encoder_for(COMPONENTS, 60, True) is ENC
+
+
+def test_api_test_with_the_penalty_wrapper() -> None:
+    from tribune_env.envs import IllegalActionPenalty
+
+    run_api_test(IllegalActionPenalty(tribune_env.expansion_env(players=3)), num_cycles=300)
+    run_api_test(IllegalActionPenalty(tribune_env.expansion_env(players=4), terminate=False), num_cycles=300)
