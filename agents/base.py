@@ -53,7 +53,7 @@ class Agent(ABC):
             AgentError: the game is an expansion game and the agent does not play the expansion.
         """
         if config.expansion and not self.plays_expansion:
-            raise AgentError(f"agent {self.name!r} does not play expansion games yet (use 'random')")
+            raise AgentError(f"agent {self.spec!r} does not play expansion games (heuristic, greedy, mcts, random do)")
         self.seat = seat
         self.config = config
         self.rng = random.Random(seed)

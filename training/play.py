@@ -92,7 +92,7 @@ class HumanGame:
             if config.expansion and not agent.plays_expansion:
                 agent.close()
                 self.close()
-                raise AgentError(f"--expansion: agent {agent.spec!r} does not play expansion games yet; choose another")
+                raise AgentError(f"--expansion: agent {agent.spec!r} does not play expansion games; choose another")
             self.agents[s] = agent
             agent.reset(s, config, seed * 1000 + s)
             self.names.append(agent.spec)

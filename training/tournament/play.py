@@ -151,8 +151,8 @@ def agent_modules(specs: Iterable[str], expansion: bool = False) -> tuple[str, .
             module = type(agent).__module__
             if expansion and not agent.plays_expansion:
                 raise AgentError(
-                    f"--expansion: agent {spec!r} does not play expansion games yet; "
-                    "leave it out (random does) or play base games"
+                    f"--expansion: agent {spec!r} does not play expansion games; "
+                    "leave it out (heuristic, greedy, mcts, random and ppo-expansion do) or play base games"
                 )
         finally:
             agent.close()
