@@ -40,10 +40,12 @@ from tribune_env.data import (
     OBJECTIVES,
     BrutiiCard,
     Components,
+    ExpansionScoring,
     ExpansionVictoryCard,
     Faction,
     Official,
     Region,
+    ScoringSpec,
     VictoryCard,
 )
 from tribune_env.engine.config import victory_cards_of
@@ -94,54 +96,37 @@ class Scales:
         def most(key: str) -> float:
             return float(2 * max(c.thresholds.get(key, 0) for c in cards))
 
-        s = components.scoring
-        score = (
-            s.tribune
-            + s.eternal_favor
-            + s.temporary_favor
-            + s.first_bonus
-            + s.laurel * most("laurels")
-            + s.legion * most("legions")
-            + most("denarii") / s.denarii_per_point
-            + s.marker * len(Faction)
-        )
-        extra = components.expansion
-        if expansion and extra is not None:
+        def top_score(s: ScoringSpec | ExpansionScoring) -> float:
+            """Every scoring item of table ``s`` at the scales above."""
+            return (
+                s.tribune
+                + s.eternal_favor
+                + s.temporary_favor
+                + s.first_bonus
+                + s.laurel * most("laurels")
+                + s.legion * most("legions")
+                + most("denarii") / s.denarii_per_point
+                + s.marker * len(Faction)
+            )
+
+        score = top_score(components.scoring)
+        followers = max(components.followers.values())
+        extra = components.expansion if expansion else None
+        if extra is not None:
             x = extra.scoring
-            score = max(
-                score,
-                x.tribune
-                + x.eternal_favor
-                + x.temporary_favor
-                + x.first_bonus
-                + x.laurel * most("laurels")
-                + x.legion * most("legions")
-                + most("denarii") / x.denarii_per_point
-                + x.marker * len(Faction)
-                + x.emperor_tile * most("emperor_tiles")
-                + x.patron * most("patrons"),
-            )
-            return cls(
-                money=most("denarii"),
-                laurels=most("laurels"),
-                legions=most("legions"),
-                cards=float(2 * components.hand_limit),
-                followers=float(max(max(components.followers.values()), max(extra.followers.values())) + 1),
-                score=float(score),
-                rounds=float(round_limit),
-                tiles=most("emperor_tiles"),
-                patrons=most("patrons"),
-            )
+            score = max(score, top_score(x) + x.emperor_tile * most("emperor_tiles") + x.patron * most("patrons"))
+            followers = max(followers, max(extra.followers.values()))
         return cls(
             money=most("denarii"),
             laurels=most("laurels"),
             legions=most("legions"),
             cards=float(2 * components.hand_limit),
-            followers=float(max(components.followers.values()) + 1),
+            followers=float(followers + 1),
             score=float(score),
             rounds=float(round_limit),
+            tiles=most("emperor_tiles") if extra is not None else 1.0,
+            patrons=most("patrons") if extra is not None else 1.0,
         )
-
 
 PLAYER_FLAGS = (
     "present",
