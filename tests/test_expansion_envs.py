@@ -19,15 +19,15 @@ from pettingzoo.test import seed_test
 from positions import random_game
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 from test_aec_env import run_api_test
-from test_observation import differing_pieces
+from test_observation import assert_no_leak as observation_unchanged
+from test_observation import hide_and_redeal
 from test_view import _hidden_slots
 
 import tribune_env
-from tribune_env import DecisionKind, Game, GameConfig, IllegalMoveError, PickCard, default_components
+from tribune_env import DecisionKind, Game, IllegalMoveError, PickCard, default_components
 from tribune_env.codec import ActionCodec, ActionDecodeError, ObservationEncoder, codec_for, encoder_for
 from tribune_env.data import Official
 from tribune_env.engine.state import GameState
-from tribune_env.engine.view import player_view
 from tribune_env.envs import EXPANSION_AEC_ID, EXPANSION_SINGLE_ID, Table, TribuneExpansionSingleEnv
 
 COMPONENTS = default_components()
@@ -39,13 +39,7 @@ PLAYER_COUNTS = (2, 3, 4, 5)
 
 def expansion_game(players: int, seed: int, steps: int) -> Game:
     """A random expansion game after ``steps`` random decisions (or at its end)."""
-    game = Game.new(GameConfig(players=players, expansion=True), seed=seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if game.is_over:
-            break
-        game.apply(rng.choice(game.legal_actions()))
-    return game
+    return random_game(players, seed, steps, expansion=True)
 
 
 # --- the action space ----------------------------------------------------------------------------
@@ -183,49 +177,18 @@ def hidden_slots(state: GameState, seat: int) -> list[list[int]]:
 
 
 def redeal_everything_hidden(state: GameState, seat: int, rng: random.Random) -> GameState:
-    """A state ``seat`` cannot tell from ``state``: hands, piles, face-down cards, Augur draws and others' staged
-    cards re-dealt, the emperor pile reordered, others' sealed bids and the chance key changed."""
-    other = state.clone()
-    slots = hidden_slots(other, seat)
-    hands = {s: [c for c, n in enumerate(p.hand) for _ in range(n)] for s, p in enumerate(other.players) if s != seat}
-    pairs = [i for i, (s, _, _) in enumerate(other.pairs) if s != seat]
-    pool = [c for slot in slots for c in slot] + [c for hand in hands.values() for c in hand]
-    pool += [c for i in pairs for c in other.pairs[i][1:]]
-    rng.shuffle(pool)
-    for slot in slots:
-        slot[:] = [pool.pop() for _ in slot]
-    for s, hand in hands.items():
-        counts = [0] * len(other.players[s].hand)
-        for _ in hand:
-            counts[pool.pop()] += 1
-        other.players[s].hand = counts
-    for i in pairs:
-        other.pairs[i] = (other.pairs[i][0], pool.pop(), pool.pop())
-    assert not pool
+    """A state ``seat`` cannot tell from ``state``: what ``hide_and_redeal`` changes, with the Augur's draws and
+    others' staged slaves and assassins among the re-dealt cards, and the emperor pile reordered (R35)."""
+    other = hide_and_redeal(state, seat, rng, hidden_slots)
     rng.shuffle(other.emperor_pile)
-    for s, amount in enumerate(other.bids):
-        if s != seat and amount >= 0:
-            other.bids[s] = rng.randint(0, other.players[s].money)
-    other.chance = rng.randrange(2**62)
-    other.events = [e for e in other.events if e.private_to in (-1, seat)]
-    other.legal_cache = None
     return other
 
 
 def assert_no_leak(
     encoder: ObservationEncoder, state: GameState, seat: int, rng: random.Random, tries: int = 2
 ) -> None:
-    base = encoder.encode(state, seat)
-    view = player_view(state, seat)
-    for _ in range(tries):
-        other = redeal_everything_hidden(state, seat, rng)
-        assert other.card_counts() == state.card_counts()
-        assert player_view(other, seat) == view, "the re-deal must keep the observer's view"
-        obs = encoder.encode(other, seat)
-        assert obs.tobytes() == base.tobytes(), (
-            f"P{seat}'s observation depends on hidden information at {state.pending}: "
-            f"{differing_pieces(base, obs, encoder)}"
-        )
+    """R1, R2, R35, R39: re-dealing everything hidden from ``seat`` leaves its observation byte-identical."""
+    observation_unchanged(encoder, state, seat, rng, tries, hide=redeal_everything_hidden)
 
 
 def _special(state: GameState) -> set[str]:

@@ -28,7 +28,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from positions import card, pick, place, position, random_game
 from test_codec import modified_components
-from test_view import redeal
+from test_view import _hidden_slots, redeal
 
 from tribune_env import Bid, DecisionKind, Faction, Game, GameConfig, Region, default_components
 from tribune_env.codec import ObservationEncoder, encoder_for
@@ -107,10 +107,12 @@ def counts(*labels: str) -> np.ndarray:
     return out
 
 
-def hide_and_redeal(state: GameState, seat: int, rng: random.Random) -> GameState:
-    """A state ``seat`` cannot tell from ``state``: hidden cards re-dealt (R1), others' sealed bids (R2), the
-    chance key and others' private log lines changed."""
-    other = redeal(state, seat, rng)
+def hide_and_redeal(
+    state: GameState, seat: int, rng: random.Random, hidden: Callable[[GameState, int], list[list[int]]] = _hidden_slots
+) -> GameState:
+    """A state ``seat`` cannot tell from ``state``: hidden cards re-dealt (R1; ``hidden`` names the hidden card lists
+    besides hands and pairs), others' sealed bids (R2), the chance key and others' private log lines changed."""
+    other = redeal(state, seat, rng, hidden)
     for s, amount in enumerate(other.bids):
         if s != seat and amount >= 0:
             other.bids[s] = rng.randint(0, other.players[s].money)
@@ -125,13 +127,18 @@ def differing_pieces(a: np.ndarray, b: np.ndarray, encoder: ObservationEncoder =
 
 
 def assert_no_leak(
-    encoder: ObservationEncoder, state: GameState, seat: int, rng: random.Random, tries: int = 2
+    encoder: ObservationEncoder,
+    state: GameState,
+    seat: int,
+    rng: random.Random,
+    tries: int = 2,
+    hide: Callable[[GameState, int, random.Random], GameState] = hide_and_redeal,
 ) -> None:
-    """R1/R2: re-dealing what ``seat`` cannot know leaves its observation byte-identical."""
+    """R1/R2: re-dealing what ``seat`` cannot know (``hide``) leaves its observation byte-identical."""
     base = encoder.encode(state, seat)
     view = player_view(state, seat)
     for _ in range(tries):
-        other = hide_and_redeal(state, seat, rng)
+        other = hide(state, seat, rng)
         assert other.card_counts() == state.card_counts()
         assert player_view(other, seat) == view, "the re-deal must be consistent with the observer's view"
         obs = encoder.encode(other, seat)

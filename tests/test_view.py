@@ -10,6 +10,7 @@ sensitive.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -45,10 +46,16 @@ def _hidden_slots(state: GameState, seat: int) -> list[list[int]]:
     return slots
 
 
-def redeal(state: GameState, seat: int, rng: random.Random) -> GameState:
-    """A copy of ``state`` whose hidden cards (for ``seat``) are shuffled among the hidden places."""
+def redeal(
+    state: GameState,
+    seat: int,
+    rng: random.Random,
+    hidden: Callable[[GameState, int], list[list[int]]] = _hidden_slots,
+) -> GameState:
+    """A copy of ``state`` whose hidden cards (for ``seat``) are shuffled among the hidden places: other hands,
+    other players' sealed pairs and the card lists ``hidden(copy, seat)`` (by default the base game's)."""
     other = state.clone()
-    slots = _hidden_slots(other, seat)
+    slots = hidden(other, seat)
     hands = {s: [c for c, n in enumerate(p.hand) for _ in range(n)] for s, p in enumerate(other.players) if s != seat}
     pairs = [(i, [a, b]) for i, (s, a, b) in enumerate(other.pairs) if s != seat]
     pool = [c for slot in slots for c in slot]
