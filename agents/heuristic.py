@@ -241,6 +241,14 @@ def _takeover(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action
     if plan is None:
         return DECLINE
     plan = _top_up(v, plan, pool)
+    return _follow(v, plan, staged, legal, lambda: beats(v.tables, staged, targets[0]))
+
+
+def _follow(
+    v: Valuation, plan: list[int], staged: list[int], legal: Sequence[Action], wins: Callable[[], bool]
+) -> Action:
+    """The next card of ``plan`` not staged yet, or COMMIT once all are; when the staged cards left the plan or its
+    next card is not offered, COMMIT if the staged set ``wins()``, else the cheapest legal pick."""
     remaining = Counter(plan)
     remaining.subtract(Counter(staged))
     if any(n < 0 for n in remaining.values()):  # staged cards outside the plan: finish as cheaply as legal
@@ -251,7 +259,7 @@ def _takeover(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action
     pick = PickCard(todo[0])
     if pick in legal:
         return pick
-    return COMMIT if COMMIT in legal and beats(v.tables, staged, targets[0]) else _cheapest_pick(v, legal)
+    return COMMIT if COMMIT in legal and wins() else _cheapest_pick(v, legal)
 
 
 def _takeover_with_assassins(
@@ -268,18 +276,13 @@ def _takeover_with_assassins(
         return DECLINE
     plan, k = found
     plan = _top_up(v, plan, pool)
-    remaining = Counter([*plan, *[a] * k])
-    remaining.subtract(Counter(staged))
-    if any(n < 0 for n in remaining.values()):  # staged cards outside the plan: finish as cheaply as legal
-        return COMMIT if COMMIT in legal else _cheapest_pick(v, legal)
-    todo = sorted(remaining.elements())
-    if not todo:
-        return COMMIT
-    pick = PickCard(todo[0])
-    if pick in legal:
-        return pick
-    wins = beats(v.tables, staged_cards, weakened(v.tables, target, staged_assassins, v.protected))
-    return COMMIT if COMMIT in legal and wins else _cheapest_pick(v, legal)
+    return _follow(
+        v,
+        [*plan, *[a] * k],
+        staged,
+        legal,
+        lambda: beats(v.tables, staged_cards, weakened(v.tables, target, staged_assassins, v.protected)),
+    )
 
 
 def _assassin_plan(

@@ -116,17 +116,7 @@ class Needs:
         rest = sorted((o for o in OBJECTIVES if o not in chosen), key=lambda o: -(progress[o] + ease[o]))
         chosen += rest[: max(0, required - len(chosen))]
         spare = rest[max(0, required - len(card.obligatory)) :][:1]  # one fallback objective
-        weight = {}
-        for o in OBJECTIVES:
-            if progress[o] >= 1.0:
-                weight[o] = 0.15
-            elif o in chosen:
-                weight[o] = 1.0
-            elif o in spare:
-                weight[o] = 0.4
-            else:
-                weight[o] = 0.1
-        met = {o: progress[o] >= 1.0 for o in OBJECTIVES}
+        weight, met = _weigh(OBJECTIVES, progress, chosen, spare)
         return cls(weight, met, dict(t))
 
     @classmethod
@@ -152,18 +142,26 @@ class Needs:
         rest = sorted((o for o in EXPANSION_OBJECTIVES if o not in chosen), key=lambda o: -outlook(o))
         chosen += rest[: max(0, required - len(chosen))]
         spare = rest[max(0, required - len(card.obligatory)) :][:1]
-        weight = {"denarii": 0.0}  # no denarii objective (E72): money is only points and means
-        for o in EXPANSION_OBJECTIVES:
-            if progress[o] >= 1.0:
-                weight[o] = 0.15
-            elif o in chosen:
-                weight[o] = 1.0
-            elif o in spare:
-                weight[o] = 0.4
-            else:
-                weight[o] = 0.1
-        met = {o: progress[o] >= 1.0 for o in EXPANSION_OBJECTIVES}
+        weight, met = _weigh(EXPANSION_OBJECTIVES, progress, chosen, spare)
+        weight = {"denarii": 0.0, **weight}  # no denarii objective (E72): money is only points and means
         return cls(weight, met, dict(t))
+
+
+def _weigh(
+    objectives: Sequence[str], progress: dict[str, float], chosen: list[str], spare: list[str]
+) -> tuple[dict[str, float], dict[str, bool]]:
+    """Weights and met flags of ``objectives``: a met objective 0.15, one pursued 1, the fallback 0.4, others 0.1."""
+    weight = {}
+    for o in objectives:
+        if progress[o] >= 1.0:
+            weight[o] = 0.15
+        elif o in chosen:
+            weight[o] = 1.0
+        elif o in spare:
+            weight[o] = 0.4
+        else:
+            weight[o] = 0.1
+    return weight, {o: progress[o] >= 1.0 for o in objectives}
 
 
 @cache
