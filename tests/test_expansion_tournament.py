@@ -9,9 +9,7 @@ expansion; the agent that does not is registered here.
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
-import io
 import json
 import shutil
 import sqlite3
@@ -20,11 +18,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_replay import cli as replay_cli
+from test_results_integrity import edit, edit_record
+from test_tournament_run import without_timings
 
 from agents.base import Agent, AgentError, InfoSet
 from agents.random_agent import RandomAgent
 from agents.specs import no_more, register_agent
-from training import replay
 from training.cli import main
 from training.replay import replay_game
 from training.tournament.command import default_results_path
@@ -94,33 +94,6 @@ def meta(path: Path) -> dict[str, str]:
         rows = dict(db.execute("SELECT key, value FROM meta").fetchall())
     db.close()
     return rows
-
-
-def edit(path: Path, sql: str, *args: Any) -> None:
-    db = sqlite3.connect(path)
-    db.execute(sql, args)
-    db.commit()
-    db.close()
-
-
-def edit_record(path: Path, game_id: int, change: Any) -> None:
-    db = sqlite3.connect(path)
-    (text,) = db.execute("SELECT record FROM games WHERE game_id = ?", (game_id,)).fetchone()
-    doc = json.loads(text)
-    change(doc)
-    db.execute("UPDATE games SET record = ? WHERE game_id = ?", (json.dumps(doc), game_id))
-    db.commit()
-    db.close()
-
-
-def without_timings(record: GameRecord) -> GameRecord:
-    return dataclasses.replace(record, timings=(), seconds=0.0)
-
-
-def replay_cli(argv: list[str], stdin: str = "") -> int:
-    parser = argparse.ArgumentParser(prog="tribune")
-    replay.add_parser(parser.add_subparsers(dest="command", required=True))
-    return replay.run(parser.parse_args(["replay", *argv]), input_stream=io.StringIO(stdin))
 
 
 # -- playing and recording ----------------------------------------------------------------
