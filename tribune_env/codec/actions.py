@@ -266,7 +266,7 @@ class ActionCodec:
         factions = self.components.factions
         name = block.name
         if name in ("card", "card_x"):
-            return f"card:{self.tables.card_label[offset if name == 'card' else self._card_x(offset)]}"
+            return f"card:{self.tables.card_label[self._card(name, offset)]}"
         if name in ("place", "place_x"):
             return f"place:{self.tables.spaces[self._space(name, offset)].label}"
         if name == "bid":
@@ -288,10 +288,12 @@ class ActionCodec:
         relative, faction = self._relative_seat(block, offset)
         return f"assassinate:+{relative}:{factions[faction].faction.key}"
 
-    def _card_x(self, offset: int) -> int:
-        return self.block["card"].size + offset
+    def _card(self, name: str, offset: int) -> int:
+        """The card type of ``offset`` in the ``card`` or ``card_x`` block."""
+        return offset if name == "card" else self.block["card"].size + offset
 
     def _space(self, name: str, offset: int) -> int:
+        """The follower space of ``offset`` in the ``place`` or ``place_x`` block."""
         return offset if name == "place" else self.block["place"].size + offset
 
     def describe(self, index: int, kind: DecisionKind | None = None, faction: int = -1) -> str:
@@ -301,7 +303,7 @@ class ActionCodec:
         factions = self.components.factions
         name = block.name
         if name in ("card", "card_x"):
-            return f"choose {self.tables.card_name(offset if name == 'card' else self._card_x(offset))}"
+            return f"choose {self.tables.card_name(self._card(name, offset))}"
         if name in ("place", "place_x"):
             return f"place a follower on {self.tables.spaces[self._space(name, offset)].label}"
         if name == "bid":
