@@ -64,8 +64,7 @@ class ExpansionRegion(KeyedEnum):
 
 
 class BrutiiCard(KeyedEnum):
-    """The Brutii's twelve action cards, one of each (components.md "Brutii", E78). Their effects come with the
-    Brutii variant; the action space already holds one action per card so that it never changes size."""
+    """The Brutii's twelve action cards, one of each (components.md "Brutii", E78; effects R46-R54)."""
 
     PATRON = 0
     FACTION_TAKEOVER = 1
@@ -79,6 +78,18 @@ class BrutiiCard(KeyedEnum):
     SLAVE_CARDS = 9
     MASS_MURDER = 10
     VETO = 11
+
+
+class BrutiiDisc(KeyedEnum):
+    """The symbols on the Brutii's action discs (E81, R44)."""
+
+    CROSS = 0  # no action card this turn
+    ARROW = 1  # choose one action card
+    ARROW_FOLLOWER = 2  # choose one action card, and place the proconsul if he holds it
+
+
+IMMEDIATE_CARDS = (BrutiiCard.BUY_A_LEGION, BrutiiCard.SLAVE_CARDS, BrutiiCard.MASS_MURDER, BrutiiCard.VETO)
+"""The action cards resolved as soon as they are played (E89)."""
 
 
 class Requirement(KeyedEnum):
@@ -199,7 +210,7 @@ class ExpansionVictoryCard:
     """An expansion victory card (E72, E73).
 
     ``thresholds`` keyed by :data:`EXPANSION_THRESHOLDS`; ``required`` by player count;
-    ``required_brutii`` by seats in a game with the Brutii (stored, not used yet).
+    ``required_brutii`` by seats in a game with the Brutii (E106).
     """
 
     id: str
@@ -212,8 +223,36 @@ class ExpansionVictoryCard:
 
 
 @dataclass(frozen=True)
+class BrutiiSpec:
+    """The Brutii variant's numbers (R42-R54; components.md "Brutii"; ``[expansion.brutii]``).
+
+    Attributes:
+        followers: seats (the Brutii included) -> followers of each family; the Brutii takes as many phase-2
+            turns (R44).
+        discs: copies of each disc symbol (E81).
+        legion_price: the price of a legion bought with "Buy a Legion" when he displays no Legates set (R51).
+        slave_lay: cards he lays on a field for each slave he takes with "Slave Cards" (R52).
+        mass_murder_set: the smallest displayed set that loses its highest card to "Mass Murder" (R53).
+    """
+
+    followers: dict[int, int]
+    discs: dict[BrutiiDisc, int]
+    legion_price: int
+    slave_lay: int
+    mass_murder_set: int
+
+    @property
+    def disc_count(self) -> int:
+        return sum(self.discs.values())
+
+    @property
+    def seat_counts(self) -> tuple[int, ...]:
+        return tuple(sorted(self.followers))
+
+
+@dataclass(frozen=True)
 class ExpansionSpec:
-    """Every printed number of the Tribune Expansion (without the Brutii)."""
+    """Every printed number of the Tribune Expansion and its Brutii variant."""
 
     slaves: tuple[SlaveSpec, ...]  # in Nationality order
     assassins: AssassinSpec
@@ -227,6 +266,7 @@ class ExpansionSpec:
     point_variant: dict[int, int]  # player count (6: seats with the Brutii) -> markers
     scoring: ExpansionScoring
     victory_cards: tuple[ExpansionVictoryCard, ...]
+    brutii: BrutiiSpec | None = None  # None: the component set cannot play the Brutii variant
 
     def slave(self, nationality: Nationality) -> SlaveSpec:
         return self.slaves[nationality]
@@ -251,6 +291,8 @@ class ExpansionSpec:
         seats = set(self.followers) | set(self.point_variant)
         for card in self.victory_cards:
             seats |= set(card.required_brutii)
+        if self.brutii is not None:
+            seats |= set(self.brutii.followers)
         return tuple(sorted(seats))
 
     @property
@@ -508,10 +550,52 @@ def parse_expansion(
         point_variant=_count_table(expansion, "point_variant", "expansion"),
         scoring=_parse_scoring(expansion),
         victory_cards=_parse_victory_cards(expansion, limits, base_card_ids),
+        brutii=_parse_brutii(expansion) if "brutii" in expansion else None,
     )
     _check_player_counts(spec, tuple(player_counts))
     _check_numbers(spec)
+    _check_brutii(spec)
     return spec
+
+
+def _parse_brutii(expansion: dict[str, Any]) -> BrutiiSpec:
+    where = "expansion.brutii"
+    table = _known_keys(
+        _get(expansion, "brutii", "expansion"),
+        where,
+        ("followers", "discs", "legion_price", "slave_lay", "mass_murder_set"),
+        "Brutii number",
+    )
+    discs_raw = _known_keys(_get(table, "discs", where), f"{where}.discs", [d.key for d in BrutiiDisc], "disc")
+    discs = {d: _int(discs_raw, d.key, f"{where}.discs", 0) for d in BrutiiDisc}
+    return BrutiiSpec(
+        followers=_count_table(table, "followers", where, maximum=MAX_SIZE),
+        discs=discs,
+        legion_price=_int(table, "legion_price", where, 0),
+        slave_lay=_int(table, "slave_lay", where, 1),
+        mass_murder_set=_int(table, "mass_murder_set", where, 1),
+    )
+
+
+def _check_brutii(spec: ExpansionSpec) -> None:
+    """The Brutii's seat counts have every table a game needs, and he has a disc for every turn (R42, R44)."""
+    brutii = spec.brutii
+    if brutii is None:
+        return
+    for seats, followers in brutii.followers.items():
+        where = f"expansion.brutii.followers.{seats}"
+        if seats < 3:
+            raise ComponentError(f"{where}: the Brutii needs at least two families besides him")
+        if followers > brutii.disc_count:
+            raise ComponentError(f"{where}: {followers} turns is more than the {brutii.disc_count} discs")
+        if seats not in spec.point_variant:
+            raise ComponentError(f"expansion.point_variant.{seats}: missing (expansion.brutii.followers lists it)")
+        if seats - 1 not in spec.official(Official.QUAESTOR).payment:
+            raise ComponentError(
+                f"expansion.officials[{int(Official.QUAESTOR)}].payment.{seats - 1}: missing (needed by {seats} seats)"
+            )
+        if not any(seats in card.required_brutii for card in spec.victory_cards):
+            raise ComponentError(f"expansion.victory_cards: no card has a \"with Brutii\" row for {seats} seats")
 
 
 def _check_player_counts(spec: ExpansionSpec, player_counts: tuple[int, ...]) -> None:

@@ -78,9 +78,23 @@ class ChooseOfficial:
     official: int
 
 
+@dataclass(frozen=True, slots=True)
+class ChooseActionCard:
+    """Brutii: play the action card ``card`` (a :class:`~tribune_env.data.BrutiiCard`) face up (R44)."""
+
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseRegion:
+    """Brutii: name the region ``region`` (a :class:`~tribune_env.data.Region`, I-XI) with "Veto" (R54)."""
+
+    region: int
+
+
 Action = (
     PlaceFollower | PickCard | Commit | Decline | Bid | ChooseOption | ChooseFaction | Assassinate | ChooseTile
-    | ChooseOfficial
+    | ChooseOfficial | ChooseActionCard | ChooseRegion
 )
 
 COMMIT = Commit()
@@ -131,3 +145,15 @@ def choose_tile(tile: int) -> ChooseTile:
 def choose_official(official: int) -> ChooseOfficial:
     """Shared instance of ``ChooseOfficial(official)``."""
     return ChooseOfficial(official)
+
+
+@cache
+def choose_action_card(card: int) -> ChooseActionCard:
+    """Shared instance of ``ChooseActionCard(card)``."""
+    return ChooseActionCard(card)
+
+
+@cache
+def choose_region(region: int) -> ChooseRegion:
+    """Shared instance of ``ChooseRegion(region)``."""
+    return ChooseRegion(region)

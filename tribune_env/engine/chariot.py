@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from tribune_env.data import BrutiiCard
 from tribune_env.engine.actions import DECLINE, Action, Bid, ChooseFaction, Decline, choose_faction
+from tribune_env.engine.brutii_ops import played
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase
-from tribune_env.engine.ops import ask, bid_choices, faction_name, pay, push, seal_bid, seat_name
+from tribune_env.engine.ops import ask, bid_choices, faction_name, give_money, pay, push, seal_bid, seat_name
 from tribune_env.engine.registry import DecisionRule, agenda_has, decision, in_phase, step
-from tribune_env.engine.state import GameState
+from tribune_env.engine.state import OPTED_OUT, GameState
 
 
 @step
@@ -26,10 +28,19 @@ def chariot_bid(state: GameState, seat: int) -> None:
 
 
 def _legal_bid(state: GameState, pending: Pending) -> list[Action]:
-    return bid_choices(state, pending.seat)
+    """Every affordable bid; the Brutii may also opt out, in the same sealed choice (R49)."""
+    bids = bid_choices(state, pending.seat)
+    return [*bids, DECLINE] if pending.seat == state.brutii else bids
 
 
-def _resolve_bid(state: GameState, pending: Pending, action: Bid) -> None:
+def _resolve_bid(state: GameState, pending: Pending, action: Bid | Decline) -> None:
+    if isinstance(action, Decline):
+        state.bids[pending.seat] = OPTED_OUT
+        state.log(pending.seat, f"{seat_name(pending.seat)} makes a sealed chariot choice")
+        state.log(pending.seat, f"{seat_name(pending.seat)} opts out (sealed)", private_to=pending.seat)
+        return
+    if pending.seat == state.brutii:  # the same public words as opting out (R49: one sealed choice)
+        state.log(pending.seat, f"{seat_name(pending.seat)} makes a sealed chariot choice")
     seal_bid(state, pending.seat, action.amount, "the chariot")
 
 
@@ -37,15 +48,19 @@ def _resolve_bid(state: GameState, pending: Pending, action: Bid) -> None:
 def chariot_resolve(state: GameState) -> None:
     """A unique highest bid wins and pays the stock; a tie leaves the chariot off the board."""
     bids = state.bids
-    state.log(-1, "chariot bids revealed: " + ", ".join(f"{seat_name(s)} {b}" for s, b in enumerate(bids)))
+    shown = ", ".join(f"{seat_name(s)} {'opts out' if b == OPTED_OUT else b}" for s, b in enumerate(bids))
+    state.log(-1, "chariot bids revealed: " + shown)
     best = max(bids)
     top = [s for s, b in enumerate(bids) if b == best]
+    opted_out = state.brutii >= 0 and bids[state.brutii] == OPTED_OUT
     state.bids = [-1] * state.num_players
     if len(top) != 1:
         state.log(-1, "the chariot auction is tied: the chariot stays off the board (R22)")
         return
     winner = top[0]
     pay(state, winner, best, "the chariot")
+    if opted_out and played(state, BrutiiCard.DENARII):  # R49: the winner's payment goes to the Brutii
+        give_money(state, state.brutii, best, "the chariot winner's payment, Denarii (R49)")
     ask(state, Pending(DecisionKind.CHARIOT_PLACEMENT, winner))
 
 

@@ -34,6 +34,9 @@ class GameConfig:
         start_seat: the starting player, or ``None`` to draw one at random.
         expansion: play with the Tribune Expansion (2-5 families, R42); the component set needs its
             expansion tables.
+        brutii: play the Brutii variant (expansion only; 5 or 6 seats, one of them the Brutii; R42-R54).
+        brutii_seat: the Brutii's seat, or ``None`` to draw one at random (R43); the starting player is
+            the seat after him.
         components: the component set (default: the packaged one); configs with different numbers
             compare unequal (component sets compare by content, see :class:`Components`).
     """
@@ -45,6 +48,8 @@ class GameConfig:
     auto_forced: bool = True
     start_seat: int | None = None
     expansion: bool = False
+    brutii: bool = False
+    brutii_seat: int | None = None
     components: Components = field(default_factory=default_components, repr=False)
 
     def __post_init__(self) -> None:
@@ -52,7 +57,7 @@ class GameConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int):
                 raise ValueError(f"{name}: expected an integer, got {value!r}")
-        for name in ("point_variant", "auto_forced", "expansion"):
+        for name in ("point_variant", "auto_forced", "expansion", "brutii"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"{name}: expected true or false, got {getattr(self, name)!r}")
         if self.expansion and self.components.expansion is None:
@@ -60,20 +65,40 @@ class GameConfig:
                 f"expansion: the component set {self.components.name!r} has no expansion tables "
                 "(add the [expansion] tables to the component file)"
             )
+        self._check_brutii()
         counts = self.player_counts
         if self.players not in counts:
-            what = "with the expansion" if self.expansion else "by the base game"
+            what = "with the Brutii" if self.brutii else "with the expansion" if self.expansion else "by the base game"
             raise ValueError(f"players: {self.players} is not supported {what}; choose one of {counts}")
         if self.round_limit < 1:
             raise ValueError(f"round_limit: must be >= 1, got {self.round_limit}")
         if self.start_seat is not None and not 0 <= self.start_seat < self.players:
             raise ValueError(f"start_seat: must be in 0..{self.players - 1}, got {self.start_seat}")
+        if self.brutii_seat is not None and not 0 <= self.brutii_seat < self.players:
+            raise ValueError(f"brutii_seat: must be in 0..{self.players - 1}, got {self.brutii_seat}")
         if self.victory_card is not None:
             card = self.find_victory_card(self.victory_card)
-            if self.players not in card.required:
+            rows = self.required_rows(card)
+            if self.players not in rows:
                 raise ValueError(
-                    f"victory_card: {card.id!r} is not for {self.players} players (it is for {sorted(card.required)})"
+                    f"victory_card: {card.id!r} is not for {self.players} players (it is for {sorted(rows)})"
                 )
+
+    def _check_brutii(self) -> None:
+        seat = self.brutii_seat
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
+            raise ValueError(f"brutii_seat: expected an integer or null, got {self.brutii_seat!r}")
+        if self.brutii_seat is not None and not self.brutii:
+            raise ValueError("brutii_seat: set only with brutii=true")
+        if not self.brutii:
+            return
+        if not self.expansion:
+            raise ValueError("brutii: the Brutii variant is played with the expansion (set expansion=true)")
+        spec = self.components.expansion
+        if spec is None or spec.brutii is None:
+            raise ValueError(
+                f"brutii: the component set {self.components.name!r} has no [expansion.brutii] table"
+            )
 
     # -- the numbers of this game's rule set (base, or base plus expansion) -------------------
 
@@ -81,14 +106,19 @@ class GameConfig:
     def player_counts(self) -> tuple[int, ...]:
         """The player counts this configuration's rule set supports."""
         spec = self.components.expansion
+        if self.brutii and spec is not None and spec.brutii is not None:
+            return spec.brutii.seat_counts
         if self.expansion and spec is not None:
             return tuple(sorted(spec.followers))
         return self.components.player_counts
 
     @property
     def followers(self) -> int:
-        """Followers per player (E16: the expansion has its own table)."""
+        """Followers per family (E16: the expansion has its own table; R42: so has the Brutii variant, whose
+        Brutii takes as many phase-2 turns and has no followers)."""
         spec = self.components.expansion
+        if self.brutii and spec is not None and spec.brutii is not None:
+            return spec.brutii.followers[self.players]
         if self.expansion and spec is not None:
             return spec.followers[self.players]
         return self.components.followers[self.players]
@@ -110,7 +140,17 @@ class GameConfig:
         spec = self.components.expansion
         cards: tuple[AnyVictoryCard, ...] = spec.victory_cards if self.expansion and spec is not None else ()
         cards = cards or self.components.victory_cards
-        return tuple(c for c in cards if self.players in c.required)
+        return tuple(c for c in cards if self.players in self.required_rows(c))
+
+    def required_rows(self, card: AnyVictoryCard) -> dict[int, int]:
+        """The card's row of objectives required by player count: its "with Brutii" row in a Brutii game (E106)."""
+        if self.brutii and isinstance(card, ExpansionVictoryCard):
+            return card.required_brutii
+        return card.required
+
+    def required(self, card: AnyVictoryCard) -> int:
+        """How many of ``card``'s objectives a player needs in this game (R24, E106)."""
+        return self.required_rows(card)[self.players]
 
     def find_victory_card(self, card_id: str) -> AnyVictoryCard:
         """The card ``card_id`` of this rule set; ValueError names the known ids."""

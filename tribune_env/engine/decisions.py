@@ -58,11 +58,23 @@ class DecisionKind(IntEnum):
     OFFICIAL_CHOICE = 23  # R36: choose an official or decline
     TRIBUNUS_PLEBIS = 24  # R38: name two controlled factions (one at a time) or decline
     AUGUR_DISCARD = 25  # R39: discard one of the drawn cards
+    # the Brutii variant (E76-E107)
+    BRUTII_CARD = 26  # R44: the Brutii chooses an unplayed action card (arrow disc)
+    BRUTII_CARDS_OPTION = 27  # R46: option 1 or 2 of "Cards", at the start of phase 3
+    BRUTII_TAKEOVER_OPTION = 28  # R46, R48: option 1 or 2 of "Faction Take-Over", at the start of phase 4
+    BRUTII_VETO = 29  # R54: name the vetoed region
+    BRUTII_SLAVES = 30  # R52: lay cards from the hand on a field to take its slave, one card at a time
+    BRUTII_LEGION = 31  # R51: buy a legion, or not
 
     @property
     def expansion(self) -> bool:
         """Whether only an expansion game has decisions of this kind."""
         return self >= DecisionKind.REFUGIUM_OPTION
+
+    @property
+    def brutii(self) -> bool:
+        """Whether only the Brutii, in a game with him, faces decisions of this kind."""
+        return self >= DecisionKind.BRUTII_CARD
 
     @property
     def key(self) -> str:
@@ -86,8 +98,9 @@ class Pending:
         seat: the absolute seat deciding.
         faction: the faction concerned (take-over, benefit, penalty), or -1.
         index: a kind-specific position: the card field (Curia), the follower
-            space slot (Atrium, Catacombs, Pantheon, Field of Mars), the
-            :class:`TakeoverRole` (take-over sets), or -1.
+            space slot (Atrium, Catacombs, Pantheon, Field of Mars, expansion
+            regions; -1 for the Brutii acting there through an action card),
+            the :class:`TakeoverRole` (take-over sets), or -1.
     """
 
     kind: DecisionKind
@@ -98,3 +111,9 @@ class Pending:
 
 BASE_DECISION_KINDS: tuple[DecisionKind, ...] = tuple(k for k in DecisionKind if not k.expansion)
 """The decision kinds of a base game (``int(kind)`` runs 0..len-1: the base observation's one-hot)."""
+
+FAMILY_DECISION_KINDS: tuple[DecisionKind, ...] = tuple(k for k in DecisionKind if not k.brutii)
+"""The decision kinds of an expansion game without the Brutii (the Brutii also faces many of them)."""
+
+BRUTII_DECISION_KINDS: tuple[DecisionKind, ...] = tuple(k for k in DecisionKind if k.brutii)
+"""The decision kinds only the Brutii faces."""

@@ -36,6 +36,7 @@ from tribune_env.engine.actions import (
     choose_tile,
     pick_card,
 )
+from tribune_env.engine.brutii_ops import brutii_tail
 from tribune_env.engine.decisions import DecisionKind, Pending
 from tribune_env.engine.ops import (
     ask,
@@ -76,7 +77,7 @@ def _slots(state: GameState, region: Region) -> range:
 
 def _occupants(region: Region, step_name: str) -> Callable[[GameState], list[Task]]:
     """The evaluation of a region whose occupants act one by one in space order (E46)."""
-    return lambda state: [(step_name, i) for i in _slots(state, region)]
+    return lambda state: [*[(step_name, i) for i in _slots(state, region)], *brutii_tail(state, region)]
 
 
 # --- IX: Refugium (R33, E47-E49) ---------------------------------------------------------------------

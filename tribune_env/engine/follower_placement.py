@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tribune_env.data import Official
 from tribune_env.engine.actions import Action, PlaceFollower, place_follower
+from tribune_env.engine.brutii import brutii_turn
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase
 from tribune_env.engine.ops import ask, give_money, push, seat_name
 from tribune_env.engine.regions import paired_spaces
@@ -19,6 +20,9 @@ def placement(state: GameState) -> None:
     count = state.config.followers
     for player in state.players:
         player.followers = count
+    if state.brutii >= 0:  # R44: no followers, as many turns as a family has followers
+        state.players[state.brutii].followers = 0
+        state.brutii_turns = count
     if state.proconsul >= 0:
         state.players[state.proconsul].followers += 1
         state.log(state.proconsul, f"{seat_name(state.proconsul)} places the proconsul as an extra follower (R9)")
@@ -55,6 +59,12 @@ def place_next(state: GameState) -> None:
     n = state.num_players
     for k in range(n):
         seat = (state.turn_seat + k) % n
+        if seat == state.brutii:  # R44: his turns are his discs; the proconsul goes with the follower disc
+            if state.brutii_turns > 0:
+                state.turn_seat = seat
+                brutii_turn(state)
+                return
+            continue
         if state.players[seat].followers > 0:
             state.turn_seat = seat
             ask(state, Pending(DecisionKind.PLACE_FOLLOWER, seat))
@@ -70,7 +80,8 @@ def legal_spaces(state: GameState, seat: int) -> list[int]:
     tables = state.tables
     out: list[int] = []
     for region in tables.regions:
-        out.extend(REGIONS[region].free_spaces(state, seat))
+        if region != state.veto:  # R54
+            out.extend(REGIONS[region].free_spaces(state, seat))
     controller = state.controller
     for faction, ids in enumerate(tables.faction_spaces):
         if controller[faction] != seat and state.chariot != faction:
@@ -99,8 +110,9 @@ def _resolve_place(state: GameState, pending: Pending, action: PlaceFollower) ->
         state.log(seat, f"{seat_name(seat)} places a follower on {spec.label}")
         if spec.region is not None:
             REGIONS[spec.region].placed(state, seat, spec.slot)
-    _pass_turn(state, seat)
-    push(state, ("place_next",))
+    if seat != state.brutii:  # the Brutii's turn ends with his disc's last action (brutii_pass)
+        _pass_turn(state, seat)
+        push(state, ("place_next",))
 
 
 def _place_problem(state: GameState, pending: Pending) -> str:

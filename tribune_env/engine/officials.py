@@ -4,13 +4,14 @@
 
 from __future__ import annotations
 
-from tribune_env.data import Official, OfficialSpec
+from tribune_env.data import BrutiiCard, Official, OfficialSpec
 from tribune_env.engine.actions import DECLINE, Action, ChooseFaction, Decline, PickCard, choose_faction, pick_card
+from tribune_env.engine.brutii_ops import played
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase
 from tribune_env.engine.drawing import draw_into
 from tribune_env.engine.ops import ask, faction_name, give_money, pay, push, seat_name, touch
 from tribune_env.engine.registry import CheckFn, DecisionRule, StepCheckFn, decision, in_phase, step
-from tribune_env.engine.state import SCROLL, TRIBUNE, GameState
+from tribune_env.engine.state import SCROLL, TRIBUNE, GameState, Task
 
 
 def _spec(state: GameState, official: Official) -> OfficialSpec:
@@ -124,11 +125,12 @@ def preparation(state: GameState) -> None:
     _turn_emperor_tile(state)
     _matrona_tiles(state)
     augur = holder(state, Official.AUGUR)
+    tail: list[Task] = [("quaestor",), *([("brutii_reset",)] if state.brutii >= 0 else [])]  # E104 last (R40)
     if augur >= 0:
         draws = _spec(state, Official.AUGUR).numbers["draws"]
-        push(state, ("augur_draw", augur, draws, 0), ("augur_keep", augur), ("quaestor",))
+        push(state, ("augur_draw", augur, draws, 0), ("augur_keep", augur), *tail)
     else:
-        push(state, ("quaestor",))
+        push(state, *tail)
 
 
 def _turn_emperor_tile(state: GameState) -> None:
@@ -153,7 +155,9 @@ def _matrona_tiles(state: GameState) -> None:
     previous = sorted(state.matrona_tiles)
     seat = holder(state, Official.MATRONA)
     taken: list[int] = []
-    if seat >= 0:
+    if seat >= 0 and seat == state.brutii and not played(state, BrutiiCard.FAVOR_OF_THE_EMPEROR):
+        state.log(seat, f"{seat_name(seat)} (the Brutii) receives no Matrona tiles without Favor of the Emperor (R50)")
+    elif seat >= 0:
         count = _spec(state, Official.MATRONA).numbers["tiles"]
         while state.emperor_pile and len(taken) < count:
             taken.append(state.emperor_pile.pop())

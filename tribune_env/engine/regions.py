@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tribune_env.data import Faction, Region
+from tribune_env.data import BrutiiCard, Faction, Region
 from tribune_env.engine.actions import DECLINE, Action, Bid, ChooseOption, Decline, PickCard, choose_option, pick_card
+from tribune_env.engine.brutii_ops import BRUTII_SLOT, brutii_tail, by_card, option, played
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase
 from tribune_env.engine.ops import (
     ask,
@@ -50,6 +51,10 @@ def evaluate(state: GameState, region: int) -> None:
     """Evaluate one region: queue the steps of its record, then :func:`end_region`."""
     r = Region(region)
     state.phase = Phase.EXPANSION_EVALUATION if r.expansion else Phase.REGION_EVALUATION
+    if state.veto == region:  # R54: its followers go home with no effect, its cards are discarded
+        state.log(-1, f"{r.key} is vetoed: nothing happens there this round (R54)")
+        push(state, ("end_region", region))
+        return
     push(state, *REGIONS[r].evaluate(state), ("end_region", region))
 
 
@@ -75,7 +80,10 @@ def on_slot(region: Region) -> CheckFn:
 
     def check(state: GameState, pending: Pending) -> str:
         ids = state.tables.region_spaces[region]
-        if not 0 <= pending.index < len(ids) or state.spaces[ids[pending.index]] != pending.seat:
+        if pending.index == BRUTII_SLOT:
+            if not by_card(state, pending):
+                return f"pending.index: a {pending.kind.key} decision off the spaces is the Brutii's (R47)"
+        elif not 0 <= pending.index < len(ids) or state.spaces[ids[pending.index]] != pending.seat:
             return f"pending.index: a {pending.kind.key} decision needs the deciding player on that space"
         return _evaluating(state, pending, region, phase)
 
@@ -194,6 +202,8 @@ def _resolve_latrine(state: GameState, pending: Pending, action: ChooseOption) -
     else:
         pay(state, seat, value, "Latrine")
         state.players[seat].hand[card] += 1
+        if played(state, BrutiiCard.DENARII):  # R47: the buyer pays the Brutii instead of the stock
+            give_money(state, state.brutii, value, "the Latrine card's price, Denarii (R47)")
         state.log(seat, f"{seat_name(seat)} takes {state.tables.card_name(card)} from the Latrine")
 
 
@@ -216,7 +226,12 @@ def _resolve_curia(state: GameState, pending: Pending, action: PickCard | Declin
     if isinstance(action, Decline):
         state.log(seat, f"{seat_name(seat)} declines Curia field {pending.index + 1}")
         return
-    discard_from_hand(state, seat, action.card)
+    if option(state, BrutiiCard.CARDS) == 1:  # R47: Cards 2, the discards go to the Brutii (public, R45)
+        take_from_hand(state, seat, action.card)
+        state.players[state.brutii].hand[action.card] += 1
+        state.log(seat, f"the discard goes to {seat_name(state.brutii)} (the Brutii, Cards option 2)")
+    else:
+        discard_from_hand(state, seat, action.card)
     field = state.fields[Region.CURIA][pending.index]
     for card in field:
         state.players[seat].hand[card] += 1
@@ -397,8 +412,12 @@ def _pair_size(state: GameState) -> int:
 @step(slot_region=Region.FIELD_OF_MARS)
 def mars_space(state: GameState, slot: int) -> None:
     seat = _occupant(state, Region.FIELD_OF_MARS, slot)
-    if seat < 0:
-        return
+    if seat >= 0:
+        mars_offer(state, seat, slot)
+
+
+def mars_offer(state: GameState, seat: int, slot: int) -> None:
+    """Ask ``seat`` (on space ``slot``, or the Brutii) for a sealed pair, if his hand can make one."""
     state.staged = []
     if _legal_pair_cards(state, seat):
         ask(state, Pending(DecisionKind.FIELD_OF_MARS_PAIR, seat, index=slot))
@@ -466,6 +485,8 @@ def _resolve_mars(state: GameState, pending: Pending, action: PickCard | Decline
     state.pairs.append((seat, first, second))
     state.staged = []
     _log_mars_choice(state, seat, f"lays down the pair {card_names(state, [first, second])}")
+    if by_card(state, pending):  # R47: the Brutii may lay another pair while there is room
+        push(state, ("brutii_mars",))
 
 
 @step
@@ -575,7 +596,7 @@ def _plain(region: Region) -> Callable[[GameState, int], list[int]]:
 def _paid(region: Region) -> Callable[[GameState], list[Task]]:
     def evaluate(state: GameState) -> list[Task]:
         _evaluate_paid_fields(state, region)
-        return []
+        return brutii_tail(state, region)
 
     return evaluate
 
@@ -585,7 +606,7 @@ region_rule(RegionRule(Region.FORUM, _paid(Region.FORUM), _plain(Region.FORUM), 
 region_rule(
     RegionRule(
         Region.LATRINE,
-        lambda state: [("latrine",)],
+        lambda state: [("latrine",), *brutii_tail(state, Region.LATRINE)],
         _plain(Region.LATRINE),
         visible=_peek_hidden(DecisionKind.LATRINE_CHOICE, own=False),
     )
@@ -593,7 +614,7 @@ region_rule(
 region_rule(
     RegionRule(
         Region.CURIA,
-        lambda state: [("curia_field", i) for i in _slots(state, Region.CURIA)],
+        lambda state: [*[("curia_field", i) for i in _slots(state, Region.CURIA)], *brutii_tail(state, Region.CURIA)],
         _plain(Region.CURIA),
         needs_card=_curia_needs_card,
         face_up=True,
@@ -613,7 +634,10 @@ region_rule(
 region_rule(
     RegionRule(
         Region.CATACOMBS,
-        lambda state: [("catacombs_space", i) for i in _slots(state, Region.CATACOMBS)],
+        lambda state: [
+            *[("catacombs_space", i) for i in _slots(state, Region.CATACOMBS)],
+            *brutii_tail(state, Region.CATACOMBS),
+        ],
         _plain(Region.CATACOMBS),
         needs_card=lambda state, field: len(field) < state.config.components.region(Region.CATACOMBS).numbers["pile"],
         visible=_peek_hidden(DecisionKind.CATACOMBS_PURCHASE, own=True),
@@ -625,6 +649,7 @@ region_rule(
         lambda state: [
             ("pantheon_reveal",),
             *[("pantheon_space", i) for i in _slots(state, Region.PANTHEON)],
+            *brutii_tail(state, Region.PANTHEON),
             ("pantheon_favor",),
         ],
         _pantheon_spaces,
@@ -638,7 +663,11 @@ region_rule(
 region_rule(
     RegionRule(
         Region.FIELD_OF_MARS,
-        lambda state: [*[("mars_space", i) for i in _slots(state, Region.FIELD_OF_MARS)], ("mars_reveal",)],
+        lambda state: [
+            *[("mars_space", i) for i in _slots(state, Region.FIELD_OF_MARS)],
+            *brutii_tail(state, Region.FIELD_OF_MARS),
+            ("mars_reveal",),
+        ],
         _plain(Region.FIELD_OF_MARS),
         visible=lambda state, seat, i: False,
     )

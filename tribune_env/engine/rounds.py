@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tribune_env.data import Faction
+from tribune_env.data import BrutiiCard, Faction
 from tribune_env.engine.decisions import Phase
 from tribune_env.engine.state import GameState, Task
 
@@ -37,12 +37,32 @@ ROUND: tuple[PhaseSteps, ...] = (
 )
 """The phases of a round, in order."""
 
+def _brutii(state: GameState, *tasks: Task) -> list[Task]:
+    """``tasks`` in a game with the Brutii, else none."""
+    return list(tasks) if state.brutii >= 0 else []
+
+
 EXPANSION_ROUND: tuple[PhaseSteps, ...] = (
-    *ROUND[:2],
+    ROUND[0],
     PhaseSteps(
-        Phase.REGION_EVALUATION, lambda state: [("evaluate", int(r)) for r in state.tables.regions if not r.expansion]
+        Phase.FOLLOWER_PLACEMENT,
+        lambda state: [("placement",), *_brutii(state, ("brutii_bowl",))],
+        lambda state: [("place_next",), *_brutii(state, ("brutii_bowl",))],
     ),
-    ROUND[3],
+    PhaseSteps(
+        Phase.REGION_EVALUATION,
+        lambda state: [
+            *_brutii(state, ("brutii_option", int(BrutiiCard.CARDS))),
+            *[("evaluate", int(r)) for r in state.tables.regions if not r.expansion],
+        ],
+    ),
+    PhaseSteps(
+        Phase.TAKEOVERS,
+        lambda state: [
+            *_brutii(state, ("brutii_option", int(BrutiiCard.FACTION_TAKEOVER))),
+            *[("takeover", int(f)) for f in Faction],
+        ],
+    ),
     PhaseSteps(
         Phase.FACTION_BENEFITS,
         lambda state: [("tribunus_plebis",), *[("benefit", int(f)) for f in Faction], ("benefits_end",)],
@@ -54,7 +74,8 @@ EXPANSION_ROUND: tuple[PhaseSteps, ...] = (
     PhaseSteps(Phase.PREPARATION, lambda state: [("preparation",)]),
 )
 """The eight phases of an expansion round (E20): phase 6 evaluates the expansion board, phase 8 prepares the next
-round (R35, R39, R40); the Tribunus Plebis acts at the start of phase 5 (R38)."""
+round (R35, R39, R40); the Tribunus Plebis acts at the start of phase 5 (R38). With the Brutii, phase 2 ends with his
+coin-bowl money (R47) and phases 3 and 4 open with his options (R46)."""
 
 ROUND_END: Task = ("round_end",)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from tribune_env.engine import (  # noqa: F401  (modules register their records on import)
     benefits,
+    brutii,
     card_placement,
     chariot,
     drawing,

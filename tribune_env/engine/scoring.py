@@ -34,11 +34,12 @@ def objectives(player: PlayerState, card: AnyVictoryCard) -> dict[str, bool]:
     return met
 
 
-def fulfils(player: PlayerState, card: AnyVictoryCard, players: int) -> bool:
+def fulfils(player: PlayerState, card: AnyVictoryCard, required: int) -> bool:
+    """``player`` meets the card's obligatory objectives and ``required`` objectives in all (R24)."""
     met = objectives(player, card)
     if not all(met[o] for o in card.obligatory):
         return False
-    return sum(met.values()) >= card.required[players]
+    return sum(met.values()) >= required
 
 
 @cache
@@ -59,7 +60,7 @@ def refresh(state: GameState, seat: int) -> None:
         return
     card = _card(state.config.components, state.config.expansion, state.victory_card)
     since = state.fulfilled_since
-    if fulfils(state.players[seat], card, state.num_players):
+    if fulfils(state.players[seat], card, state.config.required(card)):
         if since[seat] < 0:
             since[seat] = state.clock
     else:

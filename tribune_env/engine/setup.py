@@ -29,7 +29,11 @@ def new_state(config: GameConfig, seed: int) -> GameState:
     if not config.point_variant:
         state.victory_card = config.victory_card or _random_victory_card(config, rng)
     n = config.players
-    state.start_seat = config.start_seat if config.start_seat is not None else rng.randrange(n)
+    if config.brutii:  # R43: the Brutii's seat is configured or drawn; the starting player sits after him
+        state.brutii = config.brutii_seat if config.brutii_seat is not None else rng.randrange(n)
+        state.start_seat = (state.brutii + 1) % n
+    else:
+        state.start_seat = config.start_seat if config.start_seat is not None else rng.randrange(n)
     order = [(state.start_seat + k) % n for k in range(n)]
     for k, seat in enumerate(order):
         state.players[seat].money = comps.starting_money + k * comps.starting_money_step
@@ -40,7 +44,8 @@ def new_state(config: GameConfig, seed: int) -> GameState:
         -1,
         f"new game: {n} players, starting player {seat_name(state.start_seat)}, "
         f"victory card {state.victory_card or 'none (point-value variant)'}"
-        + (", with the expansion" if config.expansion else ""),
+        + (", with the expansion" if config.expansion else "")
+        + (f", {seat_name(state.brutii)} is the Brutii" if config.brutii else ""),
     )
     discards = [("setup_discard", seat) for seat in order for _ in range(comps.setup_discard)]
     push(state, *discards, ("setup_finish",), ("round_start",))

@@ -16,6 +16,7 @@ from tribune_env.engine.decisions import Pending, Phase
 from tribune_env.engine.tables import Tables, tables_for
 
 NO_TILE, SCROLL, TRIBUNE = 0, 1, 2
+OPTED_OUT = -2  # the Brutii's sealed chariot choice "no bid" in ``GameState.bids`` (R49); -1 is "not yet"
 TILE_NAMES = ("none", "scroll", "tribune")
 Task = tuple[str, *tuple[int, ...]]  # (step name, integer arguments...)
 
@@ -105,6 +106,7 @@ class StateField(NamedTuple):
     copy: Copy
     json: str | None
     expansion: bool = False  # only an expansion game uses (and writes) it
+    brutii: bool = False  # only a game with the Brutii uses (and writes) it
 
 
 FIELDS: tuple[StateField, ...] = (
@@ -151,17 +153,23 @@ FIELDS: tuple[StateField, ...] = (
     StateField("augur_cards", Copy.LIST, "augur_cards", True),
     StateField("placed_this_turn", Copy.SHARED, "placed_this_turn", True),
     StateField("benefit_blocked", Copy.LIST, "benefit_blocked", True),
+    StateField("brutii", Copy.SHARED, "brutii", True, True),
+    StateField("brutii_turns", Copy.SHARED, "brutii", True, True),
+    StateField("brutii_revealed", Copy.LIST, "brutii", True, True),
+    StateField("brutii_played", Copy.LIST, "brutii", True, True),
+    StateField("brutii_options", Copy.LIST, "brutii", True, True),
+    StateField("veto", Copy.SHARED, "brutii", True, True),
     StateField("events", Copy.LIST, "events"),
 )
 """Every field of :class:`GameState`, declared once: ``__slots__`` and ``clone()`` are derived from it, and the
 document writer writes the declared keys in this order (:func:`json_keys`), each with its codec in serialize.py."""
 
 
-def json_keys(expansion: bool) -> tuple[str, ...]:
-    """The keys of a state document, in order: those of the fields a base (or expansion) game uses."""
+def json_keys(expansion: bool, brutii: bool = False) -> tuple[str, ...]:
+    """The keys of a state document, in order: those of the fields a base (expansion, Brutii) game uses."""
     keys: dict[str, None] = {}
     for f in FIELDS:
-        if f.json is not None and (expansion or not f.expansion):
+        if f.json is not None and (expansion or not f.expansion) and (brutii or not f.brutii):
             keys[f.json] = None
     return tuple(keys)
 
@@ -246,6 +254,14 @@ class GameState:
         self.augur_cards: list[int] = []  # the Augur's drawn cards before his discard (R39, private)
         self.placed_this_turn = 0  # followers placed in the running phase-2 turn (Princeps, R37)
         self.benefit_blocked = [False] * n_factions  # factions named for the Tribunus Plebis this phase (R38)
+        # the Brutii variant (R42-R54; unused without the Brutii)
+        self.brutii = -1  # the Brutii's seat, -1 without him
+        self.brutii_turns = 0  # his phase-2 turns still to come this round (R44)
+        self.brutii_revealed: list[int] = []  # BrutiiDisc symbols revealed this round, in order (R44; the rest lie
+        # face down in no order anybody knows, R45: the next one is drawn by chance)
+        self.brutii_played: list[int] = []  # BrutiiCard ids played this round, in order (public, R45)
+        self.brutii_options = [-1, -1]  # his option for "Cards" and for "Faction Take-Over" this round, -1: none (R46)
+        self.veto = -1  # the region named with "Veto" this round, -1: none (R54)
 
     def clone(self) -> GameState:
         """An independent copy (generated from :data:`FIELDS`); events are copied as a list of shared tuples."""

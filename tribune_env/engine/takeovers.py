@@ -11,8 +11,9 @@ card on commit (R31).
 
 from __future__ import annotations
 
-from tribune_env.data import Faction
+from tribune_env.data import BrutiiCard, Faction
 from tribune_env.engine.actions import COMMIT, DECLINE, Action, Commit, Decline, PickCard, pick_card
+from tribune_env.engine.brutii_ops import option
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase, TakeoverRole
 from tribune_env.engine.ops import (
     ask,
@@ -34,11 +35,31 @@ from tribune_env.engine.state import GameState, Task
 def takeover(state: GameState, faction: int) -> None:
     """Queue the attempts on one faction: the player on "2" acts first (R15)."""
     state.phase = Phase.TAKEOVERS
+    _brutii_stands(state, faction)
     first, second = (state.spaces[s] for s in state.tables.faction_spaces[faction])
     if second >= 0:
         push(state, ("attempt", faction, second, TakeoverRole.SECOND_FIRST), ("end_takeover", faction))
     elif first >= 0:
         push(state, ("attempt", faction, first, TakeoverRole.ALONE), ("end_takeover", faction))
+
+
+def _brutii_stands(state: GameState, faction: int) -> None:
+    """R48: with "Faction Take-Over" the Brutii attempts, as if he stood on a space of the field: option 1 on "1"
+    of a field with no follower, option 2 on "2" behind another player's lone follower on "1". Never a faction he
+    controls or the chariot blocks; the space is vacated with the others at the end of the take-over."""
+    choice = option(state, BrutiiCard.FACTION_TAKEOVER)
+    seat = state.brutii
+    if choice < 0 or state.controller[faction] == seat or state.chariot == faction:
+        return
+    first_id, second_id = state.tables.faction_spaces[faction]
+    first, second = state.spaces[first_id], state.spaces[second_id]
+    if choice == 0 and first < 0 and second < 0:
+        state.spaces[first_id] = seat
+    elif choice == 1 and first >= 0 and first != seat and second < 0:
+        state.spaces[second_id] = seat
+    else:
+        return
+    state.log(seat, f"{seat_name(seat)} (the Brutii) attempts the {faction_name(state, faction)} (R48)")
 
 
 @step
