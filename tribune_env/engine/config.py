@@ -19,6 +19,13 @@ def victory_cards_of(components: Components, expansion: bool) -> tuple[AnyVictor
     return base
 
 
+def required_for(card: AnyVictoryCard, players: int, brutii: bool) -> int:
+    """Objectives of ``card`` a player needs at ``players`` seats: the "with Brutii" row in a Brutii game (E106)."""
+    if brutii and isinstance(card, ExpansionVictoryCard):
+        return card.required_brutii[players]
+    return card.required[players]
+
+
 @dataclass(frozen=True)
 class GameConfig:
     """Options of one game.
@@ -150,7 +157,7 @@ class GameConfig:
 
     def required(self, card: AnyVictoryCard) -> int:
         """How many of ``card``'s objectives a player needs in this game (R24, E106)."""
-        return self.required_rows(card)[self.players]
+        return required_for(card, self.players, self.brutii)
 
     def find_victory_card(self, card_id: str) -> AnyVictoryCard:
         """The card ``card_id`` of this rule set; ValueError names the known ids."""

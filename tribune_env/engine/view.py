@@ -13,6 +13,10 @@ tiles and patron tiles, the factions named for the Tribunus Plebis and the
 Princeps' placements are public; the emperor pile appears as its size only (its
 order is hidden from everyone), and the Augur's drawn cards are shown to the
 Augur only (others see one HIDDEN per card).
+
+With the Brutii (R45) his seat, revealed discs, played cards (so also his unplayed ones), chosen options and
+vetoed region are public; his face-down discs have no order anybody knows; his chariot opt-out is sealed like
+a bid (``my_bid`` is ``OPTED_OUT`` to him only).
 """
 
 from __future__ import annotations
@@ -91,6 +95,13 @@ class PlayerView:
     augur_cards: tuple[int, ...] = ()  # the Augur's drawn cards: HIDDEN per card unless seat is the Augur (R39)
     placed_this_turn: int = 0  # followers placed in the running phase-2 turn (Princeps, R37)
     benefit_blocked: tuple[bool, ...] = ()  # factions named for the Tribunus Plebis this phase (R38)
+    # the Brutii variant (R45: all public; his face-down discs lie in an order nobody knows)
+    brutii: int = -1  # the Brutii's seat, -1 without him
+    brutii_turns: int = 0  # his phase-2 turns still to come this round
+    brutii_revealed: tuple[int, ...] = ()  # BrutiiDisc symbols revealed this round, in order
+    brutii_played: tuple[int, ...] = ()  # BrutiiCard ids played this round, in order
+    brutii_options: tuple[int, ...] = ()  # options of Cards and Faction Take-Over, -1: none (R46)
+    veto: int = -1  # the vetoed region this round, -1: none (R54)
 
 
 def face_up(region: Region) -> bool:
@@ -196,4 +207,10 @@ def _expansion_view(state: GameState, seat: int) -> dict[str, Any]:
         "augur_cards": tuple(state.augur_cards) if augur == seat else (HIDDEN,) * len(state.augur_cards),
         "placed_this_turn": state.placed_this_turn,
         "benefit_blocked": tuple(state.benefit_blocked),
+        "brutii": state.brutii,
+        "brutii_turns": state.brutii_turns,
+        "brutii_revealed": tuple(state.brutii_revealed),
+        "brutii_played": tuple(state.brutii_played),
+        "brutii_options": tuple(state.brutii_options),
+        "veto": state.veto,
     }
