@@ -53,6 +53,7 @@ def game_config(config: TrainConfig) -> GameConfig:
         point_variant=env.point_variant,
         round_limit=env.round_limit,
         expansion=env.expansion,
+        brutii=env.brutii,
     )
 
 
@@ -70,6 +71,7 @@ def checkpoint_meta(config: TrainConfig, timesteps: int, code: dict[str, Any]) -
             "point_variant": env.point_variant,
             "round_limit": env.round_limit,
             "expansion": env.expansion,
+            **({"brutii": True, "learner_role": env.learner_role} if env.brutii else {}),
         },
         "timesteps": int(timesteps),
         "config": config.resolved(),

@@ -52,6 +52,8 @@ class EnvConfig:
     round_limit: int = 60
     reward: str = "win_loss"
     expansion: bool = False  # the Tribune Expansion, in the expansion spaces (tribune_env/TribuneExpansionSingle-v0)
+    brutii: bool = False  # the Brutii variant (expansion, 5 or 6 players; one seat is the Brutii, R42-R54)
+    learner_role: str = "any"  # the learner's seat in a Brutii game: any (at random), brutii, or family
 
 
 @dataclass(frozen=True)
@@ -130,6 +132,7 @@ class RunConfig:
     """Length, parallelism and outputs of the run."""
 
     total_timesteps: int = 1_000_000
+    init_from: str | None = None  # an SB3 checkpoint (.zip) of the same spaces and network to start from (fine-tuning)
     n_envs: int | str = "auto"
     vec_env: str = "auto"
     checkpoint_every: int = 100_000
@@ -324,6 +327,26 @@ def _name(hint: Any) -> str:
     return getattr(hint, "__name__", str(hint))
 
 
+LEARNER_ROLES = ("any", "brutii", "family")
+
+
+def _check_game(config: TrainConfig, fail: Any) -> None:
+    """The env section makes a game (player counts of the rule set, the Brutii only with the expansion)."""
+    env = config.env
+    if env.learner_role not in LEARNER_ROLES:
+        fail("env.learner_role", f"expected one of {', '.join(LEARNER_ROLES)}, got {env.learner_role!r}")
+    if env.learner_role != "any" and not env.brutii:
+        fail("env.learner_role", f"{env.learner_role!r} needs env.brutii: true (roles exist only with the Brutii)")
+    if env.brutii and not env.expansion:
+        fail("env.brutii", "the Brutii variant needs env.expansion: true")
+    lowest, highest = (5, 6) if env.brutii else (2, 5)
+    if not lowest <= env.players <= highest:
+        what = "with the Brutii" if env.brutii else "without the Brutii"
+        fail("env.players", f"must be {lowest}..{highest} {what}, got {env.players}")
+    if config.run.init_from is not None and not str(config.run.init_from).endswith(".zip"):
+        fail("run.init_from", f"expected an SB3 checkpoint (.zip), got {config.run.init_from!r}")
+
+
 def _check(config: TrainConfig, source: str) -> None:  # noqa: C901  (one line per rule)
     """Range and consistency checks that types alone do not express."""
 
@@ -332,8 +355,7 @@ def _check(config: TrainConfig, source: str) -> None:  # noqa: C901  (one line p
 
     if not config.name or "/" in config.name or config.name.startswith("."):
         fail("name", f"must be a plain directory name, got {config.name!r}")
-    if not 2 <= config.env.players <= 5:
-        fail("env.players", f"must be 2..5, got {config.env.players}")
+    _check_game(config, fail)
     if config.env.reward not in REWARDS:
         fail("env.reward", f"expected one of {', '.join(REWARDS)}, got {config.env.reward!r}")
     _check_mix(config.opponents.mix, "opponents.mix", fail)

@@ -85,6 +85,7 @@ def make_env(config: TrainConfig, pool: list[str] | None = None) -> LeagueEnv:
     """One training environment for ``config`` (``pool``: snapshot paths already in the pool, oldest first)."""
     env = config.env
     kind = TribuneExpansionSingleEnv if env.expansion else TribuneSingleEnv
+    brutii: dict[str, Any] = {"brutii": True, "learner_role": env.learner_role} if env.brutii else {}
     single = kind(
         players=env.players,
         victory_card=env.victory_card,
@@ -92,6 +93,7 @@ def make_env(config: TrainConfig, pool: list[str] | None = None) -> LeagueEnv:
         reward=env.reward,
         round_limit=env.round_limit,
         illegal_action="raise",
+        **brutii,
     )
     league = config.league
     snapshots = SnapshotPool(capacity=league.pool_size, latest_weight=league.latest_weight)

@@ -169,6 +169,16 @@ class Trainer:
             verbose=0,
         )
 
+    def _init_from(self, model: Any, path: Path) -> None:
+        """Start from the weights of the checkpoint ``path`` (run.init_from): the same network on the same spaces."""
+        if not path.is_file():
+            raise TrainError(f"run.init_from: {path} is not a file")
+        try:
+            model.set_parameters(str(path), exact_match=True, device=self.config.run.device)
+        except Exception as exc:  # SB3 raises many kinds for a file of another shape or a damaged one
+            raise TrainError(f"run.init_from: cannot start from {path} ({exc})") from exc
+        self.say(f"starting from the weights of {path}")
+
     def _load_model(self, path: Path, env: Any) -> Any:
         """The model of the checkpoint on ``env``; check_resume made sure its ppo settings equal the config's."""
         from sb3_contrib import MaskablePPO
@@ -402,6 +412,8 @@ class Trainer:
                 self.say(f"resumed from {checkpoint} at {model.num_timesteps:,} steps; pool: {len(pool)} snapshot(s)")
             else:
                 model = self._new_model(env)
+                if cfg.run.init_from is not None:
+                    self._init_from(model, Path(cfg.run.init_from))
             logs = self.paths.logs
             if checkpoint is not None:  # a new folder: SB3 would overwrite the earlier part's progress.csv
                 logs = logs / f"resume-{int(model.num_timesteps):09d}"
