@@ -1,0 +1,46 @@
+"""Training configs for the Brutii variant (R42): env.brutii, env.learner_role and run.init_from."""
+
+from __future__ import annotations
+
+import pytest
+
+from training.checkpoints import checkpoint_meta, game_config
+from training.config import ConfigError, config_from_dict
+
+
+def brutii_env(**extra: object) -> dict[str, object]:
+    return {"env": {"players": 5, "expansion": True, "brutii": True, **extra}}
+
+
+@pytest.mark.parametrize("role", ["any", "brutii", "family"])
+@pytest.mark.parametrize("players", [5, 6])
+def test_brutii_configs_make_brutii_games(players: int, role: str) -> None:
+    """R42: 5 or 6 seats with the Brutii; the learner's role is kept in the checkpoint metadata."""
+    config = config_from_dict(brutii_env(players=players, learner_role=role))
+    game = game_config(config)
+    assert game.brutii and game.expansion and game.players == players
+    meta = checkpoint_meta(config, 0, {})
+    assert meta["game"]["brutii"] is True and meta["game"]["learner_role"] == role
+    assert meta["space"] == "expansion"
+
+
+def test_configs_without_the_brutii_keep_their_metadata() -> None:
+    meta = checkpoint_meta(config_from_dict({"env": {"expansion": True}}), 0, {})
+    assert "brutii" not in meta["game"] and "learner_role" not in meta["game"]
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (brutii_env(players=4), "env.players: must be 5..6 with the Brutii, got 4"),
+        (brutii_env(players=7), "env.players: must be 5..6 with the Brutii, got 7"),
+        ({"env": {"players": 6, "expansion": True}}, "env.players: must be 2..5 without the Brutii, got 6"),
+        ({"env": {"players": 5, "brutii": True}}, "env.brutii: the Brutii variant needs env.expansion: true"),
+        (brutii_env(learner_role="senator"), "env.learner_role: expected one of any, brutii, family"),
+        ({"env": {"expansion": True, "learner_role": "brutii"}}, "env.learner_role: 'brutii' needs env.brutii: true"),
+        ({**brutii_env(), "run": {"init_from": "model.npz"}}, "run.init_from: expected an SB3 checkpoint (.zip)"),
+    ],
+)
+def test_bad_brutii_configs_name_the_key(data: dict[str, object], message: str) -> None:
+    with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        config_from_dict(data)
