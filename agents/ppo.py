@@ -109,9 +109,15 @@ def _digest(text: str | bytes) -> str:
     return hashlib.sha256(data).hexdigest()[:16]
 
 
+LAYOUT_NAMES = {"pending_brutii": "brutii_seat"}
+"""Pieces renamed after checkpoints were signed, by the name the layout digest keeps: the reserved ``brutii_seat``
+(always zero before the Brutii variant) became ``pending_brutii`` at the same place and size (issue 15)."""
+
+
 def environment_signature(encoder: ObservationEncoder, codec: ActionCodec) -> dict[str, Any]:
     """What a policy depends on: observation layout, bounds and scales, and the action labels."""
-    layout = "\n".join(f"{name}:{start}:{size}" for name, start, size, _ in encoder.layout_rows())
+    rows = encoder.layout_rows()
+    layout = "\n".join(f"{LAYOUT_NAMES.get(name, name)}:{start}:{size}" for name, start, size, _ in rows)
     high = np.ascontiguousarray(encoder.high, dtype="<f4").tobytes()
     return {
         "observation": {

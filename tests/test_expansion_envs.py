@@ -27,6 +27,7 @@ import tribune_env
 from tribune_env import DecisionKind, Game, IllegalMoveError, PickCard, default_components
 from tribune_env.codec import ActionCodec, ActionDecodeError, ObservationEncoder, codec_for, encoder_for
 from tribune_env.data import Official
+from tribune_env.engine.actions import ChooseActionCard, ChooseRegion
 from tribune_env.engine.state import GameState
 from tribune_env.envs import EXPANSION_AEC_ID, EXPANSION_SINGLE_ID, Table, TribuneExpansionSingleEnv
 
@@ -63,6 +64,7 @@ def test_the_expansion_space_extends_the_base_space_in_place() -> None:
     assert CODEC.block["assassinate_x"].size == 7 * (max(spec.seat_counts) - max(COMPONENTS.player_counts))
     assert CODEC.block["tile"].size == len(spec.emperor_tiles)
     assert (CODEC.block["official"].size, CODEC.block["brutii_card"].size, CODEC.block["veto"].size) == (5, 12, 11)
+    assert CODEC.block["veto"].size == len(CODEC.tables.regions)  # a Veto may name every region I-XI (R54)
 
 
 @pytest.mark.parametrize("expansion", [True, False])
@@ -73,10 +75,10 @@ def test_one_space_for_every_seat_count_and_rule_set(expansion: bool) -> None:
     assert obs == {ENC.size}
 
 
-def test_reserved_and_out_of_range_indices_are_clear_errors() -> None:
-    for name in ("brutii_card", "veto"):
-        with pytest.raises(ActionDecodeError, match="reserved for the Brutii"):
-            CODEC.decode(CODEC.block[name].start, 0, 4)
+def test_seat_and_out_of_range_indices_are_clear_errors() -> None:
+    """The Brutii blocks decode for every seat (issue 15); a seat the game lacks and an index past the space fail."""
+    assert CODEC.decode(CODEC.block["brutii_card"].start, 0, 4) == ChooseActionCard(0)
+    assert CODEC.decode(CODEC.block["veto"].start, 3, 4) == ChooseRegion(0)
     with pytest.raises(ActionDecodeError, match="relative seat 5"):
         CODEC.decode(CODEC.block["assassinate_x"].start, 0, 5)  # the sixth seat exists only with six seats
     assert CODEC.decode(CODEC.block["assassinate_x"].start + 3, 2, 6) == tribune_env.Assassinate(1, 3)
@@ -139,8 +141,9 @@ def test_masks_are_the_legal_choices_in_expansion_games() -> None:
         while not table.game.is_over:
             _check_decision(table, table.game, seen)
             table.game.apply(rng.choice(table.game.legal_actions()))
-    expansion_kinds = {k.key for k in DecisionKind if k.expansion}
+    expansion_kinds = {k.key for k in DecisionKind if k.expansion and not k.brutii}  # the Brutii's: test_brutii_envs
     assert expansion_kinds <= set(seen), f"never met: {expansion_kinds - set(seen)}"
+    assert not {k.key for k in DecisionKind if k.brutii} & set(seen)
     assert seen["assassin offered"] > 0
 
 
@@ -366,8 +369,8 @@ def test_illegal_actions_are_clear_errors_and_change_nothing() -> None:
     env = tribune_env.expansion_env(players=4)
     env.reset(seed=5)
     before = env.unwrapped.game.to_json()
-    with pytest.raises(IllegalMoveError, match="reserved for the Brutii"):
-        env.step(CODEC.block["veto"].start)
+    with pytest.raises(IllegalMoveError, match=r"\(veto:thermae\) .*not a legal choice"):
+        env.step(CODEC.block["veto"].start)  # a Veto without the Brutii
     mask = env.observe(env.agent_selection)["action_mask"]
     with pytest.raises(IllegalMoveError, match="not a legal choice"):
         env.step(int(np.flatnonzero(mask == 0)[0]))

@@ -30,12 +30,16 @@ appends:
                       count (the sixth seat of a Brutii game)
 ``tile``              claim an emperor tile (component-file order)
 ``official``          choose an official (Capitoleum order)
-``brutii_card``       reserved for the Brutii variant: play one of his action cards
-``veto``              reserved for the Brutii variant: the region his Veto names
+``brutii_card``       the Brutii plays one of his action cards (:class:`BrutiiCard`, R44)
+``veto``              the region his Veto names (R54): one entry per region of the
+                      expansion board, in evaluation order
 ====================  =============================================================
 
 so one ``Discrete(n)`` serves every seat count of the expansion (2-6), with or
-without the Brutii, and base-rule games played through the expansion ids.
+without the Brutii, and base-rule games played through the expansion ids. The
+Brutii's other decisions use the shared blocks: his options (R46) ``option``, the
+legion of "Buy a Legion" (R51) ``commit``/``decline``, his chariot opt-out (R49)
+``decline``, the cards he lays for a slave (R52) ``card``/``card_x``.
 
 Only seat-naming actions depend on who acts: :meth:`ActionCodec.decode` and
 :meth:`ActionCodec.encode` take the acting seat and the player count. Everything
@@ -58,9 +62,11 @@ from tribune_env.engine.actions import (
     Action,
     Assassinate,
     bid,
+    choose_action_card,
     choose_faction,
     choose_official,
     choose_option,
+    choose_region,
     choose_tile,
     pick_card,
     place_follower,
@@ -118,6 +124,8 @@ class ActionCodec:
         extra = components.expansion
         self.max_players = max(extra.seat_counts) if expansion and extra is not None else self.base_players
         self.tile_ids: tuple[int, ...] = tuple(t.id for t in extra.emperor_tiles) if expansion and extra else ()
+        #: the regions a Veto may name (R54): every region of the expansion board, in evaluation order
+        self.veto_regions: tuple[Region, ...] = self.tables.regions if expansion else ()
         sizes = [
             ("card", base.num_card_types, "choose a card type (faction, value)"),
             ("place", len(base.spaces), "place a follower on a space"),
@@ -139,8 +147,8 @@ class ActionCodec:
                 ),
                 ("tile", len(self.tile_ids), "claim a favor of the emperor tile"),
                 ("official", len(Official), "choose an official"),
-                ("brutii_card", len(BrutiiCard), "reserved (Brutii variant): play an action card"),
-                ("veto", len(Region), "reserved (Brutii variant): the region a Veto names"),
+                ("brutii_card", len(BrutiiCard), "the Brutii plays one of his action cards (R44)"),
+                ("veto", len(self.veto_regions), "the region the Brutii's Veto names (R54)"),
             ]
         blocks: list[Block] = []
         start = 0
@@ -157,10 +165,9 @@ class ActionCodec:
         self._by_id: dict[int, int] = {id(a): i for a, i in self._index.items()}
         self._assassinate = self.block["assassinate"].start
         self._assassinate_x = self.block["assassinate_x"].start if expansion else -1
-        self._reserved = tuple(self.block[name] for name in ("brutii_card", "veto") if name in self.block)
 
     def _fixed_actions(self, base_cards: int, base_spaces: int) -> tuple[Action | None, ...]:
-        """The seat-independent action of every index (``None`` in seat-relative and reserved blocks)."""
+        """The seat-independent action of every index (``None`` in the seat-relative blocks)."""
         out: list[Action | None] = []
         out.extend(pick_card(c) for c in range(base_cards))
         out.extend(place_follower(s) for s in range(base_spaces))
@@ -176,7 +183,8 @@ class ActionCodec:
             out.extend([None] * self.block["assassinate_x"].size)
             out.extend(choose_tile(t) for t in self.tile_ids)
             out.extend(choose_official(o) for o in Official)
-            out.extend([None] * (self.block["brutii_card"].size + self.block["veto"].size))
+            out.extend(choose_action_card(c) for c in BrutiiCard)
+            out.extend(choose_region(int(r)) for r in self.veto_regions)
         return tuple(out)
 
     # -- integer <-> typed ----------------------------------------------------
@@ -185,16 +193,12 @@ class ActionCodec:
         """The typed action of ``index`` for the player at absolute ``seat``.
 
         Raises:
-            ActionDecodeError: ``index`` is outside ``0..n-1``, names a seat not in the game, or lies in a block
-                reserved for the Brutii variant.
+            ActionDecodeError: ``index`` is outside ``0..n-1`` or names a seat not in the game.
         """
         self._check_index(index)
         action = self._fixed[index]
         if action is not None:
             return action
-        for block in self._reserved:
-            if block.start <= index < block.stop:
-                raise ActionDecodeError(f"action {index} ({self.label(index)}) is reserved for the Brutii variant")
         if index >= self._assassinate_x >= 0:
             relative, faction = divmod(index - self._assassinate_x, self.num_factions)
             relative += self.base_players
@@ -284,7 +288,7 @@ class ActionCodec:
         if name == "brutii_card":
             return f"brutii_card:{BrutiiCard(offset).key}"
         if name == "veto":
-            return f"veto:{Region(offset).key}"
+            return f"veto:{self.veto_regions[offset].key}"
         relative, faction = self._relative_seat(block, offset)
         return f"assassinate:+{relative}:{factions[faction].faction.key}"
 
@@ -320,9 +324,10 @@ class ActionCodec:
             assert spec is not None  # the block exists only with the expansion tables
             return f"choose the {spec.official(Official(offset)).name}"
         if name == "brutii_card":
-            return f"reserved: the Brutii plays {BrutiiCard(offset).key.replace('_', ' ')}"
+            return f"play the action card {BrutiiCard(offset).key.replace('_', ' ')} (the Brutii)"
         if name == "veto":
-            return f"reserved: the Brutii's Veto names {Region(offset).key.replace('_', ' ')}"
+            region = self.veto_regions[offset].key.replace("_", " ")
+            return f"veto {region}: no follower goes there this round and it is not evaluated (the Brutii)"
         if name in ("assassinate", "assassinate_x"):
             relative, target = self._relative_seat(block, offset)
             who = "your own" if relative == 0 else f"the player {relative} seat(s) after you: their"

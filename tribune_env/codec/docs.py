@@ -59,8 +59,12 @@ def _expansion_action_notes(codec: ActionCodec) -> list[str]:
         f"(index {base} + (relative seat - {codec.base_players}) * {codec.num_factions} + faction).\n",
         "- **Emperor tiles** (`tile`) are in component-file order; an entry claims that favor of the emperor ",
         "tile at the Basilica (the face-up tile or one of the Matrona's, R34).\n",
-        "- **Reserved blocks** `brutii_card` and `veto` belong to the Brutii variant; no mask marks them yet and ",
-        "decoding them raises `ActionDecodeError`.\n",
+        "- **The Brutii** (R42-R54) plays his action cards through `brutii_card` (card order of `BrutiiCard`, R44) ",
+        f"and names the region of his Veto through `veto` (one entry for each of the {len(codec.veto_regions)} ",
+        "regions of the expansion board, in evaluation order, R54). His other decisions share the blocks above: ",
+        'the options of Cards and Faction Take-Over (R46) are `option`, "Buy a Legion" (R51) is `commit` (buy) ',
+        "or `decline`, his chariot opt-out (R49) is `decline`, the cards he lays for a slave (R52) are ",
+        "`card`/`card_x`, and where a card lets him act at a location (R47) he uses that location's own actions.\n",
     ]
 
 
@@ -125,16 +129,35 @@ def _expansion_observation_notes(encoder: ObservationEncoder) -> list[str]:
     return [
         "## The expansion\n\n",
         f"The vector has the same size for 2-{encoder.max_players} seats, expansion or base rules. The base ",
-        "pieces keep their meaning, sized for the expansion: every phase and decision kind, the slave and ",
+        "pieces keep their meaning, sized for the expansion: every phase, every decision kind a family faces ",
+        "(the Brutii's own kinds are in `pending_brutii`), the slave and ",
         "assassin card types after the faction cards (card-count pieces follow the card order of the `card` and ",
         "`card_x` blocks of docs/actions-expansion.md), every follower space, base and expansion victory cards, ",
         "and the objectives of both (" + ", ".join(encoder.objectives) + "); an objective the card does not ",
         "have shows no threshold and no progress.\n\n",
         "Hidden from the observer (R35, R39): the order of the emperor pile (its size only), the Augur's drawn ",
         "cards unless the observer is the Augur (their number is public), other players' staged slaves and ",
-        "assassins. The `brutii_*` pieces and the `brutii` player field are reserved for the Brutii variant ",
-        "and are zero until it is played.\n\n",
+        "assassins.\n\n",
+        "## The Brutii variant\n\n",
+        f"A game with the Brutii ({_brutii_seats(encoder)} seats, R42) has the same size. What is public about him ",
+        "(R45) is ",
+        "encoded: his seat (the `brutii` player field), the action cards he played this round (`brutii_played`), ",
+        "his revealed discs per symbol (`brutii_discs`) and the options he chose (`brutii_options`). A decision ",
+        "kind only he faces is one-hot in `pending_brutii` and leaves `pending_kind` empty; where a card lets him ",
+        "act at a location (R47) the decision is that location's own kind, asked of his seat with no ",
+        "`pending_index`. His hand is private like any hand (the Catacombs cards he takes too). His face-down ",
+        "discs lie in an order nobody knows (the engine draws the next one by chance), so nothing shows it. His ",
+        "sealed chariot opt-out (R49) is in `my_bid` to him only, as a bid of 0. The region of his Veto (R54) ",
+        "has no entry of its own: it shows in the masks (no follower space of that region is offered) and by the ",
+        "played Veto card.\n\n",
     ]
+
+
+def _brutii_seats(encoder: ObservationEncoder) -> str:
+    """The seat counts of a Brutii game, as words ("5 or 6")."""
+    spec = encoder.components.expansion
+    seats = spec.brutii.seat_counts if spec is not None and spec.brutii is not None else ()
+    return " or ".join(str(n) for n in seats) or "no"
 
 
 def generated_docs(components: Components | None = None) -> dict[str, str]:

@@ -23,7 +23,13 @@ the expansion follower spaces, six seats, base and expansion victory cards and
 the union of their objectives), and adds the expansion pieces: the emperor
 tiles (face-up, pile size, Matrona's, claimed per player), the officials and
 their holders, patrons, the Augur's cards (to the Augur only, R39), the factions
-named by the Tribunus Plebis, and room for the Brutii variant.
+named by the Tribunus Plebis, and the Brutii variant's public state (R45): his
+seat (a player flag), the decision kinds only he faces (``pending_brutii``; the
+one-hot ``pending_kind`` covers the others), his played action cards, revealed
+discs and chosen options. His face-down discs have no order to show (nobody
+knows it); his sealed chariot opt-out shows to him only, as a bid of 0. The
+vetoed region (R54) has no entry: it shows in the masks, which offer no space
+there.
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ from tribune_env.data import (
     EXPANSION_OBJECTIVES,
     OBJECTIVES,
     BrutiiCard,
+    BrutiiDisc,
     Components,
     ExpansionScoring,
     ExpansionVictoryCard,
@@ -49,9 +56,17 @@ from tribune_env.data import (
     VictoryCard,
 )
 from tribune_env.engine.config import victory_cards_of
-from tribune_env.engine.decisions import BASE_DECISION_KINDS, BASE_PHASES, DecisionKind, Phase, TakeoverRole
+from tribune_env.engine.decisions import (
+    BASE_DECISION_KINDS,
+    BASE_PHASES,
+    BRUTII_DECISION_KINDS,
+    FAMILY_DECISION_KINDS,
+    DecisionKind,
+    Phase,
+    TakeoverRole,
+)
 from tribune_env.engine.scoring import first_fulfillers, scores, victory_card
-from tribune_env.engine.state import TILE_NAMES, TRIBUNE, GameState
+from tribune_env.engine.state import OPTED_OUT, TILE_NAMES, TRIBUNE, GameState
 from tribune_env.engine.tables import Tables, tables_for
 from tribune_env.engine.view import face_up, field_visible, public_hand_size
 
@@ -128,6 +143,7 @@ class Scales:
             patrons=most("patrons") if extra is not None else 1.0,
         )
 
+
 PLAYER_FLAGS = (
     "present",
     "eternal_favor",
@@ -183,15 +199,15 @@ def _per_player(expansion: bool, tiles: int) -> tuple[tuple[str, int, str], ...]
         ("patrons", 1, "patron tiles / scale.patrons"),
         ("emperor_tiles", tiles, "claimed favors of the emperor tiles, by tile (component order)"),
         ("officials", len(Official), "officials held, by official"),
-        ("brutii", 1, "reserved (Brutii variant): this seat is the Brutii"),
+        ("brutii", 1, "this seat is the Brutii (R42)"),
     ]
     return tuple(out)
 
 
 AnyCard = VictoryCard | ExpansionVictoryCard
 
-BRUTII_DISC_KINDS = 3
-"""Reserved room for the Brutii's disc kinds (cross, arrow, arrow with follower; components.md "Brutii")."""
+OPTION_CARDS = (BrutiiCard.CARDS, BrutiiCard.FACTION_TAKEOVER)
+"""The Brutii's cards with two options, in the order of ``GameState.brutii_options`` (R46)."""
 
 
 class ObservationEncoder:
@@ -216,7 +232,14 @@ class ObservationEncoder:
         self.objectives = ALL_OBJECTIVES if expansion else OBJECTIVES
         self.amounts = EXPANSION_AMOUNTS if expansion else AMOUNTS
         self.phases: tuple[Phase, ...] = tuple(Phase) if expansion else BASE_PHASES
-        self.kinds: tuple[DecisionKind, ...] = tuple(DecisionKind) if expansion else BASE_DECISION_KINDS
+        # the Brutii's own decision kinds have their one-hot apart (pending_brutii), so pending_kind keeps its size
+        self.kinds: tuple[DecisionKind, ...] = FAMILY_DECISION_KINDS if expansion else BASE_DECISION_KINDS
+        self.brutii_kinds: tuple[DecisionKind, ...] = BRUTII_DECISION_KINDS if expansion else ()
+        self._kind_slot = {kind: k for k, kind in enumerate(self.kinds)}
+        self._brutii_kind_slot = {kind: k for k, kind in enumerate(self.brutii_kinds)}
+        brutii = extra.brutii if extra is not None else None
+        #: copies of each disc symbol (``brutii_discs`` counts the revealed ones against them)
+        self.disc_copies: tuple[int, ...] = tuple(brutii.discs[d] for d in BrutiiDisc) if brutii is not None else ()
         self.tile_ids: tuple[int, ...] = tuple(t.id for t in extra.emperor_tiles) if extra is not None else ()
         self._tile_slot = {t: k for k, t in enumerate(self.tile_ids)}
         self.per_player = _per_player(expansion, len(self.tile_ids))
@@ -269,7 +292,7 @@ class ObservationEncoder:
             ("thresholds", len(self.amounts), f"{amounts} needed, each / its scale", False),
             ("obligatory", len(self.objectives), "objectives the victory card makes obligatory", False),
             ("required", 1, "objectives required at this player count / number of objectives", False),
-            ("pending_kind", len(self.kinds), "one-hot kind of the pending decision", False),
+            ("pending_kind", len(self.kinds), self._pending_kind_meaning(), False),
             ("pending_seat", n, "one-hot relative seat of the deciding player", False),
             ("pending_faction", f, "one-hot faction of the decision (take-over, benefit, penalty)", False),
             ("pending_index", max_index, "one-hot kind-specific index (field, space slot, take-over role)", False),
@@ -308,11 +331,18 @@ class ObservationEncoder:
         self.player_field_offset = tuple(offsets)
         return tuple(pieces)
 
+    def _pending_kind_meaning(self) -> str:
+        if not self.expansion:
+            return "one-hot kind of the pending decision"
+        return "one-hot kind of the pending decision, unless only the Brutii faces it (then `pending_brutii`)"
+
     def _expansion_pieces(self) -> list[tuple[str, int, str, bool]]:
         tiles = len(self.tile_ids)
         n = self.max_players
         officials = len(Official)
         cards = len(BrutiiCard)
+        options = len(OPTION_CARDS) * 2  # two options each (R46)
+        discs = ", ".join(d.key for d in BrutiiDisc)
         return [
             ("emperor_up", tiles + 1, "one-hot face-up favor of the emperor tile (component order), last: none", False),
             ("emperor_pile", 1, "face-down emperor tiles in the pile / tiles (their order is hidden, R35)", False),
@@ -324,10 +354,15 @@ class ObservationEncoder:
             ("augur_cards", self.tables.num_card_types, "the Augur's drawn cards, to the Augur only (R39)", True),
             ("augur_drawn", 1, "cards the Augur holds drawn, as everybody sees it / scale.cards", False),
             ("patron_supply", 1, "patron tiles left in the supply / supply", False),
-            ("brutii_seat", n, "reserved (Brutii variant): one-hot relative seat of the Brutii", False),
-            ("brutii_played", cards, "reserved (Brutii variant): action cards played this round", False),
-            ("brutii_discs", BRUTII_DISC_KINDS, "reserved (Brutii variant): revealed discs per kind", False),
-            ("brutii_options", 4, "reserved (Brutii variant): options chosen for his cards", False),
+            ("pending_brutii", len(self.brutii_kinds), "one-hot kind of a decision only the Brutii faces", False),
+            ("brutii_played", cards, "the Brutii's action cards played this round, by card (R45)", False),
+            ("brutii_discs", len(BrutiiDisc), f"the Brutii's revealed discs per symbol ({discs}) / copies", False),
+            (
+                "brutii_options",
+                options,
+                "options chosen this round: Cards 1, Cards 2, Faction Take-Over 1, Faction Take-Over 2 (R46)",
+                False,
+            ),
         ]
 
     def _highs(self) -> np.ndarray:
@@ -419,6 +454,7 @@ class ObservationEncoder:
             ]
             if self.expansion:
                 out += [start[name] for name in ("emperor_pile", "placed_this_turn", "augur_drawn", "patron_supply")]
+                out += range(start["brutii_discs"], start["brutii_discs"] + len(BrutiiDisc))
             per_seat = [o.money, o.laurels, o.legions, o.hand_size, o.followers, o.score, o.coin_bowl]
             if self.expansion:
                 per_seat.append(o.patrons)
@@ -462,7 +498,11 @@ class ObservationEncoder:
         goals = self._goals(state, card, buf)
         pending = state.pending
         if pending is not None:
-            buf[start["pending_kind"] + int(pending.kind)] = 1
+            slot = self._kind_slot.get(pending.kind)
+            if slot is not None:
+                buf[start["pending_kind"] + slot] = 1
+            else:
+                buf[start["pending_brutii"] + self._brutii_kind_slot[pending.kind]] = 1
             buf[start["pending_seat"] + (pending.seat - seat) % n] = 1
             if pending.faction >= 0:
                 buf[start["pending_faction"] + pending.faction] = 1
@@ -474,7 +514,7 @@ class ObservationEncoder:
             if up:
                 buf[first_laurel + f] = 1
         own_bid = state.bids[seat]
-        if own_bid >= 0:
+        if own_bid >= 0 or own_bid == OPTED_OUT:  # the Brutii's sealed opt-out (R49): a bid of 0 to him
             buf[start["my_bid"]] = 1
         deck = self._deck_size
         return [
@@ -539,7 +579,7 @@ class ObservationEncoder:
             buf[start["emperor_up"] + tiles] = 1
             for official in range(len(Official)):
                 buf[start["officials"] + official * (self.max_players + 1) + self.max_players] = 1
-            values.extend((0.0, 0.0, 0.0, 0.0))
+            values.extend((0.0,) * (4 + len(BrutiiDisc)))
             return
         slot = self._tile_slot
         buf[start["emperor_up"] + (slot[state.emperor_up] if state.emperor_up >= 0 else tiles)] = 1
@@ -569,6 +609,22 @@ class ObservationEncoder:
                 (supply - patrons) / supply if supply else 0.0,
             )
         )
+        self._brutii(state, buf, values)
+
+    def _brutii(self, state: GameState, buf: bytearray, values: list[float]) -> None:
+        """The Brutii's public state (R45): played cards, options (into ``buf``), revealed discs per symbol
+        (amounts appended to ``values``); zero without him. His face-down discs have no order to encode."""
+        if state.brutii < 0:
+            values.extend((0.0,) * len(BrutiiDisc))
+            return
+        start = self._start
+        for card in state.brutii_played:
+            buf[start["brutii_played"] + card] = 1
+        for k, chosen in enumerate(state.brutii_options):
+            if chosen >= 0:
+                buf[start["brutii_options"] + 2 * k + chosen] = 1
+        revealed = state.brutii_revealed
+        values.extend(revealed.count(d) / copies for d, copies in zip(BrutiiDisc, self.disc_copies, strict=True))
 
     def _player_flags(self, state: GameState, seat: int, buf: bytearray) -> None:
         n = state.num_players
@@ -619,6 +675,8 @@ class ObservationEncoder:
         for official, holder in enumerate(state.officials):
             if holder >= 0:
                 buf[offsets[(holder - seat) % n] + o.officials + official] = 1
+        if state.brutii >= 0:
+            buf[offsets[(state.brutii - seat) % n] + o.brutii] = 1
 
     def _player_amounts(self, state: GameState, card: AnyCard | None, values: list[float]) -> None:
         sc = self.scales

@@ -390,10 +390,12 @@ def brutii_at(state: GameState, region: int) -> None:
 
 
 def mars_room(state: GameState) -> int:
-    """Pairs the Brutii may still lay with "Laurels": the Field of Mars' empty spaces less his pairs (R47)."""
+    """Pairs the Brutii may still lay with "Laurels": the Field of Mars' empty spaces, plus the pair his proconsul
+    may lay there as an occupant, less his pairs (R47; a sealed pair counts the same whichever way he laid it)."""
     spaces = state.tables.region_spaces[Region.FIELD_OF_MARS]
     empty = sum(1 for s in spaces if state.spaces[s] < 0)
-    return empty - sum(1 for seat, _, _ in state.pairs if seat == state.brutii)
+    standing = sum(1 for s in spaces if state.spaces[s] == state.brutii)
+    return empty + standing - sum(1 for seat, _, _ in state.pairs if seat == state.brutii)
 
 
 @step(check=_brutii_game, expansion=True)

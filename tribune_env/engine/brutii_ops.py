@@ -32,6 +32,10 @@ REGION_CARDS: dict[Region, tuple[BrutiiCard, int]] = {
 }
 """Where the Brutii acts after the occupants (R47): the card that lets him, and the option it needs (-1: any)."""
 
+AS_OCCUPANT = frozenset({Region.PANTHEON, Region.REFUGIUM, Region.BASILICA, Region.CAPITOLEUM})
+"""Where the card lets him act like an occupant (R47, E96, E99-E101): with his own proconsul on a space there he
+already acts as one, and the card adds no second turn."""
+
 
 def brutii_spec(state: GameState) -> BrutiiSpec:
     spec = state.config.components.expansion
@@ -59,9 +63,14 @@ def acts_at(state: GameState, region: Region) -> bool:
     if rule is None or state.veto == int(region):
         return False
     card, needed = rule
-    if not played(state, card):
+    if not played(state, card) or (region in AS_OCCUPANT and _stands_at(state, region)):
         return False
     return needed < 0 or option(state, card) == needed
+
+
+def _stands_at(state: GameState, region: Region) -> bool:
+    """Whether the Brutii's proconsul is on a follower space of ``region``."""
+    return any(state.spaces[s] == state.brutii for s in state.tables.region_spaces[region])
 
 
 def brutii_tail(state: GameState, region: Region) -> list[Task]:

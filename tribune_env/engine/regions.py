@@ -202,7 +202,7 @@ def _resolve_latrine(state: GameState, pending: Pending, action: ChooseOption) -
     else:
         pay(state, seat, value, "Latrine")
         state.players[seat].hand[card] += 1
-        if played(state, BrutiiCard.DENARII):  # R47: the buyer pays the Brutii instead of the stock
+        if played(state, BrutiiCard.DENARII) and seat != state.brutii:  # R47: another buyer pays the Brutii
             give_money(state, state.brutii, value, "the Latrine card's price, Denarii (R47)")
         state.log(seat, f"{seat_name(seat)} takes {state.tables.card_name(card)} from the Latrine")
 
@@ -226,7 +226,7 @@ def _resolve_curia(state: GameState, pending: Pending, action: PickCard | Declin
     if isinstance(action, Decline):
         state.log(seat, f"{seat_name(seat)} declines Curia field {pending.index + 1}")
         return
-    if option(state, BrutiiCard.CARDS) == 1:  # R47: Cards 2, the discards go to the Brutii (public, R45)
+    if option(state, BrutiiCard.CARDS) == 1 and seat != state.brutii:  # R47: Cards 2, others' discards are his
         take_from_hand(state, seat, action.card)
         state.players[state.brutii].hand[action.card] += 1
         state.log(seat, f"the discard goes to {seat_name(state.brutii)} (the Brutii, Cards option 2)")

@@ -63,6 +63,8 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):
     }
     _expansion_space: ClassVar[bool] = False  # the expansion spaces (the expansion environment)
     _rules_expansion = False  # expansion rules (set by the expansion environment's constructor)
+    _brutii = False  # the Brutii variant (set by the expansion environment's constructor)
+    _brutii_seat: int | None = None  # his seat, None: at random (set by the expansion environment's constructor)
 
     def __init__(
         self,
@@ -87,6 +89,8 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):
             components,
             expansion=self._rules_expansion,
             expansion_space=self._expansion_space,
+            brutii=self._brutii,
+            brutii_seat=self._brutii_seat,
         )
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self.agent_seat = {agent: i for i, agent in enumerate(self.possible_agents)}
@@ -198,9 +202,14 @@ class expansion_raw_env(raw_env):
     The same API as :class:`raw_env`, with the expansion spaces: one ``Discrete`` action space and one observation
     size for every seat count and rule set (``docs/actions-expansion.md``, ``docs/observation-expansion.md``).
 
+    The Brutii variant (R42-R54) plays in the same spaces: one of the agents is the Brutii, an ordinary seat whose
+    decisions are masked actions like any other (his action cards and Veto in their own blocks).
+
     Args:
         expansion: play with the expansion rules (default); ``False`` plays base rules in the same spaces.
-        players: 2 to 5 (the Brutii variant's 6th seat has room in the spaces already).
+        players: 2 to 5; with the Brutii 5 or 6 (the seat counts of ``[expansion.brutii]``).
+        brutii: play the Brutii variant (needs ``expansion``).
+        brutii_seat: the Brutii's seat (agent ``player_<seat>``), or ``None`` to draw it each game (R43).
         others: as for :class:`raw_env`.
     """
 
@@ -217,9 +226,23 @@ class expansion_raw_env(raw_env):
         components: Components | str | Path | None = None,
         render_mode: str | None = None,
         expansion: bool = True,
+        brutii: bool = False,
+        brutii_seat: int | None = None,
     ) -> None:
         self._rules_expansion = expansion
+        self._brutii = brutii
+        self._brutii_seat = brutii_seat
         super().__init__(players, victory_card, point_variant, reward, round_limit, components, render_mode)
         EzPickle.__init__(
-            self, players, victory_card, point_variant, reward, round_limit, components, render_mode, expansion
+            self,
+            players,
+            victory_card,
+            point_variant,
+            reward,
+            round_limit,
+            components,
+            render_mode,
+            expansion,
+            brutii,
+            brutii_seat,
         )

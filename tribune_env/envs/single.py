@@ -34,6 +34,8 @@ from tribune_env.envs.table import RENDER_MODES, IllegalMoveError, Table, check_
 MAX_RESTARTS = 100  # games that end before the learner ever decides are replaced (practically never happens)
 ILLEGAL_MODES = ("penalty", "raise")
 RESET_OPTIONS = frozenset({"position", "learner_seat"})
+LEARNER_ROLES = ("any", "brutii", "family")
+"""Which seat the learner takes in a Brutii game: any seat at random, the Brutii's, or a family's (at random)."""
 
 
 class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
@@ -56,6 +58,9 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012  (declared so by gymnasium)
     _expansion_space: ClassVar[bool] = False  # the expansion spaces (the expansion environment)
     _rules_expansion = False  # expansion rules (set by the expansion environment's constructor)
+    _brutii = False  # the Brutii variant (set by the expansion environment's constructor)
+    _brutii_seat: int | None = None  # the Brutii's seat, None: at random (set by the expansion environment)
+    learner_role = "any"  # the learner's seat in a Brutii game (set by the expansion environment's constructor)
 
     def __init__(
         self,
@@ -83,8 +88,12 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
             components,
             expansion=self._rules_expansion,
             expansion_space=self._expansion_space,
+            brutii=self._brutii,
+            brutii_seat=self._brutii_seat,
         )
         self.fixed_seat = _check_seat(learner_seat, players)
+        if self.fixed_seat is not None and self.learner_role != "any":
+            raise ValueError(f"learner_seat: give a seat or learner_role={self.learner_role!r}, not both")
         if illegal_action not in ILLEGAL_MODES:
             raise ValueError(f"illegal_action: expected one of {ILLEGAL_MODES}, got {illegal_action!r}")
         if isinstance(illegal_limit, bool) or not isinstance(illegal_limit, int) or illegal_limit < 1:
@@ -118,14 +127,15 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
         if unknown:
             raise ValueError(f"reset: unknown options {sorted(unknown)}; known: {sorted(RESET_OPTIONS)}")
         requested = _check_seat(options.get("learner_seat"), self.table.num_players)  # before anything changes
+        if requested is not None and self.learner_role != "any":
+            raise ValueError(f"reset: option learner_seat conflicts with learner_role={self.learner_role!r}")
         if "position" in options:
             return self._reset_to_position(options["position"], requested, seed)
         super().reset(seed=seed)
         self._seed_all(seed)
         self._illegal_streak = 0
         for _ in range(MAX_RESTARTS):
-            self.seat = self._pick_seat(requested)
-            self.table.new_game(self._rng)
+            self._deal(requested)
             self._play_opponents()
             if not self.table.game.is_over:
                 return self.table.observation(self.seat), self._info()
@@ -183,22 +193,45 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
         truncated = self._illegal_streak >= self.illegal_limit
         return self.table.observation(self.seat), self.illegal_penalty, False, truncated, info
 
+    def _deal(self, requested: int | None) -> None:
+        """A new game and the learner's seat in it. A role's seat depends on the game (where the Brutii sits); any
+        other seat is drawn before the game, as it always was, so seeded episodes without roles stay the same."""
+        if self.learner_role == "any":
+            self.seat = self._pick_seat(requested)
+            self.table.new_game(self._rng)
+        else:
+            self.table.new_game(self._rng)
+            self.seat = self._pick_seat(requested)
+
     def _pick_seat(self, requested: Any = None) -> int:
-        """The learner's seat: asked for in ``reset`` options, else fixed, else drawn at random."""
+        """The learner's seat: asked for in ``reset`` options, else fixed, else the role's seat in the current game
+        (the Brutii's, or a family's at random), else drawn at random."""
         if requested is not None:
             seat = _check_seat(requested, self.table.num_players)
             assert seat is not None
             return seat
         if self.fixed_seat is not None:
             return self.fixed_seat
-        return int(self._rng.integers(self.table.num_players))
+        n = self.table.num_players
+        brutii = self.table.game.state.brutii
+        if self.learner_role == "brutii":
+            return brutii
+        if self.learner_role == "family":
+            families = [s for s in range(n) if s != brutii]
+            return families[int(self._rng.integers(len(families)))]
+        return int(self._rng.integers(n))
 
     def action_masks(self) -> np.ndarray:
         """Boolean mask of the learner's legal actions (all False once the game is over)."""
         return self.table.mask(self.seat).astype(bool)
 
     def _info(self) -> dict[str, Any]:
-        return {"seat": self.seat, "action_mask": self.table.mask(self.seat)}
+        """The learner's seat and mask; in a Brutii game also whether the learner is the Brutii."""
+        info: dict[str, Any] = {"seat": self.seat, "action_mask": self.table.mask(self.seat)}
+        brutii = self.table.game.state.brutii
+        if brutii >= 0:
+            info["brutii"] = self.seat == brutii
+        return info
 
     def _play_opponents(self) -> None:
         table = self.table
@@ -228,12 +261,40 @@ class TribuneExpansionSingleEnv(TribuneSingleEnv):
     The same API as :class:`TribuneSingleEnv`, with the expansion spaces (``docs/actions-expansion.md``,
     ``docs/observation-expansion.md``); ``expansion=False`` plays base rules in the same spaces. Opponents are
     view agents that play the expansion (``Agent.plays_expansion``) or policies over the expansion spaces.
+
+    Args:
+        expansion: play with the expansion rules (default).
+        brutii: play the Brutii variant (R42-R54; needs ``expansion``; 5 or 6 players), in the same spaces.
+        brutii_seat: the Brutii's seat, or ``None`` to draw it each game (R43).
+        learner_role: in a Brutii game, the learner's seat: ``"any"`` (``learner_seat``, or a random seat, the
+            Brutii's included), ``"brutii"`` (the Brutii's seat) or ``"family"`` (a random family seat). A role
+            other than ``"any"`` needs ``brutii=True`` and no ``learner_seat``. ``info["brutii"]`` says whether the
+            learner is the Brutii.
+        others: as for :class:`TribuneSingleEnv`.
+
+    Raises:
+        ValueError: an unknown role, a role without the Brutii, a role with a fixed ``learner_seat``, or a bad option.
     """
 
     _expansion_space: ClassVar[bool] = True
 
-    def __init__(self, *args: Any, expansion: bool = True, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        expansion: bool = True,
+        brutii: bool = False,
+        brutii_seat: int | None = None,
+        learner_role: str = "any",
+        **kwargs: Any,
+    ) -> None:
+        if learner_role not in LEARNER_ROLES:
+            raise ValueError(f"learner_role: expected one of {LEARNER_ROLES}, got {learner_role!r}")
+        if learner_role != "any" and brutii is not True:
+            raise ValueError(f"learner_role: {learner_role!r} needs brutii=True (roles exist only with the Brutii)")
         self._rules_expansion = expansion
+        self._brutii = brutii
+        self._brutii_seat = brutii_seat
+        self.learner_role = learner_role
         super().__init__(*args, **kwargs)
 
 

@@ -45,7 +45,8 @@ class Table:
     """One configured game seat-table: config, codec, encoder, reward scheme and the current game.
 
     ``expansion`` plays the Tribune Expansion; ``expansion_space`` uses the expansion codec and encoder (the
-    spaces of the ``TribuneExpansion`` environments), which also serve base-rule games.
+    spaces of the ``TribuneExpansion`` environments), which also serve base-rule games. ``brutii`` plays the
+    Brutii variant (with ``expansion``, in the same spaces; ``brutii_seat``: his seat, ``None`` for a random one).
 
     Raises:
         ValueError: a bad option, or expansion rules without the expansion spaces.
@@ -61,8 +62,12 @@ class Table:
         components: Components | str | Path | None = None,
         expansion: bool = False,
         expansion_space: bool = False,
+        brutii: bool = False,
+        brutii_seat: int | None = None,
     ) -> None:
-        self.config = game_config(players, victory_card, point_variant, round_limit, components, expansion)
+        self.config = game_config(
+            players, victory_card, point_variant, round_limit, components, expansion, brutii, brutii_seat
+        )
         if expansion and not expansion_space:
             raise ValueError(
                 "expansion: the Tribune-v0 environments play base games; use tribune/TribuneExpansion-v0 "
@@ -134,17 +139,20 @@ class Table:
 
         Raises:
             InvalidStateError: a malformed document.
-            ValueError: the position's players, round limit, point variant, rule set or victory card differ from the
-                table's.
+            ValueError: the position's players, round limit, point variant, rule set (expansion, Brutii), Brutii
+                seat (when the table fixes it) or victory card differ from the table's.
         """
         game = Game.from_json(doc, self.config.components)
         if game.config.expansion and not self.expansion_space:  # the base encoder has no room for it
             raise ValueError("position: an expansion game; the Tribune-v0 environments play base games only")
         mine, theirs = self.config, game.config
-        for name in ("players", "round_limit", "point_variant", "expansion"):
+        for name in ("players", "round_limit", "point_variant", "expansion", "brutii"):
             if getattr(mine, name) != getattr(theirs, name):
                 found, wanted = getattr(theirs, name), getattr(mine, name)
                 raise ValueError(f"position: {name} is {found!r}, the environment's {wanted!r}")
+        if mine.brutii_seat is not None and game.state.brutii != mine.brutii_seat:
+            found = game.state.brutii
+            raise ValueError(f"position: the Brutii sits in seat {found}, the environment's in {mine.brutii_seat}")
         if mine.victory_card is not None and game.state.victory_card != mine.victory_card:
             raise ValueError(
                 f"position: victory_card is {game.state.victory_card!r}, the environment's {mine.victory_card!r}"
