@@ -147,9 +147,13 @@ def total_cards(g: Game) -> int:
     return sum(g.state.card_counts())
 
 
-def random_game(players: int, seed: int, steps: int, expansion: bool = False) -> Game:
-    """A game after up to ``steps`` uniformly random legal decisions (fewer if it ends first)."""
-    game = Game.new(players=players, seed=seed, expansion=expansion)
+def random_game(
+    players: int, seed: int, steps: int, expansion: bool = False, brutii: bool = False, brutii_seat: int | None = None
+) -> Game:
+    """A game after up to ``steps`` uniformly random legal decisions (fewer if it ends first); ``brutii``: the Brutii
+    variant (an expansion game at 5 or 6 seats, R42), with the Brutii at ``brutii_seat`` (default: drawn, R43)."""
+    options: dict[str, Any] = {"brutii": True, "brutii_seat": brutii_seat} if brutii else {}
+    game = Game.new(players=players, seed=seed, expansion=expansion or brutii, **options)
     rng = random.Random(seed)
     for _ in range(steps):
         if game.is_over:

@@ -28,7 +28,8 @@ from tribune_env.engine.decisions import DecisionKind
 from tribune_env.engine.game import Game
 from tribune_env.engine.registry import DECISIONS, option_labels
 
-EXPANSION_KINDS = {kind: rule for kind, rule in DECISIONS.items() if rule.expansion}
+EXPANSION_KINDS = {kind: rule for kind, rule in DECISIONS.items() if rule.expansion and not kind.brutii}
+"""The expansion's decision kinds that a family meets (the Brutii's own kinds need the Brutii variant, R42-R54)."""
 RAW_ACTION = re.compile(
     r"\b(ChooseTile|ChooseOfficial|ChooseOption|ChooseFaction|PickCard|Commit|Decline|Assassinate)\("
 )

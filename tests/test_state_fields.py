@@ -53,17 +53,36 @@ def _mid_expansion_game(seed: int, steps: int, players: int = 3) -> Game:
 
 
 def test_expansion_json_writes_exactly_the_declared_keys() -> None:
-    """An expansion document (version 2) writes every declared key, the expansion ones included."""
+    """An expansion document (version 2) writes every declared key, the expansion ones included (not the Brutii's:
+    this game has no Brutii)."""
     from tribune_env.engine.serialize import state_to_json
 
     doc = _mid_expansion_game(5, 200).to_json()
-    declared = {f.json for f in FIELDS if f.json is not None}
+    declared = {f.json for f in FIELDS if f.json is not None and not f.brutii}
     assert set(doc) == declared | {"format", "version"}
     assert doc["version"] == 2 and doc["config"]["expansion"] is True
     state = _mid_expansion_game(5, 200).state
     assert set(state_to_json(state, events=False)) == declared - {"events"} | {"format", "version"}
     for player in doc["players"]:
         assert {"patrons", "emperor_tiles"} <= set(player)
+
+
+def test_brutii_json_writes_exactly_the_declared_keys() -> None:
+    """R42-R54: a document of a game with the Brutii writes every declared key, the Brutii's included, in the
+    declared order; its config says so."""
+    from tribune_env.engine.serialize import state_to_json
+    from tribune_env.engine.state import json_keys
+
+    game = random_game(5, 5, 200, brutii=True)
+    doc = game.to_json()
+    declared = {f.json for f in FIELDS if f.json is not None}
+    assert set(doc) == declared | {"format", "version"}
+    assert list(doc)[2:] == list(json_keys(expansion=True, brutii=True))
+    assert doc["version"] == 2 and doc["config"]["brutii"] is True and "brutii_seat" in doc["config"]
+    assert doc["brutii"]["seat"] == game.state.brutii
+    assert set(state_to_json(game.state, events=False)) == declared - {"events"} | {"format", "version"}
+    brutii_keys = {f.json for f in FIELDS if f.brutii}
+    assert brutii_keys == {"brutii"} and not brutii_keys & set(_mid_expansion_game(5, 200).to_json())
 
 
 def test_base_json_has_no_expansion_keys() -> None:
@@ -90,7 +109,8 @@ def test_every_declared_key_has_exactly_one_writer_and_is_read() -> None:
     from tribune_env.engine import serialize
     from tribune_env.engine.state import json_keys
 
-    assert set(serialize._WRITERS) == set(json_keys(expansion=True))
+    assert set(serialize._WRITERS) == set(json_keys(expansion=True, brutii=True))
     assert serialize._TOP_KEYS == {"format", "version", *json_keys(expansion=False)}
     assert serialize._EXPANSION_TOP_KEYS == {"format", "version", *json_keys(expansion=True)}
+    assert serialize._BRUTII_TOP_KEYS == {"format", "version", *json_keys(expansion=True, brutii=True)}
     assert list(_mid_game(5, 120).to_json())[2:] == list(json_keys(expansion=False))

@@ -113,6 +113,12 @@ def _add_game_options(parser: argparse.ArgumentParser, seed_help: str) -> None:
     parser.add_argument("--round-limit", type=positive_int, default=60, help="truncate after this round (default: 60)")
     parser.add_argument("--components", metavar="PATH", help="component TOML file (default: the packaged set)")
     parser.add_argument("--expansion", action="store_true", help="play with the Tribune Expansion (2-5 players)")
+    parser.add_argument(
+        "--brutii", action="store_true", help="the expansion's Brutii variant (with --expansion; 5 or 6 players)"
+    )
+    parser.add_argument(
+        "--brutii-seat", type=int, metavar="K", help="the Brutii's seat (with --brutii; default: drawn in each game)"
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -151,6 +157,8 @@ def _summary_table(s: SimulationSummary) -> Table:
     mode = "point variant" if s.point_variant else (s.victory_card or "random victory card")
     if s.expansion:
         mode += ", expansion"
+    if s.brutii:
+        mode += f", Brutii seat {s.brutii_seat}" if s.brutii_seat is not None else ", Brutii"
     rows = [
         ("games", f"{s.games}"),
         ("players", f"{s.players}"),
@@ -164,6 +172,7 @@ def _summary_table(s: SimulationSummary) -> Table:
             (f"wins seat {seat}", f"{w} ({rate:.1%})")
             for seat, (w, rate) in enumerate(zip(s.wins, s.win_rates, strict=True))
         ),
+        *((("Brutii wins", f"{s.brutii_wins} ({s.brutii_win_rate:.1%})"),) if s.brutii else ()),
         ("games / second", f"{s.games_per_second:.1f}"),
         ("decisions / second", f"{s.decisions_per_second:,.0f}"),
         ("elapsed", f"{s.elapsed:.2f} s"),
@@ -175,6 +184,10 @@ def _summary_table(s: SimulationSummary) -> Table:
 
 def _config(args: argparse.Namespace) -> GameConfig:
     """The game options of ``simulate`` and ``log``; raises ValueError (ComponentError too) on bad input."""
+    if args.brutii and not args.expansion:
+        raise ValueError("--brutii needs --expansion: the Brutii variant is played with the expansion (R42)")
+    if args.brutii_seat is not None and not args.brutii:
+        raise ValueError("--brutii-seat needs --brutii")
     components = None if args.components is None else load_components(args.components)
     return make_config(
         players=args.players,
@@ -183,6 +196,8 @@ def _config(args: argparse.Namespace) -> GameConfig:
         round_limit=args.round_limit,
         components=components,
         expansion=args.expansion,
+        brutii=args.brutii,
+        brutii_seat=args.brutii_seat,
     )
 
 

@@ -32,6 +32,9 @@ class SimulationSummary:
     wins: tuple[int, ...]
     elapsed: float
     expansion: bool = False
+    brutii: bool = False  # the Brutii variant (R42-R54)
+    brutii_seat: int | None = None  # the configured Brutii seat; None: drawn in each game (R43)
+    brutii_wins: int = 0  # games the Brutii won (shared wins included), whatever his seat
 
     @property
     def avg_rounds(self) -> float:
@@ -46,6 +49,10 @@ class SimulationSummary:
         return tuple(w / self.games for w in self.wins)
 
     @property
+    def brutii_win_rate(self) -> float:
+        return self.brutii_wins / self.games
+
+    @property
     def games_per_second(self) -> float:
         return self.games / self.elapsed if self.elapsed > 0 else float("inf")
 
@@ -54,6 +61,14 @@ class SimulationSummary:
         return self.total_decisions / self.elapsed if self.elapsed > 0 else float("inf")
 
     def to_dict(self) -> dict[str, Any]:
+        brutii: dict[str, Any] = {}
+        if self.brutii:
+            brutii = {
+                "brutii": True,
+                "brutii_seat": self.brutii_seat,
+                "brutii_wins": self.brutii_wins,
+                "brutii_win_rate": self.brutii_win_rate,
+            }
         return {
             "games": self.games,
             "players": self.players,
@@ -61,6 +76,7 @@ class SimulationSummary:
             "victory_card": self.victory_card,
             "point_variant": self.point_variant,
             "expansion": self.expansion,
+            **brutii,
             "round_limit": self.round_limit,
             "avg_rounds": self.avg_rounds,
             "avg_decisions": self.avg_decisions,
@@ -83,14 +99,23 @@ def make_config(
     round_limit: int = 60,
     components: Components | None = None,
     expansion: bool = False,
+    brutii: bool = False,
+    brutii_seat: int | None = None,
 ) -> GameConfig:
-    """Validate the options; raises ``ValueError`` (or ``ComponentError``) with a readable message."""
+    """Validate the options; raises ``ValueError`` (or ``ComponentError``) with a readable message. ``brutii``: the
+    Brutii variant (R42: with the expansion, 5 or 6 players), the Brutii at ``brutii_seat`` or at a drawn seat."""
+    if brutii and not expansion:
+        raise ValueError("brutii: the Brutii variant is played with the expansion (R42); add expansion")
+    if brutii_seat is not None and not brutii:
+        raise ValueError("brutii_seat: a Brutii seat needs the Brutii variant (brutii)")
     return GameConfig(
         players=players,
         victory_card=victory_card,
         point_variant=point_variant,
         round_limit=round_limit,
         expansion=expansion,
+        brutii=brutii,
+        brutii_seat=brutii_seat,
         components=default_components() if components is None else components,
     )
 
@@ -115,7 +140,7 @@ def simulate_config(config: GameConfig, n_games: int, *, seed: int = 0, progress
     if n_games < 1:
         raise ValueError(f"n_games: must be >= 1, got {n_games}")
     wins = [0] * config.players
-    rounds = decisions = truncated = shared = 0
+    rounds = decisions = truncated = shared = brutii_wins = 0
     bar = Progress(
         TextColumn("simulating"),
         BarColumn(),
@@ -136,6 +161,7 @@ def simulate_config(config: GameConfig, n_games: int, *, seed: int = 0, progress
             shared += len(game.winners) > 1
             for seat in game.winners:
                 wins[seat] += 1
+            brutii_wins += game.state.brutii in game.winners
             bar.advance(task)
     return SimulationSummary(
         games=n_games,
@@ -151,6 +177,9 @@ def simulate_config(config: GameConfig, n_games: int, *, seed: int = 0, progress
         wins=tuple(wins),
         elapsed=time.perf_counter() - start,
         expansion=config.expansion,
+        brutii=config.brutii,
+        brutii_seat=config.brutii_seat,
+        brutii_wins=brutii_wins,
     )
 
 
@@ -165,9 +194,11 @@ def simulate(
     seed: int = 0,
     progress: bool = False,
     expansion: bool = False,
+    brutii: bool = False,
+    brutii_seat: int | None = None,
 ) -> SimulationSummary:
     """Validate the options, then play ``n_games`` random games (see :func:`simulate_config`); ``expansion``
-    plays the Tribune Expansion (R42: 2-5 players)."""
+    plays the Tribune Expansion (R42: 2-5 players), ``brutii`` its Brutii variant (5 or 6 seats)."""
     config = make_config(
         players=players,
         victory_card=victory_card,
@@ -175,5 +206,7 @@ def simulate(
         round_limit=round_limit,
         components=components,
         expansion=expansion,
+        brutii=brutii,
+        brutii_seat=brutii_seat,
     )
     return simulate_config(config, n_games, seed=seed, progress=progress)

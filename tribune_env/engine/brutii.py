@@ -101,7 +101,7 @@ def brutii_card(state: GameState) -> None:
 
 
 def _legal_card(state: GameState, pending: Pending) -> list[Action]:
-    return [choose_action_card(c) for c in BrutiiCard if c not in state.brutii_played]
+    return [choose_action_card(int(c)) for c in BrutiiCard if c not in state.brutii_played]
 
 
 _IMMEDIATE_STEP: dict[BrutiiCard, Task] = {

@@ -79,5 +79,6 @@ def brutii_tail(state: GameState, region: Region) -> list[Task]:
 
 
 def by_card(state: GameState, pending: Pending) -> bool:
-    """Whether ``pending`` is a region decision the Brutii takes through an action card (:data:`BRUTII_SLOT`)."""
+    """Whether ``pending`` is the Brutii's and off the follower spaces (:data:`BRUTII_SLOT`): at a region, a decision
+    he takes through an action card (the region's check also asks for the card, R47)."""
     return pending.index == BRUTII_SLOT and is_brutii(state, pending.seat)

@@ -2,21 +2,26 @@
 
 from __future__ import annotations
 
-from tribune_env.data import Official
+from tribune_env.data import BrutiiCard, Official, Region
 from tribune_env.engine import rules  # noqa: F401  (the decision records)
 from tribune_env.engine.actions import (
     Assassinate,
     Bid,
+    ChooseActionCard,
     ChooseFaction,
     ChooseOfficial,
     ChooseOption,
+    ChooseRegion,
     ChooseTile,
     Commit,
     Decline,
     PickCard,
     PlaceFollower,
 )
-from tribune_env.engine.registry import option_labels
+from tribune_env.engine.brutii import card_name
+from tribune_env.engine.brutii_ops import is_brutii
+from tribune_env.engine.decisions import DecisionKind
+from tribune_env.engine.registry import DECISIONS, option_labels
 from tribune_env.engine.state import GameState
 from tribune_env.engine.text import tile_text
 
@@ -60,10 +65,10 @@ def _describe(state: GameState, action: object) -> str:
         return f"assassin against P{action.seat}'s {name}"
     if isinstance(action, ChooseTile | ChooseOfficial):
         return _describe_expansion(state, action)
-    if isinstance(action, Commit):
-        return "commit"
-    if isinstance(action, Decline):
-        return "decline"
+    if isinstance(action, ChooseActionCard | ChooseRegion):
+        return _describe_brutii(state, action)
+    if isinstance(action, Commit | Decline):
+        return _brutii_words(state, action) or ("commit" if isinstance(action, Commit) else "decline")
     if isinstance(action, ChooseOption) and pending is not None:
         labels = option_labels(state.config.components, pending.kind, pending.faction)
         if labels is not None and 0 <= action.option < len(labels):
@@ -80,3 +85,27 @@ def _describe_expansion(state: GameState, action: ChooseTile | ChooseOfficial) -
         return f"claim the favor of the emperor tile {tile_text(spec, action.tile)}"
     official = Official(_in_range(action.official, len(spec.officials)))
     return f"choose the {spec.official(official).name}"
+
+
+def _describe_brutii(state: GameState, action: ChooseActionCard | ChooseRegion) -> str:
+    """R44: playing an action card; R54: the region named with Veto (names as in the game log)."""
+    if not state.config.brutii:
+        raise ValueError("not a game with the Brutii")
+    if isinstance(action, ChooseActionCard):
+        return f'play the action card "{card_name(BrutiiCard(_in_range(action.card, len(BrutiiCard))))}"'
+    region = _in_range(action.region, int(max(state.tables.regions)) + 1)
+    return f"veto {Region(region).key.replace('_', ' ')}: no follower may go there this round"
+
+
+def _brutii_words(state: GameState, action: Commit | Decline) -> str:
+    """What Commit and Decline mean at the Brutii's own decisions (buy the legion or not, R51) and at his chariot
+    bid (opt out, R49); '' elsewhere (the plain words)."""
+    pending = state.pending
+    if pending is None or not is_brutii(state, pending.seat):
+        return ""
+    if pending.kind is DecisionKind.CHARIOT_BID and isinstance(action, Decline):
+        return "opt out of the chariot auction (sealed; with Denarii the winner pays you, R49)"
+    if not pending.kind.brutii:
+        return ""
+    rule = DECISIONS[pending.kind]
+    return rule.commit_words if isinstance(action, Commit) else rule.decline_words

@@ -10,6 +10,10 @@ hidden until the reveal), so samples never show a laid pair of another player.
 In an expansion game the Augur's drawn cards (when ``seat`` is not the Augur)
 are dealt like the other hidden cards, and the emperor pile is put in a fresh
 order (R35: its order is hidden from everyone, R39).
+With the Brutii (R45) his hand is private like any hand (the cards he took from
+the Catacombs are in it), and his sealed chariot choice is dealt again among a
+bid and the opt-out (R49). His face-down discs need nothing: their order is not
+stored, the next one is drawn by the chance key, which every sample draws afresh.
 The result depends only on the view and the generator, never on where the
 hidden cards really are, so a search over sampled states cannot learn more than
 the player knows (R1, R2).
@@ -19,7 +23,7 @@ from __future__ import annotations
 
 import random
 
-from tribune_env.engine.state import GameState
+from tribune_env.engine.state import OPTED_OUT, GameState
 from tribune_env.engine.view import AUGUR, field_visible
 
 
@@ -71,11 +75,20 @@ def resample(state: GameState, seat: int, rng: random.Random) -> GameState:
             hand[pool.pop()] += 1
         player.hand = hand
     for s in hands:
-        if other.bids[s] >= 0:
-            other.bids[s] = rng.randint(0, other.players[s].money)
+        if other.bids[s] != -1:  # a sealed choice was made (public); what it is, is not (R2, R49)
+            other.bids[s] = _sealed_choice(other, s, rng)
     if other.emperor_pile:  # R35: the pile's order is known to nobody
         other.emperor_pile.sort()
         rng.shuffle(other.emperor_pile)
     other.chance = rng.getrandbits(63)
     other.legal_cache = None
     return other
+
+
+def _sealed_choice(state: GameState, seat: int, rng: random.Random) -> int:
+    """A sealed bid for ``seat``; the Brutii's chariot choice may also be the opt-out (R49)."""
+    money = state.players[seat].money
+    if seat != state.brutii or ("chariot_resolve",) not in state.agenda:  # he opts out of the chariot only
+        return rng.randint(0, money)
+    choice = rng.randint(-1, money)
+    return OPTED_OUT if choice < 0 else choice

@@ -4,7 +4,9 @@
 ``commit``, ``decline``, ``bid:7``, ``option:1``, ``faction:3``,
 ``assassinate:2:6`` (absolute seat, faction), and in expansion games
 ``tile:4`` (a favor of the emperor tile by its printed id) and ``official:2``
-(an official by its number, Princeps 0 ... Tribunus Plebis 4). Numbers are the engine's ids
+(an official by its number, Princeps 0 ... Tribunus Plebis 4), and with the Brutii
+``action_card:5`` (an action card by its number, Patron 0 ... Veto 11) and
+``region:3`` (the region named with Veto, I-XI as 0-10). Numbers are the engine's ids
 (space ids, card types), so a stored game replays exactly on the same
 component set.
 """
@@ -19,18 +21,22 @@ from tribune_env.engine.actions import (
     Action,
     Assassinate,
     Bid,
+    ChooseActionCard,
     ChooseFaction,
     ChooseOfficial,
     ChooseOption,
+    ChooseRegion,
     ChooseTile,
     Commit,
     Decline,
     PickCard,
     PlaceFollower,
     bid,
+    choose_action_card,
     choose_faction,
     choose_official,
     choose_option,
+    choose_region,
     choose_tile,
     pick_card,
     place_follower,
@@ -60,6 +66,16 @@ def action_text(action: Action) -> str:
             return f"tile:{tile}"
         case ChooseOfficial(official):
             return f"official:{official}"
+    return _brutii_text(action)
+
+
+def _brutii_text(action: Action) -> str:
+    """The Brutii's own actions: an action card (R44) and the vetoed region (R54)."""
+    match action:
+        case ChooseActionCard(card):
+            return f"action_card:{card}"
+        case ChooseRegion(region):
+            return f"region:{region}"
     raise TypeError(f"not an action: {action!r}")
 
 
@@ -71,6 +87,8 @@ _ONE_NUMBER: dict[str, Callable[[int], Action]] = {
     "faction": choose_faction,
     "tile": choose_tile,
     "official": choose_official,
+    "action_card": choose_action_card,
+    "region": choose_region,
 }
 
 
@@ -93,5 +111,5 @@ def parse_action(text: str) -> Action:
         return Assassinate(numbers[0], numbers[1])
     raise ValueError(
         f"bad action {text!r}: expected one of place:N, card:N, commit, decline, bid:N, option:N, faction:N, "
-        "assassinate:SEAT:FACTION, tile:N, official:N"
+        "assassinate:SEAT:FACTION, tile:N, official:N, action_card:N, region:N"
     )

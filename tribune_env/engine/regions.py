@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from tribune_env.data import BrutiiCard, Faction, Region
 from tribune_env.engine.actions import DECLINE, Action, Bid, ChooseOption, Decline, PickCard, choose_option, pick_card
-from tribune_env.engine.brutii_ops import BRUTII_SLOT, brutii_tail, by_card, option, played
+from tribune_env.engine.brutii_ops import BRUTII_SLOT, REGION_CARDS, brutii_tail, by_card, option, played
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase
 from tribune_env.engine.ops import (
     ask,
@@ -81,8 +81,11 @@ def on_slot(region: Region) -> CheckFn:
     def check(state: GameState, pending: Pending) -> str:
         ids = state.tables.region_spaces[region]
         if pending.index == BRUTII_SLOT:
-            if not by_card(state, pending):
-                return f"pending.index: a {pending.kind.key} decision off the spaces is the Brutii's (R47)"
+            if not by_card(state, pending) or not played(state, REGION_CARDS[region][0]):
+                return (
+                    f"pending.index: a {pending.kind.key} decision off the spaces is the Brutii's, through the "
+                    f"action card {REGION_CARDS[region][0].key} (R47)"
+                )
         elif not 0 <= pending.index < len(ids) or state.spaces[ids[pending.index]] != pending.seat:
             return f"pending.index: a {pending.kind.key} decision needs the deciding player on that space"
         return _evaluating(state, pending, region, phase)

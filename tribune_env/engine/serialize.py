@@ -6,6 +6,12 @@ have defaults, ``"draw_pile": "rest"`` puts every card not placed elsewhere
 into a shuffled draw pile, and without ``"agenda"`` the game continues from the
 start of ``"phase"``. Every document is validated; a problem raises
 :class:`InvalidStateError` naming the field.
+
+A game with the Brutii (R42-R54) is an expansion document whose config also
+holds ``"brutii": true`` and ``"brutii_seat"`` (null: drawn), with one more key,
+``"brutii"``: his seat, phase-2 turns left, revealed discs and played cards (by
+key), the options of Cards and Faction Take-Over (1, 2 or null) and the vetoed
+region (key or null). His sealed chariot opt-out is ``-2`` in ``"bids"`` (R49).
 """
 
 from __future__ import annotations
@@ -15,14 +21,28 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from tribune_env.data import Components, ExpansionRegion, ExpansionSpec, Faction, Official, Region, default_components
+from tribune_env.data import (
+    BrutiiCard,
+    BrutiiDisc,
+    BrutiiSpec,
+    Components,
+    ExpansionRegion,
+    ExpansionSpec,
+    Faction,
+    Official,
+    Region,
+    default_components,
+)
+from tribune_env.data.schema import KeyedEnum
+from tribune_env.engine.actions import OPTIONS
+from tribune_env.engine.brutii_ops import CARDS_OPTION, OPTION_OF, TAKEOVER_OPTION
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.decisions import BASE_DECISION_KINDS, BASE_PHASES, DecisionKind, Pending, Phase, TakeoverRole
 from tribune_env.engine.errors import InvalidStateError
 from tribune_env.engine.ops import chance
 from tribune_env.engine.registry import DECISIONS, REGIONS, STEPS
-from tribune_env.engine.rounds import round_tasks
-from tribune_env.engine.state import TILE_NAMES, Event, GameState, Task, json_keys
+from tribune_env.engine.rounds import round_phases, round_tasks
+from tribune_env.engine.state import OPTED_OUT, TILE_NAMES, Event, GameState, Task, json_keys
 from tribune_env.engine.tables import SpaceKind, Tables
 
 # Upper bound for money, laurels, legions and bids in a document. No game comes near it; it keeps
@@ -39,6 +59,12 @@ VERSION = 1
 EXPANSION_VERSION = 2  # an expansion game's document (config.expansion true, the expansion keys)
 _TOP_KEYS = {"format", "version", *json_keys(expansion=False)}
 _EXPANSION_TOP_KEYS = {"format", "version", *json_keys(expansion=True)}
+_BRUTII_TOP_KEYS = {"format", "version", *json_keys(expansion=True, brutii=True)}
+_BRUTII_KEYS = {"seat", "turns", "revealed", "played", "options", "veto"}
+_OPTION_KEYS = {"cards": CARDS_OPTION, "takeover": TAKEOVER_OPTION}
+"""The keys of ``brutii.options`` and their positions in ``GameState.brutii_options`` (R46)."""
+_CONFIG_KEYS = {"players", "victory_card", "point_variant", "round_limit", "auto_forced", "components", "expansion"}
+_BRUTII_CONFIG_KEYS = {"brutii", "brutii_seat"}
 _PLAYER_KEYS = {
     "money",
     "laurels",
@@ -66,7 +92,7 @@ def state_to_json(state: GameState, events: bool = True) -> dict[str, Any]:
     """
     expansion = state.config.expansion
     doc: dict[str, Any] = {"format": FORMAT, "version": EXPANSION_VERSION if expansion else VERSION}
-    for key in json_keys(expansion):
+    for key in json_keys(expansion, state.config.brutii):
         if key != "events" or events:
             doc[key] = _WRITERS[key](state)
     return doc
@@ -84,7 +110,26 @@ def _config_to_json(state: GameState) -> dict[str, Any]:
     }
     if config.expansion:
         out["expansion"] = True
+    if config.brutii:
+        out["brutii"] = True
+        out["brutii_seat"] = config.brutii_seat
     return out
+
+
+def _brutii_to_json(state: GameState) -> dict[str, Any]:
+    """The Brutii's public state (R44-R46, R54): options as the printed option numbers 1 and 2 (null: none)."""
+    return {
+        "seat": state.brutii,
+        "turns": state.brutii_turns,
+        "revealed": [BrutiiDisc(d).key for d in state.brutii_revealed],
+        "played": [BrutiiCard(c).key for c in state.brutii_played],
+        "options": {key: _option_number(state.brutii_options[i]) for key, i in _OPTION_KEYS.items()},
+        "veto": Region(state.veto).key if state.veto >= 0 else None,
+    }
+
+
+def _option_number(option: int) -> int | None:
+    return option + 1 if option >= 0 else None
 
 
 def _cards(state: GameState, pile: list[int]) -> list[str]:
@@ -133,6 +178,7 @@ _WRITERS: dict[str, Callable[[GameState], Any]] = {
     "augur_cards": lambda s: _cards(s, s.augur_cards),
     "placed_this_turn": lambda s: s.placed_this_turn,
     "benefit_blocked": lambda s: _keys(s.benefit_blocked, Faction),
+    "brutii": _brutii_to_json,
     "events": lambda s: [list(e) for e in s.events],
 }
 """The codec of each document key: how the fields declared under it are written."""
@@ -238,6 +284,13 @@ class _Reader:
             raise self.fail(path, f"unknown favor of the emperor tile {value!r}; the ids are {ids}")
         return int(value)
 
+    def keyed(self, enum: type[KeyedEnum], value: Any, path: str, what: str) -> int:
+        """A member of ``enum`` written by its key (e.g. a Brutii action card ``"veto"``)."""
+        keys = [m.key for m in enum]
+        if value not in keys:
+            raise self.fail(path, f"unknown {what} {value!r}; one of {keys}")
+        return keys.index(value)
+
     def official(self, value: Any, path: str) -> int:
         keys = [o.key for o in Official]
         if value not in keys:
@@ -279,6 +332,8 @@ def state_from_json(doc: dict[str, Any] | str, components: Components | None = N
     _read_board(state, doc, r)
     if state.config.expansion:
         _read_expansion(state, doc, r)
+    if state.config.brutii:
+        _read_brutii(state, doc, r)
     _read_piles(state, doc, r)
     _check_consistency(state, r, mid_phase="agenda" in doc)
     _check_counts(state, r)
@@ -322,21 +377,38 @@ def _check_shape(doc: dict[str, Any]) -> None:
             raise InvalidStateError(f"{path}: an integer of {node.bit_length()} bits; at most {MAX_INTEGER}")
 
 
-def _read_config(doc: dict[str, Any], comps: Components) -> GameConfig:
-    raw = doc.get("config")
+def _check_top_keys(doc: dict[str, Any], raw: Any) -> None:
+    """The top-level keys fit the kind of document: base, expansion, or expansion with the Brutii."""
     expansion = isinstance(raw, dict) and raw.get("expansion") is True
-    unknown = sorted(set(doc) - (_EXPANSION_TOP_KEYS if expansion else _TOP_KEYS))
+    brutii = expansion and raw.get("brutii") is True
+    allowed = _BRUTII_TOP_KEYS if brutii else _EXPANSION_TOP_KEYS if expansion else _TOP_KEYS
+    unknown = sorted(set(doc) - allowed)
     expansion_only = [k for k in unknown if k in _EXPANSION_TOP_KEYS]
     if expansion_only:
         raise InvalidStateError(f"{expansion_only[0]}: only an expansion document (version 2) has this key")
+    if "brutii" in unknown:
+        raise InvalidStateError(
+            'brutii: only the document of a game with the Brutii (config "expansion": true, "brutii": true) '
+            "has this key"
+        )
     if unknown:
         raise InvalidStateError(f"unknown top-level key(s) {unknown}")
+
+
+def _read_config(doc: dict[str, Any], comps: Components) -> GameConfig:
+    raw = doc.get("config")
+    _check_top_keys(doc, raw)
     _check_version(doc, raw.get("expansion", False) if isinstance(raw, dict) else False)
     if not isinstance(raw, dict):
         raise InvalidStateError("config: missing (an object with at least 'players')")
-    allowed = {"players", "victory_card", "point_variant", "round_limit", "auto_forced", "components", "expansion"}
-    if set(raw) - allowed:
-        raise InvalidStateError(f"config: unknown key(s) {sorted(set(raw) - allowed)}")
+    if set(raw) - _CONFIG_KEYS - _BRUTII_CONFIG_KEYS:
+        raise InvalidStateError(f"config: unknown key(s) {sorted(set(raw) - _CONFIG_KEYS - _BRUTII_CONFIG_KEYS)}")
+    if set(raw) & _BRUTII_CONFIG_KEYS and raw.get("expansion") is not True:
+        key = sorted(set(raw) & _BRUTII_CONFIG_KEYS)[0]
+        raise InvalidStateError(
+            f'config.{key}: a Brutii key without the expansion; the Brutii variant is played with it ("expansion": '
+            "true, R42)"
+        )
     if "components" in raw and raw["components"] != comps.name:
         raise InvalidStateError(
             f"config.components: the document was written with component set {raw['components']!r}, "
@@ -355,7 +427,9 @@ def _read_config(doc: dict[str, Any], comps: Components) -> GameConfig:
             point_variant=point_variant,
             round_limit=raw.get("round_limit", 60),
             auto_forced=raw.get("auto_forced", True),
-            expansion=expansion,
+            expansion=raw.get("expansion", False),
+            brutii=raw.get("brutii", False),
+            brutii_seat=raw.get("brutii_seat"),
             components=comps,
         )
     except (ValueError, TypeError) as exc:
@@ -405,7 +479,8 @@ def _read_top(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
         bids = r.items(doc["bids"], "bids")
         if len(bids) != n:
             raise r.fail("bids", f"expected {n} entries")
-        state.bids = [r.integer(b, f"bids[{i}]", -1, MAX_AMOUNT) for i, b in enumerate(bids)]
+        lowest = OPTED_OUT if state.config.brutii else -1  # R49: the Brutii's sealed opt-out
+        state.bids = [r.integer(b, f"bids[{i}]", lowest, MAX_AMOUNT) for i, b in enumerate(bids)]
     if "sacrificed" in doc:
         state.sacrificed = r.bools(doc["sacrificed"], "sacrificed", n)
     if "fulfilled_since" in doc:
@@ -633,6 +708,110 @@ def _read_emperor_tiles(state: GameState, doc: dict[str, Any], r: _Reader, spec:
         )
 
 
+def _brutii_spec(state: GameState) -> BrutiiSpec:
+    spec = _expansion_spec(state).brutii
+    assert spec is not None  # GameConfig(brutii=True) checks it
+    return spec
+
+
+_BEFORE_HIS_TURNS = (Phase.SETUP, Phase.CARD_PLACEMENT)
+"""Phases in which the Brutii has revealed and played nothing: phase 8 took his cards back (E104)."""
+
+
+def _read_brutii(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
+    """The Brutii's seat and public state (R43-R46, R49, R54), checked against the component file and the round."""
+    raw = r.mapping(doc.get("brutii", {}), "brutii", _BRUTII_KEYS)
+    state.brutii = _read_brutii_seat(state, raw, r)
+    _read_discs(state, raw, r)
+    played = r.items(raw.get("played", []), "brutii.played")
+    state.brutii_played = [r.keyed(BrutiiCard, c, f"brutii.played[{i}]", "action card") for i, c in enumerate(played)]
+    twice = sorted({BrutiiCard(c).key for c in state.brutii_played if state.brutii_played.count(c) > 1})
+    if twice:
+        raise r.fail("brutii.played", f"{twice[0]} is played twice; each action card is played once a round (R44)")
+    arrows = sum(1 for d in state.brutii_revealed if d != BrutiiDisc.CROSS)
+    if len(state.brutii_played) > arrows:
+        raise r.fail(
+            "brutii.played",
+            f"{len(state.brutii_played)} action card(s) played, but only {arrows} arrow disc(s) revealed (R44)",
+        )
+    _read_options(state, r.mapping(raw.get("options", {}), "brutii.options", set(_OPTION_KEYS)), r)
+    veto = raw.get("veto")
+    if veto is not None:
+        regions = [reg.key for reg in state.tables.regions]
+        if veto not in regions:
+            raise r.fail("brutii.veto", f"unknown region {veto!r}; one of {regions}")
+        state.veto = int(state.tables.regions[regions.index(veto)])
+        if BrutiiCard.VETO not in state.brutii_played:
+            raise r.fail("brutii.veto", "a region is vetoed only with the action card veto played (R54)")
+    for seat, amount in enumerate(state.bids):
+        if amount == OPTED_OUT and seat != state.brutii:
+            raise r.fail(f"bids[{seat}]", f"only the Brutii opts out of the chariot auction ({OPTED_OUT}, R49)")
+
+
+def _read_brutii_seat(state: GameState, raw: dict[str, Any], r: _Reader) -> int:
+    """``brutii.seat``, defaulting to ``config.brutii_seat`` and agreeing with it (R43)."""
+    configured = state.config.brutii_seat
+    if "seat" not in raw and configured is None:
+        raise r.fail("brutii.seat", "required: the Brutii's seat (here or as config.brutii_seat)")
+    seat = r.seat(raw.get("seat", configured), "brutii.seat", state.num_players)
+    if configured is not None and seat != configured:
+        raise r.fail("brutii.seat", f"seat {seat}, but config.brutii_seat is {configured}")
+    return seat
+
+
+def _read_discs(state: GameState, raw: dict[str, Any], r: _Reader) -> None:
+    """His revealed discs and turns left: within the component file's discs and the table's turns (R44, E81)."""
+    spec = _brutii_spec(state)
+    per_round = state.config.followers
+    state.brutii_turns = r.integer(raw.get("turns", 0), "brutii.turns", 0, per_round)
+    discs = r.items(raw.get("revealed", []), "brutii.revealed")
+    state.brutii_revealed = [r.keyed(BrutiiDisc, d, f"brutii.revealed[{i}]", "disc") for i, d in enumerate(discs)]
+    for disc in BrutiiDisc:
+        shown = state.brutii_revealed.count(disc)
+        if shown > spec.discs[disc]:
+            raise r.fail("brutii.revealed", f"{shown} {disc.key} discs revealed; the Brutii has {spec.discs[disc]}")
+    if len(state.brutii_revealed) + state.brutii_turns > per_round:
+        raise r.fail(
+            "brutii.turns",
+            f"{state.brutii_turns} turn(s) left after {len(state.brutii_revealed)} disc(s) revealed; the Brutii takes "
+            f"{per_round} turns a round at {state.num_players} seats (R44)",
+        )
+    if state.brutii_turns and state.phase is not Phase.FOLLOWER_PLACEMENT:
+        raise r.fail("brutii.turns", "the Brutii has turns left only in phase follower_placement (R44)")
+    if state.brutii_revealed and state.phase in _BEFORE_HIS_TURNS:
+        raise r.fail(
+            "brutii.revealed",
+            f"no disc is revealed before phase follower_placement (phase {state.phase.name.lower()}): phase 8 turned "
+            "them face down (E104)",
+        )
+
+
+_OPTION_FROM = {BrutiiCard.CARDS: Phase.REGION_EVALUATION, BrutiiCard.FACTION_TAKEOVER: Phase.TAKEOVERS}
+"""The phase at whose start the option of each card is chosen (R46)."""
+
+
+def _read_options(state: GameState, raw: dict[str, Any], r: _Reader) -> None:
+    """``brutii.options``: 1 or 2 (the printed options) or null, only for a played card, from its phase on (R46)."""
+    order = [p.phase for p in round_phases(state)]
+    for card, index in OPTION_OF.items():
+        key = next(k for k, i in _OPTION_KEYS.items() if i == index)
+        path = f"brutii.options.{key}"
+        value = raw.get(key)
+        if value is None:
+            continue
+        state.brutii_options[index] = r.integer(value, path, 1, OPTIONS) - 1
+        if card not in state.brutii_played:
+            raise r.fail(path, f"an option of {card.key} needs {card.key} played (R46)")
+        if state.phase is not Phase.GAME_OVER and (
+            state.phase not in order or order.index(state.phase) < order.index(_OPTION_FROM[card])
+        ):
+            raise r.fail(
+                path,
+                f"the option of {card.key} is chosen at the start of phase {_OPTION_FROM[card].name.lower()} (R46), "
+                f"not before (phase {state.phase.name.lower()})",
+            )
+
+
 def _read_piles(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
     state.discard = r.cards(doc.get("discard_pile", []), "discard_pile")
     draw = doc.get("draw_pile", "rest")
@@ -709,9 +888,9 @@ def _check_counts(state: GameState, r: _Reader) -> None:
     for seat, p in enumerate(state.players):
         if p.followers and state.phase is not Phase.FOLLOWER_PLACEMENT:
             raise r.fail(f"players[{seat}].followers", "followers are to be placed only in phase follower_placement")
-        extra = state.proconsul == seat or (state.proconsul >= 0 and state.phase in _AFTER_PROCONSUL)
+        extra = _proconsul_extra(state, seat)
         used = p.followers + state.spaces.count(seat) + state.coin_bowl.count(seat)
-        if used > count + extra:
+        if used > count + extra and seat != state.brutii:  # the Brutii's: with the agenda (_check_brutii_followers)
             raise r.fail(
                 f"players[{seat}].followers",
                 f"{used} followers to place, on the board and on the coin bowl; the table gives {count + extra}",
@@ -719,6 +898,12 @@ def _check_counts(state: GameState, r: _Reader) -> None:
         if state.bids[seat] > p.money:
             raise r.fail(f"bids[{seat}]", f"a bid of {state.bids[seat]} with {p.money} denarii")
     _check_room(state, r)
+
+
+def _proconsul_extra(state: GameState, seat: int) -> int:
+    """The follower the proconsul adds for ``seat`` (R9): his while he holds it, and anybody's after phase 4, when it
+    may have changed hands with a follower still on the board."""
+    return int(state.proconsul == seat or (state.proconsul >= 0 and state.phase in _AFTER_PROCONSUL))
 
 
 def _check_room(state: GameState, r: _Reader) -> None:
@@ -744,6 +929,46 @@ def _check_flags(state: GameState, r: _Reader) -> None:
         raise r.fail("winners", "a finished game (phase game_over) has winners, and only a finished game")
     if len(set(state.winners)) != len(state.winners):
         raise r.fail("winners", "a player is listed twice")
+
+
+def _stand_space(state: GameState) -> int:
+    """The faction space on which the Brutii "stands" for the take-over under way (R48: option 1 on "1", option 2
+    on "2"; :func:`~tribune_env.engine.takeovers.takeover` puts him there), or -1."""
+    choice = state.brutii_options[TAKEOVER_OPTION]
+    if state.phase is not Phase.TAKEOVERS or choice < 0 or BrutiiCard.FACTION_TAKEOVER not in state.brutii_played:
+        return -1
+    for faction, ids in enumerate(state.tables.faction_spaces):
+        under_way = ("end_takeover", faction) in state.agenda and ("takeover", faction) not in state.agenda
+        if under_way and state.spaces[ids[choice]] == state.brutii:
+            return ids[choice]
+    return -1
+
+
+def _check_brutii_followers(state: GameState, r: _Reader) -> None:
+    """The Brutii has no followers (R43): he places only the proconsul he holds, in phase 2 (R44); on the board he
+    stands only where the proconsul went, and in phase 4 on the field of the take-over under way (R48)."""
+    seat = state.brutii
+    player = state.players[seat]
+    holds = state.proconsul == seat
+    if player.followers > int(holds and state.phase is Phase.FOLLOWER_PLACEMENT):
+        raise r.fail(
+            f"players[{seat}].followers",
+            f"{player.followers}: the Brutii has no followers; he places only the proconsul he holds, in phase 2 "
+            "(R43, R44)",
+        )
+    stand = _stand_space(state)
+    spaces = [s for s, who in enumerate(state.spaces) if who == seat and s != stand]
+    used = player.followers + len(spaces) + state.coin_bowl.count(seat)
+    extra = _proconsul_extra(state, seat)
+    if used > extra:
+        where = [state.tables.spaces[s].label for s in spaces] + ["coin bowl"] * state.coin_bowl.count(seat)
+        proconsul = "the proconsul" if extra else "no proconsul"
+        stands = " or on the field of the take-over under way, with Faction Take-Over (R48)"
+        raise r.fail(
+            "followers",
+            f"the Brutii (player {seat}) has no followers (R43) but stands on {where} with {proconsul} to place there"
+            + (stands if state.phase is Phase.TAKEOVERS else ""),
+        )
 
 
 def _check_sent_home(state: GameState, r: _Reader) -> None:
@@ -776,50 +1001,75 @@ def _check_in_flight(state: GameState, r: _Reader) -> None:
             users.append(("pending",))
         if len(users) != 1:
             raise r.fail("contest", "a contested set needs exactly one answer or penalty still to come (R15)")
-    placing = ("place_next",) in state.agenda or (pending is not None and pending.kind is DecisionKind.PLACE_FOLLOWER)
+    placing = ("place_next",) in state.agenda or ("brutii_pass",) in state.agenda  # the Brutii's turn ends in it
+    placing |= pending is not None and pending.kind is DecisionKind.PLACE_FOLLOWER
     if any(p.followers for p in state.players) and not placing:
         raise r.fail("players", "followers to place need the follower placement still to run (place_next)")
     if state.pairs and ("mars_reveal",) not in state.agenda:
         raise r.fail("pairs", "sealed pairs need the Field of Mars reveal still to run")
     auction = ("atrium_resolve",) in state.agenda or ("chariot_resolve",) in state.agenda
-    if any(b >= 0 for b in state.bids) and not auction:
+    if any(b != -1 for b in state.bids) and not auction:
         raise r.fail("bids", "bids are sealed only while an auction's reveal is still to run")
+    if OPTED_OUT in state.bids and ("chariot_resolve",) not in state.agenda:
+        raise r.fail(f"bids[{state.brutii}]", "the Brutii opts out only of the chariot auction (R49)")
 
 
 def _read_flow(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
-    from tribune_env.engine.flow import advance
     from tribune_env.engine.scoring import track_fulfilment
 
     if "fulfilled_since" not in doc:
         track_fulfilment(state)
     if "agenda" in doc:
-        agenda = [_read_task(state, task, f"agenda[{i}]", r) for i, task in enumerate(r.items(doc["agenda"], "agenda"))]
-        state.agenda = list(reversed(agenda))
-        _check_flags(state, r)
-        state.pending = _read_pending(state, doc.get("pending"), r)
-        if state.pending is None and not state.agenda and state.phase is not Phase.GAME_OVER:
-            raise r.fail("agenda", "empty, with no pending decision, in an unfinished game")
-        _check_agenda(state, r)
-        _check_sent_home(state, r)
-        _check_in_flight(state, r)
-        if state.pending is not None:
-            _check_pending(state, state.pending, r)
-        elif state.staged or state.contest:
-            raise r.fail("staged", "cards are staged or contested, but no decision is pending")
-        else:
-            try:
-                advance(state)  # run the given agenda up to its first decision
-            except (RuntimeError, IndexError, KeyError, ValueError) as exc:
-                raise r.fail("agenda", f"its steps cannot run in this position ({exc})") from None
-        return
+        _read_agenda_flow(state, doc, r)
+    else:
+        _start_phase_flow(state, doc, r)
+
+
+def _read_agenda_flow(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
+    """A document with its agenda: checked against the position, then run up to its first decision."""
+    from tribune_env.engine.flow import advance
+
+    agenda = [_read_task(state, task, f"agenda[{i}]", r) for i, task in enumerate(r.items(doc["agenda"], "agenda"))]
+    state.agenda = list(reversed(agenda))
+    _check_flags(state, r)
+    state.pending = _read_pending(state, doc.get("pending"), r)
+    if state.pending is None and not state.agenda and state.phase is not Phase.GAME_OVER:
+        raise r.fail("agenda", "empty, with no pending decision, in an unfinished game")
+    _check_agenda(state, r)
+    _check_sent_home(state, r)
+    _check_in_flight(state, r)
+    if state.config.brutii:
+        _check_brutii_followers(state, r)
+    if state.pending is not None:
+        _check_pending(state, state.pending, r)
+    elif state.staged or state.contest:
+        raise r.fail("staged", "cards are staged or contested, but no decision is pending")
+    else:
+        try:
+            advance(state)  # run the given agenda up to its first decision
+        except (RuntimeError, IndexError, KeyError, ValueError) as exc:
+            raise r.fail("agenda", f"its steps cannot run in this position ({exc})") from None
+
+
+def _start_phase_flow(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
+    """A document without an agenda continues from the start of its phase: nothing may be in mid-decision."""
+    from tribune_env.engine.flow import advance
+
     if doc.get("pending") is not None:
         raise r.fail("pending", "a pending decision needs the agenda that follows it ('agenda')")
     for key, held in (("staged", state.staged), ("contest", state.contest), ("pairs", state.pairs)):
         if held:
             raise r.fail(key, "cards in the middle of a decision need the agenda that follows it ('agenda')")
+    if OPTED_OUT in state.bids:
+        raise r.fail(
+            f"bids[{state.bids.index(OPTED_OUT)}]",
+            "an opt-out is sealed in a chariot auction under way: it needs the agenda that follows it ('agenda', R49)",
+        )
     state.agenda = list(reversed(_phase_agenda(state, r)))
     _check_flags(state, r)
     _check_sent_home(state, r)
+    if state.config.brutii:
+        _check_brutii_followers(state, r)
     advance(state)
 
 
@@ -871,6 +1121,9 @@ def _arg_range(state: GameState, step_name: str, param: str) -> tuple[int, int]:
         "role": (0, len(TakeoverRole) - 1),
         "after_cesura": (0, 1),
         "n": (1, state.tables.deck_size),
+        "card": (0, len(BrutiiCard) - 1),  # brutii_option: an action card (R46)
+        "slave": (0, state.tables.num_card_types - 1),  # brutii_slave, brutii_lay: a card type (R52)
+        "i": (0, max(len(fields) for fields in state.fields) - 1),  # brutii_slave, brutii_lay: a card field
     }
     slot_region = STEPS[step_name].slot_region
     if param == "slot" and slot_region is not None:
@@ -908,9 +1161,12 @@ def _read_pending(state: GameState, raw: Any, r: _Reader) -> Pending | None:
         expansion_kind = raw.get("kind") in [k.key for k in DecisionKind]
         extra = " (an expansion decision: this is a base document)" if expansion_kind else ""
         raise r.fail("pending.kind", f"unknown decision kind {raw.get('kind')!r}{extra}; one of {kinds}")
+    kind = known[kinds.index(raw["kind"])]
+    if kind.brutii and not state.config.brutii:
+        raise r.fail("pending.kind", f"{kind.key} is a decision of the Brutii; this game has no Brutii (R42)")
     faction = raw.get("faction")
     return Pending(
-        known[kinds.index(raw["kind"])],
+        kind,
         r.seat(raw.get("seat"), "pending.seat", state.num_players),
         -1 if faction is None else r.faction(faction, "pending.faction"),
         r.integer(raw.get("index", -1), "pending.index", -1),

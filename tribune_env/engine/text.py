@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tribune_env.data import ExpansionSpec, Official, Requirement
+from tribune_env.data import BrutiiCard, ExpansionSpec, Official, Region, Requirement
+from tribune_env.engine.brutii import card_name, disc_name
+from tribune_env.engine.brutii_ops import OPTION_OF, REGION_CARDS, brutii_spec, by_card, is_brutii
+from tribune_env.engine.decisions import DecisionKind, Pending
 from tribune_env.engine.state import TILE_NAMES, GameState
 from tribune_env.engine.view import HIDDEN, player_view, public_hand_size
 
@@ -25,7 +28,7 @@ def render(state: GameState, seat: int | None = None) -> str:
     pending = state.pending
     if pending is not None:
         where = f", {comps.factions[pending.faction].name}" if pending.faction >= 0 else ""
-        lines.append(f"Waiting for P{pending.seat}: {pending.kind.key}{where}")
+        lines.append(f"Waiting for P{pending.seat}: {pending.kind.key}{where}{brutii_role(state, pending)}")
     else:
         lines.append(
             "Game over; winner(s): "
@@ -58,12 +61,15 @@ def render(state: GameState, seat: int | None = None) -> str:
     if state.config.expansion and extra is not None:
         augur = tuple(state.augur_cards) if seat is None else view.augur_cards
         lines.extend(_expansion_lines(state, extra, augur, card))
+    if state.brutii >= 0:
+        lines.extend(brutii_lines(state))
     for s, p in enumerate(state.players):
         markers = ",".join(comps.factions[f].name[:4] for f, on in enumerate(p.markers) if on) or "-"
         favor = "eternal" if p.eternal_favor else ("temporary" if p.temporary_favor else "-")
         held = p.hand_size if seat is None else public_hand_size(state, s)
+        who = f"P{s} (Brutii)" if s == state.brutii else f"P{s}"
         lines.append(
-            f"  P{s}: {p.money} denarii, {p.laurels} laurels, {p.legions} legions, tile {TILE_NAMES[p.tile]},"
+            f"  {who}: {p.money} denarii, {p.laurels} laurels, {p.legions} legions, tile {TILE_NAMES[p.tile]},"
             f" favor {favor}, markers {markers}, {held} cards, {p.followers} followers left"
         )
         if state.config.expansion:
@@ -105,3 +111,60 @@ def _expansion_lines(
     if state.placed_this_turn:
         lines.append(f"  followers placed this turn: {state.placed_this_turn}")
     return lines
+
+
+def brutii_lines(state: GameState) -> list[str]:
+    """The Brutii's public state (R45): his seat and turns, his discs, his played and unplayed action cards, his
+    options and the vetoed region (his face-down discs only as a number: their order is known to nobody)."""
+    face_down = brutii_spec(state).disc_count - len(state.brutii_revealed)
+    revealed = ", ".join(disc_name(d) for d in state.brutii_revealed) or "-"
+    played = ", ".join(card_name(c) for c in state.brutii_played) or "-"
+    unplayed = ", ".join(card_name(c) for c in BrutiiCard if c not in state.brutii_played)
+    options = ", ".join(
+        f"{card_name(card)} {'option ' + str(state.brutii_options[i] + 1) if state.brutii_options[i] >= 0 else '-'}"
+        for card, i in OPTION_OF.items()
+    )
+    veto = Region(state.veto).key if state.veto >= 0 else "-"
+    return [
+        f"  Brutii: P{state.brutii}; phase-2 turns left {state.brutii_turns}; discs revealed: {revealed}; "
+        f"face down {face_down}",
+        f"      action cards played: {played}; unplayed: {unplayed or '-'}",
+        f"      options: {options}; veto: {veto}",
+    ]
+
+
+THROUGH_A_CARD = frozenset(
+    {
+        DecisionKind.PANTHEON_SACRIFICE,
+        DecisionKind.FIELD_OF_MARS_PAIR,
+        DecisionKind.REFUGIUM_OPTION,
+        DecisionKind.REFUGIUM_PATRON,
+        DecisionKind.REFUGIUM_PAIRS,
+        DecisionKind.BASILICA_CLAIM,
+        DecisionKind.OFFICIAL_CHOICE,
+    }
+)
+"""The location decisions the Brutii takes off the follower spaces, through an action card (R47: ``pending.index``
+is :data:`~tribune_env.engine.brutii_ops.BRUTII_SLOT`; elsewhere an index of -1 means no space at all)."""
+
+
+def through_a_card(state: GameState, pending: Pending) -> bool:
+    """Whether ``pending`` is the Brutii acting at a location through an action card (R47)."""
+    return pending.kind in THROUGH_A_CARD and by_card(state, pending)
+
+
+def brutii_role(state: GameState, pending: Pending) -> str:
+    """How the Brutii takes ``pending`` ('' for anybody else): through which action card he acts at a location
+    (R47), places the proconsul (R44) or opts out of the chariot auction (R49)."""
+    if not is_brutii(state, pending.seat):
+        return ""
+    if through_a_card(state, pending):
+        region = next((t[-1] for t in reversed(state.agenda) if t[0] == "end_region"), None)  # under evaluation
+        card = REGION_CARDS[Region(region)][0] if isinstance(region, int) and region in REGION_CARDS else None
+        through = f', through the action card "{card_name(card)}"' if card is not None else ""
+        return f" (the Brutii{through}, after the occupants)"
+    if pending.kind is DecisionKind.PLACE_FOLLOWER:
+        return " (the Brutii places the proconsul)"
+    if pending.kind is DecisionKind.CHARIOT_BID:
+        return " (the Brutii: bid or opt out, sealed)"
+    return " (the Brutii)"
