@@ -39,6 +39,8 @@ class Agent(ABC):
     name: str = "agent"
     #: whether the agent can play expansion games (``GameConfig.expansion``)
     plays_expansion: bool = False
+    #: whether the agent can play the Brutii variant (``GameConfig.brutii``), in either role (R42-R54)
+    plays_brutii: bool = False
 
     def __init__(self, seed: int | None = None) -> None:
         self.spec = self.name
@@ -50,10 +52,15 @@ class Agent(ABC):
         """Start a new game in ``seat``; all randomness of the game comes from ``seed``.
 
         Raises:
-            AgentError: the game is an expansion game and the agent does not play the expansion.
+            AgentError: the game is an expansion game and the agent does not play the expansion, or a Brutii game
+                and it does not play the Brutii variant.
         """
         if config.expansion and not self.plays_expansion:
             raise AgentError(f"agent {self.spec!r} does not play expansion games (heuristic, greedy, mcts, random do)")
+        if config.brutii and not self.plays_brutii:
+            raise AgentError(
+                f"agent {self.spec!r} does not play the Brutii variant (heuristic, greedy, mcts, random do)"
+            )
         self.seat = seat
         self.config = config
         self.rng = random.Random(seed)

@@ -73,6 +73,14 @@ as nearly a tribune. Assassins in hand lower the sets a take-over must beat
 use the expansion's table. For the other seats a patron prospect grows with
 the hidden hand's size (``OPPONENT_PATRON_PER_CARD``).
 
+*The Brutii* (R44-R54). His played action cards count like followers at their locations until those are
+evaluated: "Cards" the Forum and Curia fields nobody stands on (option 1) or the Curia discards and the Catacombs
+pile left (option 2), "Denarii" the coin bowl's followers and the Latrine (``LATRINE_MONEY``, half of it with an
+occupant), "Laurels" a Field of Mars claim per empty space, "Eternal Favor" a Pantheon claim once somebody stands
+there, "Patron" a Refugium follower, "Favor of the Emperor" a Basilica claim (``TILE_CLAIM`` when no occupant meets
+the face-up tile and he does), "Official" a Capitoleum follower, "Faction Take-Over" a claim on every faction its
+option (either, before he chooses) lets him attempt.
+
 Only what the evaluated seat may know is read: for the other seats (in
 :func:`evaluate`, or in :func:`evaluate_all` with ``viewer``) the hand enters
 through its public size alone (``OPPONENT_READY_PER_CARD`` ready take-overs
@@ -90,6 +98,7 @@ from itertools import compress
 
 from tribune_env.data import (
     EXPANSION_OBJECTIVES,
+    BrutiiCard,
     Components,
     ExpansionRegion,
     ExpansionVictoryCard,
@@ -100,14 +109,14 @@ from tribune_env.data import (
     Requirement,
 )
 from tribune_env.data.schema import find_card
-from tribune_env.engine.config import victory_cards_of
-from tribune_env.engine.decisions import DecisionKind
+from tribune_env.engine.config import required_for, victory_cards_of
+from tribune_env.engine.decisions import DecisionKind, Phase
 from tribune_env.engine.scoring import scores
 from tribune_env.engine.state import NO_TILE, SCROLL, TRIBUNE, GameState, PlayerState
 from tribune_env.engine.tables import CardKind, SpaceKind, tables_for
 from tribune_env.engine.view import public_hand_size
 
-__all__ = ["evaluate", "evaluate_all", "potentials"]
+__all__ = ["evaluate", "evaluate_all", "potentials", "security"]
 
 # -- weights (see the module docstring) ---------------------------------------------
 BETA = 5.0
@@ -270,14 +279,15 @@ class _Card:
 
 
 @cache
-def _card(components: Components, card_id: str, players: int, expansion: bool = False) -> _Card:
+def _card(components: Components, card_id: str, players: int, expansion: bool = False, brutii: bool = False) -> _Card:
+    """The victory card ``card_id`` at ``players`` seats; with the Brutii its "with Brutii" row (E106)."""
     if expansion:
         found = find_card(victory_cards_of(components, True), card_id)
         if isinstance(found, ExpansionVictoryCard):
             t = found.thresholds
             obligatory = tuple(sorted(_EXP_INDEX[o] for o in found.obligatory))
             free = tuple(i for i in range(len(_EXP_INDEX)) if i not in obligatory)
-            required = found.required[players]
+            required = required_for(found, players, brutii)
             return _Card(
                 t["laurels"], t["legions"], 0, t["markers"], required, obligatory, free,
                 True, t["emperor_tiles"], t["patrons"],
@@ -363,8 +373,10 @@ def potentials(state: GameState, viewer: int | None = None) -> list[float]:
     values = prep.values
     targets = [(len(cards), sum(values[c] for c in cards)) for cards in state.sets]
     if expansion:
-        card = None if config.point_variant else _card(config.components, state.victory_card, n, True)
+        card = None if config.point_variant else _card(config.components, state.victory_card, n, True, config.brutii)
         _officials(state, seats)
+        if state.brutii >= 0:
+            _brutii_claims(state, prep, seats[state.brutii])
     else:
         card = None if config.point_variant else _card(config.components, state.victory_card, n)
     total = scores(state)
@@ -530,10 +542,129 @@ _REGION_CLAIMS: dict[int, ClaimFn] = {
 }
 
 
+# -- the Brutii's played action cards (R47, R48) ----------------------------------------------------------------
+
+
+def _to_come(state: GameState, region: Region) -> bool:
+    """Whether ``region`` is still to be evaluated this round, and not vetoed (R54)."""
+    if state.veto == int(region):
+        return False
+    if state.phase is Phase.FOLLOWER_PLACEMENT:
+        return True
+    agenda = state.agenda
+    return ("evaluate", int(region)) in agenda or ("end_region", int(region)) in agenda
+
+
+def _brutii_claims(state: GameState, prep: _Prep, work: _Seat) -> None:
+    """What the Brutii's played cards promise at their locations (see "The Brutii" in the module docstring)."""
+    for card in state.brutii_played:
+        claim = _BRUTII_CLAIMS.get(BrutiiCard(card))
+        if claim is not None:
+            claim(state, prep, work)
+
+
+def _free_fields(state: GameState, region: Region) -> list[list[int]]:
+    """The card fields of ``region`` with cards and no follower on their space."""
+    spaces = state.tables.region_spaces[region]
+    return [f for i, f in enumerate(state.fields[region]) if f and state.spaces[spaces[i]] < 0]
+
+
+def _occupants(state: GameState, region: Region) -> list[int]:
+    return [state.spaces[s] for s in state.tables.region_spaces[region] if state.spaces[s] >= 0]
+
+
+def _cards_claim(state: GameState, prep: _Prep, work: _Seat) -> None:
+    """Cards: option 1 the free Forum and Curia fields' cards, option 2 the Curia discards and the Catacombs pile
+    left (one card bought per occupant); the better one before he chooses."""
+    first = [c for r in (Region.FORUM, Region.CURIA) if _to_come(state, r) for f in _free_fields(state, r) for c in f]
+    second = 0
+    if _to_come(state, Region.CURIA):
+        spaces = state.tables.region_spaces[Region.CURIA]
+        second += sum(1 for i, f in enumerate(state.fields[Region.CURIA]) if f and state.spaces[spaces[i]] >= 0)
+    if _to_come(state, Region.CATACOMBS):
+        pile = sum(len(f) for f in state.fields[Region.CATACOMBS])
+        second += max(0, pile - len(_occupants(state, Region.CATACOMBS)))
+    choice = state.brutii_options[0]
+    if choice == 0 or (choice < 0 and len(first) >= second):
+        work.extra.extend(first)
+    else:
+        work.acc[CARDS] += second
+
+
+def _denarii_claim(state: GameState, prep: _Prep, work: _Seat) -> None:
+    """Denarii: a denarius per follower on the coin bowl (paid at the end of phase 2) and the Latrine's card."""
+    if state.phase is Phase.FOLLOWER_PLACEMENT:
+        work.acc[MONEY] += len(state.coin_bowl)
+    if _to_come(state, Region.LATRINE) and state.fields[Region.LATRINE][0]:
+        work.acc[MONEY] += LATRINE_MONEY * (0.5 if _occupants(state, Region.LATRINE) else 1.0)
+
+
+def _laurels_claim(state: GameState, prep: _Prep, work: _Seat) -> None:
+    """Laurels: a pair per empty Field of Mars space (his hand decides how many he lays)."""
+    if _to_come(state, Region.FIELD_OF_MARS):
+        spaces = state.tables.region_spaces[Region.FIELD_OF_MARS]
+        work.mars += sum(1 for s in spaces if state.spaces[s] < 0)
+
+
+def _favor_claim(state: GameState, prep: _Prep, work: _Seat) -> None:
+    """Eternal Favor: a Pantheon claim once another player stands there."""
+    if _to_come(state, Region.PANTHEON) and _occupants(state, Region.PANTHEON):
+        work.pantheon = True
+
+
+def _patron_claim(state: GameState, prep: _Prep, work: _Seat) -> None:
+    if _to_come(state, Region.REFUGIUM):
+        work.refugium = True
+
+
+def _emperor_claim(state: GameState, prep: _Prep, work: _Seat) -> None:
+    """Favor of the Emperor: the face-up tile when no occupant meets it and he does (or a Matrona tile he meets)."""
+    if not _to_come(state, Region.BASILICA):
+        return
+    seat = state.brutii
+    tiles = list(state.matrona_tiles) if state.officials[Official.MATRONA] == seat else []
+    up = state.emperor_up
+    if up >= 0 and not any(_meets_tile(state, s, up) for s in _occupants(state, Region.BASILICA)):
+        tiles.append(up)
+    if any(_meets_tile(state, seat, t) for t in tiles):
+        work.emperor = max(work.emperor, TILE_CLAIM)
+
+
+def _official_claim(state: GameState, prep: _Prep, work: _Seat) -> None:
+    if _to_come(state, Region.CAPITOLEUM):
+        work.means += 0.5 * OFFICIAL_VALUE
+
+
+def _takeover_claim(state: GameState, prep: _Prep, work: _Seat) -> None:
+    """Faction Take-Over (R48): a claim on each faction its option lets him attempt (either option before he
+    chooses); option 2 is contested by the follower on "1"."""
+    if state.phase not in (Phase.FOLLOWER_PLACEMENT, Phase.REGION_EVALUATION):
+        return
+    seat, choice = state.brutii, state.brutii_options[1]
+    for f, (first, second) in enumerate(prep.faction_spaces):
+        if state.controller[f] == seat or state.chariot == f or state.spaces[second] >= 0:
+            continue
+        alone = state.spaces[first] < 0
+        if choice < 0 or choice == (0 if alone else 1):
+            work.claims.append((f, not alone))
+
+
+_BRUTII_CLAIMS: dict[BrutiiCard, Callable[[GameState, _Prep, _Seat], None]] = {
+    BrutiiCard.CARDS: _cards_claim,
+    BrutiiCard.DENARII: _denarii_claim,
+    BrutiiCard.LAURELS: _laurels_claim,
+    BrutiiCard.ETERNAL_FAVOR: _favor_claim,
+    BrutiiCard.PATRON: _patron_claim,
+    BrutiiCard.FAVOR_OF_THE_EMPEROR: _emperor_claim,
+    BrutiiCard.OFFICIAL: _official_claim,
+    BrutiiCard.FACTION_TAKEOVER: _takeover_claim,
+}
+
+
 # -- control and hand -----------------------------------------------------------------
 
 
-def _security(count: int, total: int) -> float:
+def security(count: int, total: int) -> float:
     """How likely a displayed set of ``count`` cards summing to ``total`` survives the next take-overs."""
     return min(0.95, max(0.3, 0.25 + 0.2 * (count - 2) + 0.03 * total))
 
@@ -553,7 +684,7 @@ def _control_flows(
 ) -> None:
     for faction, holder in enumerate(state.controller):
         if holder == seat:
-            sigma = 1.0 if state.chariot == faction else _security(*targets[faction])
+            sigma = 1.0 if state.chariot == faction else security(*targets[faction])
             _add_flow(state, prep, faction, player, HORIZON * sigma, work.acc)
 
 
@@ -588,7 +719,7 @@ def _hand(
             r = _readiness(c, sums[f], targets[f], controller[f] >= 0)
             if r:
                 leader = hand[prep.leader[f]] > 0 or prep.leader[f] in extra
-                _takeover(state, prep, f, player, leader, r * _rho(work, f), _security(c, sums[f]), work)
+                _takeover(state, prep, f, player, leader, r * _rho(work, f), security(c, sums[f]), work)
     work.acc[LAURELS] += work.pairs
     if work.mars:
         work.acc[LAURELS] += min(work.mars, sum(c // 2 for c in counts))

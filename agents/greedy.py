@@ -28,6 +28,9 @@ Refinements over a plain one-step lookahead:
   above; a Refugium option is scored by the best staging that follows it, and
   the first faction named for the Tribunus Plebis by the best second name
   (R38). The evaluation counts patrons, emperor tiles and officials.
+* **The Brutii** (R44-R54). An action card is scored after what it asks at once (the Veto's region, the legion,
+  the cards laid for slaves); the evaluation counts what his played cards promise at their locations. His
+  chariot opt-out is tried beside the bids.
 
 Spec parameters: ``samples`` (determinizations per decision, default 1).
 """
@@ -51,18 +54,23 @@ CHARIOT_BID_CAP = 12  # a one-round block is never worth more (and every tried a
 BID_DRAWS = 3
 COMPLETION_BUDGET = 96
 _CONTEST_KINDS = frozenset({DecisionKind.TAKEOVER_SET, DecisionKind.TAKEOVER_PENALTY})
-# Expansion choices made in several steps by the same seat: an option then its staging (R33), two names (R38).
+# Expansion choices made in several steps by the same seat: an option then its staging (R33), two names (R38); the
+# Brutii's action card then what it asks at once (R51, R52, R54).
 _CONTINUED = {
     DecisionKind.REFUGIUM_OPTION: frozenset({DecisionKind.REFUGIUM_PATRON, DecisionKind.REFUGIUM_PAIRS}),
     DecisionKind.TRIBUNUS_PLEBIS: frozenset({DecisionKind.TRIBUNUS_PLEBIS}),
+    DecisionKind.BRUTII_CARD: frozenset(
+        {DecisionKind.BRUTII_VETO, DecisionKind.BRUTII_LEGION, DecisionKind.BRUTII_SLAVES}
+    ),
 }
 
 
 def bid_candidates(legal: Sequence[Action], cap: int | None = None) -> list[Action]:
-    """The bids worth trying among ``legal``: the :data:`BID_LEVELS` and the largest legal bid, all up to ``cap``."""
+    """The bids worth trying among ``legal``: the :data:`BID_LEVELS` and the largest legal bid, all up to ``cap``;
+    a choice that is not a bid (the Brutii's chariot opt-out, R49) is always tried."""
     amounts = {a.amount for a in legal if isinstance(a, Bid) and (cap is None or a.amount <= cap)}
     keep = {b for b in BID_LEVELS if b in amounts} | {max(amounts)}
-    return [a for a in legal if isinstance(a, Bid) and a.amount in keep]
+    return [a for a in legal if not isinstance(a, Bid) or a.amount in keep]
 
 
 class _Lookahead:
@@ -127,6 +135,7 @@ class GreedyAgent(Agent):
 
     name = "greedy"
     plays_expansion = True
+    plays_brutii = True
 
     def __init__(self, seed: int | None = None, samples: int = 1) -> None:
         super().__init__(seed)

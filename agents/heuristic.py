@@ -57,6 +57,13 @@ tiles and patrons instead of denarii) set the needs, and:
   set and a Basilica payment will need in phase 6 are kept: nothing spent
   earlier in the round (Latrine, Catacombs, Atrium, legions) touches them.
 
+With the Brutii (R42-R54) the victory card's "with Brutii" row sets the objectives needed (E106), and the Brutii's
+own decisions (his action cards, their options, the Veto's region, the cards laid for slaves, the legion) follow
+:mod:`agents.brutii_rules`. Where he acts at a location through a card (after the occupants) the family rules
+apply; he chooses an official last, keeps the denarii his played "Patron" and "Favor of the Emperor" will ask for,
+and at the chariot opts out when "Denarii" is played and the likely winner's payment beats the protection a bid
+would buy (R49).
+
 Spec parameters: none.
 """
 
@@ -68,7 +75,7 @@ from collections.abc import Callable, Sequence
 from agents.base import Agent, InfoSet
 from agents.specs import no_more, register_agent
 from agents.strategy import Valuation, beats, best_set, patron_sets, weakened
-from tribune_env.data import Components, Faction, Nationality, Official, Region
+from tribune_env.data import BrutiiCard, Components, Faction, Nationality, Official, Region
 from tribune_env.engine.actions import (
     COMMIT,
     DECLINE,
@@ -83,13 +90,15 @@ from tribune_env.engine.actions import (
     PlaceFollower,
     bid,
 )
-from tribune_env.engine.decisions import DecisionKind, Pending, TakeoverRole
+from tribune_env.engine.decisions import BRUTII_DECISION_KINDS, DecisionKind, Pending, TakeoverRole
 from tribune_env.engine.tables import CardKind, SpaceKind, SpaceSpec
 from tribune_env.engine.view import HIDDEN, PlayerView
 
 TOP_UP = 3  # a won set is topped up to this many cards with spare cards of the faction
 OFFICIAL_THREAT = 0.45  # chance that one rival choosing after us at the Capitoleum takes our official (R36)
 ASSASSIN_WORTH = 0.8  # an assassin is played when this share of the faction is worth more than the assassins kept
+CHARIOT_SHARE = 0.3  # share of a controlled faction's exposure bid for the chariot
+CHARIOT_CAP = 4  # the highest chariot bid
 
 
 class HeuristicAgent(Agent):
@@ -97,6 +106,7 @@ class HeuristicAgent(Agent):
 
     name = "heuristic"
     plays_expansion = True
+    plays_brutii = True
 
     def act(self, view: PlayerView, legal: Sequence[Action], info: InfoSet | None = None) -> Action:
         if len(legal) == 1:
@@ -371,25 +381,38 @@ def _legion_purchase(v: Valuation, pending: Pending, legal: Sequence[Action]) ->
 # -- phase 6 ---------------------------------------------------------------------------------------
 
 
-def _exposure(v: Valuation, f: int) -> float:
+def exposure(v: Valuation, f: int) -> float:
     """How much faction ``f`` (controlled by the player) is worth protecting with the chariot."""
     size = len(v.view.sets[f])
     return v.faction(f) * (0.6 if size <= 2 else 0.3 if size == 3 else 0.15)
 
 
 def _chariot_bid(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
+    """A share of the most exposed controlled faction (at most 4); the Brutii opts out instead when "Denarii" would
+    bring him more (R49, :func:`agents.brutii_rules.opts_out`)."""
     mine = [f for f in Faction if v.view.controller[f] == v.seat]
+    worth = max((exposure(v, f) for f in mine), default=0.0)
+    if DECLINE in legal and v.view.brutii == v.seat:
+        from agents.brutii_rules import opts_out  # the Brutii's rules build on this module's
+
+        if opts_out(v, CHARIOT_SHARE * worth):
+            return DECLINE
     if not mine:
         return _closest_bid(0, legal)
-    worth = max(_exposure(v, f) for f in mine)
-    return _closest_bid(min(4, int(0.3 * worth / v.denarius())), legal)
+    return _closest_bid(chariot_amount(v, worth), legal)
+
+
+def chariot_amount(v: Valuation, worth: float) -> int:
+    """The chariot bid for protecting a faction whose exposure is ``worth``: a share of it, at most
+    :data:`CHARIOT_CAP`."""
+    return min(CHARIOT_CAP, int(CHARIOT_SHARE * worth / v.denarius()))
 
 
 def _chariot_place(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
     options = [a for a in legal if isinstance(a, ChooseFaction)]
     if not options:
         return DECLINE
-    return max(options, key=lambda a: _exposure(v, a.faction))
+    return max(options, key=lambda a: exposure(v, a.faction))
 
 
 # -- phase 2: follower placement ---------------------------------------------------------------
@@ -569,7 +592,24 @@ def _reserve(v: Valuation) -> int:
         if v.view.spaces[s] == v.seat:
             tile = _target_tile(v, v.tables.spaces[s], v.me.money)
             total += v.tile_cost(tile) if tile >= 0 else 0
+    if v.view.brutii == v.seat:
+        total += _brutii_reserve(v)
     v.memo["reserve"] = total
+    return total
+
+
+def _brutii_reserve(v: Valuation) -> int:
+    """What the Brutii's played "Patron" and "Favor of the Emperor" will ask in phase 6 (R47, R50): the patron set's
+    value and the face-up tile's payment, when he is likely to claim them."""
+    played = v.view.brutii_played
+    total = 0
+    if int(BrutiiCard.PATRON) in played:
+        plan = _patron_plan(v, v.me.money)
+        if plan is not None and plan[0] > 0:
+            total += sum(v.tables.card_value[c] for c in plan[1])
+    up = v.view.emperor_up
+    if int(BrutiiCard.FAVOR_OF_THE_EMPEROR) in played and up >= 0 and v.tile_chance(up, v.seat) >= 0.5:
+        total += v.tile_cost(up)
     return total
 
 
@@ -718,7 +758,8 @@ def _official(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action
     options = [a for a in legal if isinstance(a, ChooseOfficial)]
     if not options:
         return DECLINE
-    later = v.tables.region_spaces[Region.CAPITOLEUM][pending.index + 1 :]
+    spaces = v.tables.region_spaces[Region.CAPITOLEUM]
+    later = spaces[pending.index + 1 :] if pending.index >= 0 else ()  # the Brutii chooses last (R47)
     rivals = sum(1 for s in later if v.view.spaces[s] >= 0 and v.view.spaces[s] != v.seat)
     threat = min(0.9, OFFICIAL_THREAT * rivals)
     best = max(options, key=lambda a: _official_gain(v, a.official, threat))
@@ -855,6 +896,16 @@ _HANDLERS: dict[DecisionKind, Handler] = {
     DecisionKind.TRIBUNUS_PLEBIS: _tribunus,
     DecisionKind.AUGUR_DISCARD: _augur,
 }
+
+
+def _brutii(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
+    """The decisions only the Brutii faces (R44-R54): the rules of :mod:`agents.brutii_rules`."""
+    from agents.brutii_rules import RULES  # they build on this module's rules
+
+    return RULES[pending.kind](v, pending, legal)
+
+
+_HANDLERS.update(dict.fromkeys(BRUTII_DECISION_KINDS, _brutii))
 
 
 def _make(params: dict[str, str], seed: int | None) -> Agent:

@@ -127,8 +127,11 @@ def candidates(game: Game) -> list[Action]:
 
 
 def _thin_bids(legal: Sequence[Action]) -> list[Action]:
-    kept: list[Action] = [a for a in legal if isinstance(a, Bid) and a.amount in BID_LEVELS]
-    return kept or list(legal)
+    """The bids of :data:`BID_LEVELS`, and any choice that is not a bid (the Brutii's chariot opt-out, R49)."""
+    bids = [a for a in legal if isinstance(a, Bid) and a.amount in BID_LEVELS]
+    if not bids:
+        return list(legal)
+    return [a for a in legal if not isinstance(a, Bid) or a.amount in BID_LEVELS]
 
 
 class _Node:
@@ -148,6 +151,7 @@ class MctsAgent(Agent):
 
     name = "mcts"
     plays_expansion = True  # the searches run on the engine; the heuristic (flat search, rollouts) plays it too
+    plays_brutii = True  # likewise, in both roles
 
     def __init__(
         self,

@@ -552,6 +552,7 @@ class PPOAgent(Agent):
         self._fits: set[tuple[Components, int, bool]] = set()
         #: the spaces the policy was trained on; an expansion policy also plays base games
         self.plays_expansion = trained_on_expansion(policy)
+        self.plays_brutii = self.plays_expansion  # the same spaces serve both roles of the Brutii variant
 
     def reset(self, seat: int, config: GameConfig, seed: int) -> None:
         super().reset(seat, config, seed)

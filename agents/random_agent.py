@@ -18,6 +18,7 @@ class RandomAgent(Agent):
 
     name = "random"
     plays_expansion = True
+    plays_brutii = True
 
     def act(self, view: PlayerView, legal: Sequence[Action], info: InfoSet | None = None) -> Action:
         return legal[self.rng.randrange(len(legal))]

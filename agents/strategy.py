@@ -46,7 +46,7 @@ from tribune_env.data import (
     VictoryCard,
 )
 from tribune_env.data.schema import find_card
-from tribune_env.engine.config import AnyVictoryCard, victory_cards_of
+from tribune_env.engine.config import AnyVictoryCard, required_for, victory_cards_of
 from tribune_env.engine.state import NO_TILE, SCROLL, TRIBUNE
 from tribune_env.engine.tables import CardKind, Tables, tables_for
 from tribune_env.engine.view import PlayerView, PublicPlayer
@@ -111,7 +111,7 @@ class Needs:
             "markers": min(1.0, sum(me.markers) / t["markers"]),
         }
         ease = {"tribune": -0.35, "favor": -0.25, "laurels": 0.0, "legions": 0.05, "denarii": 0.1, "markers": 0.1}
-        required = card.required[view.num_players]
+        required = required_for(card, view.num_players, view.brutii >= 0)
         chosen = list(card.obligatory)
         rest = sorted((o for o in OBJECTIVES if o not in chosen), key=lambda o: -(progress[o] + ease[o]))
         chosen += rest[: max(0, required - len(chosen))]
@@ -133,7 +133,7 @@ class Needs:
             "emperor_tiles": min(1.0, len(me.emperor_tiles) / t["emperor_tiles"]),
             "patrons": min(1.0, me.patrons / t["patrons"]),
         }
-        required = card.required[view.num_players]
+        required = required_for(card, view.num_players, view.brutii >= 0)  # E106: the "with Brutii" row
         chosen = list(card.obligatory)
 
         def outlook(o: str) -> float:

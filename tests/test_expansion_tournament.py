@@ -204,7 +204,8 @@ def test_a_file_from_before_the_expansion_holds_base_games(tmp_path: Path) -> No
     [
         ("UPDATE meta SET value = 'base' WHERE key = 'rules'", "its rule set row says base games but its definition"),
         ("DELETE FROM meta WHERE key = 'rules'", "its rule set row says base games but its definition"),
-        ("UPDATE meta SET value = 'brutii' WHERE key = 'rules'", "unknown rule set 'brutii'"),
+        ("UPDATE meta SET value = 'brutii' WHERE key = 'rules'", "its rule set row says brutii games but its"),
+        ("UPDATE meta SET value = 'chess' WHERE key = 'rules'", "unknown rule set 'chess'"),
     ],
 )
 def test_a_rule_set_row_that_disagrees_is_refused(results: Path, sql: str, message: str) -> None:

@@ -61,6 +61,7 @@ def evaluate_checkpoint(
     point_variant: bool = False,
     note: Callable[[str], None] | None = None,
     expansion: bool = False,
+    brutii: bool = False,
 ) -> list[EvalRow]:
     """Win rate (95% CI) of ``checkpoint`` against each opponent; results files go to ``store_dir``.
 
@@ -80,6 +81,7 @@ def evaluate_checkpoint(
             point_variant=point_variant,
             round_limit=round_limit,
             expansion=expansion,
+            brutii=brutii,
         )
         store = store_dir / f"step-{timesteps:09d}-vs-{_slug(opponent)}.sqlite"
         if _moved(store, definition):

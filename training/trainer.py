@@ -225,6 +225,7 @@ class Trainer:
                 point_variant=cfg.env.point_variant,
                 note=self.say,
                 expansion=cfg.env.expansion,
+                brutii=cfg.env.brutii,
             )
         except (TournamentError, AgentError) as exc:
             raise TrainError(f"the evaluation at {steps:,} steps failed: {exc}") from None

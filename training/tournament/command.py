@@ -23,6 +23,7 @@ from training.tournament.results import summarize
 from training.tournament.runner import run_tournament
 from training.tournament.schedule import TournamentDefinition, TournamentError
 from tribune_env.cli import bounded_int, seed_int, writable_dir, writable_file
+from tribune_env.data import default_components
 
 DEFAULT_TIME_LIMIT = 10.0
 RESULTS_DIR = Path("results")
@@ -52,7 +53,10 @@ def add_parser(commands: Any) -> None:
     )
     p.add_argument("specs", nargs="+", metavar="SPEC", help="agent specs, e.g. random heuristic mcts:iterations=400")
     p.add_argument(
-        "--players", type=int, metavar="N", help="players per game (default: the number of specs, at most 4)"
+        "--players",
+        type=int,
+        metavar="N",
+        help="players per game (default: the number of specs, at most 4; with --brutii at least 5, at most 6)",
     )
     p.add_argument(
         "--games",
@@ -90,6 +94,13 @@ def add_parser(commands: Any) -> None:
         "records the rule set, and resuming it needs the same choice",
     )
     p.add_argument(
+        "--brutii",
+        action="store_true",
+        help="play the Brutii variant (with --expansion, 5 or 6 players): the Brutii seat rotates like any other "
+        "(every agent must play it); the results are also reported per role, the Brutii seat against the family "
+        "seats",
+    )
+    p.add_argument(
         "--round-limit",
         type=bounded_int(1, MAX_ROUNDS),
         default=60,
@@ -105,7 +116,7 @@ def definition_from_args(args: argparse.Namespace) -> TournamentDefinition:
     """The tournament the arguments describe; raises ``ValueError`` (``AgentError`` too) on bad ones."""
     return TournamentDefinition(
         specs=tuple(args.specs),
-        players=args.players if args.players is not None else min(len(args.specs), 4),
+        players=args.players if args.players is not None else default_players(len(args.specs), args.brutii),
         games=args.games,
         seed=args.seed,
         victory_card=args.victory_card,
@@ -113,7 +124,24 @@ def definition_from_args(args: argparse.Namespace) -> TournamentDefinition:
         round_limit=args.round_limit,
         time_limit=args.time_limit or None,
         expansion=args.expansion,
+        brutii=args.brutii,
     )
+
+
+def default_players(specs: int, brutii: bool = False) -> int:
+    """Players per game when ``--players`` is not given: the number of specs, at most 4; with the Brutii (5 or 6
+    seats, R42) at least 5 and at most 6."""
+    if brutii:
+        seats = brutii_seat_counts()
+        return max(seats[0], min(specs, seats[-1]))
+    return min(specs, 4)
+
+
+def brutii_seat_counts() -> tuple[int, ...]:
+    """The seat counts of a Brutii game, the Brutii included (R42; the packaged components)."""
+    spec = default_components().expansion
+    assert spec is not None and spec.brutii is not None, "the packaged components have the Brutii's numbers"
+    return spec.brutii.seat_counts
 
 
 def default_results_path(definition: TournamentDefinition) -> Path:
@@ -149,6 +177,8 @@ def _report(records: list[GameRecord], args: argparse.Namespace, definition: Tou
     results = summarize(records, seed=definition.seed)
     doc.update(results.to_json())
     tables = [results.leaderboard_table(), results.head_to_head_table()]
+    if results.roles is not None:  # Brutii games: the Brutii seat against the family seats
+        tables += [results.roles.table(), results.roles.seat_table()]
     if args.plots:
         doc["plots"] = [str(p) for p in save_plots(results, args.plots)]
     if args.json:

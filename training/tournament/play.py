@@ -136,13 +136,15 @@ def close_agents() -> None:
         _close(agent)
 
 
-def agent_modules(specs: Iterable[str], expansion: bool = False) -> tuple[str, ...]:
+def agent_modules(specs: Iterable[str], expansion: bool = False, brutii: bool = False) -> tuple[str, ...]:
     """Build every spec once (raises ``AgentError`` for a bad one) and name the modules of their classes.
 
     Worker processes import these modules first, so agents registered outside
     the built-ins (in an importable module) work there too. With ``expansion``
     an agent that does not play the expansion (``Agent.plays_expansion``) is an
-    ``AgentError`` naming it, so an expansion tournament refuses it before any game.
+    ``AgentError`` naming it, so an expansion tournament refuses it before any game;
+    with ``brutii`` likewise an agent that does not play the Brutii variant
+    (``Agent.plays_brutii``: every agent plays the Brutii seat in turn).
     """
     modules: list[str] = []
     for spec in dict.fromkeys(specs):
@@ -153,6 +155,11 @@ def agent_modules(specs: Iterable[str], expansion: bool = False) -> tuple[str, .
                 raise AgentError(
                     f"--expansion: agent {spec!r} does not play expansion games; "
                     "leave it out (heuristic, greedy, mcts, random and ppo-expansion do) or play base games"
+                )
+            if brutii and not agent.plays_brutii:
+                raise AgentError(
+                    f"--brutii: agent {spec!r} does not play the Brutii variant; "
+                    "leave it out (heuristic, greedy, mcts and random do) or play without --brutii"
                 )
         finally:
             agent.close()

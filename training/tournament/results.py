@@ -23,6 +23,9 @@ Per entry:
   entry's rating before the game, and the entry's new ``mu`` and ``sigma`` are
   the averages of its seats' updated values.
 
+In tournaments of Brutii games ``roles`` holds the results per role (the Brutii seat against the family seats,
+:mod:`~training.tournament.roles`), with intervals drawn from the same generator after the leaderboard's.
+
 Head-to-head, for each ordered pair of distinct entries that met: every pair
 of seats (one of A, one of B) at one table is a *meeting*; A is ``ahead``
 (better rank), ``behind`` or ``tied``; ``ahead_rate = ahead / meetings``.
@@ -42,6 +45,7 @@ from rich import box
 from rich.table import Table
 
 from training.tournament.records import GameRecord
+from training.tournament.roles import RoleResults, role_results
 
 RATING_MODEL = "openskill PlackettLuce"
 CONFIDENCE = 0.95
@@ -108,6 +112,7 @@ class Results:
     forfeits: list[ForfeitInfo]
     seed: int
     resamples: int
+    roles: RoleResults | None = None  # Brutii games only: the Brutii seat against the family seats
 
     def entry(self, spec: str) -> EntryStats:
         """The entry of ``spec``; raises ``KeyError``."""
@@ -124,8 +129,8 @@ class Results:
         raise KeyError((spec, opponent))
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-serialisable document with stable keys."""
-        return {
+        """A JSON-serialisable document with stable keys (``roles`` only with Brutii games)."""
+        doc = {
             "games": self.games,
             "players": list(self.players),
             "truncated": self.truncated,
@@ -136,6 +141,9 @@ class Results:
             "head_to_head": [{**asdict(h), "ahead_rate": h.ahead_rate} for h in self.head_to_head],
             "forfeits": [asdict(f) for f in self.forfeits],
         }
+        if self.roles is not None:
+            doc["roles"] = self.roles.to_json()
+        return doc
 
     def leaderboard_table(self) -> Table:
         """The leaderboard, best rating first (win shares are in :meth:`to_json` only)."""
@@ -315,6 +323,7 @@ def summarize(records: Sequence[GameRecord], seed: int = 0, resamples: int = 200
         ci = bootstrap_ci(per_game[:, 0], per_game[:, 1], rng, resamples)
         entries.append(tally.stats(spec, ci, ratings[spec]))
     entries.sort(key=lambda e: (-e.ordinal, e.spec))
+    roles = role_results(records, lambda wins, seats: bootstrap_ci(wins, seats, rng, resamples))
     return Results(
         entries=entries,
         head_to_head=_head_to_head(records),
@@ -324,4 +333,5 @@ def summarize(records: Sequence[GameRecord], seed: int = 0, resamples: int = 200
         forfeits=forfeits,
         seed=seed,
         resamples=resamples,
+        roles=roles,
     )

@@ -11,6 +11,12 @@ same luck of the draw from every seat (the start seat is drawn from the seed,
 so rotating the seating rotates who starts too). A *block* is one deal of all
 tables; ``games`` is rounded up to whole blocks.
 
+The Brutii (``brutii``, R42-R54): every game seats the Brutii in seat 0 (``GameConfig.brutii_seat``; seat 1
+starts, R43), so the rotations make each entry the Brutii in turn like any other seat: with one agent under test
+and N-1 reference agents the agent is the Brutii in 1/N of the games, with the same deals from every seat. A deal
+of a Brutii tournament plays each *distinct* rotation once: a lineup of one spec in every seat (the Brutii's
+balance measured between equal players) plays one game a deal instead of N copies of the same seating.
+
 Game ids count from 0 in the order deal, table, rotation. Every seed comes
 from the tournament seed by hashing (:func:`derive_seed`), so the schedule is
 the same in every process and on every machine.
@@ -49,8 +55,14 @@ def canonical_spec(text: str) -> str:
     return str(parse_spec(text))
 
 
-def rules_name(expansion: bool) -> str:
-    """``"expansion"`` or ``"base"``: the name of a rule set in results files and messages."""
+BRUTII_SEAT = 0
+"""The Brutii's seat in every game of a Brutii tournament (the rotations move the entries through it)."""
+
+
+def rules_name(expansion: bool, brutii: bool = False) -> str:
+    """``"brutii"``, ``"expansion"`` or ``"base"``: the name of a rule set in results files and messages."""
+    if brutii:
+        return "brutii"
     return "expansion" if expansion else "base"
 
 
@@ -73,9 +85,11 @@ class TournamentDefinition:
     ``time_limit`` is the per-move limit in seconds (``None``: no limit).
     ``expansion`` plays every game with the Tribune Expansion (``GameConfig.expansion``); a base
     tournament's definition and game options carry no ``expansion`` key at all, so base results files
-    written before the expansion existed read and resume unchanged. The constructor checks types and the
-    player count against the specs; agent parameters, and whether the agents play the expansion, are
-    checked when agents are built (:func:`~training.tournament.play.agent_modules`).
+    written before the expansion existed read and resume unchanged. ``brutii`` (with ``expansion``, 5 or 6
+    players) plays the Brutii variant with the Brutii in seat :data:`BRUTII_SEAT`; likewise only a Brutii
+    tournament's definition and options carry a ``brutii`` key. The constructor checks types and the
+    player count against the specs; agent parameters, and whether the agents play the expansion and the
+    Brutii, are checked when agents are built (:func:`~training.tournament.play.agent_modules`).
     """
 
     specs: tuple[str, ...]
@@ -87,6 +101,7 @@ class TournamentDefinition:
     round_limit: int = 60
     time_limit: float | None = 10.0
     expansion: bool = False
+    brutii: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "specs", tuple(canonical_spec(s) for s in self.specs))
@@ -96,8 +111,9 @@ class TournamentDefinition:
                 raise ValueError(f"{name}: expected an integer, got {value!r}")
         if self.games < 1:
             raise ValueError(f"games: must be >= 1, got {self.games}")
-        if not isinstance(self.expansion, bool):
-            raise ValueError(f"expansion: expected true or false, got {self.expansion!r}")
+        for flag in ("expansion", "brutii"):
+            if not isinstance(getattr(self, flag), bool):
+                raise ValueError(f"{flag}: expected true or false, got {getattr(self, flag)!r}")
         if self.time_limit is not None:
             limit = self.time_limit
             if isinstance(limit, bool) or not isinstance(limit, int | float) or not limit > 0:
@@ -115,12 +131,12 @@ class TournamentDefinition:
 
     @property
     def rules(self) -> str:
-        """The rule set of every game: ``"expansion"`` or ``"base"``."""
-        return rules_name(self.expansion)
+        """The rule set of every game: ``"brutii"``, ``"expansion"`` or ``"base"``."""
+        return rules_name(self.expansion, self.brutii)
 
     def options(self) -> dict[str, Any]:
         """The keyword options of :class:`GameConfig` of every game (stored in each record's ``config``);
-        ``expansion`` only in an expansion tournament."""
+        ``expansion`` only in an expansion tournament, ``brutii`` and ``brutii_seat`` only in a Brutii one."""
         options: dict[str, Any] = {
             "players": self.players,
             "victory_card": self.victory_card,
@@ -130,31 +146,36 @@ class TournamentDefinition:
         }
         if self.expansion:
             options["expansion"] = True
+        if self.brutii:
+            options.update(brutii=True, brutii_seat=BRUTII_SEAT)
         return options
 
     def config(self) -> GameConfig:
         return GameConfig(**self.options())
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form (stored in the results file and compared on resume); ``expansion`` only when true,
-        so a base tournament's form (and its default results file name) is what it was before the expansion."""
+        """JSON-ready form (stored in the results file and compared on resume); ``expansion`` and ``brutii`` only
+        when true, so a base or expansion tournament's form (and its default results file name) is what it was
+        before them."""
         doc = asdict(self)
         doc["specs"] = list(self.specs)
-        if not self.expansion:
-            del doc["expansion"]
+        for flag in ("expansion", "brutii"):
+            if not doc[flag]:
+                del doc[flag]
         return doc
 
     @classmethod
     def from_dict(cls, doc: dict[str, Any]) -> TournamentDefinition:
-        """Inverse of :meth:`to_dict`; a form without ``expansion`` is a base tournament."""
+        """Inverse of :meth:`to_dict`; a form without ``expansion`` is a base tournament, one without ``brutii``
+        has no Brutii."""
         return cls(**{**doc, "specs": tuple(doc["specs"])})
 
     def tables(self) -> list[Lineup]:
         return tables(self.specs, self.players)
 
     def block_size(self) -> int:
-        """Games per deal: tables x rotations."""
-        return len(self.tables()) * self.players
+        """Games per deal: the rotations of every table (the distinct ones in a Brutii tournament)."""
+        return sum(len(rotations(lineup, self.brutii)) for lineup in self.tables())
 
     def total_games(self) -> int:
         """``games`` rounded up to whole blocks."""
@@ -162,7 +183,7 @@ class TournamentDefinition:
         return math.ceil(self.games / block) * block
 
     def schedule(self) -> list[ScheduledGame]:
-        return schedule(self.specs, self.players, self.games, self.seed)
+        return schedule(self.specs, self.players, self.games, self.seed, distinct=self.brutii)
 
 
 @dataclass(frozen=True)
@@ -187,22 +208,25 @@ def tables(specs: Sequence[str], players: int) -> list[Lineup]:
     return [tuple(specs[i] for i in combo) for combo in itertools.combinations(range(len(specs)), players)]
 
 
-def rotations(lineup: Lineup) -> list[Lineup]:
-    """The cyclic rotations of ``lineup``, itself first: rotation ``r`` seats ``lineup[i]`` in seat ``(i + r) % n``."""
+def rotations(lineup: Lineup, distinct: bool = False) -> list[Lineup]:
+    """The cyclic rotations of ``lineup``, itself first: rotation ``r`` seats ``lineup[i]`` in seat ``(i + r) % n``;
+    with ``distinct`` each seating once (a repeated rotation left out)."""
     n = len(lineup)
-    return [tuple(lineup[(s - r) % n] for s in range(n)) for r in range(n)]
+    seatings = [tuple(lineup[(s - r) % n] for s in range(n)) for r in range(n)]
+    return list(dict.fromkeys(seatings)) if distinct else seatings
 
 
-def schedule(specs: Sequence[str], players: int, games: int, seed: int) -> list[ScheduledGame]:
-    """Every game of the tournament by game id, ``games`` rounded up to whole blocks (see the module docstring)."""
+def schedule(specs: Sequence[str], players: int, games: int, seed: int, distinct: bool = False) -> list[ScheduledGame]:
+    """Every game of the tournament by game id, ``games`` rounded up to whole blocks (see the module docstring);
+    ``distinct``: each deal plays the distinct rotations of each table only (a Brutii tournament)."""
     lineups = tables(specs, players)
-    block = len(lineups) * players
+    block = sum(len(rotations(lineup, distinct)) for lineup in lineups)
     deals = math.ceil(games / block)
     out: list[ScheduledGame] = []
     for deal in range(deals):
         deal_seed = derive_seed(seed, "deal", deal)
         for table, lineup in enumerate(lineups):
-            for rotation, seating in enumerate(rotations(lineup)):
+            for rotation, seating in enumerate(rotations(lineup, distinct)):
                 game_id = len(out)
                 agent_seeds = tuple(derive_seed(seed, "agent", game_id, s) for s in range(players))
                 out.append(ScheduledGame(game_id, deal, table, rotation, deal_seed, seating, agent_seeds))

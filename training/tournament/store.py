@@ -5,10 +5,12 @@ Schema (version :data:`SCHEMA_VERSION`)::
     meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)
         'schema'     -> '1'
         'definition' -> JSON of the TournamentDefinition (specs, players, games, seed, game options, time limit;
-                        'expansion': true in an expansion tournament, absent in a base one)
+                        'expansion': true in an expansion tournament, absent in a base one; 'brutii': true in
+                        a Brutii tournament, absent otherwise)
         'created'    -> UTC time, ISO 8601
-        'rules'      -> 'base' or 'expansion': the rule set of every game (a file written before the
-                        expansion existed has no such row: it holds base games)
+        'rules'      -> 'base', 'expansion' or 'brutii' (the expansion with the Brutii variant): the rule set
+                        of every game (a file written before the expansion existed has no such row: it holds
+                        base games)
     games(game_id INTEGER PRIMARY KEY, deal INTEGER NOT NULL, seed INTEGER NOT NULL,
           seating TEXT NOT NULL,   -- JSON list of specs by seat
           forfeit TEXT,            -- forfeit reason, or NULL
@@ -18,9 +20,10 @@ Schema (version :data:`SCHEMA_VERSION`)::
 Each game is committed on its own (WAL journal), so a killed tournament loses
 no finished game and a half-written one never exists; a game id is stored at
 most once. A file holding another tournament, or no tournament, is refused
-with :class:`StoreError` and left unchanged; so is one whose games are of the
-other rule set (base games resumed as an expansion tournament, or the reverse),
-with a message that says which rule set the file holds.
+with :class:`StoreError` and left unchanged; so is one whose games are of
+another rule set (base games resumed as an expansion tournament, expansion games
+as a Brutii one, or the reverse), with a message that says which rule set the
+file holds.
 
 Every stored game is checked when it is read (:meth:`ResultStore.games`): a
 row that cannot be read (damaged pages, a record that is not JSON or lacks
@@ -56,7 +59,7 @@ _CREATE = (
     "seating TEXT NOT NULL, forfeit TEXT, record TEXT NOT NULL, written TEXT NOT NULL)",
 )
 _ROW = "SELECT deal, seed, seating, forfeit, record FROM games WHERE game_id = ?"
-RULES = ("base", "expansion")
+RULES = ("base", "expansion", "brutii")
 
 
 class StoreError(TournamentError):
@@ -89,13 +92,25 @@ def _check_header(path: Path) -> None:
 
 
 def _rules_of(definition: dict[str, Any]) -> str:
-    """The rule set of a stored definition: ``expansion`` only when it says ``"expansion": true``."""
-    return rules_name(definition.get("expansion") is True)
+    """The rule set of a stored definition: ``brutii`` when it says ``"brutii": true``, else ``expansion`` only
+    when it says ``"expansion": true``."""
+    return rules_name(definition.get("expansion") is True, definition.get("brutii") is True)
 
 
 def _without_base_flag(definition: dict[str, Any]) -> dict[str, Any]:
-    """``definition`` without an ``"expansion": false`` (the same tournament as none, see ``to_dict``)."""
-    return {k: v for k, v in definition.items() if not (k == "expansion" and v is False)}
+    """``definition`` without an ``"expansion": false`` or ``"brutii": false`` (the same tournament as none, see
+    ``to_dict``)."""
+    return {k: v for k, v in definition.items() if not (k in ("expansion", "brutii") and v is False)}
+
+
+_RERUN = {"base": "without --expansion", "expansion": "with --expansion", "brutii": "with --expansion --brutii"}
+
+
+def _rerun(held: str, wanted: str) -> str:
+    """How to rerun a tournament to resume a file of ``held`` games when ``wanted`` ones were asked for."""
+    if wanted == "brutii":
+        return f"{_RERUN[held]} and without --brutii"
+    return _RERUN[held]
 
 
 def _differences(stored: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
@@ -332,13 +347,18 @@ class ResultStore:
 
     @property
     def expansion(self) -> bool:
-        """Whether the file holds expansion games (its ``rules`` row)."""
-        return self.rules == "expansion"
+        """Whether the file holds expansion games, with the Brutii or not (its ``rules`` row)."""
+        return self.rules in ("expansion", "brutii")
+
+    @property
+    def brutii(self) -> bool:
+        """Whether the file holds Brutii games (its ``rules`` row)."""
+        return self.rules == "brutii"
 
     def _require(self, definition: dict[str, Any]) -> None:
         wanted = _without_base_flag(json.loads(json.dumps(definition, sort_keys=True)))
         if _rules_of(wanted) != self.rules:
-            rerun = "with --expansion" if self.expansion else "without --expansion"
+            rerun = _rerun(self.rules, _rules_of(wanted))
             raise StoreError(
                 f"{self.path} holds {self.rules} games, not {_rules_of(wanted)} games; rerun {rerun} to resume it, "
                 "or choose another results file"

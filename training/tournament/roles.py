@@ -1,0 +1,260 @@
+"""Tournament results per role in Brutii games (R42-R54): the Brutii seat against the family seats.
+
+A Brutii game has two kinds of seat: the Brutii's (no followers, action cards) and the families'. For every
+entry (agent spec) and role :class:`RoleStats` counts its seat-games in that role, its wins (a shared win counts
+as a win) with a 95% percentile bootstrap interval of the win rate (resampling the entry's games in that role,
+as the leaderboard does), its win share (1/k of a k-way shared win) and the parity of that role: the win rate of
+an equal player, 1/players.
+
+:class:`BrutiiSeat` does the same for the Brutii seat whoever plays it, and for the family seats together: the
+Brutii's share of the wins (the sum of his win shares over the games) against parity (1/N at N seats), and the
+family seats' win rate. With all seats played by the same agent this is the measure of the Brutii's balance.
+
+Games without the Brutii have no roles; :func:`role_results` is ``None`` for a tournament with none.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+from rich import box
+from rich.table import Table
+
+from training.tournament.records import GameRecord
+from tribune_env.engine.config import GameConfig
+from tribune_env.engine.game import Game
+
+ROLES = ("brutii", "family")
+"""The roles of a Brutii game's seats, in table order."""
+
+
+def brutii_seat(record: GameRecord) -> int:
+    """The Brutii's seat in ``record``'s game, -1 without the Brutii (from its config; a seat drawn at random is
+    read from the game's set-up)."""
+    config = record.config
+    if config.get("brutii") is not True:
+        return -1
+    seat = config.get("brutii_seat")
+    if isinstance(seat, int) and not isinstance(seat, bool):
+        return seat
+    return Game.new(GameConfig(**config), seed=record.seed).state.brutii
+
+
+@dataclass(frozen=True)
+class RoleStats:
+    """How ``spec`` fared in ``role`` (``"brutii"`` or ``"family"``) over its ``games`` seat-games in that role."""
+
+    spec: str
+    role: str
+    games: int
+    wins: int
+    win_rate: float
+    win_rate_ci: tuple[float, float]
+    win_share: float
+    win_share_rate: float
+    parity: float
+    mean_rank: float
+    mean_score: float
+
+
+@dataclass(frozen=True)
+class BrutiiSeat:
+    """The Brutii seat over all Brutii games whoever played it, and the family seats together.
+
+    ``share`` is the Brutii's share of the wins (his win shares over ``games``), ``parity`` the share of an equal
+    seat (the mean of 1/players), ``share_ratio`` = share / parity.
+    """
+
+    games: int
+    wins: int
+    win_rate: float
+    win_rate_ci: tuple[float, float]
+    share: float
+    share_ci: tuple[float, float]
+    parity: float
+    share_ratio: float
+    family_games: int
+    family_wins: int
+    family_win_rate: float
+    family_win_rate_ci: tuple[float, float]
+
+
+@dataclass
+class _Tally:
+    """Running sums of one (spec, role); ``per_game`` keeps (wins, seats, win share) per game for the bootstrap."""
+
+    games: int = 0
+    wins: int = 0
+    share: float = 0.0
+    parity: float = 0.0
+    rank_sum: int = 0
+    score_sum: int = 0
+    per_game: list[tuple[int, int, float]] = field(default_factory=list)
+
+    def add(self, record: GameRecord, seats: Sequence[int]) -> None:
+        wins = share = 0.0
+        for seat in seats:
+            self.games += 1
+            self.parity += 1 / record.players
+            self.rank_sum += record.ranks[seat]
+            self.score_sum += record.scores[seat]
+            if seat in record.winners:
+                wins += 1
+                share += 1 / len(record.winners)
+        self.wins += int(wins)
+        self.share += share
+        self.per_game.append((int(wins), len(seats), share))
+
+    def arrays(self) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+        rows = np.array(self.per_game, dtype=np.float64).reshape(-1, 3)
+        return rows[:, 0], rows[:, 1], rows[:, 2]
+
+
+Interval = Callable[[np.ndarray[Any, Any], np.ndarray[Any, Any]], tuple[float, float]]
+"""A 95% interval of ``sum(values) / sum(seats)`` resampling the games (the leaderboard's bootstrap)."""
+
+
+def _stats(spec: str, role: str, t: _Tally, ci: Interval) -> RoleStats:
+    wins, seats, _ = t.arrays()
+    return RoleStats(
+        spec=spec,
+        role=role,
+        games=t.games,
+        wins=t.wins,
+        win_rate=t.wins / t.games,
+        win_rate_ci=ci(wins, seats),
+        win_share=t.share,
+        win_share_rate=t.share / t.games,
+        parity=t.parity / t.games,
+        mean_rank=t.rank_sum / t.games,
+        mean_score=t.score_sum / t.games,
+    )
+
+
+def _seat(brutii: _Tally, family: _Tally, ci: Interval) -> BrutiiSeat:
+    wins, seats, share = brutii.arrays()
+    family_wins, family_seats, _ = family.arrays()
+    parity = brutii.parity / brutii.games
+    return BrutiiSeat(
+        games=brutii.games,
+        wins=brutii.wins,
+        win_rate=brutii.wins / brutii.games,
+        win_rate_ci=ci(wins, seats),
+        share=brutii.share / brutii.games,
+        share_ci=ci(share, seats),
+        parity=parity,
+        share_ratio=brutii.share / brutii.games / parity,
+        family_games=family.games,
+        family_wins=family.wins,
+        family_win_rate=family.wins / family.games if family.games else 0.0,
+        family_win_rate_ci=ci(family_wins, family_seats),
+    )
+
+
+@dataclass(frozen=True)
+class RoleResults:
+    """The per-role results of a tournament's Brutii games (see the module docstring)."""
+
+    entries: list[RoleStats]
+    seat: BrutiiSeat
+
+    def entry(self, spec: str, role: str) -> RoleStats:
+        """The line of ``spec`` in ``role``; raises ``KeyError``."""
+        for e in self.entries:
+            if (e.spec, e.role) == (spec, role):
+                return e
+        raise KeyError((spec, role))
+
+    def to_json(self) -> dict[str, Any]:
+        seat = asdict(self.seat)
+        for key in ("win_rate_ci", "share_ci", "family_win_rate_ci"):
+            seat[key] = list(seat[key])
+        return {
+            "entries": [{**asdict(e), "win_rate_ci": list(e.win_rate_ci)} for e in self.entries],
+            "brutii_seat": seat,
+        }
+
+    def table(self) -> Table:
+        """Per agent and role: seat-games, wins, win rate with its 95% CI, win share and parity."""
+        table = Table(
+            title="Roles: each agent as the Brutii and as a family (win rate, 95% CI; parity 1/players)",
+            box=box.SIMPLE_HEAD,
+            pad_edge=False,
+            collapse_padding=True,
+        )
+        table.add_column("agent", overflow="fold")
+        for name in ("role", "games", "wins", "win\nrate", "95%\nCI", "win\nshare", "parity", "mean\nrank"):
+            table.add_column(name, justify="right", no_wrap=True)
+        for e in self.entries:
+            low, high = e.win_rate_ci
+            table.add_row(
+                e.spec,
+                e.role,
+                str(e.games),
+                str(e.wins),
+                f"{e.win_rate:.1%}",
+                f"{low * 100:.0f}-{high:.0%}",
+                f"{e.win_share_rate:.1%}",
+                f"{e.parity:.1%}",
+                f"{e.mean_rank:.2f}",
+            )
+        return table
+
+    def seat_table(self) -> Table:
+        """The Brutii seat whoever played it against the family seats: its share of the wins against parity."""
+        s = self.seat
+        table = Table(
+            title="The Brutii seat (all agents): share of the wins against parity; family seats' win rate",
+            box=box.SIMPLE_HEAD,
+            pad_edge=False,
+            collapse_padding=True,
+        )
+        for name in ("games", "Brutii\nwins", "Brutii\nwin rate", "95%\nCI", "Brutii\nshare", "95%\nCI"):
+            table.add_column(name, justify="right", no_wrap=True)
+        for name in ("parity", "share /\nparity", "family\nwin rate", "95%\nCI"):
+            table.add_column(name, justify="right", no_wrap=True)
+        table.add_row(
+            str(s.games),
+            str(s.wins),
+            f"{s.win_rate:.1%}",
+            _percent_range(s.win_rate_ci),
+            f"{s.share:.1%}",
+            _percent_range(s.share_ci),
+            f"{s.parity:.1%}",
+            f"{s.share_ratio:.2f}",
+            f"{s.family_win_rate:.1%}",
+            _percent_range(s.family_win_rate_ci),
+        )
+        return table
+
+
+def _percent_range(ci: tuple[float, float]) -> str:
+    return f"{ci[0] * 100:.0f}-{ci[1]:.0%}"
+
+
+def role_results(records: Sequence[GameRecord], ci: Interval) -> RoleResults | None:
+    """The per-role results of the Brutii games among ``records`` (by game id), ``None`` when there are none.
+
+    Intervals come from ``ci``, called per entry in (spec, role) order, then for the Brutii seat."""
+    tallies: dict[tuple[str, str], _Tally] = defaultdict(_Tally)
+    brutii, family = _Tally(), _Tally()
+    for record in sorted(records, key=lambda r: r.game_id):
+        seat = brutii_seat(record)
+        if seat < 0:
+            continue
+        seats: dict[tuple[str, str], list[int]] = defaultdict(list)
+        for s, spec in enumerate(record.seating):
+            seats[(spec, ROLES[0] if s == seat else ROLES[1])].append(s)
+        for key, held in seats.items():
+            tallies[key].add(record, held)
+        brutii.add(record, [seat])
+        family.add(record, [s for s in range(record.players) if s != seat])
+    if not brutii.games:
+        return None
+    order = sorted(tallies, key=lambda k: (k[0], ROLES.index(k[1])))
+    entries = [_stats(spec, role, tallies[(spec, role)], ci) for spec, role in order]
+    return RoleResults(entries, _seat(brutii, family, ci))
