@@ -25,8 +25,9 @@ from typing import Any, Protocol, TextIO
 
 from agents import Agent, AgentError, make_agent
 from training.tournament.schedule import victory_card_hint
-from tribune_env.data import Components, Official
-from tribune_env.engine.actions import Action, Bid, ChooseOfficial, Commit, Decline, PickCard
+from tribune_env.data import BrutiiCard, Components, Official
+from tribune_env.engine.actions import Action, Bid, ChooseActionCard, ChooseOfficial, Commit, Decline, PickCard
+from tribune_env.engine.brutii import card_effect
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.decisions import DecisionKind, Pending
 from tribune_env.engine.game import Game
@@ -93,6 +94,10 @@ class HumanGame:
                 agent.close()
                 self.close()
                 raise AgentError(f"--expansion: agent {agent.spec!r} does not play expansion games; choose another")
+            if config.brutii and not agent.plays_brutii:
+                agent.close()
+                self.close()
+                raise AgentError(f"--brutii: agent {agent.spec!r} does not play the Brutii variant; choose another")
             self.agents[s] = agent
             agent.reset(s, config, seed * 1000 + s)
             self.names.append(agent.spec)
@@ -139,7 +144,8 @@ class HumanGame:
         return text + self._note(pending, action)
 
     def _note(self, pending: Pending, action: Action) -> str:
-        """What an expansion choice does beyond its name: an official's effect and holder, an assassin's removal."""
+        """What an expansion choice does beyond its name: an official's effect and holder, an assassin's removal,
+        a Brutii action card's effect."""
         spec = self.game.config.components.expansion
         if spec is None or not self.game.config.expansion:
             return ""
@@ -148,6 +154,8 @@ class HumanGame:
             holder = self.game.view(self.seat).officials[official]
             held = "on the Capitoleum" if holder < 0 else "yours" if holder == self.seat else f"held by P{holder}"
             return f" ({held}; {self._official_effect(official)})"
+        if isinstance(action, ChooseActionCard) and spec.brutii is not None:
+            return f" ({card_effect(BrutiiCard(action.card), spec.brutii)})"
         tables = self.game.state.tables
         if pending.kind == DecisionKind.TAKEOVER_SET and isinstance(action, PickCard):
             if action.card == tables.assassin_card:
@@ -188,7 +196,8 @@ class HumanGame:
 
     def _choices(self, pending: Pending, legal: Sequence[Action]) -> None:
         if is_bid(pending.kind):
-            self.say(f"Bid a number of denarii: {_amounts(legal)}.")
+            out = f", or '{OPT_OUT}' to {DECLINE_WORDS}" if any(isinstance(a, Decline) for a in legal) else ""
+            self.say(f"Bid a number of denarii: {_amounts(legal)}{out}.")
             return
         for i, action in enumerate(legal, 1):
             self.say(f"  {i:>2}. {self._words(pending, action)}")
@@ -226,6 +235,9 @@ class HumanGame:
         """The chosen action, or a helpful message why ``text`` does not choose one."""
         if not text:
             return f"Please type a number ({self._range(pending, legal)}), or 'help' for the commands."
+        if is_bid(pending.kind) and text.lower() == OPT_OUT:
+            declined = next((a for a in legal if isinstance(a, Decline)), None)
+            return declined if declined is not None else "Only the Brutii may opt out of the chariot auction (R49)."
         try:
             number = int(text)
         except ValueError:
@@ -310,6 +322,11 @@ class HumanGame:
             self.say("Winner(s): " + ", ".join(f"P{s} {self.names[s]}" for s in game.winners))
 
 
+OPT_OUT = "out"
+"""What the Brutii types to opt out of the chariot auction instead of bidding (R49)."""
+DECLINE_WORDS = "opt out of the chariot auction (sealed, R49)"
+
+
 def _amounts(legal: Sequence[Action]) -> str:
     amounts = sorted(a.amount for a in legal if isinstance(a, Bid))
     if amounts and amounts == list(range(amounts[0], amounts[-1] + 1)):
@@ -340,6 +357,17 @@ def add_parser(commands: Any) -> None:
         action="store_true",
         help=f"play with the Tribune Expansion (2-5 players); every opponent must play it (default opponent: "
         f"{DEFAULT_OPPONENT} if it does, else {EXPANSION_FALLBACK})",
+    )
+    parser.add_argument(
+        "--brutii",
+        action="store_true",
+        help="play the Brutii variant (with --expansion, 5 or 6 players; one seat is the Brutii, R42-R54)",
+    )
+    parser.add_argument(
+        "--brutii-seat",
+        type=int,
+        metavar="K",
+        help="the Brutii's seat, from 0 (your own --seat makes you the Brutii; default: random)",
     )
 
 
@@ -382,6 +410,12 @@ def run(
             "round_limit": args.round_limit,
             "expansion": args.expansion,
         }
+        if getattr(args, "brutii", False) and not args.expansion:
+            raise ValueError("--brutii needs --expansion")
+        if getattr(args, "brutii_seat", None) is not None and not getattr(args, "brutii", False):
+            raise ValueError("--brutii-seat needs --brutii")
+        if getattr(args, "brutii", False):
+            options.update(brutii=True, brutii_seat=args.brutii_seat)
         if components is not None:
             options["components"] = components
         try:

@@ -158,8 +158,9 @@ class Stepper:
         r = self.record
         seating = ", ".join(f"P{s} {spec}" for s, spec in enumerate(r.seating))
         self._print(f"Game {r.game_id} (deal {r.deal}, seed {r.seed}): {seating}")
-        rules = "expansion" if r.config.get("expansion") is True else "base"
-        self._print(f"{len(r.actions)} decisions, {r.rounds} rounds, {rules} game; config {r.config}")
+        rules = "brutii" if r.config.get("brutii") is True else "expansion" if r.config.get("expansion") else "base"
+        rules = {"brutii": "expansion game with the Brutii", "expansion": "expansion game"}.get(rules, "base game")
+        self._print(f"{len(r.actions)} decisions, {r.rounds} rounds, {rules}; config {r.config}")
         if self.seat is not None:
             self._print(f"Showing what P{self.seat} ({r.seating[self.seat]}) may read.")
 
@@ -279,7 +280,7 @@ def list_games(games: Sequence[GameRecord | StoredGame], out: TextIO, rules: str
     stored = [g if isinstance(g, StoredGame) else StoredGame(g.game_id, g) for g in games]
     bad = sum(g.record is None for g in stored)
     note = f", {bad} cannot be used (marked UNUSABLE)" if bad else ""
-    what = " of expansion games" if rules == "expansion" else ""
+    what = {"expansion": " of expansion games", "brutii": " of expansion games with the Brutii"}.get(rules or "", "")
     print(f"{len(stored)} stored game(s){what}{note}", file=out)
     for game in sorted(stored, key=lambda g: g.game_id):
         r = game.record

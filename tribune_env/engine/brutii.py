@@ -10,7 +10,7 @@ back and turns his discs face down (E104).
 
 from __future__ import annotations
 
-from tribune_env.data import BrutiiCard, BrutiiDisc, Faction, Region
+from tribune_env.data import BrutiiCard, BrutiiDisc, BrutiiSpec, Faction, Region
 from tribune_env.engine.actions import (
     COMMIT,
     DECLINE,
@@ -58,6 +58,32 @@ SLAVE_REGIONS = (Region.THERMAE, Region.FORUM, Region.CURIA)
 
 def card_name(card: int) -> str:
     return BrutiiCard(card).key.replace("_", " ")
+
+
+def card_effect(card: BrutiiCard, spec: BrutiiSpec) -> str:
+    """What ``card`` does for the Brutii, in words, with the numbers of ``spec`` (R46-R54)."""
+    return {
+        BrutiiCard.PATRON: "at the Refugium you act like an occupant, last",
+        BrutiiCard.FACTION_TAKEOVER: "at the start of phase 4 choose: attempt every faction with no follower, or "
+        "every faction with one other player's follower as if on space 2",
+        BrutiiCard.ETERNAL_FAVOR: "at the Pantheon, if another player stands there, you may sacrifice for an "
+        "eternal favor, last",
+        BrutiiCard.FAVOR_OF_THE_EMPEROR: "at the Basilica you may claim the face-up tile if still unclaimed (or a "
+        "Matrona tile), last; as Matrona you get tiles only with this card",
+        BrutiiCard.OFFICIAL: "at the Capitoleum you choose an official nobody chose this round, last",
+        BrutiiCard.CARDS: "at the start of phase 3 choose: the Forum and Curia leftovers, or the others' Curia "
+        "discards and the Catacombs pile left over",
+        BrutiiCard.DENARII: "1 denarius per follower on the coin bowl; the Latrine card's value (empty Latrine) or "
+        "its price (from a buyer); the chariot winner's payment if you opt out",
+        BrutiiCard.LAURELS: "on the Field of Mars, one sealed pair per empty space, revealed with the others",
+        BrutiiCard.BUY_A_LEGION: f"now: buy a legion for the sum of your Legates set, or {spec.legion_price} "
+        "without one",
+        BrutiiCard.SLAVE_CARDS: f"now: for each face-up slave on a free Thermae, Forum or Curia field, lay "
+        f"{spec.slave_lay} cards there and take it",
+        BrutiiCard.MASS_MURDER: f"now: every displayed set of {spec.mass_murder_set} or more cards, yours included, "
+        "loses its highest card",
+        BrutiiCard.VETO: "now: name a region; nobody may place there and it is not evaluated this round",
+    }[card]
 
 
 def disc_name(disc: int) -> str:
