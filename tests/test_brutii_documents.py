@@ -32,7 +32,7 @@ from tribune_env.engine.actions import (
     choose_action_card,
     choose_region,
 )
-from tribune_env.engine.brutii_ops import REGION_CARDS, TAKEOVER_OPTION
+from tribune_env.engine.brutii_ops import REGION_CARDS, TAKEOVER_OPTION, through_a_card
 from tribune_env.engine.decisions import BRUTII_DECISION_KINDS
 from tribune_env.engine.determinize import resample
 from tribune_env.engine.errors import InvalidStateError
@@ -42,7 +42,6 @@ from tribune_env.engine.rounds import round_tasks
 from tribune_env.engine.serialize import state_to_json
 from tribune_env.engine.state import OPTED_OUT, GameState
 from tribune_env.engine.tables import tables_for
-from tribune_env.engine.text import through_a_card
 from tribune_env.engine.view import player_view
 
 EXPANSION_TABLES = tables_for(default_components(), expansion=True)

@@ -501,37 +501,40 @@ decision(
         expansion=True,
     )
 )
-decision(
-    DecisionRule(
-        DecisionKind.BRUTII_CARDS_OPTION,
-        _legal_option,
-        _option_resolver(BrutiiCard.CARDS),
-        "Brutii, Cards: option 1 (Forum and Curia leftovers) or option 2 (others' Curia discards and the Catacombs "
-        "pile).",
-        check=_brutii_decides(Phase.REGION_EVALUATION, _option_check(BrutiiCard.CARDS)),
-        options=lambda comps, faction: (
-            "option 1: the Forum cards nobody bought and the Curia fields nobody discarded for",
-            "option 2: the cards others discard at the Curia and the Catacombs pile left over",
-        ),
-        always_asked=True,
-        expansion=True,
+def _option_decision(card: BrutiiCard, phase: Phase, prompt: str, labels: tuple[str, str]) -> None:
+    """The record of the option decision of ``card``, asked at the start of ``phase`` (R46)."""
+    decision(
+        DecisionRule(
+            _OPTION_KIND[card],
+            _legal_option,
+            _option_resolver(card),
+            prompt,
+            check=_brutii_decides(phase, _option_check(card)),
+            options=lambda comps, faction: labels,
+            always_asked=True,
+            expansion=True,
+        )
     )
+
+
+_option_decision(
+    BrutiiCard.CARDS,
+    Phase.REGION_EVALUATION,
+    "Brutii, Cards: option 1 (Forum and Curia leftovers) or option 2 (others' Curia discards and the Catacombs pile).",
+    (
+        "option 1: the Forum cards nobody bought and the Curia fields nobody discarded for",
+        "option 2: the cards others discard at the Curia and the Catacombs pile left over",
+    ),
 )
-decision(
-    DecisionRule(
-        DecisionKind.BRUTII_TAKEOVER_OPTION,
-        _legal_option,
-        _option_resolver(BrutiiCard.FACTION_TAKEOVER),
-        "Brutii, Faction Take-Over: option 1 (factions with no follower) or option 2 (factions with one follower, "
-        "attacking from space 2).",
-        check=_brutii_decides(Phase.TAKEOVERS, _option_check(BrutiiCard.FACTION_TAKEOVER)),
-        options=lambda comps, faction: (
-            "option 1: attempt every faction with no follower on its field",
-            "option 2: attempt every faction with one follower, as if on space 2",
-        ),
-        always_asked=True,
-        expansion=True,
-    )
+_option_decision(
+    BrutiiCard.FACTION_TAKEOVER,
+    Phase.TAKEOVERS,
+    "Brutii, Faction Take-Over: option 1 (factions with no follower) or option 2 (factions with one follower, "
+    "attacking from space 2).",
+    (
+        "option 1: attempt every faction with no follower on its field",
+        "option 2: attempt every faction with one follower, as if on space 2",
+    ),
 )
 decision(
     DecisionRule(

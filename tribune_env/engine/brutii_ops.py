@@ -7,7 +7,7 @@ asked with ``pending.index == BRUTII_SLOT`` (he stands on no follower space).
 from __future__ import annotations
 
 from tribune_env.data import BrutiiCard, BrutiiSpec, Region
-from tribune_env.engine.decisions import Pending
+from tribune_env.engine.decisions import DecisionKind, Pending
 from tribune_env.engine.state import GameState, Task
 
 BRUTII_SLOT = -1
@@ -82,3 +82,22 @@ def by_card(state: GameState, pending: Pending) -> bool:
     """Whether ``pending`` is the Brutii's and off the follower spaces (:data:`BRUTII_SLOT`): at a region, a decision
     he takes through an action card (the region's check also asks for the card, R47)."""
     return pending.index == BRUTII_SLOT and is_brutii(state, pending.seat)
+
+
+THROUGH_A_CARD = frozenset(
+    {
+        DecisionKind.PANTHEON_SACRIFICE,
+        DecisionKind.FIELD_OF_MARS_PAIR,
+        DecisionKind.REFUGIUM_OPTION,
+        DecisionKind.REFUGIUM_PATRON,
+        DecisionKind.REFUGIUM_PAIRS,
+        DecisionKind.BASILICA_CLAIM,
+        DecisionKind.OFFICIAL_CHOICE,
+    }
+)
+"""The existing decision kinds the Brutii answers at a location through an action card (R47)."""
+
+
+def through_a_card(state: GameState, pending: Pending) -> bool:
+    """Whether ``pending`` is the Brutii acting at a location through an action card (R47)."""
+    return pending.kind in THROUGH_A_CARD and by_card(state, pending)

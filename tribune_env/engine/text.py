@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from tribune_env.data import BrutiiCard, ExpansionSpec, Official, Region, Requirement
 from tribune_env.engine.brutii import card_name, disc_name
-from tribune_env.engine.brutii_ops import OPTION_OF, REGION_CARDS, brutii_spec, by_card, is_brutii
+from tribune_env.engine.brutii_ops import OPTION_OF, REGION_CARDS, brutii_spec, is_brutii, through_a_card
 from tribune_env.engine.decisions import DecisionKind, Pending
 from tribune_env.engine.state import TILE_NAMES, GameState
 from tribune_env.engine.view import HIDDEN, player_view, public_hand_size
@@ -133,24 +133,8 @@ def brutii_lines(state: GameState) -> list[str]:
     ]
 
 
-THROUGH_A_CARD = frozenset(
-    {
-        DecisionKind.PANTHEON_SACRIFICE,
-        DecisionKind.FIELD_OF_MARS_PAIR,
-        DecisionKind.REFUGIUM_OPTION,
-        DecisionKind.REFUGIUM_PATRON,
-        DecisionKind.REFUGIUM_PAIRS,
-        DecisionKind.BASILICA_CLAIM,
-        DecisionKind.OFFICIAL_CHOICE,
-    }
-)
 """The location decisions the Brutii takes off the follower spaces, through an action card (R47: ``pending.index``
 is :data:`~tribune_env.engine.brutii_ops.BRUTII_SLOT`; elsewhere an index of -1 means no space at all)."""
-
-
-def through_a_card(state: GameState, pending: Pending) -> bool:
-    """Whether ``pending`` is the Brutii acting at a location through an action card (R47)."""
-    return pending.kind in THROUGH_A_CARD and by_card(state, pending)
 
 
 def brutii_role(state: GameState, pending: Pending) -> str:
