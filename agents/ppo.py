@@ -1,7 +1,8 @@
 """``ppo``: a policy trained with sb3-contrib's MaskablePPO, played with numpy.
 
 Spec: ``ppo`` (the shipped model :data:`SHIPPED`), ``ppo-expansion`` (the shipped expansion model
-:data:`SHIPPED_EXPANSION`, 4-player expansion games), ``ppo:path/to/model.zip`` or
+:data:`SHIPPED_EXPANSION`, 4-player expansion games), ``ppo-brutii`` (:data:`SHIPPED_BRUTII`, the expansion
+model fine-tuned for both roles of the Brutii variant), ``ppo:path/to/model.zip`` or
 ``ppo:path=model.npz,deterministic=false``. Parameters: ``path`` (an SB3
 checkpoint ``.zip`` or an exported ``.npz``) and ``deterministic`` (``true``:
 the most probable legal action; ``false``: sample from the masked softmax,
@@ -48,7 +49,7 @@ import numpy as np
 import numpy.typing as npt
 
 from agents.base import Agent, AgentError, InfoSet
-from agents.specs import no_more, register_agent, take_choice
+from agents.specs import Factory, no_more, register_agent, take_choice
 from tribune_env.codec import ActionCodec, ObservationEncoder, codec_for, encoder_for
 from tribune_env.data import Components
 from tribune_env.engine.actions import Action
@@ -60,6 +61,7 @@ __all__ = [
     "FORMAT",
     "META_NAME",
     "SHIPPED",
+    "SHIPPED_BRUTII",
     "SHIPPED_EXPANSION",
     "CheckpointError",
     "NumpyPolicy",
@@ -80,6 +82,7 @@ FORMAT = "tribune-ppo/1"
 META_NAME = "tribune.json"
 SHIPPED = Path(__file__).parent / "models" / "ppo-4p.npz"
 SHIPPED_EXPANSION = Path(__file__).parent / "models" / "ppo-expansion-4p.npz"
+SHIPPED_BRUTII = Path(__file__).parent / "models" / "ppo-expansion-brutii.npz"
 _NPZ_META = "meta"
 _NPZ_DTYPES = ("float16", "float32")
 _TRAIN_HINT = "was it saved by `tribune train`?"
@@ -586,16 +589,24 @@ def _make(params: dict[str, str], seed: int | None) -> Agent:
     return PPOAgent(load_policy(given if given is not None else SHIPPED), deterministic, seed)
 
 
-def _make_expansion(params: dict[str, str], seed: int | None) -> Agent:
-    deterministic = take_choice(params, "deterministic", "true", ("true", "false")) == "true"
-    no_more("ppo-expansion", params)
-    if not SHIPPED_EXPANSION.exists():
-        raise AgentError(f"the shipped expansion model {SHIPPED_EXPANSION} is missing; name one: ppo:path/to/model.zip")
-    return PPOAgent(load_policy(SHIPPED_EXPANSION), deterministic, seed)
+def _shipped(name: str, attribute: str) -> Factory:
+    """The factory of the spec ``name``: the shipped model at the module's path ``attribute`` (read when the agent is
+    made), parameter ``deterministic``."""
+
+    def make(params: dict[str, str], seed: int | None) -> Agent:
+        deterministic = take_choice(params, "deterministic", "true", ("true", "false")) == "true"
+        no_more(name, params)
+        path: Path = globals()[attribute]
+        if not path.exists():
+            raise AgentError(f"the shipped model {path} of {name!r} is missing; name one: ppo:path/to/model.zip")
+        return PPOAgent(load_policy(path), deterministic, seed)
+
+    return make
 
 
 register_agent("ppo", _make)
-register_agent("ppo-expansion", _make_expansion)
+register_agent("ppo-expansion", _shipped("ppo-expansion", "SHIPPED_EXPANSION"))
+register_agent("ppo-brutii", _shipped("ppo-brutii", "SHIPPED_BRUTII"))
 
 
 def main(argv: Sequence[str] | None = None) -> None:

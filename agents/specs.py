@@ -24,6 +24,7 @@ _BUILTIN = {
     "mcts": "agents.mcts",
     "ppo": "agents.ppo",
     "ppo-expansion": "agents.ppo",
+    "ppo-brutii": "agents.ppo",
 }
 
 
