@@ -10,9 +10,19 @@ The game decides whose turn it is (:attr:`Game.pending`), so agents do not move
 in a fixed cycle. Rewards arrive once, at the end of the game, under the chosen
 scheme (:mod:`tribune_env.envs.rewards`); a game that ends by its victory card
 sets ``terminations``, one cut at the round limit sets ``truncations`` (R25).
-An illegal action raises :class:`IllegalMoveError` and changes nothing; wrap the
-environment in :class:`tribune_env.envs.wrappers.IllegalActionPenalty` to turn it
-into a penalty instead.
+An illegal action raises :class:`IllegalMoveError` and changes nothing (``illegal_action="raise"``, the
+default). With ``illegal_action="penalty"`` an illegal integer action (masked out or outside the action
+space) changes nothing in the game, gives the acting agent ``illegal_penalty`` (default -1), sets
+``infos[agent]["illegal_action"]`` to the integer and the same agent acts again, so checkers that step
+unmasked random actions (RLlib's) run; ``"penalty_end"`` gives the penalty and terminates every agent's
+episode (the others get 0). Values that are not integers (``None``, floats, strings) raise in every mode.
+:class:`tribune_env.envs.wrappers.IllegalActionPenalty` does the same as a wrapper.
+
+``obs_format="flat"`` replaces the ``Dict`` observation with one float32 ``Box`` (what SuperSuit's observation
+wrappers need): the observation vector, then the action mask as 0.0/1.0 at ``env.mask_slice``
+(``obs[env.mask_slice]``; the slice starts at the observation size and has one entry per action). In that
+format ``infos[agent]["action_mask"]`` also holds each live agent's int8 mask, where PettingZoo's tools look
+for it when the observation is not a ``Dict``.
 """
 
 from __future__ import annotations
@@ -30,29 +40,53 @@ from pettingzoo.utils import wrappers
 from tribune_env.codec import ActionCodec
 from tribune_env.data import Components
 from tribune_env.engine.game import Game
+from tribune_env.envs.dense_reward import ScoreShaping
+from tribune_env.envs.options import (
+    DEFAULT_ILLEGAL_PENALTY,
+    ILLEGAL_ACTIONS,
+    OBS_FORMATS,
+    check_choice,
+    check_penalty,
+    flat_observation,
+    flat_space,
+    mask_slice,
+)
 from tribune_env.envs.rewards import RewardFn
-from tribune_env.envs.table import RENDER_MODES, Table, check_render_mode
+from tribune_env.envs.state_encoding import state_encoder_for
+from tribune_env.envs.table import RENDER_MODES, IllegalMoveError, Table, _as_index, check_render_mode
+from tribune_env.envs.wrappers import apply_illegal_penalty
 
 RESET_OPTIONS = frozenset({"position"})
 
 
-def env(**kwargs: Any) -> AECEnv[str, dict[str, np.ndarray], int]:
+def env(**kwargs: Any) -> AECEnv[str, Any, int]:
     """The environment as PettingZoo's classic games ship it: ``raw_env`` inside the order-enforcing wrapper."""
     return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
 
 
-class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):
+class raw_env(AECEnv[str, Any, int], EzPickle):
     """Tribune as an AEC environment.
 
     Args:
         players: 2 to 5.
         victory_card: a victory card id, or ``None`` for a random one each game (R3).
         point_variant: play the point-value variant.
-        reward: ``"win_loss"`` (zero-sum, default), ``"rank"``, ``"score_margin"`` or a callable.
+        reward: ``"win_loss"`` (zero-sum, default), ``"rank"``, ``"score_margin"`` or a callable; ``"dense"``
+            (``"dense:<scheme>"``) adds each seat's score change at every step (:mod:`tribune_env.envs.rewards`).
         round_limit: rounds after which the game is truncated (R25).
         components: a :class:`Components` object or a TOML path (default: the packaged set).
         render_mode: ``"ansi"`` (``render()`` returns the text board), ``"human"`` (prints it) or
             ``"rgb_array"`` (the board drawn as an image; needs matplotlib).
+        illegal_action: ``"raise"`` (default), ``"penalty"`` or ``"penalty_end"`` (see the module docstring).
+        illegal_penalty: the reward of an illegal action in the penalty modes (default -1.0).
+        obs_format: ``"dict"`` (default) or ``"flat"`` (one ``Box``; the mask at :attr:`mask_slice`).
+
+    Raises:
+        ValueError: a bad option, naming it.
+
+    ``state()`` and ``state_space`` (PettingZoo's optional global state) give the whole game as one float32 vector
+    for centralised critics (MAPPO-style): every seat's observation plus the hidden cards. It is PRIVILEGED
+    information: never give it to a policy acting at the table (:mod:`tribune_env.envs.state_encoding`).
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -75,10 +109,28 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):
         round_limit: int = 60,
         components: Components | str | Path | None = None,
         render_mode: str | None = None,
+        illegal_action: str = "raise",
+        illegal_penalty: float = DEFAULT_ILLEGAL_PENALTY,
+        obs_format: str = "dict",
     ) -> None:
-        EzPickle.__init__(self, players, victory_card, point_variant, reward, round_limit, components, render_mode)
+        EzPickle.__init__(
+            self,
+            players,
+            victory_card,
+            point_variant,
+            reward,
+            round_limit,
+            components,
+            render_mode,
+            illegal_action=illegal_action,
+            illegal_penalty=illegal_penalty,
+            obs_format=obs_format,
+        )
         super().__init__()
         check_render_mode(render_mode)
+        self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
+        self.illegal_penalty = check_penalty(illegal_penalty)
+        self.obs_format = check_choice("obs_format", obs_format, OBS_FORMATS)
         self.render_mode = render_mode
         self.table = Table(
             players,
@@ -95,16 +147,23 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self.agent_seat = {agent: i for i, agent in enumerate(self.possible_agents)}
         codec, encoder = self.table.codec, self.table.encoder
-        self._observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(low=0.0, high=encoder.high, shape=(encoder.size,), dtype=np.float32),
-                "action_mask": spaces.Box(low=0, high=1, shape=(codec.n,), dtype=np.int8),
-            }
-        )
+        self.mask_slice = mask_slice(encoder.size, codec.n)
+        """Where the action mask lies in a flat observation (``obs_format="flat"``)."""
+        self._observation_space: spaces.Space[Any]
+        if self.obs_format == "flat":
+            self._observation_space = flat_space(encoder.high, codec.n)
+        else:
+            self._observation_space = spaces.Dict(
+                {
+                    "observation": spaces.Box(low=0.0, high=encoder.high, shape=(encoder.size,), dtype=np.float32),
+                    "action_mask": spaces.Box(low=0, high=1, shape=(codec.n,), dtype=np.int8),
+                }
+            )
         self._action_space = spaces.Discrete(codec.n)
         self.observation_spaces = dict.fromkeys(self.possible_agents, self._observation_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, self._action_space)
         self._rng = np.random.default_rng()
+        self._init_state_and_shaping()  # state()/state_space and the dense reward (section below)
 
     # -- spaces -----------------------------------------------------------------
 
@@ -147,9 +206,12 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):
             self._finish()
         else:
             self.agent_selection = self.possible_agents[self.table.game.current_seat]
+            self._info_masks()
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
+    def observe(self, agent: str) -> Any:
         seat = self.agent_seat[agent]
+        if self.obs_format == "flat":
+            return flat_observation(self.table.observation(seat), self.table.mask(seat))
         return {"observation": self.table.observation(seat), "action_mask": self.table.mask(seat)}
 
     def step(self, action: int | None) -> None:
@@ -157,22 +219,43 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self.table.play(action, self.agent_seat[agent], agent)
+        before = self._shaping.before(self.table.game)  # dense reward: the scores before the move (else None)
+        try:
+            self.table.play(action, self.agent_seat[agent], agent)
+        except IllegalMoveError:
+            index = _as_index(action)
+            if self.illegal_action == "raise" or index is None or self.table.game.is_over:
+                raise
+            apply_illegal_penalty(self, agent, index, self.illegal_penalty, self.illegal_action == "penalty_end")
+            if self.illegal_action == "penalty":
+                self._info_masks()
+            return
+        self.infos[agent].pop("illegal_action", None)
         self._cumulative_rewards[agent] = 0.0
         game = self.table.game
         if game.is_over:
-            self._finish()
+            self._finish(before)
         else:
             self.agent_selection = self.possible_agents[game.current_seat]
             for a in self.rewards:
                 self.rewards[a] = 0.0
+            self._info_masks()
+            self._pay_shaping(before)  # dense reward only
         if self.render_mode == "human":
             self.render()
 
-    def _finish(self) -> None:
-        """Hand out the end-of-game rewards and end every agent's episode."""
+    def _info_masks(self) -> None:
+        """The flat format only: every live agent's mask in its ``infos`` (all zero but the agent to act)."""
+        if self.obs_format == "flat":
+            for agent in self.agents:
+                self.infos[agent]["action_mask"] = self.table.mask(self.agent_seat[agent])
+
+    def _finish(self, before: list[int] | None = None) -> None:
+        """Hand out the end-of-game rewards (with the last move's dense term) and end every agent's episode."""
         truncated = self.table.game.truncated
         rewards = self.table.rewards()  # may raise for a bad custom scheme: before any flag changes
+        shaping = self._shaping.change(self.table.game, before)
+        rewards = [r + d for r, d in zip(rewards, shaping, strict=True)]
         for agent, reward in zip(self.possible_agents, rewards, strict=True):
             self.rewards[agent] = reward
             self.terminations[agent] = not truncated
@@ -181,6 +264,29 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):
         self._accumulate_rewards()
         if not hasattr(self, "agent_selection") or self.agent_selection not in self.agents:
             self.agent_selection = self.agents[0]
+
+    # -- global state (privileged) and dense reward -----------------------------
+
+    def _init_state_and_shaping(self) -> None:
+        self._state_encoder = state_encoder_for(self.table.encoder)
+        high = self._state_encoder.high
+        self.state_space = spaces.Box(low=0.0, high=high, shape=high.shape, dtype=np.float32)
+        """The space of :meth:`state` (PRIVILEGED: for centralised critics only)."""
+        self._shaping = ScoreShaping(self.table)
+
+    def state(self) -> np.ndarray:
+        """The whole game as one float32 vector in :attr:`state_space`: PRIVILEGED information (every hand, the
+        draw pile's order) for centralised critics in training; never give it to a policy acting at the table.
+        Layout: :mod:`tribune_env.envs.state_encoding`. Works at every step and after the game ends."""
+        return self._state_encoder.encode(self.table.game.state)
+
+    def _pay_shaping(self, before: list[int] | None) -> None:
+        """Dense reward: pay every seat its score change of the move just played (nothing without it)."""
+        if before is None:
+            return
+        for agent, change in zip(self.possible_agents, self._shaping.change(self.table.game, before), strict=True):
+            self.rewards[agent] = change
+        self._accumulate_rewards()
 
     # -- rendering --------------------------------------------------------------
 
@@ -191,7 +297,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):
         pass
 
 
-def expansion_env(**kwargs: Any) -> AECEnv[str, dict[str, np.ndarray], int]:
+def expansion_env(**kwargs: Any) -> AECEnv[str, Any, int]:
     """``tribune/TribuneExpansion-v0``: :class:`expansion_raw_env` inside the order-enforcing wrapper."""
     return wrappers.OrderEnforcingWrapper(expansion_raw_env(**kwargs))
 
@@ -228,11 +334,25 @@ class expansion_raw_env(raw_env):
         expansion: bool = True,
         brutii: bool = False,
         brutii_seat: int | None = None,
+        illegal_action: str = "raise",
+        illegal_penalty: float = DEFAULT_ILLEGAL_PENALTY,
+        obs_format: str = "dict",
     ) -> None:
         self._rules_expansion = expansion
         self._brutii = brutii
         self._brutii_seat = brutii_seat
-        super().__init__(players, victory_card, point_variant, reward, round_limit, components, render_mode)
+        super().__init__(
+            players,
+            victory_card,
+            point_variant,
+            reward,
+            round_limit,
+            components,
+            render_mode,
+            illegal_action=illegal_action,
+            illegal_penalty=illegal_penalty,
+            obs_format=obs_format,
+        )
         EzPickle.__init__(
             self,
             players,
@@ -245,4 +365,7 @@ class expansion_raw_env(raw_env):
             expansion,
             brutii,
             brutii_seat,
+            illegal_action=illegal_action,
+            illegal_penalty=illegal_penalty,
+            obs_format=obs_format,
         )

@@ -5,11 +5,25 @@ whichever of the two is already imported and arranges for the other to get them 
 (see ``tribune_env/__init__.py``), so ``gymnasium.make(SINGLE_ID)`` and ``pettingzoo.make("aec", AEC_ID)``
 work after a plain ``import tribune_env`` while the rules engine alone loads no RL library. (Gymnasium 1.x has
 no plugin entry points and PettingZoo never had any, so an installed package cannot register itself.)
+
+Subprocesses (SB3's ``SubprocVecEnv``, Gymnasium's ``AsyncVectorEnv``, Ray workers) are fresh interpreters: a bare
+id such as ``"tribune_env/TribuneSingle-v0"`` is unknown there unless something imports ``tribune_env`` first, and
+the worker dies (SB3 then reports only a bare ``ConnectionResetError`` or ``EOFError``; the worker's own traceback,
+printed above it, says ``Namespace tribune_env not found``). With the ``"spawn"`` and ``"forkserver"`` start methods
+a script that imports ``tribune_env`` at its top level is fine (the child re-imports the main script), but an
+interactive session, a notebook or a test runner is not. Two forms always work:
+
+* the module-qualified ids :data:`SINGLE_MODULE_ID` (``"tribune_env:tribune_env/TribuneSingle-v0"``) and
+  :data:`EXPANSION_SINGLE_MODULE_ID`: Gymnasium imports the module before the ``:`` and then looks the id up, e.g.
+  ``make_vec_env("tribune_env:tribune_env/TribuneSingle-v0", n_envs=4, vec_env_cls=SubprocVecEnv)``;
+* :class:`GymEnvFactory` (``GymEnvFactory(SINGLE_ID, players=3)``): a picklable environment constructor whose
+  unpickling imports ``tribune_env``, for ``SubprocVecEnv([factory] * 4)`` or ``AsyncVectorEnv``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 AEC_ID = "tribune/Tribune-v0"
 SINGLE_ID = "tribune_env/TribuneSingle-v0"
@@ -39,6 +53,33 @@ def register_pettingzoo() -> None:
     for env_id, entry_point in ((AEC_ID, AEC_ENTRY_POINT), (EXPANSION_AEC_ID, EXPANSION_AEC_ENTRY_POINT)):
         if env_id not in pettingzoo.aec_registry:
             pettingzoo.register("aec", env_id, entry_point=entry_point)
+
+
+MODULE_PREFIX = "tribune_env:"
+"""Prefix of a module-qualified Gymnasium id: Gymnasium imports ``tribune_env`` before looking the id up."""
+SINGLE_MODULE_ID = MODULE_PREFIX + SINGLE_ID
+EXPANSION_SINGLE_MODULE_ID = MODULE_PREFIX + EXPANSION_SINGLE_ID
+
+
+class GymEnvFactory:
+    """A picklable ``() -> gymnasium.Env`` for subprocess vector environments (module docstring).
+
+    Unpickling it in a worker imports this module, and so ``tribune_env``, which registers the ids; calling it
+    registers them (should the hook not have run) and makes the environment with ``kwargs``.
+    """
+
+    def __init__(self, env_id: str = SINGLE_ID, **kwargs: Any) -> None:
+        self.env_id = env_id
+        self.kwargs = kwargs
+
+    def __call__(self) -> Any:
+        import gymnasium
+
+        register_gymnasium()
+        return gymnasium.make(self.env_id, **self.kwargs)
+
+    def __repr__(self) -> str:
+        return f"GymEnvFactory({self.env_id!r}, **{self.kwargs!r})"
 
 
 REGISTER: dict[str, Callable[[], None]] = {"gymnasium": register_gymnasium, "pettingzoo": register_pettingzoo}

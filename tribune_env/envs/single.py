@@ -4,14 +4,22 @@ Registered as ``tribune_env/TribuneSingle-v0``. Observations are the learner's
 float32 vector (``Box``), actions the codec's ``Discrete`` integers, and
 :meth:`TribuneSingleEnv.action_masks` gives the legal ones (what sb3-contrib's
 MaskablePPO asks for). The reward is 0 until the game ends and then the
-learner's own result under the reward scheme, whatever seat it sits in.
+learner's own result under the reward scheme, whatever seat it sits in;
+``reward="dense"`` (``"dense:<scheme>"``) adds at every step the change of the
+learner's score since its previous decision (:mod:`tribune_env.envs.rewards`).
 
 Every integer of the action space is accepted, as Gymnasium's API expects: an
 illegal one (by default) costs ``illegal_penalty``, leaves the game unchanged and
 sets ``info["illegal_action"]``; after ``illegal_limit`` illegal actions in a row
-the episode is truncated. ``illegal_action="raise"`` raises
+the episode is truncated. ``illegal_action="penalty_end"`` costs the penalty and
+terminates the episode (the game unchanged); ``illegal_action="raise"`` raises
 :class:`~tribune_env.envs.table.IllegalMoveError` instead. Values outside the
 action space always raise.
+
+``obs_format`` chooses the observation: ``"vector"`` (default) the float32 vector alone, ``"dict"`` the AEC
+environment's ``{"observation", "action_mask"}``, ``"flat"`` one float32 ``Box``: the vector followed by the
+mask as 0.0/1.0 at :attr:`TribuneSingleEnv.mask_slice`. :meth:`TribuneSingleEnv.action_masks` works in every
+format.
 """
 
 from __future__ import annotations
@@ -27,18 +35,22 @@ from gymnasium import spaces
 
 from tribune_env.data import Components
 from tribune_env.engine.game import Game
+from tribune_env.envs.dense_reward import ScoreShaping
+from tribune_env.envs.options import flat_observation, flat_space, mask_slice
 from tribune_env.envs.policies import Opponent, RandomPolicy, ViewAgent
 from tribune_env.envs.rewards import RewardFn
 from tribune_env.envs.table import RENDER_MODES, IllegalMoveError, Table, check_render_mode
 
 MAX_RESTARTS = 100  # games that end before the learner ever decides are replaced (practically never happens)
-ILLEGAL_MODES = ("penalty", "raise")
+ILLEGAL_MODES = ("penalty", "raise", "penalty_end")
+OBS_FORMATS = ("vector", "dict", "flat")
+"""The single-agent observation formats (``obs_format=``); ``"vector"``, the default, is the observation alone."""
 RESET_OPTIONS = frozenset({"position", "learner_seat"})
 LEARNER_ROLES = ("any", "brutii", "family")
 """Which seat the learner takes in a Brutii game: any seat at random, the Brutii's, or a family's (at random)."""
 
 
-class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
+class TribuneSingleEnv(gym.Env[Any, np.int64]):
     """Tribune for one learner.
 
     Args:
@@ -49,10 +61,12 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
             order (so the list is relative to the learner, like observations);
             default: :class:`RandomPolicy` in every other seat.
         victory_card, point_variant, reward, round_limit, components: as for the AEC environment.
-        illegal_action: ``"penalty"`` (default) or ``"raise"``.
-        illegal_penalty: the reward of an illegal action in ``"penalty"`` mode.
+        illegal_action: ``"penalty"`` (default), ``"penalty_end"`` (the penalty, and the episode terminates)
+            or ``"raise"``.
+        illegal_penalty: the reward of an illegal action in the penalty modes.
         illegal_limit: illegal actions in a row that truncate the episode (``"penalty"`` mode).
         render_mode: ``"ansi"``, ``"human"`` or ``"rgb_array"`` (as for the AEC environment).
+        obs_format: ``"vector"`` (default), ``"dict"`` or ``"flat"`` (see the module docstring).
     """
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012  (declared so by gymnasium)
@@ -76,6 +90,7 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
         illegal_penalty: float = -1.0,
         illegal_limit: int = 100,
         render_mode: str | None = None,
+        obs_format: str = "vector",
     ) -> None:
         check_render_mode(render_mode)
         self.render_mode = render_mode
@@ -94,8 +109,14 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
         self.fixed_seat = _check_seat(learner_seat, players)
         if self.fixed_seat is not None and self.learner_role != "any":
             raise ValueError(f"learner_seat: give a seat or learner_role={self.learner_role!r}, not both")
-        if illegal_action not in ILLEGAL_MODES:
-            raise ValueError(f"illegal_action: expected one of {ILLEGAL_MODES}, got {illegal_action!r}")
+        if not isinstance(illegal_action, str) or illegal_action not in ILLEGAL_MODES:
+            # the first two modes quoted as a tuple, as before "penalty_end" came
+            raise ValueError(
+                f"illegal_action: expected one of {ILLEGAL_MODES[:2]}, got {illegal_action!r} (or {ILLEGAL_MODES[2]!r})"
+            )
+        if not isinstance(obs_format, str) or obs_format not in OBS_FORMATS:
+            raise ValueError(f"obs_format: expected one of {OBS_FORMATS}, got {obs_format!r}")
+        self.obs_format = obs_format
         if isinstance(illegal_limit, bool) or not isinstance(illegal_limit, int) or illegal_limit < 1:
             raise ValueError(f"illegal_limit: expected an integer >= 1, got {illegal_limit!r}")
         self.illegal_action = illegal_action
@@ -104,10 +125,21 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
         self._illegal_streak = 0
         self.set_opponents(opponents)
         encoder, codec = self.table.encoder, self.table.codec
-        self.observation_space = spaces.Box(low=0.0, high=encoder.high, shape=(encoder.size,), dtype=np.float32)
+        vector = spaces.Box(low=0.0, high=encoder.high, shape=(encoder.size,), dtype=np.float32)
+        self.mask_slice = mask_slice(encoder.size, codec.n)
+        """Where the action mask lies in a flat observation (``obs_format="flat"``)."""
+        self.observation_space: spaces.Space[Any]
+        if obs_format == "flat":
+            self.observation_space = flat_space(encoder.high, codec.n)
+        elif obs_format == "dict":
+            mask = spaces.Box(low=0, high=1, shape=(codec.n,), dtype=np.int8)
+            self.observation_space = spaces.Dict({"observation": vector, "action_mask": mask})
+        else:
+            self.observation_space = vector
         self.action_space = spaces.Discrete(codec.n)
         self.seat = 0 if learner_seat is None else learner_seat
         self._rng = np.random.default_rng()
+        self._shaping = ScoreShaping(self.table)  # the dense reward's score term (reward="dense")
 
     def set_opponents(self, opponents: Opponent | Sequence[Opponent] | None) -> None:
         """Replace the opponents (same forms as the constructor's ``opponents``); used from the next decision on."""
@@ -119,9 +151,7 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
     def game(self) -> Game:
         return self.table.game
 
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[np.ndarray, dict[str, Any]]:
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         options = options or {}
         unknown = set(options) - RESET_OPTIONS
         if unknown:
@@ -138,10 +168,10 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
             self._deal(requested)
             self._play_opponents()
             if not self.table.game.is_over:
-                return self.table.observation(self.seat), self._info()
+                return self._observe(), self._info()
         raise RuntimeError(f"{MAX_RESTARTS} games in a row ended before the learner's first decision")
 
-    def _reset_to_position(self, doc: Any, seat: int | None, seed: int | None) -> tuple[np.ndarray, dict[str, Any]]:
+    def _reset_to_position(self, doc: Any, seat: int | None, seed: int | None) -> tuple[Any, dict[str, Any]]:
         """Start from a JSON position; the learner sits in ``seat`` (or the seat rule of the environment).
 
         Raises ``ValueError`` (and keeps the current game) when the position gives the learner nothing to decide.
@@ -156,7 +186,7 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
             self.table.game, self.seat = previous, previous_seat
             raise ValueError("position: the game is over before the learner decides anything")
         self._illegal_streak = 0
-        return self.table.observation(self.seat), self._info()
+        return self._observe(), self._info()
 
     def _seed_all(self, seed: int | None) -> None:
         if seed is None:
@@ -166,7 +196,8 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
             if hasattr(opponent, "seed"):
                 opponent.seed(seed + 1 + i)
 
-    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        before = self._shaping.before(self.table.game)  # dense reward: the scores before the move (else None)
         try:
             self.table.play(action, self.seat, f"the learner (seat {self.seat})")
         except IllegalMoveError:
@@ -178,20 +209,34 @@ class TribuneSingleEnv(gym.Env[np.ndarray, np.int64]):
         self._play_opponents()
         game = self.table.game
         reward = self.table.rewards()[self.seat] if game.is_over else 0.0
+        reward += self._shaping.change(game, before)[self.seat]  # dense reward only (else 0)
         info = self._info()
         if game.is_over:
             info.update(self.table.result_info())
         if self.render_mode == "human":
             self.render()
-        return self.table.observation(self.seat), reward, game.is_over and not game.truncated, game.truncated, info
+        return self._observe(), reward, game.is_over and not game.truncated, game.truncated, info
 
-    def _illegal_step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        """Penalty mode: nothing changes in the game; too many in a row truncate the episode."""
+    def _illegal_step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Penalty modes: nothing changes in the game; too many in a row truncate the episode ("penalty"), or the
+        episode terminates at once ("penalty_end")."""
         self._illegal_streak += 1
         info = self._info()
         info["illegal_action"] = int(action)
+        if self.illegal_action == "penalty_end":
+            return self._observe(), self.illegal_penalty, True, False, info
         truncated = self._illegal_streak >= self.illegal_limit
-        return self.table.observation(self.seat), self.illegal_penalty, False, truncated, info
+        return self._observe(), self.illegal_penalty, False, truncated, info
+
+    def _observe(self) -> Any:
+        """The learner's observation in the chosen ``obs_format``."""
+        observation = self.table.observation(self.seat)
+        if self.obs_format == "vector":
+            return observation
+        mask = self.table.mask(self.seat)
+        if self.obs_format == "flat":
+            return flat_observation(observation, mask)
+        return {"observation": observation, "action_mask": mask}
 
     def _deal(self, requested: int | None) -> None:
         """A new game and the learner's seat in it. A role's seat depends on the game (where the Brutii sits); any
