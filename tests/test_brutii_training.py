@@ -44,3 +44,21 @@ def test_configs_without_the_brutii_keep_their_metadata() -> None:
 def test_bad_brutii_configs_name_the_key(data: dict[str, object], message: str) -> None:
     with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(")", r"\)")):
         config_from_dict(data)
+
+
+@pytest.mark.parametrize("reward", ["dense", "dense:rank"])
+def test_a_dense_reward_trains_through_the_single_env(reward: str) -> None:
+    """Issue 18: the environments' dense reward is a training option too; the env built for the run uses it."""
+    from training.envs import make_env
+
+    config = config_from_dict({"env": {"players": 2, "reward": reward}, "opponents": {"mix": {"random": 1.0}}})
+    env = make_env(config)
+    env.reset(seed=1)
+    before_the_end, done = [], False
+    while not done:
+        mask = env.action_masks()
+        _, reward_now, terminated, truncated, _ = env.step(mask.nonzero()[0][0])
+        done = terminated or truncated
+        if not done:
+            before_the_end.append(float(reward_now))
+    assert any(r != 0.0 for r in before_the_end)  # shaped rewards arrive during the game, not only at its end

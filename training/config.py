@@ -28,7 +28,9 @@ from agents.base import AgentError
 from agents.specs import make_agent, parse_spec
 
 ACTIVATIONS = ("tanh", "relu")
-REWARDS = ("win_loss", "rank", "score_margin")
+REWARDS = ("win_loss", "rank", "score_margin", "dense", "dense:win_loss", "dense:rank", "dense:score_margin")
+"""The learner's reward (tribune_env.envs.rewards): a final result, or a dense one that adds the score change at each
+decision (shaped: for bootstrapping; evaluations always compare game results)."""
 POSITIVE = (  # integer keys that must be >= 1
     "run.total_timesteps", "run.checkpoint_every", "run.keep_checkpoints",
     "league.snapshot_every", "league.pool_size",
