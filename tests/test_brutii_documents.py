@@ -19,6 +19,7 @@ import pytest
 from hypothesis import event, given, note
 from hypothesis import strategies as st
 from test_expansion_documents import check_expansion_holdings, redeal
+from test_expansion_documents import play as play_expansion
 from test_fuzz_documents import Mutator, check_from_json, fuzz, short
 
 from tribune_env import DecisionKind, Game, Phase, default_components
@@ -53,24 +54,7 @@ def play(
     players: int, seed: int, round_limit: int = 6, brutii_seat: int | None = None
 ) -> tuple[Game, list[Any], list[Game]]:
     """A random Brutii game: the final game, its actions, and the game at each decision (as clones)."""
-    game = Game.new(
-        players=players,
-        seed=seed,
-        expansion=True,
-        brutii=True,
-        brutii_seat=brutii_seat,
-        round_limit=round_limit,
-        auto_forced=seed % 2 == 0,
-    )
-    rng = random.Random(seed)
-    actions: list[Any] = []
-    states: list[Game] = []
-    while not game.is_over:
-        states.append(game.clone())
-        action = rng.choice(game.legal_actions())
-        actions.append(action)
-        game.apply(action)
-    return game, actions, states
+    return play_expansion(players, seed, round_limit, brutii=True, brutii_seat=brutii_seat)
 
 
 @functools.cache

@@ -18,9 +18,10 @@ from gymnasium.utils.env_checker import check_env as gym_check_env
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pettingzoo.test import seed_test
+from positions import random_game
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 from test_aec_env import run_api_test
-from test_expansion_envs import redeal_everything_hidden
+from test_expansion_envs import leaky_encoder, redeal_everything_hidden
 from test_observation import assert_no_leak as observation_unchanged
 
 import tribune_env
@@ -50,13 +51,7 @@ SEATS = SPEC.seat_counts  # 5 and 6 (R42)
 
 def brutii_game(players: int, seed: int, steps: int = 0) -> Game:
     """A Brutii game after up to ``steps`` uniformly random decisions."""
-    game = Game.new(players=players, seed=seed, expansion=True, brutii=True)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if game.is_over:
-            break
-        game.apply(rng.choice(game.legal_actions()))
-    return game
+    return random_game(players, seed, steps, brutii=True)
 
 
 # --- the action space ----------------------------------------------------------------------------
@@ -266,19 +261,6 @@ def test_any_brutii_position_hides_what_it_should(seat_count: int, seed: int, st
         assert_no_leak(ENC, game.state, seat, rng, tries=1)
 
 
-def _leaky(leak: Callable[[np.ndarray, GameState, int], None]) -> ObservationEncoder:
-    encoder = ObservationEncoder(COMPONENTS, 60, True)
-    plain = encoder.encode
-
-    def encode(state: GameState, seat: int) -> np.ndarray:
-        obs = plain(state, seat)
-        leak(obs, state, seat)
-        return obs
-
-    encoder.encode = encode  # type: ignore[method-assign]
-    return encoder
-
-
 LEAK_AT = ENC.piece["brutii_discs"].start
 
 
@@ -302,7 +284,7 @@ def _leak_next_disc(obs: np.ndarray, state: GameState, seat: int) -> None:
     ids=["opt-out", "hand", "disc-order"],
 )
 def test_the_leak_test_catches_leaky_brutii_encoders(leak: Callable[..., None], wanted: str) -> None:
-    leaky = _leaky(leak)
+    leaky = leaky_encoder(leak)
     for seed in range(40):
         game = brutii_game(SEATS[seed % 2], seed)
         play = random.Random(seed)

@@ -41,9 +41,12 @@ def check_expansion_holdings(state: GameState) -> None:
     assert len(holders) == len(set(holders))
 
 
-def play(players: int, seed: int, round_limit: int = 30) -> tuple[Game, list[Any], list[Game]]:
-    """A random expansion game: the final game, its actions, and the game at each decision (as clones)."""
-    game = Game.new(players=players, seed=seed, expansion=True, round_limit=round_limit, auto_forced=seed % 2 == 0)
+def play(players: int, seed: int, round_limit: int = 30, **options: Any) -> tuple[Game, list[Any], list[Game]]:
+    """A random expansion game (``options``: more :class:`GameConfig` fields, e.g. the Brutii's): the final game, its
+    actions, and the game at each decision (as clones)."""
+    game = Game.new(
+        players=players, seed=seed, expansion=True, round_limit=round_limit, auto_forced=seed % 2 == 0, **options
+    )
     rng = random.Random(seed)
     actions: list[Any] = []
     states: list[Game] = []

@@ -250,7 +250,7 @@ def test_leak_test_covers_staged_assassins() -> None:
     assert found >= 3
 
 
-def _leaky(leak: Callable[[np.ndarray, GameState, int], None]) -> ObservationEncoder:
+def leaky_encoder(leak: Callable[[np.ndarray, GameState, int], None]) -> ObservationEncoder:
     encoder = ObservationEncoder(COMPONENTS, 60, True)
     plain = encoder.encode
 
@@ -277,7 +277,7 @@ def _leak_augur(obs: np.ndarray, state: GameState, seat: int) -> None:
     ("leak", "wanted"), [(_leak_pile_order, "emperor pile"), (_leak_augur, "augur cards")], ids=["pile", "augur"]
 )
 def test_the_leak_test_catches_leaky_encoders(leak: Callable[..., None], wanted: str) -> None:
-    leaky = _leaky(leak)
+    leaky = leaky_encoder(leak)
     for seed in range(40):
         game = expansion_game(4, seed, 0)
         play = random.Random(seed)

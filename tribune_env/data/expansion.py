@@ -588,12 +588,7 @@ def _check_brutii(spec: ExpansionSpec) -> None:
             raise ComponentError(f"{where}: the Brutii needs at least two families besides him")
         if followers > brutii.disc_count:
             raise ComponentError(f"{where}: {followers} turns is more than the {brutii.disc_count} discs")
-        if seats not in spec.point_variant:
-            raise ComponentError(f"expansion.point_variant.{seats}: missing (expansion.brutii.followers lists it)")
-        if seats - 1 not in spec.official(Official.QUAESTOR).payment:
-            raise ComponentError(
-                f"expansion.officials[{int(Official.QUAESTOR)}].payment.{seats - 1}: missing (needed by {seats} seats)"
-            )
+        _check_seat_tables(spec, seats, "expansion.brutii.followers lists it", "seats")
         if not any(seats in card.required_brutii for card in spec.victory_cards):
             raise ComponentError(f"expansion.victory_cards: no card has a \"with Brutii\" row for {seats} seats")
 
@@ -604,15 +599,19 @@ def _check_player_counts(spec: ExpansionSpec, player_counts: tuple[int, ...]) ->
     for players in spec.followers:
         if players < 2 or players not in player_counts:
             raise ComponentError(f"expansion.followers.{players}: not a player count of the base game ({base})")
-        if players not in spec.point_variant:
-            raise ComponentError(f"expansion.point_variant.{players}: missing (expansion.followers lists {players})")
-        if players - 1 not in spec.official(Official.QUAESTOR).payment:
-            raise ComponentError(
-                f"expansion.officials[{int(Official.QUAESTOR)}].payment.{players - 1}: missing "
-                f"(needed by {players} players)"
-            )
+        _check_seat_tables(spec, players, f"expansion.followers lists {players}", "players")
         if not any(players in card.required for card in spec.victory_cards):
             raise ComponentError(f"expansion.victory_cards: no card can be used by {players} players")
+
+
+def _check_seat_tables(spec: ExpansionSpec, seats: int, listed: str, noun: str) -> None:
+    """A seat count has its point-value variant row and its Quaestor row (``listed``: where the count comes from)."""
+    if seats not in spec.point_variant:
+        raise ComponentError(f"expansion.point_variant.{seats}: missing ({listed})")
+    if seats - 1 not in spec.official(Official.QUAESTOR).payment:
+        raise ComponentError(
+            f"expansion.officials[{int(Official.QUAESTOR)}].payment.{seats - 1}: missing (needed by {seats} {noun})"
+        )
 
 
 def _check_numbers(spec: ExpansionSpec) -> None:
