@@ -29,6 +29,7 @@ from tribune_env.engine.actions import (
 from tribune_env.engine.brutii_ops import (
     BRUTII_SLOT,
     OPTION_OF,
+    OPTION_PHASE,
     brutii_spec,
     is_brutii,
     played,
@@ -332,7 +333,6 @@ _OPTION_KIND = {
     BrutiiCard.CARDS: DecisionKind.BRUTII_CARDS_OPTION,
     BrutiiCard.FACTION_TAKEOVER: DecisionKind.BRUTII_TAKEOVER_OPTION,
 }
-_OPTION_PHASE = {BrutiiCard.CARDS: Phase.REGION_EVALUATION, BrutiiCard.FACTION_TAKEOVER: Phase.TAKEOVERS}
 
 
 def _option_problem(state: GameState, card: int) -> str:
@@ -345,7 +345,7 @@ def _option_problem(state: GameState, card: int) -> str:
 def brutii_option(state: GameState, card: int) -> None:
     """R46: "Cards" is chosen at the start of phase 3, "Faction Take-Over" at the start of phase 4."""
     which = BrutiiCard(card)
-    state.phase = _OPTION_PHASE[which]
+    state.phase = OPTION_PHASE[which]
     if played(state, which):
         ask(state, Pending(_OPTION_KIND[which], state.brutii))
 
@@ -501,15 +501,17 @@ decision(
         expansion=True,
     )
 )
-def _option_decision(card: BrutiiCard, phase: Phase, prompt: str, labels: tuple[str, str]) -> None:
-    """The record of the option decision of ``card``, asked at the start of ``phase`` (R46)."""
+
+
+def _option_decision(card: BrutiiCard, prompt: str, labels: tuple[str, str]) -> None:
+    """The record of the option decision of ``card``, asked at the start of its phase (R46)."""
     decision(
         DecisionRule(
             _OPTION_KIND[card],
             _legal_option,
             _option_resolver(card),
             prompt,
-            check=_brutii_decides(phase, _option_check(card)),
+            check=_brutii_decides(OPTION_PHASE[card], _option_check(card)),
             options=lambda comps, faction: labels,
             always_asked=True,
             expansion=True,
@@ -519,7 +521,6 @@ def _option_decision(card: BrutiiCard, phase: Phase, prompt: str, labels: tuple[
 
 _option_decision(
     BrutiiCard.CARDS,
-    Phase.REGION_EVALUATION,
     "Brutii, Cards: option 1 (Forum and Curia leftovers) or option 2 (others' Curia discards and the Catacombs pile).",
     (
         "option 1: the Forum cards nobody bought and the Curia fields nobody discarded for",
@@ -528,7 +529,6 @@ _option_decision(
 )
 _option_decision(
     BrutiiCard.FACTION_TAKEOVER,
-    Phase.TAKEOVERS,
     "Brutii, Faction Take-Over: option 1 (factions with no follower) or option 2 (factions with one follower, "
     "attacking from space 2).",
     (

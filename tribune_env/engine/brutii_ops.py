@@ -7,7 +7,7 @@ asked with ``pending.index == BRUTII_SLOT`` (he stands on no follower space).
 from __future__ import annotations
 
 from tribune_env.data import BrutiiCard, BrutiiSpec, Region
-from tribune_env.engine.decisions import DecisionKind, Pending
+from tribune_env.engine.decisions import DecisionKind, Pending, Phase
 from tribune_env.engine.state import GameState, Task
 
 BRUTII_SLOT = -1
@@ -18,6 +18,12 @@ CARDS_OPTION, TAKEOVER_OPTION = 0, 1
 
 OPTION_OF: dict[BrutiiCard, int] = {BrutiiCard.CARDS: CARDS_OPTION, BrutiiCard.FACTION_TAKEOVER: TAKEOVER_OPTION}
 """The cards whose option the Brutii chooses at the start of a phase, and where it is kept (R46)."""
+
+OPTION_PHASE: dict[BrutiiCard, Phase] = {
+    BrutiiCard.CARDS: Phase.REGION_EVALUATION,
+    BrutiiCard.FACTION_TAKEOVER: Phase.TAKEOVERS,
+}
+"""The phase at whose start the Brutii chooses the option of each such card (R46)."""
 
 REGION_CARDS: dict[Region, tuple[BrutiiCard, int]] = {
     Region.FORUM: (BrutiiCard.CARDS, 0),

@@ -35,7 +35,7 @@ from tribune_env.data import (
 )
 from tribune_env.data.schema import KeyedEnum
 from tribune_env.engine.actions import OPTIONS
-from tribune_env.engine.brutii_ops import CARDS_OPTION, OPTION_OF, TAKEOVER_OPTION
+from tribune_env.engine.brutii_ops import CARDS_OPTION, OPTION_OF, OPTION_PHASE, TAKEOVER_OPTION
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.decisions import BASE_DECISION_KINDS, BASE_PHASES, DecisionKind, Pending, Phase, TakeoverRole
 from tribune_env.engine.errors import InvalidStateError
@@ -786,9 +786,6 @@ def _read_discs(state: GameState, raw: dict[str, Any], r: _Reader) -> None:
         )
 
 
-_OPTION_FROM = {BrutiiCard.CARDS: Phase.REGION_EVALUATION, BrutiiCard.FACTION_TAKEOVER: Phase.TAKEOVERS}
-"""The phase at whose start the option of each card is chosen (R46)."""
-
 
 def _read_options(state: GameState, raw: dict[str, Any], r: _Reader) -> None:
     """``brutii.options``: 1 or 2 (the printed options) or null, only for a played card, from its phase on (R46)."""
@@ -803,11 +800,11 @@ def _read_options(state: GameState, raw: dict[str, Any], r: _Reader) -> None:
         if card not in state.brutii_played:
             raise r.fail(path, f"an option of {card.key} needs {card.key} played (R46)")
         if state.phase is not Phase.GAME_OVER and (
-            state.phase not in order or order.index(state.phase) < order.index(_OPTION_FROM[card])
+            state.phase not in order or order.index(state.phase) < order.index(OPTION_PHASE[card])
         ):
             raise r.fail(
                 path,
-                f"the option of {card.key} is chosen at the start of phase {_OPTION_FROM[card].name.lower()} (R46), "
+                f"the option of {card.key} is chosen at the start of phase {OPTION_PHASE[card].name.lower()} (R46), "
                 f"not before (phase {state.phase.name.lower()})",
             )
 
