@@ -109,6 +109,7 @@ from tribune_env.data import (
     Requirement,
 )
 from tribune_env.data.schema import find_card
+from tribune_env.engine.brutii_ops import CARDS_OPTION, TAKEOVER_OPTION
 from tribune_env.engine.config import required_for, victory_cards_of
 from tribune_env.engine.decisions import DecisionKind, Phase
 from tribune_env.engine.scoring import scores
@@ -584,7 +585,7 @@ def _cards_claim(state: GameState, prep: _Prep, work: _Seat) -> None:
     if _to_come(state, Region.CATACOMBS):
         pile = sum(len(f) for f in state.fields[Region.CATACOMBS])
         second += max(0, pile - len(_occupants(state, Region.CATACOMBS)))
-    choice = state.brutii_options[0]
+    choice = state.brutii_options[CARDS_OPTION]
     if choice == 0 or (choice < 0 and len(first) >= second):
         work.extra.extend(first)
     else:
@@ -640,7 +641,7 @@ def _takeover_claim(state: GameState, prep: _Prep, work: _Seat) -> None:
     chooses); option 2 is contested by the follower on "1"."""
     if state.phase not in (Phase.FOLLOWER_PLACEMENT, Phase.REGION_EVALUATION):
         return
-    seat, choice = state.brutii, state.brutii_options[1]
+    seat, choice = state.brutii, state.brutii_options[TAKEOVER_OPTION]
     for f, (first, second) in enumerate(prep.faction_spaces):
         if state.controller[f] == seat or state.chariot == f or state.spaces[second] >= 0:
             continue
