@@ -251,7 +251,7 @@ def test_expansion_victory_cards_need_the_expansion(capsys: pytest.CaptureFixtur
     out = io.StringIO()
     args = ["play", "random", "--players", str(players), "--victory-card", card.id, "--expansion", "--round-limit", "1"]
     assert play.run(parse(args), input_stream=Always(out), output=out) == 0
-    assert f"victory card {card.id}" in out.getvalue()
+    assert f"Victory card: {card.title} " in out.getvalue()  # the card in words (its id is no person's word)
 
 
 def test_the_default_opponent_of_an_expansion_game_plays_it() -> None:

@@ -96,7 +96,7 @@ def test_end_of_input_and_quit_leave_cleanly() -> None:
 
 
 def test_private_lines_of_others_are_not_shown() -> None:
-    status, text, _ = session([], then="1", seat=0)
+    status, text, _ = session(["1", "recent", "log"], then="1", seat=0)  # the log lines are shown on request
     assert status == 0
     # set-up discards of the others are private ("P1 discarded <card>"); the person sees only "face down"
     assert "P1 discarded" not in text and "P2 discarded" not in text

@@ -1,19 +1,20 @@
 """``tribune play``: a person takes a seat against chosen agents in the terminal.
 
-At each of the person's decisions :class:`HumanGame` shows the board as that
-seat sees it, the log lines since the last decision (only those the seat may
-read), the decision in words and the legal choices numbered 1..k in plain
-words (bids: the range of amounts). A number picks; ``help``, ``board``,
-``log``, ``hand``, ``choices`` and ``quit`` are commands. Anything else gets a
-helpful message and the question again; end of input leaves the game cleanly.
+At each of the person's decisions :class:`HumanGame` shows a compact summary of what changed since the last
+one (money, laurels, legions, placements, take-overs, own cards by name: :func:`training.explain.changes_since`),
+a one-line progress summary on the victory card, the decision in words, in a take-over the set built so far and
+the set to beat, and the legal choices numbered 1..k, each with its cost and effect in words (bids: the range of
+amounts and what is at stake). The words come from :mod:`training.explain`, which the web app shares. A number
+picks; ``help``, ``board`` (the whole board as the seat sees it), ``goal`` (the victory card and everybody's
+progress), ``recent`` (the log lines since the last decision), ``log``, ``hand``, ``choices`` and ``quit`` are
+commands. Anything else gets a helpful message and the question again; end of input leaves the game cleanly.
 Input and output are injectable streams.
 
-With ``--expansion`` every expansion decision is asked the same way, in the
-engine's words (:mod:`tribune_env.engine.describe` and the prompts of the
-decision records), with what a person needs besides: the cards already chosen
-while a set or the Refugium slaves are assembled one by one, what each official
-does and who holds it (R36-R40), and what an assassin card does in a take-over
-(R31). Every opponent must play the expansion (``Agent.plays_expansion``).
+With ``--expansion`` every expansion decision is asked the same way, in the engine's words
+(:mod:`tribune_env.engine.describe` and the prompts of the decision records), with what a person needs besides:
+the cards already chosen while a set or the Refugium slaves are assembled one by one, what each official does and
+who holds it (R36-R40), and what an assassin card does in a take-over (R31). Every opponent must play the
+expansion (``Agent.plays_expansion``).
 """
 
 from __future__ import annotations
@@ -24,12 +25,12 @@ from collections.abc import Sequence
 from typing import Any, Protocol, TextIO
 
 from agents import Agent, AgentError, make_agent
+from training import explain
 from training.tournament.schedule import victory_card_hint
-from tribune_env.data import BrutiiCard, Components, Official
-from tribune_env.engine.actions import Action, Bid, ChooseActionCard, ChooseOfficial, Commit, Decline, PickCard
-from tribune_env.engine.brutii import card_effect
+from tribune_env.data import Components
+from tribune_env.engine.actions import Action, Bid, Decline
 from tribune_env.engine.config import GameConfig
-from tribune_env.engine.decisions import DecisionKind, Pending
+from tribune_env.engine.decisions import Pending
 from tribune_env.engine.game import Game
 from tribune_env.engine.registry import DECISIONS, is_bid
 from tribune_env.envs.infoset import InfoSet
@@ -41,7 +42,9 @@ HELP = (
     "Type the number of a choice to play it. Commands:\n"
     "  help or ?   this help\n"
     "  choices     list the choices again\n"
-    "  board       show the board (as you see it)\n"
+    "  board       show the whole board (as you see it)\n"
+    "  goal        the victory card's objectives and every player's progress (also: victory)\n"
+    "  recent      the game log since your last decision (what you may read)\n"
     "  log         show the whole game log (what you may read)\n"
     "  hand        show your hand\n"
     "  quit        leave the game"
@@ -102,6 +105,7 @@ class HumanGame:
             agent.reset(s, config, seed * 1000 + s)
             self.names.append(agent.spec)
         self._shown = 0  # events already shown to the person
+        self._mark: explain.Mark | None = None  # the moment of the person's last decision (set by play)
 
     # -- output helpers ----------------------------------------------------------
 
@@ -112,12 +116,20 @@ class HumanGame:
         return [e.text for e in self.game.events[start:] if e.private_to in (-1, self.seat)]
 
     def _new_log(self) -> None:
+        """The log lines since the person's last decision (the ``recent`` command, and at the end of the game)."""
         lines = self._readable(self._shown)
-        self._shown = len(self.game.events)
         if lines:
-            self.say("Since your last decision:")
+            self.say("Log since your last decision:")
             for line in lines:
                 self.say(f"  {line}")
+
+    def _summary(self) -> None:
+        """What changed since the person's last decision, in a few lines (not the board)."""
+        if self._mark is None:
+            self._mark = explain.mark(self.game, self.seat)
+        self.say("Since your last decision:")
+        for line in explain.changes_since(self.game, self.seat, self._mark):
+            self.say(f"  {line}")
 
     def _hand(self) -> str:
         tables = self.game.state.tables
@@ -131,54 +143,9 @@ class HumanGame:
             agent.close()
 
     def _words(self, pending: Pending, action: Action) -> str:
-        rule = DECISIONS[pending.kind]
-        commit, decline = rule.commit_words, rule.decline_words
-        if isinstance(action, Commit) and commit:
-            return commit
-        if isinstance(action, Decline) and decline:
-            return decline
-        text = self.game.describe(action)
-        verb = rule.card_verb
-        if isinstance(action, PickCard) and verb and text.startswith("choose "):
-            text = f"{verb} {text.removeprefix('choose ')}"
-        return text + self._note(pending, action)
-
-    def _note(self, pending: Pending, action: Action) -> str:
-        """What an expansion choice does beyond its name: an official's effect and holder, an assassin's removal,
-        a Brutii action card's effect."""
-        spec = self.game.config.components.expansion
-        if spec is None or not self.game.config.expansion:
-            return ""
-        if isinstance(action, ChooseOfficial) and 0 <= action.official < len(spec.officials):
-            official = Official(action.official)
-            holder = self.game.view(self.seat).officials[official]
-            held = "on the Capitoleum" if holder < 0 else "yours" if holder == self.seat else f"held by P{holder}"
-            return f" ({held}; {self._official_effect(official)})"
-        if isinstance(action, ChooseActionCard) and spec.brutii is not None:
-            return f" ({card_effect(BrutiiCard(action.card), spec.brutii)})"
-        tables = self.game.state.tables
-        if pending.kind == DecisionKind.TAKEOVER_SET and isinstance(action, PickCard):
-            if action.card == tables.assassin_card:
-                lowest = spec.assassins.protected
-                return f" (removes the highest card of the set to beat, never one of its {lowest} lowest; R31)"
-        return ""
-
-    def _official_effect(self, official: Official) -> str:
-        """R37-R40 with the numbers of the component set: when and what the official does for its holder."""
-        spec = self.game.config.components.expansion
-        assert spec is not None
-        held = spec.official(official)
-        n = held.numbers
-        if official is Official.PRINCEPS:
-            return f"next round you place {n['placements']} followers per turn"
-        if official is Official.MATRONA:
-            return f"at the end of this round you take {n['tiles']} emperor tiles only you may claim"
-        if official is Official.AUGUR:
-            return f"at the end of this round you draw {n['draws']} cards and discard {n['discards']} of them"
-        if official is Official.QUAESTOR:
-            pays = held.payment.get(self.game.num_players - 1, 0)
-            return f"at the end of this round every opponent pays you {pays} and you take {n['stock']} from the stock"
-        return f"in the next faction benefits phase you may name {n['factions']} of your factions to become tribune"
+        """A choice in short words (:func:`training.explain.choice_words`); ``pending`` is the game's pending
+        decision."""
+        return explain.choice_words(self.game, self.seat, action)
 
     def _staged(self, pending: Pending) -> str:
         """The cards chosen so far in a decision that assembles them one by one ('' elsewhere)."""
@@ -198,9 +165,11 @@ class HumanGame:
         if is_bid(pending.kind):
             out = f", or '{OPT_OUT}' to {DECLINE_WORDS}" if any(isinstance(a, Decline) for a in legal) else ""
             self.say(f"Bid a number of denarii: {_amounts(legal)}{out}.")
+            if stake := explain.auction_line(self.game, self.seat):
+                self.say(stake)
             return
         for i, action in enumerate(legal, 1):
-            self.say(f"  {i:>2}. {self._words(pending, action)}")
+            self.say(f"  {i:>2}. {explain.explain_choice(self.game, self.seat, action).text()}")
 
     # -- input ----------------------------------------------------------------------
 
@@ -221,6 +190,10 @@ class HumanGame:
             self._choices(pending, legal)
         elif word in ("board", "b"):
             self.say(self.game.render(self.seat))
+        elif word in ("goal", "victory", "g"):
+            self.say("\n".join(explain.victory_lines(self.game, self.seat)))
+        elif word in ("recent", "r"):
+            self._new_log()
         elif word in ("log", "l"):
             self.say("\n".join(f"  {line}" for line in self._readable()))
         elif word == "hand":
@@ -258,9 +231,11 @@ class HumanGame:
         legal = self.game.legal_actions()
         self.say()
         self.say("=" * 100)
-        self.say(self.game.render(self.seat))
-        self._new_log()
+        self._summary()
+        self.say(explain.progress_line(self.game, self.seat))
         self.say(self._question(pending))
+        for line in explain.takeover_lines(self.game, self.seat):
+            self.say(line)
         if staged := self._staged(pending):
             self.say(staged)
         self._choices(pending, legal)
@@ -273,6 +248,8 @@ class HumanGame:
                 self.say(choice)
                 continue
             self.say(f"You: {self._words(pending, choice)}")
+            self._mark = explain.mark(self.game, self.seat)
+            self._shown = len(self.game.events)
             return choice
 
     def _agent(self, seat: int) -> Action:
@@ -292,7 +269,13 @@ class HumanGame:
     def play(self) -> int:
         """Play to the end (or until the person leaves) and print the result; returns 0."""
         seats = ", ".join(f"P{s} {name}" for s, name in enumerate(self.names))
-        self.say(f"Tribune: {self.game.num_players} players ({seats}). Type 'help' at any question.")
+        config = self.game.config
+        rules = " with the expansion" if config.expansion else ""
+        brutii = self.game.view(self.seat).brutii
+        rules += f" and the Brutii (P{brutii} is the Brutii)" if brutii >= 0 else ""
+        self.say(f"Tribune{rules}: {self.game.num_players} players ({seats}). Type 'help' at any question.")
+        self.say("\n".join(explain.victory_lines(self.game, self.seat)))
+        self._mark = explain.mark(self.game, self.seat)
         try:
             while (pending := self.game.pending) is not None:
                 action = self._human(pending) if pending.seat == self.seat else self._agent(pending.seat)
@@ -311,6 +294,7 @@ class HumanGame:
         self.say("=" * 100)
         self._new_log()
         self.say(game.render(self.seat))
+        self.say("\n".join(explain.victory_lines(game, self.seat)))
         self.say("\nGame over" + (" (round limit reached)" if game.truncated else "") + ". Final result:")
         scores, ranks = game.scores(), game.ranks()
         for s in sorted(range(game.num_players), key=lambda s: (ranks[s], s)):

@@ -1,0 +1,741 @@
+"""Explanations in words for a person at the table: shared by ``tribune play`` and the web app.
+
+Pure functions over a :class:`~tribune_env.engine.game.Game` and a seat; nothing here prints. Everything said
+comes from what that seat may know (:meth:`Game.view`, the log lines it may read) and from the component set's
+numbers, never from hidden cards. No internal id (``thermae:2``, ``faction:gladiators:1``, ``senators:7``, a
+victory card id such as ``alea_long``, a decision key) is ever part of the words.
+
+- :func:`victory_goal`, :func:`victory_progress`, :func:`victory_lines`, :func:`progress_line`: the victory card
+  (or the point-value variant) and each player's progress on its objectives (all public in Tribune: R1);
+- :func:`choice_words`, :func:`choice_detail`, :func:`explain_choice`: a legal choice, its cost and its effect;
+- :func:`mark` and :func:`changes_since`: what changed between two moments, in a few lines;
+- :func:`takeover_lines`: in a take-over, the set built so far and the set to beat (R15, R31).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tribune_env.data import BrutiiCard, Faction, Official, Region
+from tribune_env.engine.actions import (
+    Action,
+    Assassinate,
+    Bid,
+    ChooseActionCard,
+    ChooseFaction,
+    ChooseOfficial,
+    ChooseRegion,
+    ChooseTile,
+    Commit,
+    Decline,
+    PickCard,
+    PlaceFollower,
+)
+from tribune_env.engine.brutii import card_effect
+from tribune_env.engine.config import AnyVictoryCard
+from tribune_env.engine.decisions import DecisionKind, Pending, TakeoverRole
+from tribune_env.engine.game import Game
+from tribune_env.engine.registry import DECISIONS
+from tribune_env.engine.state import TRIBUNE
+from tribune_env.engine.tables import SpaceKind, SpaceSpec
+from tribune_env.engine.text import tile_text
+from tribune_env.engine.view import HIDDEN, PlayerView, PublicPlayer
+
+REGION_NAMES: dict[Region, str] = {
+    Region.THERMAE: "Thermae",
+    Region.FORUM: "Forum",
+    Region.LATRINE: "Latrine",
+    Region.CURIA: "Curia",
+    Region.ATRIUM: "Atrium Auctionorum",
+    Region.CATACOMBS: "Catacombs",
+    Region.PANTHEON: "Pantheon",
+    Region.FIELD_OF_MARS: "Field of Mars",
+    Region.REFUGIUM: "Refugium",
+    Region.BASILICA: "Basilica",
+    Region.CAPITOLEUM: "Capitoleum",
+}
+"""The regions' names as printed on the board."""
+
+OBJECTIVE_NAMES: dict[str, str] = {
+    "tribune": "tribune",
+    "favor": "favor of the gods",
+    "laurels": "laurels",
+    "legions": "legions",
+    "denarii": "denarii",
+    "markers": "faction markers",
+    "emperor_tiles": "emperor tiles",
+    "patrons": "patron tiles",
+}
+"""Short names of the victory card objectives (the keys of the card's thresholds)."""
+
+
+# -- the victory card ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Objective:
+    """One objective of the victory card: ``need`` is its number (None for tribune and favor)."""
+
+    key: str
+    name: str
+    need: int | None
+    obligatory: bool
+    text: str
+
+
+@dataclass(frozen=True)
+class VictoryGoal:
+    """The victory card in words: ``required`` objectives of ``objectives`` for this game's seats (R24, E106)."""
+
+    title: str
+    length: str
+    required: int
+    objectives: tuple[Objective, ...]
+
+    def text(self) -> str:
+        """One line, e.g. ``Alea Iacta Est (red), long game: meet 4 of 5 objectives: ...``."""
+        parts = "; ".join(o.text + (" (obligatory)" if o.obligatory else "") for o in self.objectives)
+        return f"{self.title}, {self.length} game: meet {self.required} of {len(self.objectives)} objectives: {parts}"
+
+
+@dataclass(frozen=True)
+class ObjectiveProgress:
+    """One player's standing on one objective: ``have`` is the amount held (1/0 for tribune and favor)."""
+
+    objective: Objective
+    have: int
+    met: bool
+
+    def text(self) -> str:
+        o = self.objective
+        if o.need is None:
+            return f"{o.name} {'yes' if self.met else 'no'}"
+        return f"{o.name} {self.have}/{o.need}"
+
+
+@dataclass(frozen=True)
+class PlayerProgress:
+    """A player's progress on the victory card: ``fulfils`` when he meets it now (every obligatory objective and
+    ``required`` in all)."""
+
+    seat: int
+    objectives: tuple[ObjectiveProgress, ...]
+    met: int
+    required: int
+    fulfils: bool
+
+    def text(self) -> str:
+        done = ", fulfilled" if self.fulfils else ""
+        details = ", ".join(p.text() + (" *" if p.met else "") for p in self.objectives)
+        return f"P{self.seat}: {self.met} of {self.required} met{done} ({details})"
+
+
+def _objective_text(key: str, need: int | None) -> str:
+    if key == "tribune":
+        return "be tribune (hold the tribune tile)"
+    if key == "favor":
+        return "hold a favor of the gods (eternal or temporary)"
+    return f"at least {need} {OBJECTIVE_NAMES.get(key, key.replace('_', ' '))}"
+
+
+def _card_objectives(card: AnyVictoryCard) -> tuple[str, ...]:
+    numeric = tuple(card.thresholds)
+    return ("tribune", "favor", *numeric)
+
+
+def victory_card_of(game: Game) -> AnyVictoryCard | None:
+    """The game's victory card record, None in the point-value variant."""
+    if game.config.point_variant:
+        return None
+    return game.config.find_victory_card(game.view(0).victory_card)
+
+
+def victory_goal(game: Game) -> VictoryGoal | None:
+    """The victory card's objectives with the numbers of the component set for this player count, point variant,
+    expansion and Brutii (R24, E72, E106); None in the point-value variant (see :func:`victory_lines`)."""
+    card = victory_card_of(game)
+    if card is None:
+        return None
+    objectives = tuple(
+        Objective(
+            key,
+            OBJECTIVE_NAMES.get(key, key),
+            card.thresholds.get(key),
+            key in card.obligatory,
+            _objective_text(key, card.thresholds.get(key)),
+        )
+        for key in _card_objectives(card)
+    )
+    return VictoryGoal(_title(card.title), card.length, game.config.required(card), objectives)
+
+
+def _title(title: str) -> str:
+    """The printed title; a card whose title the component file does not know reads ``card D (title unknown)``."""
+    unknown = "(title unknown)"
+    if title.startswith(unknown):
+        return f"card {title.removeprefix(unknown).strip()} {unknown}".replace("  ", " ")
+    return title
+
+
+def _holding(player: PublicPlayer, key: str) -> int:
+    amounts = {
+        "tribune": int(player.tile == TRIBUNE),
+        "favor": int(player.eternal_favor or player.temporary_favor),
+        "laurels": player.laurels,
+        "legions": player.legions,
+        "denarii": player.money,
+        "markers": sum(player.markers),
+        "emperor_tiles": len(player.emperor_tiles),
+        "patrons": player.patrons,
+    }
+    return amounts[key]
+
+
+def player_progress(goal: VictoryGoal, view: PlayerView, player: int) -> PlayerProgress:
+    """``player``'s progress on ``goal`` as ``view`` shows it ("at least" thresholds, R24)."""
+    public = view.players[player]
+    rows = []
+    for o in goal.objectives:
+        have = _holding(public, o.key)
+        rows.append(ObjectiveProgress(o, have, have >= o.need if o.need is not None else have > 0))
+    met = sum(r.met for r in rows)
+    obligatory = all(r.met for r in rows if r.objective.obligatory)
+    return PlayerProgress(player, tuple(rows), met, goal.required, obligatory and met >= goal.required)
+
+
+def victory_progress(game: Game, seat: int) -> tuple[PlayerProgress, ...]:
+    """Every player's progress on the victory card as ``seat`` sees it; () in the point-value variant."""
+    goal = victory_goal(game)
+    if goal is None:
+        return ()
+    view = game.view(seat)
+    return tuple(player_progress(goal, view, p) for p in range(view.num_players))
+
+
+def _markers_to_end(game: Game) -> int:
+    return game.config.point_variant_markers
+
+
+def victory_lines(game: Game, seat: int) -> list[str]:
+    """The victory card in words and each player's progress (the ``goal`` command; the web app's card panel)."""
+    goal = victory_goal(game)
+    view = game.view(seat)
+    if goal is None:
+        need = _markers_to_end(game)
+        lines = [
+            f"Point-value variant: the game ends after a round in which a player holds {need} faction markers;"
+            " the highest score wins."
+        ]
+        lines += [
+            f"  P{p}{_you(p, seat)}: {sum(view.players[p].markers)}/{need} faction markers"
+            for p in range(view.num_players)
+        ]
+        return lines
+    lines = [
+        f"Victory card: {goal.title} ({goal.length} game). Meet {goal.required} of these "
+        f"{len(goal.objectives)} objectives at the end of a round to end the game:"
+    ]
+    lines += [f"  - {o.text}" + (" (obligatory)" if o.obligatory else "") for o in goal.objectives]
+    lines.append("Progress (* = met):")
+    lines += [
+        f"  {p.text().replace(f'P{p.seat}:', f'P{p.seat}{_you(p.seat, seat)}:', 1)}"
+        for p in victory_progress(game, seat)
+    ]
+    return lines
+
+
+def progress_line(game: Game, seat: int) -> str:
+    """One line: each player's count of met objectives (or markers in the variant), the seat's own in detail."""
+    view = game.view(seat)
+    if game.config.point_variant:
+        need = _markers_to_end(game)
+        counts = ", ".join(f"P{p}{_you(p, seat)} {sum(view.players[p].markers)}" for p in range(view.num_players))
+        return f"Faction markers (the game ends at {need}): {counts}"
+    progress = victory_progress(game, seat)
+    counts = ", ".join(f"P{p.seat}{_you(p.seat, seat)} {p.met}" for p in progress)
+    own = progress[seat]
+    missing = (
+        ", ".join(r.objective.name if r.objective.need is None else r.text() for r in own.objectives if not r.met)
+        or "nothing"
+    )
+    return f"Victory card: objectives met of {own.required} needed: {counts}; you still lack: {missing}"
+
+
+def _you(player: int, seat: int) -> str:
+    return " (you)" if player == seat else ""
+
+
+# -- the choices -----------------------------------------------------------------------------------------------------
+
+
+def space_name(game: Game, space: int) -> str:
+    """A follower space in words: ``Thermae, space 2``, ``the Gladiators faction field, space 1``, ``the coin
+    bowl``."""
+    spec = game.state.tables.spaces[space]
+    return _space_name(game, spec)
+
+
+def _space_name(game: Game, spec: SpaceSpec) -> str:
+    if spec.kind is SpaceKind.COIN_BOWL:
+        return "the coin bowl"
+    if spec.kind is SpaceKind.FACTION:
+        assert spec.faction is not None
+        return f"the {_faction(game, int(spec.faction))} faction field, space {spec.slot + 1}"
+    assert spec.region is not None
+    count = len(game.state.tables.region_spaces[spec.region])
+    name = REGION_NAMES[spec.region]
+    return name if count == 1 else f"{name}, space {spec.slot + 1}"
+
+
+def _faction(game: Game, faction: int) -> str:
+    return game.config.components.factions[faction].name
+
+
+def _cards(game: Game, cards: tuple[int, ...] | list[int]) -> str:
+    tables = game.state.tables
+    shown = [tables.card_name(c) for c in cards if c != HIDDEN]
+    hidden = sum(1 for c in cards if c == HIDDEN)
+    if hidden:
+        shown.append("a face-down card" if hidden == 1 else f"{hidden} face-down cards")
+    return ", ".join(shown) or "no card yet"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _denarii(n: int) -> str:
+    return "1 denarius" if n == 1 else f"{n} denarii"
+
+
+def _set_text(game: Game, cards: tuple[int, ...] | list[int]) -> str:
+    values = game.state.tables.card_value
+    known = [c for c in cards if c != HIDDEN]
+    return f"{_cards(game, cards)} ({_plural(len(cards), 'card')}, sum {sum(values[c] for c in known)})"
+
+
+def faction_rewards(game: Game, faction: int) -> str:
+    """What controlling ``faction`` brings, with the component set's numbers: the take-over benefit, the leader's
+    ability (when the leader is in the set) and the benefit of every phase 5 (R17, R20)."""
+    spec = game.config.components.factions[faction]
+    n = spec.numbers
+    f = Faction(faction)
+    takeover = {
+        Faction.GLADIATORS: f"{_plural(n.get('takeover_legions', 0), 'legion')}",
+        Faction.LEGATES: f"{_plural(n.get('takeover_laurels', 0), 'laurel')}",
+        Faction.PRAETORIANS: f"draw {_plural(n.get('takeover_cards', 0), 'card')}",
+        Faction.PLEBEIANS: f"draw {_plural(n.get('takeover_cards', 0), 'card')}, then send an assassin",
+        Faction.PATRICIANS: f"{_plural(n.get('takeover_laurels', 0), 'laurel')}",
+        Faction.VESTALS: f"{n.get('takeover_denarii', 0)} denarii",
+        Faction.SENATORS: f"{_plural(n.get('takeover_laurels', 0), 'laurel')}",
+    }[f]
+    leader = {
+        Faction.GLADIATORS: f"{_plural(n.get('leader_legions', 0), 'legion')}",
+        Faction.LEGATES: f"{_plural(n.get('leader_laurels', 0), 'laurel')}",
+        Faction.PRAETORIANS: "discard a card for a legion",
+        Faction.PLEBEIANS: "one of two rewards",
+        Faction.PATRICIANS: f"{n.get('leader_denarii', 0)} denarii",
+        Faction.VESTALS: "an eternal favor of the gods",
+        Faction.SENATORS: "the marker of a faction you lack",
+    }[f]
+    labels = DECISIONS[DecisionKind.BENEFIT_OPTION].options
+    options = labels(game.config.components, faction) if labels is not None else None
+    if options:
+        benefit = " or ".join(options)
+    elif f is Faction.PRAETORIANS:
+        benefit = _plural(n.get("benefit_legions", 0), "legion")
+    elif f is Faction.PATRICIANS:
+        benefit = "the proconsul (an extra follower next round)"
+    else:
+        benefit = "nothing"
+    return (
+        f"take-over: {takeover}, its marker, the first-controller laurel if still there; "
+        f"with {spec.leader} in the set: {leader}; each benefit phase: {benefit}"
+    )
+
+
+def _region_effect(game: Game, spec: SpaceSpec, view: PlayerView) -> str:
+    region = spec.region
+    assert region is not None
+    comps = game.config.components
+    numbers = comps.region(region).numbers if not region.expansion else {}
+    slot = spec.slot
+    if region in (Region.THERMAE, Region.FORUM):
+        field = view.board[region][slot] if slot < len(view.board[region]) else ()
+        return f"costs {_denarii(numbers['cost'])} in phase 3 to take {_cards(game, field)} (nothing if you cannot pay)"
+    if region is Region.LATRINE:
+        return (
+            "in phase 3 its face-down card is turned over: take its value in denarii, or pay its value "
+            "and keep the card"
+        )
+    if region is Region.CURIA:
+        field = view.board[region][slot] if slot < len(view.board[region]) else ()
+        return f"in phase 3 you may discard a card from your hand to take {_cards(game, field)}"
+    if region is Region.ATRIUM:
+        flip = numbers.get("first_flip", 2)
+        price = numbers.get("single_bidder_price", 1)
+        first = (
+            (f"turns over {flip} of its face-down cards now; alone you pay {price} for the face-up cards in phase 3")
+            if slot == 0
+            else "turns over its last face-down card now"
+        )
+        return f"{first}; with both spaces taken, sealed bids: the higher bid takes every card and pays the other"
+    if region is Region.CATACOMBS:
+        price = comps.region(region).prices[slot]
+        return f"in phase 3 you look at the Catacombs pile and may buy one card for {price} denarii"
+    if region is Region.PANTHEON:
+        return (
+            "in phase 3 you may sacrifice a card of the revealed card's faction for an eternal favor of the "
+            "gods (needs the Vestal Virgins marker)"
+        )
+    if region is Region.FIELD_OF_MARS:
+        per_pair = _plural(numbers["laurels_per_pair"], "laurel")
+        return (
+            f"in phase 3 you may lay a pair of cards of one faction: {per_pair} per pair,"
+            f" {numbers['bonus_laurels']} more for the single highest pair"
+        )
+    if region is Region.REFUGIUM:
+        return "late in the round you may discard slaves (paying their value) for a patron tile, or pairs of slaves"
+    if region is Region.BASILICA:
+        extra = comps.expansion
+        up = tile_text(extra, view.emperor_up) if extra is not None and view.emperor_up >= 0 else "none face up"
+        return f"late in the round you may claim a favor of the emperor tile whose requirements you meet ({up})"
+    return "late in the round you may choose an official not chosen this round"
+
+
+def _placement_effect(game: Game, space: int, view: PlayerView) -> str:
+    spec = game.state.tables.spaces[space]
+    if spec.kind is SpaceKind.COIN_BOWL:
+        comps = game.config.components
+        amount = comps.coin_bowl_first if not view.coin_bowl else comps.coin_bowl_later
+        return f"take {amount} denarii now"
+    if spec.kind is SpaceKind.FACTION:
+        assert spec.faction is not None
+        f = int(spec.faction)
+        holder = view.controller[f]
+        if holder < 0:
+            now = f"uncontrolled: any set of {game.config.components.min_set_size} or more of its cards takes it"
+        else:
+            who = "you" if holder == view.seat else f"P{holder}"
+            now = f"held by {who} with {_set_text(game, view.sets[f])}"
+        return f"in phase 4 you may take over the {_faction(game, f)} ({now}); {faction_rewards(game, f)}"
+    return _region_effect(game, spec, view)
+
+
+def choice_words(game: Game, seat: int, action: Action) -> str:
+    """The choice in a few words, as the person reads it in a list (``place a follower on Thermae, space 2``,
+    ``discard Senators 7``, ``choose the Augur (yours; ...)``)."""
+    pending = game.pending
+    if pending is None:
+        return game.describe(action)
+    rule = DECISIONS[pending.kind]
+    if isinstance(action, Commit) and rule.commit_words:
+        return rule.commit_words
+    if isinstance(action, Decline) and rule.decline_words:
+        return rule.decline_words
+    if isinstance(action, PlaceFollower) and 0 <= action.space < len(game.state.tables.spaces):
+        return f"place a follower on {space_name(game, action.space)}"
+    if isinstance(action, ChooseRegion) and action.region in set(Region):
+        return f"veto the {REGION_NAMES[Region(action.region)]}: no follower may go there this round"
+    text = game.describe(action)
+    if isinstance(action, PickCard) and rule.card_verb and text.startswith("choose "):
+        text = f"{rule.card_verb} {text.removeprefix('choose ')}"
+    return text + expansion_note(game, seat, pending, action)
+
+
+def expansion_note(game: Game, seat: int, pending: Pending, action: Action) -> str:
+    """What an expansion choice does beyond its name: an official's effect and holder, an assassin's removal, a
+    Brutii action card's effect (R31, R36-R40, R44-R54); '' elsewhere."""
+    spec = game.config.components.expansion
+    if spec is None or not game.config.expansion:
+        return ""
+    if isinstance(action, ChooseOfficial) and 0 <= action.official < len(spec.officials):
+        official = Official(action.official)
+        holder = game.view(seat).officials[official]
+        held = "on the Capitoleum" if holder < 0 else "yours" if holder == seat else f"held by P{holder}"
+        return f" ({held}; {official_effect(game, official)})"
+    if isinstance(action, ChooseActionCard) and spec.brutii is not None:
+        return f" ({card_effect(BrutiiCard(action.card), spec.brutii)})"
+    tables = game.state.tables
+    if pending.kind == DecisionKind.TAKEOVER_SET and isinstance(action, PickCard):
+        if action.card == tables.assassin_card:
+            lowest = spec.assassins.protected
+            return f" (removes the highest card of the set to beat, never one of its {lowest} lowest; R31)"
+    return ""
+
+
+def official_effect(game: Game, official: Official) -> str:
+    """R37-R40 with the numbers of the component set: when and what the official does for its holder."""
+    spec = game.config.components.expansion
+    if spec is None:
+        raise ValueError("officials exist only in an expansion game")
+    held = spec.official(official)
+    n = held.numbers
+    if official is Official.PRINCEPS:
+        return f"next round you place {n['placements']} followers per turn"
+    if official is Official.MATRONA:
+        return f"at the end of this round you take {n['tiles']} emperor tiles only you may claim"
+    if official is Official.AUGUR:
+        return f"at the end of this round you draw {n['draws']} cards and discard {n['discards']} of them"
+    if official is Official.QUAESTOR:
+        pays = held.payment.get(game.num_players - 1, 0)
+        return f"at the end of this round every opponent pays you {pays} and you take {n['stock']} from the stock"
+    return f"in the next faction benefits phase you may name {n['factions']} of your factions to become tribune"
+
+
+def _card_detail(game: Game, pending: Pending, card: int, view: PlayerView) -> str:
+    tables = game.state.tables
+    value = tables.card_value[card] if 0 <= card < tables.num_card_types else 0
+    kind = pending.kind
+    if kind is DecisionKind.CATACOMBS_PURCHASE:
+        prices = game.config.components.region(Region.CATACOMBS).prices
+        price = prices[pending.index] if 0 <= pending.index < len(prices) else 0
+        return f"costs {_denarii(price)} (to the Colosseum); value {value}"
+    if kind is DecisionKind.CURIA_DISCARD:
+        field = view.board[Region.CURIA][pending.index] if 0 <= pending.index < 3 else ()
+        return f"you give up a card of value {value} and take {_cards(game, field)}"
+    if kind is DecisionKind.PANTHEON_SACRIFICE:
+        return f"you give up a card of value {value} for an eternal favor of the gods"
+    if kind in (
+        DecisionKind.TAKEOVER_SET,
+        DecisionKind.FIELD_OF_MARS_PAIR,
+        DecisionKind.REFUGIUM_PATRON,
+        DecisionKind.REFUGIUM_PAIRS,
+    ):
+        return f"value {value}"
+    return f"value {value}; the card leaves your hand" if kind is not DecisionKind.AUGUR_DISCARD else f"value {value}"
+
+
+def _bid_detail(game: Game, pending: Pending, amount: int, view: PlayerView) -> str:
+    if pending.kind is DecisionKind.ATRIUM_BID:
+        cards = tuple(c for field in view.board[Region.ATRIUM] for c in field)
+        return (
+            f"for the Atrium cards ({_cards(game, cards)}): the higher sealed bid takes them and pays "
+            f"{amount} to the other bidder (a tie goes to space 1)"
+        )
+    return (
+        "for the chariot: a single highest bid pays the stock and may block a faction it controls from "
+        "take-overs until the next auction; a tie leaves it off the board"
+    )
+
+
+def choice_detail(game: Game, seat: int, action: Action) -> str:
+    """The cost and effect of a legal choice at the game's pending decision, in words ('' when the words of
+    :func:`choice_words` already say everything)."""
+    pending = game.pending
+    if pending is None:
+        return ""
+    view = game.view(seat)
+    if isinstance(action, PlaceFollower) and 0 <= action.space < len(game.state.tables.spaces):
+        return _placement_effect(game, action.space, view)
+    if isinstance(action, PickCard):
+        return _card_detail(game, pending, action.card, view)
+    if isinstance(action, Bid):
+        return _bid_detail(game, pending, action.amount, view)
+    if isinstance(action, ChooseFaction):
+        return _faction_choice_detail(game, pending, action.faction)
+    if isinstance(action, Assassinate):
+        cards = list(view.sets[action.faction])
+        values = game.state.tables.card_value
+        top = max(cards, key=lambda c: values[c]) if cards else HIDDEN
+        return f"removes {_cards(game, [top])} from that set" if top != HIDDEN else ""
+    if isinstance(action, ChooseTile):
+        spec = game.config.components.expansion
+        pay = spec.emperor_pay if spec is not None and "pay" in tile_text(spec, action.tile) else 0
+        cost = f"costs {pay} denarii; " if pay else ""
+        return f"{cost}the tile counts for the victory card and scores at the end"
+    return ""
+
+
+def _faction_choice_detail(game: Game, pending: Pending, faction: int) -> str:
+    name = _faction(game, faction)
+    if pending.kind is DecisionKind.CHARIOT_PLACEMENT:
+        return f"nobody may place a follower on the {name} faction field until the next chariot auction"
+    if pending.kind is DecisionKind.CATO_MARKER:
+        return f"you take the {name} faction marker"
+    if pending.kind is DecisionKind.TRIBUNUS_PLEBIS:
+        return f"the {name} give you no benefit this phase"
+    return ""
+
+
+@dataclass(frozen=True)
+class ChoiceText:
+    """A legal choice in words: ``words`` (short) and ``detail`` (cost and effect, possibly '')."""
+
+    words: str
+    detail: str
+
+    def text(self) -> str:
+        return f"{self.words} -- {self.detail}" if self.detail else self.words
+
+
+def explain_choice(game: Game, seat: int, action: Action) -> ChoiceText:
+    """A legal choice of ``seat`` at the pending decision: its words and its cost and effect."""
+    return ChoiceText(choice_words(game, seat, action), choice_detail(game, seat, action))
+
+
+def explain_choices(game: Game, seat: int) -> list[ChoiceText]:
+    """Every legal choice of the pending decision (``seat`` decides), in the order of ``game.legal_actions()``."""
+    return [explain_choice(game, seat, a) for a in game.legal_actions()]
+
+
+def auction_line(game: Game, seat: int) -> str:
+    """What a bid decision auctions, in one line ('' when the pending decision is no bid)."""
+    pending = game.pending
+    if pending is None or pending.kind not in (DecisionKind.ATRIUM_BID, DecisionKind.CHARIOT_BID):
+        return ""
+    return "The bid is " + _bid_detail(game, pending, 0, game.view(seat)).replace(" pays 0 to", " pays its bid to")
+
+
+# -- a take-over -----------------------------------------------------------------------------------------------------
+
+
+def takeover_lines(game: Game, seat: int) -> list[str]:
+    """In a take-over (``seat`` deciding): the set built so far, the set to beat and who holds the faction (R15,
+    R31); [] at any other decision."""
+    pending = game.pending
+    if pending is None or pending.seat != seat or pending.faction < 0:
+        return []
+    if pending.kind not in (DecisionKind.TAKEOVER_SET, DecisionKind.TAKEOVER_PENALTY):
+        return []
+    view = game.view(seat)
+    f = pending.faction
+    name = _faction(game, f)
+    holder = view.controller[f]
+    held = "nobody" if holder < 0 else "you" if holder == seat else f"P{holder}"
+    if pending.kind is DecisionKind.TAKEOVER_PENALTY:
+        return [f"Take-over of the {name}: your set from space 2 was beaten: {_set_text(game, view.contest)}."]
+    staged = [c for c in view.staged if c != HIDDEN]
+    lines = [
+        f"Take-over of the {name} (held by {held}). Your set so far: "
+        + (_set_text(game, staged) if staged else "no card yet")
+    ]
+    if pending.index == TakeoverRole.FIRST_OVER_SECOND:
+        lines.append(f"Set to beat: the set played from space 2, {_set_text(game, view.contest)}")
+    elif holder >= 0:
+        whose = "your own" if holder == seat else f"{held}'s"
+        lines.append(f"Set to beat: {whose} displayed set, {_set_text(game, view.sets[f])}")
+    else:
+        lines.append(f"Set to beat: none; any set of {game.config.components.min_set_size} or more cards takes it")
+    lines.append("A set beats another with more cards or a higher sum.")
+    return lines
+
+
+# -- what changed ----------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A moment of the game as one seat saw it: :func:`mark` takes it, :func:`changes_since` compares with it."""
+
+    view: PlayerView
+    events: int
+
+
+def mark(game: Game, seat: int) -> Mark:
+    """The present moment, for a later :func:`changes_since`."""
+    return Mark(game.view(seat), len(game.events))
+
+
+_PLACED = re.compile(r"^P(\d+) places a follower on (\S+)$")
+
+
+def _placements(game: Game, seat: int, start: int) -> list[str]:
+    by_label = {s.label: s for s in game.state.tables.spaces}
+    placed: dict[int, list[str]] = {}
+    for event in game.events[start:]:
+        if event.private_to not in (-1, seat):
+            continue
+        found = _PLACED.match(event.text)
+        if found:
+            spec = by_label.get(found[2])
+            where = _space_name(game, spec) if spec is not None else found[2].replace("_", " ")
+            placed.setdefault(int(found[1]), []).append(where)
+        elif event.text.endswith("places a follower on the coin bowl") and event.text.startswith("P"):
+            who = event.text.split(" ", 1)[0][1:]
+            if who.isdigit():
+                placed.setdefault(int(who), []).append("the coin bowl")
+    return [f"P{p}{_you(p, seat)} placed: {'; '.join(where)}" for p, where in sorted(placed.items())]
+
+
+def _delta(name: str, before: int, after: int) -> str:
+    d = after - before
+    return f"{'+' if d > 0 else ''}{d} {name}" if d else ""
+
+
+def _player_changes(game: Game, seat: int, before: PlayerView, after: PlayerView, p: int) -> str:
+    a, b = before.players[p], after.players[p]
+    factions = game.config.components.factions
+    parts = [
+        _delta("denarii", a.money, b.money),
+        _delta("laurels", a.laurels, b.laurels),
+        _delta("legions", a.legions, b.legions),
+        _delta("patron tiles", a.patrons, b.patrons),
+        _delta("emperor tiles", len(a.emperor_tiles), len(b.emperor_tiles)),
+    ]
+    gained = [factions[f].name for f, (x, y) in enumerate(zip(a.markers, b.markers, strict=True)) if y and not x]
+    lost = [factions[f].name for f, (x, y) in enumerate(zip(a.markers, b.markers, strict=True)) if x and not y]
+    if gained:
+        parts.append("marker " + ", ".join(gained))
+    if lost:
+        parts.append("lost marker " + ", ".join(lost))
+    if a.tile != b.tile:
+        parts.append("now " + ("tribune" if b.tile == TRIBUNE else "holds a scroll" if b.tile else "no tile"))
+    if (a.eternal_favor, a.temporary_favor) != (b.eternal_favor, b.temporary_favor):
+        favor = "eternal" if b.eternal_favor else "temporary" if b.temporary_favor else "no"
+        parts.append(f"{favor} favor of the gods")
+    if p == seat:
+        parts.extend(_hand_changes(game, before.hand, after.hand))
+    elif a.hand_size != b.hand_size:
+        parts.append(_delta("cards in hand", a.hand_size, b.hand_size))
+    parts = [x for x in parts if x]
+    return f"P{p}{_you(p, seat)}: {', '.join(parts)}" if parts else ""
+
+
+def _hand_changes(game: Game, before: tuple[int, ...], after: tuple[int, ...]) -> list[str]:
+    name = game.state.tables.card_name
+    got = [name(c) for c, (x, y) in enumerate(zip(before, after, strict=True)) for _ in range(y - x) if y > x]
+    gave = [name(c) for c, (x, y) in enumerate(zip(before, after, strict=True)) for _ in range(x - y) if x > y]
+    return ([f"cards in: {', '.join(got)}"] if got else []) + ([f"cards out: {', '.join(gave)}"] if gave else [])
+
+
+def _control_changes(game: Game, seat: int, before: PlayerView, after: PlayerView) -> list[str]:
+    lines = []
+    for f, (x, y) in enumerate(zip(before.controller, after.controller, strict=True)):
+        if x == y:
+            continue
+        name = _faction(game, f)
+        if y >= 0:
+            source = f" from P{x}{_you(x, seat)}" if x >= 0 else ""
+            lines.append(f"P{y}{_you(y, seat)} took over the {name}{source} ({_set_text(game, after.sets[f])})")
+        else:
+            lines.append(f"P{x}{_you(x, seat)} lost the {name}")
+    if before.chariot != after.chariot:
+        where = f"blocks the {_faction(game, after.chariot)}" if after.chariot >= 0 else "is off the board"
+        lines.append(f"The chariot {where}")
+    if after.officials and before.officials != after.officials:
+        spec = game.config.components.expansion
+        assert spec is not None
+        held = [f"{spec.official(Official(o)).name} P{h}" for o, h in enumerate(after.officials) if h >= 0]
+        lines.append("Officials now: " + (", ".join(held) or "all on the Capitoleum"))
+    return lines
+
+
+def changes_since(game: Game, seat: int, since: Mark) -> list[str]:
+    """What changed since ``since`` as ``seat`` may know it, in a few lines: the rounds passed, who placed where,
+    each player's gains and losses (money, laurels, legions, markers, tiles, favors; the seat's own cards by
+    name, others' hand sizes), take-overs, the chariot and the officials. Not the board."""
+    now = game.view(seat)
+    before = since.view
+    lines = []
+    if now.round == before.round + 1:
+        lines.append(f"Round {now.round} began")
+    elif now.round != before.round:
+        lines.append(f"Now round {now.round} (was round {before.round})")
+    lines += _placements(game, seat, since.events)
+    for p in range(now.num_players):
+        if text := _player_changes(game, seat, before, now, p):
+            lines.append(text)
+    lines += _control_changes(game, seat, before, now)
+    return lines or ["Nothing changed."]
