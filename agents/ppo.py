@@ -347,10 +347,15 @@ class NumpyPolicy:
         with zipfile.ZipFile(path) as zf:
             is_sb3 = "policy.pth" in zf.namelist()
         arrays = _sb3_arrays(path) if is_sb3 else _npz_arrays(path)
-        return cls._from_arrays(meta, arrays, path)
+        return cls.from_arrays(meta, arrays, path)
 
     @classmethod
-    def _from_arrays(cls, meta: dict[str, Any], arrays: dict[str, Array], path: Path) -> NumpyPolicy:
+    def from_arrays(cls, meta: dict[str, Any], arrays: dict[str, Array], path: str | Path = "<memory>") -> NumpyPolicy:
+        """A policy from weights under their ``.npz`` names (e.g. another library's trained network, exported).
+
+        Raises:
+            CheckpointError: unknown or missing weights, or shapes that do not match ``meta``.
+        """
         unknown = sorted(k for k in arrays if not _WEIGHT_NAME.fullmatch(k))
         if unknown:
             raise CheckpointError(f"{path}: unexpected weights {', '.join(unknown)}")

@@ -145,12 +145,28 @@ class RunConfig:
 
 
 @dataclass(frozen=True)
+class RayConfig:
+    """Where and how wide the RLlib backend runs (``backend: rllib``; :mod:`training.rllib_trainer`).
+
+    ``address`` null starts a local Ray instance; ``"auto"`` or ``"ray://host:10001"`` joins a running cluster.
+    ``env_runners`` (0: sample in the driver) each step ``envs_per_env_runner`` games; a rollout is
+    ``ppo.n_steps`` learner steps per environment, as with SB3.
+    """
+
+    address: str | None = None
+    env_runners: int = 1
+    envs_per_env_runner: int = 1
+    cpus_per_env_runner: float = 1.0
+
+
+@dataclass(frozen=True)
 class TrainConfig:
     """A whole training run."""
 
     name: str = "ppo"
     seed: int = 0
     output: str = "runs"
+    backend: str = "sb3"  # sb3 (MaskablePPO, training.trainer) or rllib (Ray RLlib PPO, training.rllib_trainer)
     env: EnvConfig = field(default_factory=EnvConfig)
     opponents: OpponentsConfig = field(default_factory=OpponentsConfig)
     league: LeagueConfig = field(default_factory=LeagueConfig)
@@ -158,6 +174,7 @@ class TrainConfig:
     pretrain: PretrainConfig = field(default_factory=PretrainConfig)
     eval: EvalConfig = field(default_factory=EvalConfig)
     run: RunConfig = field(default_factory=RunConfig)
+    ray: RayConfig = field(default_factory=RayConfig)
 
     @property
     def run_dir(self) -> Path:
@@ -174,6 +191,9 @@ class TrainConfig:
 
     @property
     def n_envs(self) -> int:
+        """Environments stepped per rollout: ``run.n_envs`` (SB3) or every env runner's environments (RLlib)."""
+        if self.backend == "rllib":
+            return max(1, self.ray.env_runners) * self.ray.envs_per_env_runner
         return _auto(self.run.n_envs, os.cpu_count() or 1)
 
     @property
@@ -216,9 +236,14 @@ def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> Tr
     return config
 
 
+SELF = "self"
+"""The opponents.mix entry for a seat the learning policy plays itself (``backend: rllib`` only)."""
+BACKENDS = ("sb3", "rllib")
+
+
 def agent_specs(config: TrainConfig) -> list[tuple[str, str]]:
     """``(key, spec)`` of every agent the run builds: opponents, evaluation opponents and the imitation teacher."""
-    specs = [(f"opponents.mix.{spec}", spec) for spec in config.opponents.mix]
+    specs = [(f"opponents.mix.{spec}", spec) for spec in config.opponents.mix if spec != SELF]
     specs += [(f"eval.opponents[{i}]", spec) for i, spec in enumerate(config.eval.opponents)]
     if config.pretrain.enabled:
         specs.append(("pretrain.teacher", config.pretrain.teacher))
@@ -358,6 +383,7 @@ def _check(config: TrainConfig, source: str) -> None:  # noqa: C901  (one line p
     if not config.name or "/" in config.name or config.name.startswith("."):
         fail("name", f"must be a plain directory name, got {config.name!r}")
     _check_game(config, fail)
+    _check_backend(config, fail)
     if config.env.reward not in REWARDS:
         fail("env.reward", f"expected one of {', '.join(REWARDS)}, got {config.env.reward!r}")
     _check_mix(config.opponents.mix, "opponents.mix", fail)
@@ -388,6 +414,27 @@ def _check(config: TrainConfig, source: str) -> None:  # noqa: C901  (one line p
     _check_schedule(config.league, fail)
 
 
+def _check_backend(config: TrainConfig, fail: typing.Callable[[str, str], None]) -> None:
+    """The RLlib backend's own keys, and the SB3-only features it refuses by name."""
+    if config.backend not in BACKENDS:
+        fail("backend", f"expected one of {', '.join(BACKENDS)}, got {config.backend!r}")
+    ray = config.ray
+    if ray.env_runners < 0:
+        fail("ray.env_runners", f"must be >= 0, got {ray.env_runners}")
+    if ray.envs_per_env_runner < 1:
+        fail("ray.envs_per_env_runner", f"must be >= 1, got {ray.envs_per_env_runner}")
+    if ray.cpus_per_env_runner <= 0:
+        fail("ray.cpus_per_env_runner", f"must be > 0, got {ray.cpus_per_env_runner}")
+    if config.backend == "sb3":
+        if SELF in config.opponents.mix:
+            fail(f"opponents.mix.{SELF}", "the learner in opponent seats needs backend: rllib (SB3 trains one seat)")
+        return
+    if config.pretrain.enabled:
+        fail("pretrain.enabled", "imitation pretraining is an SB3 feature; backend: rllib does not run it")
+    if config.run.init_from is not None:
+        fail("run.init_from", "starts from an SB3 checkpoint; backend: rllib does not read those")
+
+
 def _check_spec(spec: str, key: str, fail: typing.Callable[[str, str], None]) -> None:
     try:
         parse_spec(spec)
@@ -399,7 +446,8 @@ def _check_mix(mix: dict[str, float], key: str, fail: typing.Callable[[str, str]
     if not mix:
         fail(key, "needs at least one agent spec")
     for spec, weight in mix.items():
-        _check_spec(spec, f"{key}.{spec}", fail)
+        if spec != SELF:
+            _check_spec(spec, f"{key}.{spec}", fail)
         if weight < 0:
             fail(f"{key}.{spec}", f"weight must be >= 0, got {weight}")
     if sum(mix.values()) <= 0:

@@ -1,9 +1,11 @@
-"""``tribune train CONFIG.yaml``: train a MaskablePPO agent as the config says (see :mod:`training.trainer`).
+"""``tribune train CONFIG.yaml``: train a PPO agent as the config says: MaskablePPO (:mod:`training.trainer`), or
+Ray RLlib with ``backend: rllib`` (:mod:`training.rllib_trainer`).
 
 ``--set KEY=VALUE`` overrides one config key (dotted, YAML value), e.g.
 ``--set run.total_timesteps=20000 --set name=try``. ``--resume`` continues
 the run from its newest checkpoint (or ``--resume PATH`` from a given one).
-``--export CHECKPOINT OUT.npz`` writes the compact numpy policy of a checkpoint.
+``--export CHECKPOINT OUT.npz`` writes the compact numpy policy of a checkpoint (an SB3 ``.zip`` or an RLlib
+checkpoint folder).
 """
 
 from __future__ import annotations
@@ -55,7 +57,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.export:
         try:
-            out = export_policy(Path(args.export[0]), Path(args.export[1]))
+            if Path(args.export[0]).is_dir():  # an RLlib checkpoint folder (backend: rllib)
+                from training.rllib_trainer import export_checkpoint
+
+                out = export_checkpoint(Path(args.export[0]), Path(args.export[1]))
+            else:
+                out = export_policy(Path(args.export[0]), Path(args.export[1]))
         except (CheckpointError, OSError) as exc:
             print(f"tribune train --export: {exc}", file=sys.stderr)
             return 2
@@ -74,8 +81,12 @@ def run(args: argparse.Namespace) -> int:
         return 0
     try:
         from training.trainer import TrainError, train
+
+        if config.backend == "rllib":
+            from training.rllib_trainer import train_rllib as train
     except ImportError as exc:
-        print(f"tribune train needs the training extra (pip install 'tribune-rl[train]'): {exc}", file=sys.stderr)
+        extra = "rllib" if config.backend == "rllib" else "train"
+        print(f"tribune train needs the {extra} extra (pip install 'tribune-rl[{extra}]'): {exc}", file=sys.stderr)
         return 2
     try:
         train(config, args.resume)

@@ -17,14 +17,18 @@ calls that and skips encoding an observation (:class:`RandomPolicy` does).
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from tribune_env.engine.actions import Action
 from tribune_env.engine.view import PlayerView
 from tribune_env.envs.infoset import InfoSet
+
+if TYPE_CHECKING:
+    from tribune_env.envs.table import Table
 
 ObsPolicy = Callable[[np.ndarray, np.ndarray], int]
 
@@ -67,3 +71,31 @@ def model_policy(model: Any, deterministic: bool = True) -> ObsPolicy:
         return int(action)
 
     return policy
+
+
+def opponent_kind(opponent: Any) -> str:
+    """How an opponent is called: "view" (act with info), "view2" (act(view, legal)), "mask" or "observation"."""
+    if isinstance(opponent, ViewAgent):
+        try:
+            inspect.signature(opponent.act).bind(None, None, None)
+        except TypeError:
+            return "view2"
+        return "view"
+    return "mask" if hasattr(opponent, "from_mask") else "observation"
+
+
+def play_opponent(table: Table, opponent: Any, kind: str, seat: int, who: str) -> None:
+    """Let ``opponent`` (called as :func:`opponent_kind` says) play the decision of ``seat`` on ``table``.
+
+    Raises:
+        IllegalMoveError: the opponent's choice is not legal (the message names ``who``); the game is unchanged.
+    """
+    game = table.game
+    if kind == "view":
+        table.play_typed(opponent.act(game.view(seat), game.legal_actions(), table.infoset(seat)), seat, who)
+    elif kind == "view2":  # an older two-argument act(view, legal)
+        table.play_typed(opponent.act(game.view(seat), game.legal_actions()), seat, who)
+    elif kind == "mask":  # needs no observation: skip encoding one
+        table.play(opponent.from_mask(table.mask(seat)), seat, who)
+    else:
+        table.play(opponent(table.observation(seat), table.mask(seat)), seat, who)

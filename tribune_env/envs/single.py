@@ -24,7 +24,6 @@ format.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
@@ -37,7 +36,7 @@ from tribune_env.data import Components
 from tribune_env.engine.game import Game
 from tribune_env.envs.dense_reward import ScoreShaping
 from tribune_env.envs.options import flat_observation, flat_space, mask_slice
-from tribune_env.envs.policies import Opponent, RandomPolicy, ViewAgent
+from tribune_env.envs.policies import Opponent, RandomPolicy, ViewAgent, opponent_kind, play_opponent
 from tribune_env.envs.rewards import RewardFn
 from tribune_env.envs.table import RENDER_MODES, IllegalMoveError, Table, check_render_mode
 
@@ -145,7 +144,7 @@ class TribuneSingleEnv(gym.Env[Any, np.int64]):
         """Replace the opponents (same forms as the constructor's ``opponents``); used from the next decision on."""
         self.opponents = _opponent_list(opponents, self.table.num_players)
         # how each opponent is called, decided once: protocol isinstance checks are slow
-        self._opponent_kinds = [_opponent_kind(o) for o in self.opponents]
+        self._opponent_kinds = [opponent_kind(o) for o in self.opponents]
 
     @property
     def game(self) -> Game:
@@ -284,19 +283,9 @@ class TribuneSingleEnv(gym.Env[Any, np.int64]):
         while not game.is_over and game.current_seat != self.seat:
             seat = game.current_seat
             slot = (seat - self.seat - 1) % table.num_players
-            opponent: Any = self.opponents[slot]
-            who = f"opponent in seat {seat}"
-            kind = self._opponent_kinds[slot]
-            if kind == "view":
-                table.play_typed(opponent.act(game.view(seat), game.legal_actions(), table.infoset(seat)), seat, who)
-            elif kind == "view2":  # an older two-argument act(view, legal)
-                table.play_typed(opponent.act(game.view(seat), game.legal_actions()), seat, who)
-            elif kind == "mask":  # needs no observation: skip encoding one
-                table.play(opponent.from_mask(table.mask(seat)), seat, who)
-            else:
-                table.play(opponent(table.observation(seat), table.mask(seat)), seat, who)
+            play_opponent(table, self.opponents[slot], self._opponent_kinds[slot], seat, f"opponent in seat {seat}")
 
-    def render(self) -> str | np.ndarray | None:
+    def render(self) -> Any:  # gymnasium 1.2 and 1.4 type RenderFrame differently
         return self.table.render(self.render_mode)
 
 
@@ -341,17 +330,6 @@ class TribuneExpansionSingleEnv(TribuneSingleEnv):
         self._brutii_seat = brutii_seat
         self.learner_role = learner_role
         super().__init__(*args, **kwargs)
-
-
-def _opponent_kind(opponent: Any) -> str:
-    """How an opponent is called: "view" (act with info), "view2" (act(view, legal)), "mask" or "observation"."""
-    if isinstance(opponent, ViewAgent):
-        try:
-            inspect.signature(opponent.act).bind(None, None, None)
-        except TypeError:
-            return "view2"
-        return "view"
-    return "mask" if hasattr(opponent, "from_mask") else "observation"
 
 
 def _check_seat(seat: Any, players: int) -> int | None:
