@@ -19,6 +19,7 @@ COMMANDS = {
     "replay": "training.replay",
     "play": "training.play",
     "train": "training.train_command",
+    "serve": "training.web.command",
 }
 
 

@@ -8,7 +8,15 @@ different component set or engine version): an action that is not legal, a
 game that ends too early or too late, or final scores that differ.
 
 :class:`Stepper` prints a replay, whole or interactively, and :func:`run` is
-the command (``tribune replay RESULTS.sqlite --game ID``, ``--list``).
+the command (``tribune replay RESULTS.sqlite --game ID``, ``--list``). With
+``--html FILE`` it writes the game as one self-contained HTML page instead
+(:mod:`training.replay_html`: the drawn board at every decision, the log,
+back/forward, a slider, arrow keys, a jump to a round, the perspective of
+everything or of one seat, the final scores and a score-by-round chart; it
+opens from disk with no network, and holds the whole game: a seat's
+perspective hides the rest on screen only); ``--open`` opens the page in
+the default browser (a temporary file without ``--html``); ``--seat`` picks
+the perspective it starts with.
 """
 
 from __future__ import annotations
@@ -16,8 +24,12 @@ from __future__ import annotations
 import argparse
 import sqlite3
 import sys
+import tempfile
+import time
+import webbrowser
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TextIO
 
 from training.play import LineSource
@@ -259,13 +271,25 @@ def _positive(text: str) -> int | None:
 
 
 def add_parser(commands: Any) -> None:
-    parser = commands.add_parser("replay", help="step through a stored tournament game with the text board")
+    parser = commands.add_parser(
+        "replay", help="step through a stored tournament game with the text board, or write it as an HTML page"
+    )
     parser.add_argument("results", metavar="RESULTS", help="results file written by `tribune tournament`")
     parser.add_argument("--game", type=int, metavar="ID", help="id of the game to replay")
     parser.add_argument("--list", action="store_true", help="list the stored games and exit")
-    parser.add_argument("--seat", type=int, help="show only what this seat may read (default: everything)")
+    parser.add_argument(
+        "--seat", type=int, help="show only what this seat may read (default: everything); with --html: shown first"
+    )
     parser.add_argument("--step", action="store_true", help=f"step interactively ({STEP_HELP})")
     parser.add_argument("--board", action="store_true", help="also print the board at the start of every round")
+    parser.add_argument(
+        "--html",
+        metavar="FILE",
+        help="write the game as one self-contained HTML page (drawn board, log, slider, perspectives, score chart)",
+    )
+    parser.add_argument(
+        "--open", action="store_true", help="open the HTML page in the default browser (without --html: a temp file)"
+    )
 
 
 def _error(message: object) -> int:
@@ -324,6 +348,8 @@ def run(args: argparse.Namespace, input_stream: LineSource | None = None, out: T
     record = _load(args, out)
     if isinstance(record, int):
         return record
+    if getattr(args, "html", None) or getattr(args, "open", False):
+        return _write_html(args, record, out)
     try:
         stepper = Stepper(record, out, seat=args.seat, board=args.board)
         if args.step:
@@ -332,4 +358,31 @@ def run(args: argparse.Namespace, input_stream: LineSource | None = None, out: T
             stepper.print_all()
     except ValueError as exc:  # ReplayError or a bad --seat
         return _error(f"{args.results}: {exc}")
+    return 0
+
+
+def _write_html(args: argparse.Namespace, record: GameRecord, out: TextIO) -> int:
+    """``--html FILE`` / ``--open``: write the replay page (and open it); errors return 2."""
+    from training.replay_html import write_replay_html  # the board drawing is only needed here
+
+    if args.step or args.board:
+        return _error("--html/--open cannot be combined with --step or --board")
+    if args.html:
+        path = Path(args.html)
+    else:
+        path = Path(tempfile.gettempdir()) / f"tribune-replay-{Path(args.results).stem}-game-{record.game_id}.html"
+    started = time.perf_counter()
+    try:
+        write_replay_html(record, path, seat=args.seat)
+    except ValueError as exc:  # ReplayError or a bad --seat
+        return _error(f"{args.results}: {exc}")
+    except OSError as exc:
+        return _error(f"cannot write {path}: {exc.strerror or exc}")
+    size = path.stat().st_size
+    print(
+        f"wrote {path} ({size / 1e6:.1f} MB, {len(record.actions)} decisions, {time.perf_counter() - started:.1f} s)",
+        file=out,
+    )
+    if args.open and not webbrowser.open(path.resolve().as_uri()):
+        print(f"tribune: warning: no browser could be started; open {path.resolve().as_uri()}", file=sys.stderr)
     return 0

@@ -20,7 +20,7 @@ from tribune_env.engine.errors import GameOverError, IllegalActionError, Tribune
 from tribune_env.engine.game import Game
 from tribune_env.envs.infoset import InfoSet
 from tribune_env.envs.options import game_config
-from tribune_env.envs.rendering import text_to_rgb
+from tribune_env.envs.rendering import board_frame
 from tribune_env.envs.rewards import RewardFn, reward_fn
 
 SEED_BOUND = 2**63 - 1
@@ -178,17 +178,17 @@ class Table:
         return IllegalMoveError(message, action, legal)
 
     def render(self, mode: str | None) -> str | np.ndarray | None:
-        """The text board: returned for ``"ansi"``, printed for ``"human"``, drawn as an RGB array for
-        ``"rgb_array"``; a warning without a mode."""
+        """The text board: returned for ``"ansi"``, printed for ``"human"``; for ``"rgb_array"`` the drawn board as
+        a fixed-size RGB array (every hand face down, :mod:`tribune_env.envs.rendering`); a warning without a mode."""
         if mode is None:
             warnings.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'", stacklevel=3)
             return None
+        if mode == "rgb_array":
+            return board_frame(self.game)
         text = self.game.render()
         if mode == "human":
             print(text)
             return None
-        if mode == "rgb_array":
-            return text_to_rgb(text)
         return text
 
     def rewards(self) -> list[float]:

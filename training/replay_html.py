@@ -1,0 +1,287 @@
+"""A stored game as one self-contained HTML page (``tribune replay RESULTS --game N --html game.html``).
+
+:func:`replay_document` replays a :class:`~training.tournament.records.GameRecord` and collects, for every
+decision (step 0 is the setup) and every perspective (omniscient, then each seat), the drawn board
+(:func:`tribune_env.board.board_svg`; a seat's frames use ``viewer=seat``, so they show only what that seat
+may see), the log lines, the decision made, and the scores at the end of each round. :func:`replay_html`
+turns it into the page; :func:`write_replay_html` writes it.
+
+File size: a game has hundreds of decisions and ``players + 1`` perspectives, and the frames drawn verbatim
+would take hundreds of MB. Each board SVG is split into its top-level groups (regions, factions, players, ...);
+a frame is a list of indices into a pool of distinct groups (most groups do not change from one decision to
+the next), and the frames and the pool are stored gzip-compressed and base64-encoded; the page inflates it with the
+browser's ``DecompressionStream`` (Chromium 80+, Firefox 113+, Safari 16.4+; works from ``file://``).
+
+The page needs no network (no external scripts, styles, fonts or images). It holds the whole game, the
+omniscient view included: choosing a seat's perspective hides the rest on screen, not in the file.
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from html import escape
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from training.replay import replay_steps
+from training.tournament.records import GameRecord
+from tribune_env.board import board_svg
+from tribune_env.board.style import PLAYER_COLOURS
+from tribune_env.data import Components
+from tribune_env.engine.decisions import Phase
+
+_GROUP_TAG = re.compile(r"<(/?)g\b[^>]*?(/?)>")
+_POOL_SEPARATOR = "\x00"
+
+
+def split_svg(svg: str) -> tuple[str, list[str]]:
+    """Split one ``<svg>`` document into its opening tag and its top-level pieces.
+
+    A piece is a top-level ``<g>`` group or the text between two of them; ``head + "".join(pieces) +
+    "</svg>"`` is ``svg`` again. Raises :class:`ValueError` when ``svg`` is not one ``<svg>...</svg>`` document.
+    """
+    if not svg.startswith("<svg") or not svg.endswith("</svg>"):
+        raise ValueError("not an <svg>...</svg> document")
+    head_end = svg.index(">") + 1
+    body_end = len(svg) - len("</svg>")
+    pieces: list[str] = []
+    depth = 0
+    start = head_end
+    for match in _GROUP_TAG.finditer(svg, head_end, body_end):
+        if match.group(1):  # </g>
+            depth -= 1
+            if depth == 0:
+                pieces.append(svg[start : match.end()])
+                start = match.end()
+            elif depth < 0:
+                raise ValueError("unbalanced </g> in the svg")
+        elif not match.group(2):  # <g ...> (a self-closing <g/> changes nothing)
+            if depth == 0 and match.start() > start:
+                pieces.append(svg[start : match.start()])
+                start = match.start()
+            depth += 1
+    if depth:
+        raise ValueError("unclosed <g> in the svg")
+    if body_end > start:
+        pieces.append(svg[start:body_end])
+    return svg[:head_end], pieces
+
+
+class FramePool:
+    """Distinct SVG pieces; a frame is the list of its pieces' indices (:meth:`add`)."""
+
+    def __init__(self) -> None:
+        self.heads: dict[str, int] = {}
+        self.pieces: dict[str, int] = {}
+
+    def add(self, svg: str) -> list[int]:
+        """Store ``svg``; returns ``[head index, piece indices...]``."""
+        head, pieces = split_svg(svg)
+        return [self.heads.setdefault(head, len(self.heads))] + [
+            self.pieces.setdefault(p, len(self.pieces)) for p in pieces
+        ]
+
+    def svg(self, frame: Sequence[int]) -> str:
+        """The SVG document of ``frame`` (the inverse of :meth:`add`)."""
+        heads, pieces = list(self.heads), list(self.pieces)
+        return heads[frame[0]] + "".join(pieces[i] for i in frame[1:]) + "</svg>"
+
+    def packed(self, frames: object) -> str:
+        """``{"heads": [...], "frames": frames}`` as JSON, then the pieces, NUL-separated, gzip-compressed
+        (deterministic) and base64-encoded."""
+        index = json.dumps({"heads": list(self.heads), "frames": frames}, separators=(",", ":"))
+        raw = _POOL_SEPARATOR.join([index, *self.pieces]).encode()
+        return base64.b64encode(gzip.compress(raw, compresslevel=9, mtime=0)).decode("ascii")
+
+
+@dataclass
+class ReplayDocument:
+    """Everything the page shows. ``frames[step][p]`` is perspective ``p``'s frame (0: omniscient, 1 + k: seat
+    k); ``steps`` has one dict per decision (step 0: the setup); ``round_scores[r]`` are the scores after the
+    last decision of round ``r`` (the last entry: the final scores)."""
+
+    record: GameRecord
+    perspectives: list[str]
+    pool: FramePool = field(default_factory=FramePool)
+    frames: list[list[list[int]]] = field(default_factory=list)
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    events: list[list[Any]] = field(default_factory=list)
+    round_scores: dict[int, list[int]] = field(default_factory=dict)
+
+    def svg(self, step: int, perspective: int) -> str:
+        """The board SVG of ``step`` seen from ``perspective`` (0: omniscient, 1 + k: seat k)."""
+        return self.pool.svg(self.frames[step][perspective])
+
+
+def _rules(record: GameRecord) -> str:
+    if record.config.get("brutii") is True:
+        return "expansion game with the Brutii"
+    return "expansion game" if record.config.get("expansion") else "base game"
+
+
+def replay_document(record: GameRecord, components: Components | None = None) -> ReplayDocument:
+    """Replay ``record`` and draw every decision from every perspective; raises ``ReplayError``."""
+    players = record.players
+    names = [f"P{s} {spec}" for s, spec in enumerate(record.seating)]
+    doc = ReplayDocument(record, ["Everything (omniscient)", *names])
+    for step in replay_steps(record, components):
+        game = step.game
+        doc.frames.append([doc.pool.add(board_svg(game, viewer=v)) for v in (None, *range(players))])
+        first_event = len(doc.events)
+        for e in step.events:
+            doc.events.append([step.number, e.round, Phase(e.phase).name.lower(), e.private_to, e.text])
+        doc.steps.append(
+            {
+                "n": step.number,
+                "seat": step.seat,
+                "kind": step.kind,
+                "action": step.action,
+                "text": step.description,
+                "round": game.round,
+                "phase": game.phase.name.lower(),
+                "next": game.current_seat,
+                "events": [first_event, len(doc.events)],
+            }
+        )
+        doc.round_scores[game.round] = list(game.scores())
+    return doc
+
+
+# -- the score chart ---------------------------------------------------------------------------------------
+
+CHART_WIDTH, CHART_HEIGHT = 560, 260
+
+
+def score_chart(round_scores: dict[int, list[int]], seating: Sequence[str]) -> str:
+    """An inline SVG line chart of each player's score by round (x: round, y: score).
+
+    Round 0 (the setup) is left out when later rounds exist; the vertical line ``id="chart-now"`` is moved
+    by the page to the round on screen (``data-x0``/``data-dx``: the x of the first round and per round).
+    """
+    rounds = sorted(r for r in round_scores if r > 0) or sorted(round_scores)
+    values = [v for r in rounds for v in round_scores[r]]
+    low, high = min(0, *values), max(1, *values)
+    left, right, top, bottom = 44, 110, 16, 34
+    w, h = CHART_WIDTH - left - right, CHART_HEIGHT - top - bottom
+    dx = w / max(1, len(rounds) - 1)
+
+    def x(i: int) -> float:
+        return round(left + i * dx, 1)
+
+    def y(v: float) -> float:
+        return round(top + h - (v - low) / (high - low) * h, 1)
+
+    out = [
+        f'<svg id="score-chart" width="{CHART_WIDTH}" height="{CHART_HEIGHT}" '
+        f'viewBox="0 0 {CHART_WIDTH} {CHART_HEIGHT}" font-family="sans-serif" font-size="11" role="img" '
+        f'aria-label="score by round" data-rounds="{",".join(map(str, rounds))}">'
+    ]
+    step = max(1, round((high - low) / 5))
+    for tick in range(low - low % step, high + 1, step):
+        if tick < low:
+            continue
+        out.append(f'<line x1="{left}" x2="{left + w}" y1="{y(tick)}" y2="{y(tick)}" stroke="#ddd"/>')
+        out.append(f'<text x="{left - 6}" y="{y(tick) + 4}" text-anchor="end" fill="#555">{tick}</text>')
+    every = max(1, len(rounds) // 12)
+    for i, r in enumerate(rounds):
+        if i % every == 0 or i == len(rounds) - 1:
+            out.append(f'<text x="{x(i)}" y="{top + h + 16}" text-anchor="middle" fill="#555">{r}</text>')
+    out.append(f'<text x="{left + w / 2}" y="{CHART_HEIGHT - 3}" text-anchor="middle" fill="#333">round</text>')
+    out.append(
+        f'<line id="chart-now" x1="{x(0)}" x2="{x(0)}" y1="{top}" y2="{top + h}" stroke="#999" '
+        f'stroke-dasharray="4 3" data-x0="{x(0)}" data-dx="{round(dx, 3)}" data-first="{rounds[0]}"/>'
+    )
+    for seat, name in enumerate(seating):
+        colour = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+        points = " ".join(f"{x(i)},{y(round_scores[r][seat])}" for i, r in enumerate(rounds))
+        out.append(
+            f'<polyline class="score-line" data-seat="{seat}" points="{points}" fill="none" stroke="{colour}" '
+            'stroke-width="2"/>'
+        )
+        last = round_scores[rounds[-1]][seat]
+        ly = top + 14 + seat * 16
+        out.append(f'<rect x="{left + w + 12}" y="{ly - 9}" width="10" height="10" fill="{colour}"/>')
+        out.append(f'<text x="{left + w + 26}" y="{ly}" fill="#222">P{seat} {escape(name[:10])}: {last}</text>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+# -- the page ----------------------------------------------------------------------------------------------
+
+
+def _json_for_script(value: object) -> str:
+    """JSON that is safe inside ``<script type="application/json">``."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=True).replace("</", "<\\/")
+
+
+def _result_rows(record: GameRecord) -> str:
+    rows = []
+    for seat, spec in enumerate(record.seating):
+        won = "winner" if seat in record.winners else ""
+        colour = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+        rows.append(
+            f'<tr data-seat="{seat}"><td><span class="swatch" style="background:{colour}"></span>P{seat}</td>'
+            f"<td>{escape(spec)}</td><td class=\"num\">{record.scores[seat]}</td>"
+            f'<td class="num">{record.ranks[seat]}</td><td>{won}</td></tr>'
+        )
+    return "".join(rows)
+
+
+def replay_html(record: GameRecord, components: Components | None = None, seat: int | None = None) -> str:
+    """The replay page of ``record`` (one self-contained HTML document); ``seat`` picks the perspective shown
+    first (default: omniscient). Raises ``ReplayError``, or :class:`ValueError` for a seat out of range."""
+    if seat is not None and not 0 <= seat < record.players:
+        raise ValueError(f"--seat must be in 0..{record.players - 1}, got {seat}")
+    return document_html(replay_document(record, components), seat)
+
+
+def document_html(doc: ReplayDocument, seat: int | None = None) -> str:
+    """The page of an already built :class:`ReplayDocument`."""
+    r = doc.record
+    title = f"Tribune replay: game {r.game_id}"
+    winners = ", ".join(f"P{s} {r.seating[s]}" for s in r.winners) or "none"
+    notes = []
+    if r.truncated:
+        notes.append("truncated at the round limit")
+    if r.forfeit is not None:
+        f = r.forfeit
+        notes.append(f"forfeit: P{f.seat} {r.seating[f.seat]} ({f.reason}): {f.message}")
+    data = {
+        "game": r.game_id,
+        "players": r.players,
+        "seating": list(r.seating),
+        "perspectives": doc.perspectives,
+        "initial": 0 if seat is None else seat + 1,
+        "steps": doc.steps,
+        "events": doc.events,
+        "colours": list(PLAYER_COLOURS),
+    }
+    template = resources.files("training").joinpath("replay_page.html").read_text(encoding="utf-8")
+    fills = {
+        "TITLE": escape(title),
+        "SUMMARY": escape(
+            f"deal {r.deal}, seed {r.seed}, {_rules(r)}, {r.players} players, {len(r.actions)} decisions, "
+            f"{r.rounds} rounds"
+        ),
+        "WINNERS": escape(winners + (f" ({'; '.join(notes)})" if notes else "")),
+        "RESULT_ROWS": _result_rows(r),
+        "CHART": score_chart(doc.round_scores, r.seating),
+        "DATA": _json_for_script(data),
+        "POOL": doc.pool.packed(doc.frames),
+    }
+    return re.sub(r"\{\{(\w+)\}\}", lambda m: fills[m.group(1)], template)
+
+
+def write_replay_html(
+    record: GameRecord, path: str | Path, components: Components | None = None, seat: int | None = None
+) -> Path:
+    """Write the replay page of ``record`` to ``path`` (parents must exist); returns the path."""
+    target = Path(path)
+    target.write_text(replay_html(record, components, seat), encoding="utf-8")
+    return target

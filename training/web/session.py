@@ -1,0 +1,654 @@
+"""The games of ``tribune serve``: one :class:`PlaySession` per game, kept by a :class:`GameManager`.
+
+A person sits in one seat; agents (any spec of :mod:`agents.specs`) fill the others and play server-side between
+the person's decisions. Every request is checked before anything changes: a bad one raises :class:`WebError`
+(an HTTP status and a message naming the problem) and leaves the game as it was. Each game has its own lock, so
+several games run at once and two requests to one game never interleave.
+
+The JSON bodies (all keys optional unless said):
+
+- new game (:func:`parse_new_game`): ``players`` (default 4), ``seat`` (default 0), ``opponents`` (a list of
+  specs in seat order, or one spec for every other seat; default ``heuristic``, ``random`` in expansion games),
+  ``rules`` (``base``, ``expansion`` or ``brutii``), ``victory_card`` (an id, ``null`` for a random valid one),
+  ``point_variant``, ``round_limit`` (default 60), ``brutii_seat``, ``seed`` (default: random);
+- a decision (:meth:`PlaySession.act`): exactly one of ``choice`` (the index of a choice listed in the game's
+  state), ``bid`` (an amount of denarii) or ``action`` (the engine's action text, e.g. ``place:5``); optionally
+  ``step``, the state's ``step`` the person decided on (another one means the request is stale: 409).
+
+Statuses: 400 body not a JSON object, 404 unknown game id, 409 the game is over, busy or has moved on, or the
+action is not legal now, 422 a field missing, of the wrong type or out of range.
+
+A finished game is saved (:class:`SaveDir`) as a :class:`~training.tournament.records.GameRecord` in an SQLite
+results file of its rule set, ``tribune-serve-<rules>.sqlite``, which ``tribune replay FILE --game N`` reads.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from agents import Agent, AgentError, make_agent
+from agents.specs import agent_names, parse_spec
+from training import explain
+from training.tournament.records import GameRecord, SeatTiming
+from training.tournament.store import ResultStore
+from tribune_env.board import board_svg
+from tribune_env.data import Faction, Official, Region, default_components
+from tribune_env.engine.actions import (
+    Action,
+    Bid,
+    ChooseFaction,
+    ChooseOfficial,
+    ChooseRegion,
+    ChooseTile,
+    Decline,
+    PickCard,
+    PlaceFollower,
+)
+from tribune_env.engine.config import GameConfig, required_for, victory_cards_of
+from tribune_env.engine.decisions import DecisionKind
+from tribune_env.engine.errors import TribuneError
+from tribune_env.engine.game import Game
+from tribune_env.engine.notation import action_text, parse_action
+from tribune_env.engine.registry import DECISIONS, is_bid
+from tribune_env.envs.infoset import InfoSet
+
+RULES = ("base", "expansion", "brutii")
+HUMAN = "human"
+"""The seating name of the person's seat in a saved record."""
+LOCK_WAIT = 60.0
+"""Seconds a request waits for a game another request is busy with before it gets a 409."""
+MAX_SEED = 2**31 - 1
+
+
+class WebError(Exception):
+    """A request that cannot be served: ``status`` (4xx) and a message naming the problem."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+# -- request checking ---------------------------------------------------------------------
+
+
+def _int(body: Mapping[str, Any], key: str, default: int | None, low: int, high: int) -> int | None:
+    value = body.get(key, default)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise WebError(422, f"{key}: expected an integer, got {value!r:.60}")
+    if not low <= value <= high:
+        raise WebError(422, f"{key}: must be from {low} to {high}, got {value}")
+    return value
+
+
+def _bool(body: Mapping[str, Any], key: str) -> bool:
+    value = body.get(key, False)
+    if not isinstance(value, bool):
+        raise WebError(422, f"{key}: expected true or false, got {value!r:.60}")
+    return value
+
+
+def _object(body: object) -> Mapping[str, Any]:
+    if not isinstance(body, dict):
+        raise WebError(400, f"the request body must be a JSON object, got {type(body).__name__}")
+    return body
+
+
+def _check_keys(body: Mapping[str, Any], known: Sequence[str]) -> None:
+    unknown = sorted(set(body) - set(known))
+    if unknown:
+        raise WebError(422, f"unknown field(s) {', '.join(map(repr, unknown))}; known: {', '.join(known)}")
+
+
+NEW_GAME_KEYS = (
+    "players",
+    "seat",
+    "opponents",
+    "rules",
+    "victory_card",
+    "point_variant",
+    "round_limit",
+    "brutii_seat",
+    "seed",
+)
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """A checked new-game request: the :class:`GameConfig` options (JSON-ready), the person's seat, the opponents'
+    specs in seat order and the seed."""
+
+    options: dict[str, Any]
+    seat: int
+    opponents: tuple[str, ...]
+    seed: int
+
+
+def _opponents(body: Mapping[str, Any], players: int, expansion: bool, allow_paths: bool) -> tuple[str, ...]:
+    value = body.get("opponents")
+    if value is None or value == [] or value == "":
+        value = "random" if expansion else "heuristic"
+    if isinstance(value, str):
+        value = [value] * (players - 1)
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise WebError(422, f"opponents: expected a list of agent specs or one spec, got {value!r:.80}")
+    if len(value) == 1:
+        value = value * (players - 1)
+    if len(value) != players - 1:
+        raise WebError(422, f"opponents: {players} players need {players - 1} opponents (or one), got {len(value)}")
+    for spec in value:
+        try:
+            parsed = parse_spec(spec)
+        except AgentError as exc:
+            raise WebError(422, f"opponents: {exc}") from None
+        if not allow_paths and any(key == "path" or "/" in v for key, v in parsed.params):
+            raise WebError(422, f"opponents: {spec!r}: agents loaded from a path are refused on a remote server")
+    return tuple(value)
+
+
+def parse_new_game(body: object, allow_paths: bool = True) -> NewGame:
+    """Check a new-game request (see the module docstring); :class:`WebError` names what is wrong.
+
+    ``allow_paths=False`` refuses agent specs that name a file (a server open to other machines)."""
+    doc = _object(body)
+    _check_keys(doc, NEW_GAME_KEYS)
+    rules = doc.get("rules", "base")
+    if rules not in RULES:
+        raise WebError(422, f"rules: expected one of {', '.join(RULES)}, got {rules!r:.60}")
+    expansion, brutii = rules != "base", rules == "brutii"
+    players = _int(doc, "players", 5 if brutii else 4, 1, 8)
+    assert players is not None
+    card = doc.get("victory_card")
+    if card is not None and not isinstance(card, str):
+        raise WebError(422, f"victory_card: expected a card id or null, got {card!r:.60}")
+    options: dict[str, Any] = {
+        "players": players,
+        "victory_card": card or None,
+        "point_variant": _bool(doc, "point_variant"),
+        "round_limit": _int(doc, "round_limit", 60, 1, 1000),
+        "expansion": expansion,
+    }
+    if brutii:
+        options.update(brutii=True, brutii_seat=_int(doc, "brutii_seat", None, 0, players - 1))
+    elif doc.get("brutii_seat") is not None:
+        raise WebError(422, "brutii_seat: only with rules 'brutii'")
+    try:
+        GameConfig(**options)
+    except ValueError as exc:
+        raise WebError(422, str(exc)) from None
+    seat = _int(doc, "seat", 0, 0, players - 1)
+    seed = _int(doc, "seed", None, 0, MAX_SEED)
+    assert seat is not None
+    return NewGame(
+        options,
+        seat,
+        _opponents(doc, players, expansion, allow_paths),
+        secrets.randbelow(MAX_SEED) if seed is None else seed,
+    )
+
+
+def game_options() -> dict[str, Any]:
+    """What the new-game form offers: agent names, rule sets with their player counts and victory cards."""
+    components = default_components()
+    rules: dict[str, Any] = {}
+    for name in RULES:
+        expansion, brutii = name != "base", name == "brutii"
+        if expansion and components.expansion is None:
+            continue
+        config = GameConfig(players=5 if brutii else 4, expansion=expansion, brutii=brutii)
+        counts = config.player_counts
+        cards = [
+            {
+                "id": card.id,
+                "title": card.title,
+                "length": card.length,
+                "required": {str(n): required_for(card, n, brutii) for n in counts if n in card.required},
+            }
+            for card in victory_cards_of(components, expansion)
+        ]
+        rules[name] = {"players": list(counts), "victory_cards": cards}
+    return {"agents": agent_names(), "rules": rules, "default_opponent": {"base": "heuristic", "expansion": "random"}}
+
+
+# -- choices ------------------------------------------------------------------------------
+
+
+_NOT_FROM_HAND = {
+    DecisionKind.CATACOMBS_PURCHASE: "",
+    DecisionKind.TAKEOVER_PENALTY: "",
+    DecisionKind.AUGUR_DISCARD: "augur",
+}
+"""Card decisions that do not pick from the person's hand: where their cards lie (``""``: anywhere on the board)."""
+
+
+def _targets(game: Game, seat: int, action: Action) -> list[str]:
+    """CSS selectors of the board elements that play ``action`` when clicked, the most precise first (the page uses
+    the first one that matches anything); ``[]``: a button only."""
+    match action:
+        case PlaceFollower(space):
+            return [f'.space[data-space-id="{space}"]']
+        case PickCard(card):
+            tables = game.state.tables
+            if not 0 <= card < len(tables.card_label):
+                return []
+            anywhere = f'.card[data-card="{tables.card_label[card]}"]'
+            pending = game.pending
+            where = _NOT_FROM_HAND.get(pending.kind, "hand") if pending is not None else ""
+            if not where:
+                return [anywhere]
+            mine = f'[data-seat="{seat}"]' if where == "hand" else ""
+            return [f'{anywhere}[data-where="{where}"]{mine}', anywhere]
+        case ChooseFaction(faction):
+            return [f'.faction[data-faction="{Faction(faction).key}"]']
+        case ChooseOfficial(official):
+            return [f'.official[data-official="{Official(official).key}"]']
+        case ChooseTile(tile):
+            return [f'.emperor-tile[data-tile="{tile}"]']
+        case ChooseRegion(region):
+            return [f'.region[data-region="{Region(region).key}"]']
+    return []
+
+
+def _amounts(legal: Sequence[Action]) -> list[int]:
+    return sorted(a.amount for a in legal if isinstance(a, Bid))
+
+
+# -- saving ---------------------------------------------------------------------------------
+
+
+class SaveDir:
+    """Where finished games go: one results file per rule set in ``path`` (created when first needed)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._lock = threading.Lock()
+
+    def file(self, rules: str) -> Path:
+        return self.path / f"tribune-serve-{rules}.sqlite"
+
+    def save(self, rules: str, record: GameRecord) -> tuple[Path, int]:
+        """Store ``record`` under the next free game id of its rule set's file; returns the file and the id."""
+        definition = {"source": "tribune serve", "expansion": rules != "base", "brutii": rules == "brutii"}
+        path = self.file(rules)
+        with self._lock, ResultStore(path, definition) as store:
+            while True:
+                game_id = max(store.done_ids(), default=-1) + 1
+                numbered = replace(record, game_id=game_id)
+                if store.add(numbered):
+                    return path, game_id
+
+
+# -- one game -------------------------------------------------------------------------------
+
+
+@dataclass
+class _Clock:
+    moves: list[int]
+    total: list[float]
+    longest: list[float]
+
+    def add(self, seat: int, seconds: float) -> None:
+        self.moves[seat] += 1
+        self.total[seat] += seconds
+        self.longest[seat] = max(self.longest[seat], seconds)
+
+
+@dataclass
+class PlaySession:
+    """One game: the person in ``seat``, agents elsewhere. Use :meth:`create`; hold :attr:`lock` around calls."""
+
+    id: str
+    game: Game
+    seat: int
+    seed: int
+    options: dict[str, Any]
+    names: list[str]
+    agents: dict[int, Agent]
+    save_dir: SaveDir | None = None
+    actions: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    touched: float = field(default_factory=time.monotonic)
+    saved: dict[str, Any] | None = None
+    save_error: str | None = None
+    closed: bool = False
+    _mark: explain.Mark | None = None
+    _shown: int = 0
+    _asked: float = 0.0
+    _started: float = field(default_factory=time.monotonic)
+    _clock: _Clock | None = None
+
+    @classmethod
+    def create(cls, request: NewGame, save_dir: SaveDir | None = None) -> PlaySession:
+        """Seat the agents and play up to the person's first decision; :class:`WebError` (422) for an agent that
+        cannot be built or does not play these rules."""
+        config = GameConfig(**request.options)
+        players = config.players
+        agents: dict[int, Agent] = {}
+        names: list[str] = []
+        others = iter(request.opponents)
+        try:
+            for s in range(players):
+                if s == request.seat:
+                    names.append(HUMAN)
+                    continue
+                agent = make_agent(next(others), request.seed * 1000 + s)
+                agents[s] = agent
+                agent.reset(s, config, request.seed * 1000 + s)
+                names.append(agent.spec)
+        except AgentError as exc:
+            for agent in agents.values():
+                agent.close()
+            raise WebError(422, f"opponents: {exc}") from None
+        session = cls(
+            id=secrets.token_hex(8),
+            game=Game.new(config, seed=request.seed),
+            seat=request.seat,
+            seed=request.seed,
+            options=request.options,
+            names=names,
+            agents=agents,
+            save_dir=save_dir,
+        )
+        session._clock = _Clock([0] * players, [0.0] * players, [0.0] * players)
+        session._mark = explain.mark(session.game, session.seat)
+        session._advance()
+        return session
+
+    @property
+    def step(self) -> int:
+        """Decisions played so far (by anyone): the token a decision request may carry to detect staleness."""
+        return len(self.actions)
+
+    @property
+    def rules(self) -> str:
+        config = self.game.config
+        return "brutii" if config.brutii else "expansion" if config.expansion else "base"
+
+    def close(self) -> None:
+        """Close the agents (the game stays readable)."""
+        if not self.closed:
+            self.closed = True
+            for agent in self.agents.values():
+                agent.close()
+
+    # -- playing --------------------------------------------------------------------------
+
+    def _play(self, action: Action, seat: int, seconds: float) -> None:
+        self.game.apply(action)
+        self.actions.append(action_text(action))
+        if self._clock is not None:
+            self._clock.add(seat, seconds)
+
+    def _agent_move(self, seat: int) -> None:
+        game = self.game
+        legal = game.legal_actions()
+        start = time.monotonic()
+        try:
+            action = self.agents[seat].act(game.view(seat), legal, InfoSet(game, seat))
+        except Exception as exc:  # an agent's bug must not end the person's game
+            self.notes.append(f"P{seat} {self.names[seat]} failed ({exc!r:.120}); it played its first choice instead")
+            action = legal[0]
+        if action not in legal:
+            self.notes.append(f"P{seat} {self.names[seat]} chose an illegal action; it played its first choice")
+            action = legal[0]
+        self._play(action, seat, time.monotonic() - start)
+
+    def _advance(self) -> None:
+        """Let the agents play until the person decides or the game ends (then save it and close the agents)."""
+        while (pending := self.game.pending) is not None and pending.seat != self.seat:
+            self._agent_move(pending.seat)
+        self._asked = time.monotonic()
+        if self.game.is_over:
+            self._finish()
+
+    def _finish(self) -> None:
+        self.close()
+        if self.save_dir is None or self.saved is not None:
+            return
+        try:
+            path, game_id = self.save_dir.save(self.rules, self.record())
+        except Exception as exc:  # a full disk or a locked file must not lose the finished game's page
+            self.save_error = f"the game could not be saved: {exc}"
+            return
+        self.saved = {"path": str(path), "game_id": game_id, "replay": f"tribune replay {path} --game {game_id}"}
+
+    def _chosen(self, doc: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        given = [key for key in ("choice", "bid", "action") if key in doc]
+        if len(given) != 1:
+            raise WebError(422, "give exactly one of 'choice' (an index), 'bid' (denarii) or 'action' (action text)")
+        key = given[0]
+        value = doc[key]
+        bidding = is_bid(self.game.pending.kind) if self.game.pending is not None else False
+        if key == "action":
+            if not isinstance(value, str):
+                raise WebError(422, f"action: expected the action's text such as 'place:5', got {value!r:.60}")
+            try:
+                action = parse_action(value)
+            except ValueError as exc:
+                raise WebError(422, f"action: {exc}") from None
+            if action not in legal:
+                raise WebError(409, f"action {value!r:.60} is not legal now")
+            return action
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise WebError(422, f"{key}: expected an integer, got {value!r:.60}")
+        if key == "bid":
+            if not bidding:
+                raise WebError(409, "this decision is not a bid; send 'choice'")
+            if Bid(value) not in legal:
+                amounts = _amounts(legal)
+                raise WebError(409, f"you cannot bid {value} now; bids from {amounts[0]} to {amounts[-1]}")
+            return Bid(value)
+        choices = self.choices()
+        if not 0 <= value < len(choices):
+            raise WebError(409, f"there is no choice {value} now; choices are 0 to {len(choices) - 1}")
+        return choices[value]
+
+    def act(self, body: object) -> None:
+        """Play the person's decision in ``body`` (see the module docstring), then the agents up to the person's
+        next decision. Raises :class:`WebError` and changes nothing for a bad or stale request."""
+        doc = _object(body)
+        _check_keys(doc, ("choice", "bid", "action", "step"))
+        step = _int(doc, "step", None, 0, 10**9)
+        pending = self.game.pending
+        if pending is None:
+            raise WebError(409, "the game is over; start a new game")
+        if step is not None and step != self.step:
+            raise WebError(409, f"stale request: it answers step {step} but the game is at step {self.step}; reload")
+        action = self._chosen(doc, self.game.legal_actions())
+        self._mark = explain.mark(self.game, self.seat)
+        self._shown = len(self.game.events)
+        try:
+            self._play(action, self.seat, time.monotonic() - self._asked)
+        except TribuneError as exc:  # not expected: the action was checked against the legal list
+            raise WebError(409, f"illegal action: {exc}") from None
+        self._advance()
+
+    def choices(self) -> list[Action]:
+        """The person's choices in order: every legal action, bids left out (they go through ``bid``)."""
+        pending = self.game.pending
+        if pending is None or pending.seat != self.seat:
+            return []
+        legal = self.game.legal_actions()
+        if is_bid(pending.kind):
+            return [a for a in legal if not isinstance(a, Bid)]
+        return legal
+
+    # -- what the page shows ----------------------------------------------------------------
+
+    def _decision(self) -> dict[str, Any] | None:
+        game = self.game
+        pending = game.pending
+        if pending is None or pending.seat != self.seat:
+            return None
+        rule = DECISIONS[pending.kind]
+        faction = f" ({game.config.components.factions[pending.faction].name})" if pending.faction >= 0 else ""
+        legal = game.legal_actions()
+        choices = []
+        for index, action in enumerate(self.choices()):
+            text = explain.explain_choice(game, self.seat, action)
+            choices.append(
+                {
+                    "index": index,
+                    "words": text.words,
+                    "detail": text.detail,
+                    "action": action_text(action),
+                    "targets": _targets(game, self.seat, action),
+                    "card": isinstance(action, PickCard),
+                    "decline": isinstance(action, Decline),
+                }
+            )
+        bid = None
+        if is_bid(pending.kind):
+            amounts = _amounts(legal)
+            bid = {"min": amounts[0], "max": amounts[-1], "stake": explain.auction_line(game, self.seat)}
+        staged = ""
+        if rule.stages:
+            tables = game.state.tables
+            cards = [tables.card_name(c) for c in game.view(self.seat).staged if 0 <= c < tables.num_card_types]
+            staged = "Chosen so far: " + (", ".join(cards) if cards else "nothing")
+        return {
+            "kind": pending.kind.name.lower(),
+            "question": f"Round {game.round}{faction}: {rule.prompt}",
+            "choices": choices,
+            "bid": bid,
+            "staged": staged,
+            "takeover": explain.takeover_lines(game, self.seat),
+        }
+
+    def _result(self) -> dict[str, Any] | None:
+        game = self.game
+        if not game.is_over:
+            return None
+        scores, ranks = game.scores(), game.ranks()
+        lines = [
+            f"rank {ranks[s]}: P{s} {'you' if s == self.seat else self.names[s]}, score {scores[s]}"
+            + ("  (winner)" if s in game.winners else "")
+            for s in sorted(range(game.num_players), key=lambda s: (ranks[s], s))
+        ]
+        if self.seat in game.winners:
+            verdict = "You win!" if len(game.winners) == 1 else "You share the win!"
+        else:
+            verdict = "Winner(s): " + ", ".join(f"P{s} {self.names[s]}" for s in game.winners)
+        return {
+            "scores": scores,
+            "ranks": ranks,
+            "winners": list(game.winners),
+            "truncated": game.truncated,
+            "verdict": verdict + (" (round limit reached)" if game.truncated else ""),
+            "lines": lines,
+        }
+
+    def state(self) -> dict[str, Any]:
+        """Everything the page shows, as seen by the person's seat (nothing their view hides)."""
+        game = self.game
+        assert self._mark is not None
+        progress = [
+            {"seat": p.seat, "met": p.met, "required": p.required, "fulfils": p.fulfils, "text": p.text()}
+            for p in explain.victory_progress(game, self.seat)
+        ]
+        log = [e.text for e in game.events[self._shown :] if e.private_to in (-1, self.seat)]
+        return {
+            "id": self.id,
+            "step": self.step,
+            "seat": self.seat,
+            "names": [("you" if s == self.seat else name) for s, name in enumerate(self.names)],
+            "rules": self.rules,
+            "seed": self.seed,
+            "round": game.round,
+            "over": game.is_over,
+            "decision": self._decision(),
+            "victory": explain.victory_lines(game, self.seat),
+            "progress": progress,
+            "progress_line": explain.progress_line(game, self.seat),
+            "changes": explain.changes_since(game, self.seat, self._mark),
+            "log": log[-60:],
+            "notes": self.notes[-10:],
+            "board": board_svg(game, viewer=self.seat),
+            "result": self._result(),
+            "saved": self.saved,
+            "save_error": self.save_error,
+        }
+
+    def record(self) -> GameRecord:
+        """The finished game as a replayable record (game id 0 until :class:`SaveDir` numbers it)."""
+        game = self.game
+        clock = self._clock or _Clock([0] * game.num_players, [0.0] * game.num_players, [0.0] * game.num_players)
+        timings = tuple(SeatTiming(m, t, x) for m, t, x in zip(clock.moves, clock.total, clock.longest, strict=True))
+        return GameRecord(
+            game_id=0,
+            deal=0,
+            seed=self.seed,
+            seating=tuple(self.names),
+            config=dict(self.options),
+            actions=tuple(self.actions),
+            scores=tuple(game.scores()),
+            ranks=tuple(game.ranks()),
+            winners=tuple(game.winners),
+            rounds=game.round,
+            decisions=len(self.actions),
+            truncated=game.truncated,
+            timings=timings,
+            seconds=time.monotonic() - self._started,
+            agent_seeds=tuple(self.seed * 1000 + s for s in range(game.num_players)),
+        )
+
+
+# -- the games of one server ----------------------------------------------------------------
+
+
+class GameManager:
+    """The games of one server by id. ``max_games``: above it the least recently used game is dropped (finished
+    ones first)."""
+
+    def __init__(self, save_dir: SaveDir | None = None, max_games: int = 64, allow_paths: bool = True) -> None:
+        self.save_dir = save_dir
+        self.max_games = max_games
+        self.allow_paths = allow_paths
+        self._games: dict[str, PlaySession] = {}
+        self._lock = threading.Lock()
+
+    def create(self, body: object) -> PlaySession:
+        """A new game from a new-game request (:func:`parse_new_game`); the agents play up to the person's turn."""
+        session = PlaySession.create(parse_new_game(body, self.allow_paths), self.save_dir)
+        with self._lock:
+            self._games[session.id] = session
+            while len(self._games) > self.max_games:
+                victim = min(self._games.values(), key=lambda s: (not s.game.is_over, s.touched))
+                del self._games[victim.id]
+                victim.close()
+        return session
+
+    def get(self, game_id: str) -> PlaySession:
+        with self._lock:
+            session = self._games.get(game_id)
+        if session is None:
+            raise WebError(404, f"unknown game id {game_id!r:.40} (finished long ago or the server restarted?)")
+        session.touched = time.monotonic()
+        return session
+
+    def remove(self, game_id: str) -> None:
+        """Forget a game (it is not saved unless it had ended)."""
+        session = self.get(game_id)
+        with self._lock:
+            self._games.pop(game_id, None)
+        with session.lock:
+            session.close()
+
+    def ids(self) -> list[str]:
+        with self._lock:
+            return list(self._games)
+
+    def close(self) -> None:
+        with self._lock:
+            games, self._games = list(self._games.values()), {}
+        for session in games:
+            session.close()

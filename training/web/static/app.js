@@ -1,0 +1,256 @@
+"use strict";
+// The page of `tribune serve`: a new-game form, then the board, the decision and its choices in words.
+// Every change goes through the JSON API (/api/...); the server plays the bots between the person's decisions.
+
+const $ = (sel) => document.querySelector(sel);
+let options = null;   // GET /api/options
+let state = null;     // the current game's state
+let busy = false;
+
+function showError(message) {
+  const box = $("#error");
+  box.textContent = message || "";
+  box.hidden = !message;
+}
+
+async function api(method, url, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const response = await fetch(url, init);
+  let data = null;
+  try { data = await response.json(); } catch (e) { data = { error: `HTTP ${response.status}` }; }
+  if (!response.ok) {
+    const err = new Error(data.error || `HTTP ${response.status}`);
+    err.status = response.status;
+    throw err;
+  }
+  return data;
+}
+
+function el(tag, text, cls) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = text;
+  if (cls) node.className = cls;
+  return node;
+}
+
+function fillSelect(select, values, chosen) {
+  select.replaceChildren();
+  for (const [value, label] of values) {
+    const option = el("option", label);
+    option.value = String(value);
+    if (String(value) === String(chosen)) option.selected = true;
+    select.append(option);
+  }
+}
+
+// -- the new-game form ------------------------------------------------------------------
+
+function rules() { return document.querySelector("input[name=rules]:checked").value; }
+
+function refreshForm() {
+  const info = options.rules[rules()];
+  const players = Number($("#players").value) || 0;
+  const counts = info.players;
+  const n = counts.includes(players) ? players : (counts.includes(4) ? 4 : counts[0]);
+  fillSelect($("#players"), counts.map((c) => [c, String(c)]), n);
+  const seats = [...Array(n).keys()];
+  fillSelect($("#seat"), seats.map((s) => [s, `P${s}`]), Math.min(Number($("#seat").value) || 0, n - 1));
+  fillSelect($("#brutii-seat"), [["", "random"], ...seats.map((s) => [s, `P${s}`])], $("#brutii-seat").value);
+  $("#brutii-seat-label").hidden = rules() !== "brutii";
+  const cards = info.victory_cards.filter((c) => String(n) in c.required);
+  fillSelect($("#victory-card"), [["", "random card"], ...cards.map((c) => [c.id, `${c.title} (${c.length})`])],
+    $("#victory-card").value);
+  const box = $("#opponents");
+  const old = [...box.querySelectorAll("input")].map((i) => i.value);
+  const fallback = options.default_opponent[rules() === "base" ? "base" : "expansion"];
+  box.replaceChildren();
+  const seat = Number($("#seat").value);
+  let k = 0;
+  for (const s of seats) {
+    if (s === seat) continue;
+    const label = el("label", `P${s} `);
+    const input = el("input");
+    input.setAttribute("list", "agent-names");
+    input.className = "opponent";
+    input.value = old[k] || fallback;
+    label.append(input);
+    box.append(label);
+    k += 1;
+  }
+}
+
+async function startGame(event) {
+  event.preventDefault();
+  if (busy) return;
+  const body = {
+    rules: rules(),
+    players: Number($("#players").value),
+    seat: Number($("#seat").value),
+    opponents: [...document.querySelectorAll("#opponents input")].map((i) => i.value.trim()),
+    victory_card: $("#victory-card").value || null,
+    point_variant: $("#point-variant").checked,
+    round_limit: Number($("#round-limit").value) || 60,
+  };
+  if ($("#seed").value !== "") body.seed = Number($("#seed").value);
+  if (body.rules === "brutii" && $("#brutii-seat").value !== "") body.brutii_seat = Number($("#brutii-seat").value);
+  await guarded(async () => show(await api("POST", "/api/games", body)));
+}
+
+function newGame() {
+  state = null;
+  history.replaceState(null, "", "#");
+  $("#game").hidden = true;
+  $("#setup").hidden = false;
+  $("#new-game-top").hidden = true;
+  document.body.dataset.over = "";
+  showError("");
+}
+
+// -- the game ------------------------------------------------------------------------------
+
+async function guarded(fn) {
+  busy = true;
+  document.body.classList.add("busy");
+  try {
+    await fn();
+    showError("");
+  } catch (err) {
+    showError(err.message);
+  } finally {
+    busy = false;
+    document.body.classList.remove("busy");
+  }
+}
+
+async function send(body) {
+  if (busy || !state) return;
+  body.step = state.step;
+  await guarded(async () => show(await api("POST", `/api/games/${state.id}/action`, body)));
+}
+
+function list(node, lines) {
+  node.replaceChildren(...lines.map((line) => el("li", line)));
+}
+
+function showBoard(s) {
+  const board = $("#board");
+  board.innerHTML = s.board;   // the server's SVG drawing: no scripts, no outside references
+  const decision = s.decision;
+  if (!decision) return;
+  for (const choice of decision.choices) {
+    let nodes = [];
+    for (const selector of choice.targets) {   // the most precise selector that matches anything
+      nodes = board.querySelectorAll(selector);
+      if (nodes.length) break;
+    }
+    for (const node of nodes) {
+      node.classList.add("legal");
+      node.dataset.choice = String(choice.index);
+      const title = document.createElementNS("http://www.w3.org/2000/svg", "title");
+      title.textContent = choice.detail ? `${choice.words}: ${choice.detail}` : choice.words;
+      node.prepend(title);
+    }
+  }
+}
+
+function showDecision(decision) {
+  $("#decision").hidden = !decision;
+  if (!decision) return;
+  $("#question").textContent = decision.question;
+  $("#staged").textContent = decision.staged;
+  list($("#takeover"), decision.takeover);
+  const bid = decision.bid;
+  $("#bid-form").hidden = !bid;
+  if (bid) {
+    const input = $("#bid-amount");
+    input.min = bid.min;
+    input.max = bid.max;
+    input.value = "";
+    $("#stake").textContent = bid.stake;
+    $("#bid-range").textContent = `from ${bid.min} to ${bid.max}`;
+  }
+  const targets = decision.choices.some((c) => c.targets.length);
+  $("#hint").textContent = bid ? "Type your sealed bid." :
+    targets ? "Click a highlighted card or space on the board, or a choice below." : "Click a choice.";
+  const box = $("#choices");
+  box.replaceChildren();
+  for (const choice of decision.choices) {
+    const button = el("button", null, choice.card ? "choice card-choice" : "choice");
+    button.type = "button";
+    button.dataset.choice = String(choice.index);
+    button.append(el("span", choice.words, "words"));
+    if (choice.detail) button.append(el("span", choice.detail, "detail"));
+    box.append(button);
+  }
+}
+
+function showResult(s) {
+  const result = s.result;
+  $("#result").hidden = !result;
+  document.body.dataset.over = result ? "1" : "";
+  if (!result) return;
+  $("#verdict").textContent = result.verdict;
+  list($("#ranking"), result.lines);
+  $("#saved").textContent = s.saved ? `Saved as game ${s.saved.game_id} in ${s.saved.path}; replay it with: ${s.saved.replay}`
+    : (s.save_error || "This server does not save games.");
+}
+
+function show(s) {
+  state = s;
+  $("#setup").hidden = true;
+  $("#game").hidden = false;
+  $("#new-game-top").hidden = false;
+  history.replaceState(null, "", `#game=${s.id}`);
+  $("#subtitle").textContent = `${s.rules} game, round ${s.round}; you are P${s.seat}; ` +
+    s.names.map((n, i) => `P${i} ${n}`).join(", ");
+  document.body.dataset.step = String(s.step);
+  showBoard(s);
+  showDecision(s.decision);
+  showResult(s);
+  list($("#changes"), s.changes);
+  $("#progress-line").textContent = s.progress_line;
+  $("#victory").textContent = s.victory.join("\n");
+  list($("#log"), s.log);
+  list($("#notes"), s.notes);
+}
+
+// -- wiring ----------------------------------------------------------------------------------
+
+async function init() {
+  $("#setup-form").addEventListener("submit", startGame);
+  $("#setup-form").addEventListener("change", (e) => {
+    if (e.target.name === "rules" || e.target.id === "players" || e.target.id === "seat") refreshForm();
+  });
+  $("#new-game").addEventListener("click", newGame);
+  $("#new-game-top").addEventListener("click", newGame);
+  $("#board").addEventListener("click", (e) => {
+    const node = e.target.closest(".legal");
+    if (node) send({ choice: Number(node.dataset.choice) });
+  });
+  $("#choices").addEventListener("click", (e) => {
+    const node = e.target.closest("[data-choice]");
+    if (node) send({ choice: Number(node.dataset.choice) });
+  });
+  $("#bid-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const amount = Number($("#bid-amount").value);
+    if ($("#bid-amount").value === "" || !Number.isInteger(amount)) { showError("Type a whole number of denarii."); return; }
+    send({ bid: amount });
+  });
+  await guarded(async () => {
+    options = await api("GET", "/api/options");
+    $("#agent-names").replaceChildren(...options.agents.map((a) => { const o = el("option"); o.value = a; return o; }));
+    refreshForm();
+  });
+  const match = /game=([0-9a-f]+)/.exec(location.hash);
+  if (match) {
+    await guarded(async () => show(await api("GET", `/api/games/${match[1]}`)));
+  }
+  document.body.dataset.ready = "1";
+}
+
+init();

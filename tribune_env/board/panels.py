@@ -1,0 +1,165 @@
+"""The panels of the drawing: the victory card with each player's progress, the running decision, the players."""
+
+from __future__ import annotations
+
+from tribune_env.board import style as st
+from tribune_env.board.scene import Scene
+from tribune_env.board.svg import Canvas, draw_cards, hand_cards
+from tribune_env.data import Faction, Region
+from tribune_env.engine.brutii import card_name, disc_name
+from tribune_env.engine.state import TILE_NAMES, TRIBUNE
+from tribune_env.engine.view import PublicPlayer
+
+BASE_ORDER = ("tribune", "favor", "laurels", "legions", "denarii", "markers", "emperor_tiles", "patrons")
+
+
+def progress(player: PublicPlayer, thresholds: dict[str, int]) -> list[tuple[str, str, bool]]:
+    """(objective, what the player has against what is needed, met) for each objective of a victory card."""
+    have = {
+        "laurels": player.laurels,
+        "legions": player.legions,
+        "denarii": player.money,
+        "markers": sum(player.markers),
+        "emperor_tiles": len(player.emperor_tiles),
+        "patrons": player.patrons,
+    }
+    rows = [
+        ("tribune", "yes" if player.tile == TRIBUNE else "no", player.tile == TRIBUNE),
+        ("favor", "yes" if player.eternal_favor or player.temporary_favor else "no",
+         player.eternal_favor or player.temporary_favor),
+    ]  # fmt: skip
+    for key in BASE_ORDER[2:]:
+        if key in thresholds:
+            rows.append((key, f"{have[key]}/{thresholds[key]}", have[key] >= thresholds[key]))
+    return rows
+
+
+def draw_victory(cv: Canvas, sc: Scene, x: float, y: float, w: float, h: float) -> None:
+    """The victory card: its objectives, and per player the progress on each and the score now."""
+    card = sc.card
+    cv.open("", ident="victory", card=card.id if card is not None else "point_variant")
+    cv.rect(x, y, w, h, "#f7efd9", st.LINE, 6, fixed=True)
+    if card is None:
+        cv.text(x + 10, y + 22, "Point-value variant: the highest score wins", 15, bold=True, fixed=True)
+        rows: list[list[tuple[str, str, bool]]] = [[] for _ in sc.view.players]
+    else:
+        must = ", ".join(st.OBJECTIVE_WORDS[o] for o in card.obligatory)
+        cv.text(x + 10, y + 22, f"Victory card: {card.title}", 15, bold=True, fixed=True)
+        needs = f"Needs {sc.required} objectives" + (f", always {must}" if must else "") + " (✓ = met)"
+        cv.text(x + 10, y + 40, needs, 11, st.LINE, fixed=True)
+        rows = [progress(p, card.thresholds) for p in sc.view.players]
+    col = (w - 204) / max(len(rows[0]), 1)
+    for j, (key, _, _) in enumerate(rows[0]):
+        cv.text(x + 64 + col * (j + 0.5), y + 62, st.OBJECTIVE_SHORT[key], 10, bold=True, anchor="middle", fixed=True)
+    cv.text(x + w - 116, y + 62, "score", 11, bold=True, anchor="middle", fixed=True)
+    if card is not None:
+        cv.text(x + w - 12, y + 62, "objectives", 11, bold=True, anchor="end", fixed=True)
+    line = min(26.0, (h - 72) / max(len(rows), 1))
+    for s, row in enumerate(rows):
+        ry = y + 70 + s * line
+        met, fulfils = verdict(sc, row)
+        cv.open("progress", seat=s, score=sc.scores[s] if sc.scores else None, met=met, fulfils=int(fulfils))
+        cv.rect(x + 10, ry + 3, 14, 14, st.PLAYER_COLOURS[s], st.INK, 3, fixed=True)
+        cv.text(x + 28, ry + 15, f"P{s}", 12, bold=True, fixed=True)
+        for j, (_, value, ok) in enumerate(row):
+            cx = x + 64 + col * j
+            cv.rect(cx + 3, ry, col - 6, line - 4, "#bfe3b4" if ok else "#f1e4c8", rx=3)
+            cv.text(cx + col / 2, ry + 15, ("✓ " if ok else "") + value, 11, anchor="middle")
+        if sc.scores:
+            cv.text(x + w - 116, ry + 15, str(sc.scores[s]), 12, bold=True, anchor="middle")
+        if card is not None:
+            said = f"{met} of {sc.required}" + (" — fulfils" if fulfils else "")
+            cv.text(x + w - 12, ry + 15, said, 11, "#1d6b1d" if fulfils else st.INK, fulfils, "end")
+        cv.close()
+    cv.close()
+
+
+def verdict(sc: Scene, row: list[tuple[str, str, bool]]) -> tuple[int, bool]:
+    """How many objectives of ``row`` a player meets, and whether that fulfils the card (False without one)."""
+    met = sum(ok for _, _, ok in row)
+    card = sc.card
+    return met, card is not None and met >= sc.required and all(ok for key, _, ok in row if key in card.obligatory)
+
+
+def draw_decision(cv: Canvas, sc: Scene, x: float, y: float, w: float, h: float) -> None:
+    """What is being decided: the set being staged, the set to beat, sealed bids shown, the Augur's cards, the
+    Brutii's public state."""
+    v = sc.view
+    cv.rect(x, y, w, h, st.BOX, st.LINE, 6, fixed=True)
+    cv.text(x + 10, y + 22, "On the table now", 14, bold=True, fixed=True)
+    ty = y + 34
+    shown = [("cards being laid", sc.staged, "staged"), ("set to beat (space 2)", v.contest, "contest"),
+             ("Augur's drawn cards", sc.augur, "augur")]  # fmt: skip
+    for label, cards, where in shown:
+        if cards:
+            cv.text(x + 10, ty + 12, label, 11)
+            draw_cards(cv, sc, cards, x + 10, ty + 16, w - 20, where)
+            ty += st.CARD_H + 22
+    if sc.bids:
+        bids = ", ".join(f"P{s}: {'out' if b == -2 else b}" for s, b in sorted(sc.bids.items()))
+        cv.text(x + 10, ty + 12, f"sealed bids: {bids}", 11)
+        ty += 18
+    if v.brutii >= 0:
+        ty = draw_brutii(cv, sc, x + 10, ty + 12)
+    if ty == y + 34:
+        cv.text(x + 10, ty + 12, "nothing staged", 11, st.LINE)
+
+
+def draw_brutii(cv: Canvas, sc: Scene, x: float, y: float) -> float:
+    v = sc.view
+    revealed = ", ".join(disc_name(d) for d in v.brutii_revealed) or "-"
+    played = ", ".join(card_name(c) for c in v.brutii_played) or "-"
+    veto = Region(v.veto).key.replace("_", " ") if v.veto >= 0 else "-"
+    lines = [f"Brutii: P{v.brutii}, {v.brutii_turns} turns left, veto {veto}", f"discs: {revealed}",
+             f"action cards played: {played}"]  # fmt: skip
+    for i, line in enumerate(lines):
+        cv.text(x, y + 14 * i, line, 10)
+    return y + 14 * len(lines)
+
+
+def draw_players(cv: Canvas, sc: Scene, x: float, y: float, w: float, h: float) -> None:
+    """One panel per player, top to bottom."""
+    n = len(sc.view.players)
+    ph = min(190.0, h / n)
+    for s in range(n):
+        draw_player(cv, sc, s, x, y + s * ph, w, ph - 6)
+
+
+def draw_player(cv: Canvas, sc: Scene, s: int, x: float, y: float, w: float, h: float) -> None:
+    v = sc.view
+    p = v.players[s]
+    cv.open("player", key=f"player:{s}", ident=f"player-{s}", seat=s, money=p.money, laurels=p.laurels,
+            legions=p.legions)  # fmt: skip
+    cv.rect(x, y, w, h, st.BOX, st.LINE, 6, fixed=True)
+    cv.rect(x, y, 10, h, st.PLAYER_COLOURS[s], rx=3, fixed=True)
+    cv.text(x + 18, y + 20, st.player_name(s, v.brutii), 15, bold=True, fixed=True)
+    if sc.viewer == s:
+        cv.text(x + w - 10, y + 20, "you", 13, st.LINE, True, "end")
+    if v.pending is not None and v.pending.seat == s:
+        cv.outline("*", x + 2, y + 2, w - 4, h - 4)
+        cv.text(x + 140, y + 20, "to decide", 14, st.HIGHLIGHT, True)
+    favor = "eternal" if p.eternal_favor else "temporary" if p.temporary_favor else "none"
+    cv.text(x + 18, y + 40, f"{p.money} denarii · {p.laurels} laurels · {p.legions} legions · "
+            f"{p.followers} followers to place · tile: {TILE_NAMES[p.tile]} · favor: {favor}", 12)  # fmt: skip
+    draw_markers(cv, p, x + 18, y + 48)
+    if v.expansion:
+        tiles = " ".join(f"#{t}" for t in p.emperor_tiles) or "none"
+        cv.text(x + 330, y + 60, f"patron tiles {p.patrons} · emperor tiles {tiles}", 11)
+    hand = sc.hands.get(s)
+    size = p.hand_size if hand is None else sum(hand)
+    cv.text(x + 18, y + 84, f"hand {size}", 11, bold=True)
+    cards = hand_cards(hand) if hand is not None else [-1] * p.hand_size
+    if h >= st.CARD_H + 76:
+        draw_cards(cv, sc, cards, x + 76, y + 70, w - 86, "hand", s)
+    cv.outline(f"player:{s}", x, y, w, h)
+    cv.close()
+
+
+def draw_markers(cv: Canvas, p: PublicPlayer, x: float, y: float) -> None:
+    """The faction markers a player holds, as small coloured tags."""
+    held = [Faction(f) for f, on in enumerate(p.markers) if on]
+    cv.text(x, y + 12, "markers:" if held else "markers: none", 11)
+    for i, f in enumerate(held):
+        fill = st.FACTION_COLOURS[f]
+        cv.rect(x + 56 + i * 36, y + 1, 32, 14, fill, st.INK, 3)
+        cv.text(x + 72 + i * 36, y + 12, st.FACTION_SHORT[f], 9, st.text_colour(fill), anchor="middle")
