@@ -265,7 +265,7 @@ ray: {{env_runners: 0}}
     assert main(["train", str(config)]) == 0
     run = tmp_path / "runs" / "rl"
     final = run / "final.npz"
-    assert load_policy(final, GameConfig(players=4)).meta["net"]["pi"] == [32]
+    assert load_policy(final, GameConfig(players=4, round_limit=10)).meta["net"]["pi"] == [32]
     checkpoints = sorted((run / "checkpoints").glob("step-*.rllib"))
     assert len(checkpoints) == 1, "keep_checkpoints: 1 prunes the older folder"
     assert json.loads((checkpoints[0] / "tribune.json").read_text())["timesteps"] >= 256
@@ -295,5 +295,21 @@ def test_rllib_recipe_runs(tmp_path: Path, local_ray: Any) -> None:
     spec.loader.exec_module(recipe)
     summary = recipe.main(["--iterations", "1", "--batch", "300", "--env-runners", "0", "--export",
                            str(tmp_path / "shared.npz"), "--games", "2"])
-    assert summary["steps"] >= 300 and summary["games"] == 2
+    assert summary["steps"] >= 300 and summary["games"] >= 2  # whole seat rotations
     assert load_policy(tmp_path / "shared.npz", GameConfig(players=4)).n_actions > 0
+
+
+@pytest.mark.slow
+def test_an_illegal_move_inside_a_ray_worker_arrives_as_itself(local_ray: Any) -> None:
+    """Ray re-creates a task's exception class on the caller's side; ours must survive that (it used to arrive as
+    ``TypeError: IllegalMoveError.__init__() missing 2 required positional arguments``)."""
+
+    @local_ray.remote
+    def illegal_step() -> None:
+        env = TribuneMultiAgentEnv({"players": 4, "illegal_action": "raise"})
+        obs, _ = env.reset(seed=1)
+        (agent,) = obs
+        env.step({agent: int(np.flatnonzero(obs[agent][MASK_KEY] == 0)[0])})
+
+    with pytest.raises(IllegalMoveError, match="not a legal choice"):
+        local_ray.get(illegal_step.remote())

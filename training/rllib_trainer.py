@@ -137,6 +137,17 @@ class RLlibTrainer(Trainer):
     def snapshot(self, model: Any) -> Path:
         return self.export(model, self.paths.snapshots / f"step-{int(model.num_timesteps):09d}.npz")
 
+    def _set_aside_later(self, steps: int) -> None:
+        """As for SB3 (files after ``steps`` move to ``superseded/``), and the RLlib checkpoint folders too."""
+        super()._set_aside_later(steps)
+        later = [p for p in self.step_checkpoints() if _steps_of(p) > steps]
+        if later:
+            target = self.paths.checkpoints / "superseded" / time.strftime("%Y%m%d-%H%M%S")
+            target.mkdir(parents=True, exist_ok=True)
+            for path in later:
+                path.replace(target / path.name)
+            self.say(f"moved {len(later)} RLlib checkpoint folder(s) after step {steps:,} to {target}")
+
     def _trained(self) -> bool:
         return any(_steps_of(p) > 0 for p in self.step_checkpoints()) or (self.paths.root / "final.npz").exists()
 
