@@ -196,3 +196,20 @@ def test_docs_pictures_of_the_board() -> None:
         data = (docs / name).read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and 10_000 < len(data) < 300_000
     assert "(docs/board.png)" in (docs.parent / "README.md").read_text(encoding="utf-8")
+
+
+def test_tribune_board_draws_a_played_position_and_names_bad_input(tmp_path: Path) -> None:
+    """``tribune board``: a seeded position as SVG for a seat (other hands face down), errors with exit status 2."""
+    import xml.etree.ElementTree as ET
+
+    from training.cli import main
+
+    out = tmp_path / "b.svg"
+    assert main(["board", "--seed", "3", "--round", "2", "--after", "2", "--viewer", "1", "--out", str(out)]) == 0
+    root = ET.fromstring(out.read_text(encoding="utf-8"))
+    hands = [g for g in root.iter() if g.get("data-where") == "hand"]
+    assert hands and all(g.get("data-seat") == "1" for g in hands if "hidden" not in (g.get("class") or ""))
+    assert main(["board", "--viewer", "9", "--out", str(out)]) == 2
+    assert main(["board", "--out", str(tmp_path / "b.gif")]) == 2
+    assert main(["board", "--position", str(tmp_path / "missing.json"), "--out", str(out)]) == 2
+    assert main(["board", "--agent", "nobody", "--out", str(out)]) == 2

@@ -20,6 +20,7 @@ COMMANDS = {
     "play": "training.play",
     "train": "training.train_command",
     "serve": "training.web.command",
+    "board": "training.board_command",
 }
 
 
