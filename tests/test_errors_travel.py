@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from training.web.session import WebError
 from tribune_env import Game, GameConfig
 from tribune_env.engine.actions import Bid
 from tribune_env.engine.errors import IllegalActionError
@@ -83,6 +84,7 @@ def _illegal_move() -> IllegalMoveError:
 EXAMPLES: dict[type[BaseException], Callable[[], BaseException]] = {
     IllegalActionError: _illegal_action,
     IllegalMoveError: _illegal_move,
+    WebError: lambda: WebError(404, "no game 'abc' (finished games are forgotten after an hour)"),
 }
 
 CLASSES = public_exceptions()

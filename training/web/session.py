@@ -74,6 +74,9 @@ class WebError(Exception):
         self.status = status
         self.message = message
 
+    def __reduce__(self) -> tuple[type[WebError], tuple[int, str]]:
+        return (type(self), (self.status, self.message))  # pickled and copied with both fields
+
 
 # -- request checking ---------------------------------------------------------------------
 
