@@ -1,8 +1,7 @@
 """Shared pytest fixtures for end-to-end tests in a real headless Chromium (Playwright driving Debian's browser).
 
-Use from a test module (tests/ is on ``sys.path`` under pytest's rootdir import mode)::
-
-    from browser import browser, page  # noqa: F401  (pytest fixtures)
+``tests/conftest.py`` makes them session-wide fixtures; a test module only asks for them (importing them into a
+module would give it a second Playwright instance, which cannot run beside the first)::
 
     def test_something(page: Page) -> None:
         page.goto(url)

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import browser, page  # noqa: F401  (pytest fixtures)
 from test_replay import CONFIG, play_record
 
 from training import replay
@@ -203,7 +202,7 @@ def test_cli_html_errors(results: Path, tmp_path: Path, rec: GameRecord, capsys:
 # -- in a real browser -------------------------------------------------------------------------------------
 
 
-def test_the_page_in_chromium(page: Any, tmp_path: Path, rec: GameRecord, doc: ReplayDocument, html: str) -> None:  # noqa: F811
+def test_the_page_in_chromium(page: Any, tmp_path: Path, rec: GameRecord, doc: ReplayDocument, html: str) -> None:
     started = time.perf_counter()
     path = tmp_path / "game.html"
     path.write_text(html)

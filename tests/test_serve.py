@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import browser, page  # noqa: F401  (pytest fixtures)
 
 from training.cli import main as tribune_main
 from training.replay import replay_game

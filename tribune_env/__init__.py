@@ -14,6 +14,8 @@ import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from tribune_env._native import compiled  # first: TRIBUNE_PURE=1 must act before the engine is imported
+from tribune_env._native import register_reducers as _register_reducers
 from tribune_env.data import ComponentError, Components, Faction, Region, default_components, load_components
 from tribune_env.engine.actions import (
     COMMIT,
@@ -151,6 +153,7 @@ def _register_envs_on_import() -> None:
 
 
 _register_envs_on_import()
+_register_reducers()  # the compiled build only: pickle and copy of its classes (tribune_env/_native.py)
 
 __all__ = [
     "COMMIT",
@@ -183,6 +186,7 @@ __all__ = [
     "TribuneError",
     "TribuneExpansionSingleEnv",
     "TribuneSingleEnv",
+    "compiled",
     "default_components",
     "env",
     "expansion_env",

@@ -10,6 +10,9 @@ Every figure comes from random legal play timed with ``time.perf_counter``:
 * single-agent steps/s: learner steps of the Gymnasium wrapper with random
   opponents (each step also plays the opponents' moves up to the learner's next
   decision);
+* ``raw_env`` AEC steps/s (the same loop without the order-enforcing wrapper) and batched learner
+  steps/s (:class:`~tribune_env.envs.batched.TribuneBatchedEnv`, :data:`BATCH` games, counted over all games);
+* games/s of random play with a ``Game.view()`` per decision (the work of a tournament of random agents);
 * observation encoding and ``clone()``: mean microseconds over mid-game states.
 
 The peers (``tictactoe_v3``, ``connect_four_v3``, ``texas_holdem_v4``) run the same
@@ -20,21 +23,31 @@ installed is reported as unavailable.
 
 from __future__ import annotations
 
+import importlib.machinery
+import importlib.util
+import json
 import math
+import os
 import platform
 import random
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pettingzoo
 
+from tribune_env._native import PURE_ENV, compiled
 from tribune_env.codec import encoder_for
 from tribune_env.engine.game import Game
 from tribune_env.envs.aec import env as tribune_aec
 from tribune_env.envs.aec import expansion_env as tribune_expansion_aec
+from tribune_env.envs.aec import expansion_raw_env as tribune_expansion_raw_aec
+from tribune_env.envs.aec import raw_env as tribune_raw_aec
 from tribune_env.envs.single import TribuneSingleEnv
 from tribune_env.envs.table import Table
 
@@ -54,6 +67,10 @@ class TribuneFigures:
     mask_us: float
     expansion_decisions_per_s: float = 0.0  # the same loop with the Tribune Expansion
     expansion_aec_steps_per_s: float = 0.0  # tribune/TribuneExpansion-v0, expansion rules
+    raw_aec_steps_per_s: float = 0.0  # raw_env: the AEC loop without the order-enforcing wrapper
+    batched_steps_per_s: float = 0.0  # learner steps/s of TribuneBatchedEnv with BATCH games (all games together)
+    expansion_raw_aec_steps_per_s: float = 0.0  # expansion_raw_env, expansion rules
+    view_games_per_s: float = 0.0  # games/s of random play taking a Game.view() per decision (a random tournament)
 
     @property
     def expansion_ratio(self) -> float:
@@ -70,6 +87,16 @@ class PeerFigures:
 
 
 @dataclass
+class BuildFigures:
+    """Engine decisions/s and AEC ``env()`` steps/s of one build (``"compiled"`` or ``"pure"``) at ``players``."""
+
+    build: str
+    players: int
+    engine_decisions_per_s: float
+    aec_steps_per_s: float
+
+
+@dataclass
 class BenchReport:
     seconds: float
     seed: int
@@ -77,10 +104,15 @@ class BenchReport:
     machine: str
     tribune: list[TribuneFigures] = field(default_factory=list)
     peers: list[PeerFigures] = field(default_factory=list)
+    compiled: bool = False  # whether this process runs the mypyc-compiled engine (tribune_env.compiled())
+    builds: list[BuildFigures] = field(default_factory=list)  # both builds side by side, where both are installed
+    builds_note: str = ""  # why only one build was measured
 
-    def ratios(self, players: int = 4) -> dict[str, float]:
-        """AEC steps/s of Tribune at ``players`` divided by each available peer's."""
-        ours = next(t.aec_steps_per_s for t in self.tribune if t.players == players)
+    def ratios(self, players: int = 4, raw: bool = False) -> dict[str, float]:
+        """AEC steps/s of Tribune at ``players`` (``env()``, or ``raw_env`` with ``raw``) divided by each available
+        peer's."""
+        figures = next(t for t in self.tribune if t.players == players)
+        ours = figures.raw_aec_steps_per_s if raw else figures.aec_steps_per_s
         return {p.name: ours / p.aec_steps_per_s for p in self.peers if p.aec_steps_per_s}
 
     def to_dict(self) -> dict[str, Any]:
@@ -88,6 +120,7 @@ class BenchReport:
         for figures, ours in zip(out["tribune"], self.tribune, strict=True):
             figures["expansion_ratio"] = ours.expansion_ratio
         out["ratios_4p"] = self.ratios(4) if any(t.players == 4 for t in self.tribune) else {}
+        out["raw_ratios_4p"] = self.ratios(4, raw=True) if any(t.players == 4 for t in self.tribune) else {}
         return out
 
 
@@ -154,6 +187,49 @@ def single_rate(players: int, seconds: float, seed: int) -> float:
             _obs, _reward, terminated, truncated, _info = env.step(int(legal[int(rng.random() * len(legal))]))
             done = terminated or truncated
             steps += 1
+    return steps / (time.perf_counter() - start)
+
+
+def view_play_rate(players: int, seconds: float, seed: int) -> float:
+    """Games per second of random legal play that takes each decider's ``Game.view()`` first, as a tournament of
+    agents that do not read their view does (the view is built lazily, so it costs little unread)."""
+    rng = random.Random(seed)
+    games = 0
+    game_seed = seed
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        game = Game.new(players=players, seed=game_seed)
+        game_seed += 1
+        while not game.is_over:
+            game.view(game.current_seat)
+            legal = game.legal_actions()
+            game.apply(legal[int(rng.random() * len(legal))])
+        games += 1
+        if time.perf_counter() >= deadline:
+            return games / (time.perf_counter() - start)
+
+
+BATCH = 16
+"""Games in the batched-environment figure."""
+
+
+def batched_rate(players: int, seconds: float, seed: int, num_envs: int = BATCH) -> float:
+    """Learner steps per second (over all games) of :class:`TribuneBatchedEnv` against random opponents."""
+    from tribune_env.envs.batched import TribuneBatchedEnv
+
+    env = TribuneBatchedEnv(num_envs, players=players)
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    steps = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        masks = env.action_masks()
+        choice = (rng.random(num_envs) * masks.sum(axis=1)).astype(np.int64)
+        actions = np.asarray([np.flatnonzero(row)[k] for row, k in zip(masks, choice, strict=True)])
+        env.step(actions)
+        steps += num_envs
     return steps / (time.perf_counter() - start)
 
 
@@ -224,8 +300,12 @@ def bench(
     players: tuple[int, ...] = PLAYER_COUNTS,
     peers: tuple[str, ...] = PEERS,
     progress: Callable[[str], None] | None = None,
+    builds: bool = True,
 ) -> BenchReport:
     """Run every measurement; ``seconds`` is the time given to each throughput figure.
+
+    With ``builds`` and both builds of the engine installed (a compiled wheel ships the sources too), the engine
+    and AEC figures are measured again with the other build in a subprocess (``report.builds``).
 
     Raises:
         ValueError: ``seconds`` is not a finite number > 0 (NaN would never reach a deadline), ``seed`` is not
@@ -233,6 +313,7 @@ def bench(
     """
     check_options(seconds, seed, players, peers)
     report = BenchReport(seconds, seed, platform.python_version(), platform.processor() or platform.machine())
+    report.compiled = compiled()
     note = progress or (lambda _msg: None)
     for n in players:
         note(f"tribune {n} players")
@@ -242,9 +323,13 @@ def bench(
         single = single_rate(n, seconds, seed)
         encode, clone, mask = micro_timings(n, seed)
         wide, _ = aec_rate(lambda n=n: tribune_expansion_aec(players=n), seconds, seed)  # type: ignore[misc]
-        report.tribune.append(
-            TribuneFigures(n, decisions, steps, games, single, encode, clone, mask, expansion, wide)
-        )
+        figures = TribuneFigures(n, decisions, steps, games, single, encode, clone, mask, expansion, wide)
+        figures.raw_aec_steps_per_s, _ = aec_rate(lambda n=n: tribune_raw_aec(players=n), seconds, seed)  # type: ignore[misc]
+        figures.batched_steps_per_s = batched_rate(n, seconds, seed)
+        raw_wide, _ = aec_rate(lambda n=n: tribune_expansion_raw_aec(players=n), seconds, seed)  # type: ignore[misc]
+        figures.expansion_raw_aec_steps_per_s = raw_wide
+        figures.view_games_per_s = view_play_rate(n, seconds, seed)
+        report.tribune.append(figures)
     for name in peers:
         note(f"peer {name}")
         try:
@@ -254,4 +339,66 @@ def bench(
             continue
         steps, games = aec_rate(factory, seconds, seed)
         report.peers.append(PeerFigures(name, steps, games))
+    if builds:
+        compare_builds(report, players, seconds, seed, note)
     return report
+
+
+# -- compiled and pure builds ------------------------------------------------------------------------------------
+
+
+def compiled_build_installed() -> bool:
+    """Whether compiled modules of the engine are installed (``TRIBUNE_PURE=1`` may still keep them unused)."""
+    engine = Path(str(importlib.util.find_spec("tribune_env.engine").origin)).parent  # type: ignore[union-attr]
+    return any((engine / f"game{suffix}").is_file() for suffix in importlib.machinery.EXTENSION_SUFFIXES)
+
+
+def build_rates(players: tuple[int, ...], seconds: float, seed: int) -> list[BuildFigures]:
+    """Engine decisions/s and AEC steps/s of the build this process runs, for each player count."""
+    name = "compiled" if compiled() else "pure"
+    out = []
+    for n in players:
+        steps, _ = aec_rate(lambda n=n: tribune_aec(players=n), seconds, seed)  # type: ignore[misc]
+        out.append(BuildFigures(name, n, engine_rate(n, seconds, seed), steps))
+    return out
+
+
+def other_build_rates(players: tuple[int, ...], seconds: float, seed: int) -> list[BuildFigures]:
+    """:func:`build_rates` of the other build, in a subprocess: the pure sources (``TRIBUNE_PURE=1``) when this
+    process runs compiled code, the compiled modules when it runs the sources of a compiled installation."""
+    env = dict(os.environ)
+    if compiled():
+        env[PURE_ENV] = "1"
+    else:
+        env.pop(PURE_ENV, None)
+    code = (
+        "import json, sys; from dataclasses import asdict; from tribune_env.bench import build_rates; "
+        "players, seconds, seed = json.loads(sys.argv[1]); "
+        "print(json.dumps([asdict(f) for f in build_rates(tuple(players), seconds, seed)]))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, json.dumps([list(players), seconds, seed])],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return [BuildFigures(**row) for row in json.loads(done.stdout.strip().splitlines()[-1])]
+
+
+def compare_builds(
+    report: BenchReport, players: tuple[int, ...], seconds: float, seed: int, note: Callable[[str], None]
+) -> None:
+    """Fill ``report.builds`` with both builds (this run's figures and a subprocess's), or say why not."""
+    if not compiled_build_installed():
+        report.builds_note = "pure Python only: no compiled build installed (editable install, or compiling failed)"
+        return
+    note("the other build of the engine" + (" (pure)" if report.compiled else " (compiled)"))
+    here = "compiled" if report.compiled else "pure"
+    mine = [BuildFigures(here, t.players, t.engine_decisions_per_s, t.aec_steps_per_s) for t in report.tribune]
+    try:
+        other = other_build_rates(players, seconds, seed)
+    except (subprocess.CalledProcessError, ValueError, TypeError) as err:
+        report.builds_note = f"the other build could not be measured: {err}"
+        return
+    report.builds = sorted([*mine, *other], key=lambda f: (f.players, f.build))

@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from tribune_env import __version__
-from tribune_env.bench import PEERS, PLAYER_COUNTS, BenchReport, bench, check_options
+from tribune_env.bench import PEERS, PLAYER_COUNTS, BenchReport, bench, check_options, compiled_build_installed
 from tribune_env.codec.docs import write_docs
 from tribune_env.data import load_components
 from tribune_env.engine.config import GameConfig
@@ -275,6 +275,7 @@ def _bench_tables(report: BenchReport) -> list[Table]:
         "expansion ÷ base",
         "expansion AEC steps/s",
         "÷ base AEC",
+        "expansion raw_env steps/s",
     ):
         expansion.add_column(column, justify="right")
     for t in report.tribune:
@@ -285,6 +286,26 @@ def _bench_tables(report: BenchReport) -> list[Table]:
             f"{t.expansion_ratio:.2f}x",
             f"{t.expansion_aec_steps_per_s:,.0f}",
             f"{t.expansion_aec_steps_per_s / t.aec_steps_per_s:.2f}x" if t.aec_steps_per_s else "-",
+            f"{t.expansion_raw_aec_steps_per_s:,.0f}",
+        )
+    paths = Table(title="Environment paths, same run")
+    for column in (
+        "players",
+        "raw_env steps/s",
+        "env() ÷ raw_env",
+        "batched x16 learner steps/s",
+        "÷ Gym steps/s",
+        "view games/s",
+    ):
+        paths.add_column(column, justify="right")
+    for t in report.tribune:
+        paths.add_row(
+            str(t.players),
+            f"{t.raw_aec_steps_per_s:,.0f}",
+            f"{t.aec_steps_per_s / t.raw_aec_steps_per_s:.2f}x" if t.raw_aec_steps_per_s else "-",
+            f"{t.batched_steps_per_s:,.0f}",
+            f"{t.batched_steps_per_s / t.single_steps_per_s:.2f}x" if t.single_steps_per_s else "-",
+            f"{t.view_games_per_s:,.2f}",
         )
     peers = Table(title="PettingZoo peers, same loop and policy")
     for column in ("game", "AEC steps/s", "games/s", "Tribune steps/s ÷ peer, per player count"):
@@ -295,7 +316,27 @@ def _bench_tables(report: BenchReport) -> list[Table]:
             continue
         ratios = "  ".join(f"{t.players}p {t.aec_steps_per_s / p.aec_steps_per_s:.2f}x" for t in report.tribune)
         peers.add_row(p.name, f"{p.aec_steps_per_s:,.0f}", f"{p.games_per_s or 0:,.1f}", ratios)
-    return [ours, expansion, peers]
+    return [ours, paths, expansion, peers, _builds_table(report)]
+
+
+def _builds_table(report: BenchReport) -> Table:
+    """The engine build of this run, and both builds side by side where both are installed."""
+    running = "compiled (mypyc)" if report.compiled else "pure Python"
+    note = f" ({report.builds_note})" if report.builds_note else ""
+    table = Table(title=f"Engine build: {running}; compiled vs pure{note}")
+    for column in ("players", "build", "engine decisions/s", "AEC steps/s", "decisions ÷ pure", "AEC ÷ pure"):
+        table.add_column(column, justify="right")
+    pure = {f.players: f for f in report.builds if f.build == "pure"}
+    for f in report.builds:
+        base = pure.get(f.players)
+        ratio = ("-", "-")
+        if base and base.engine_decisions_per_s and base.aec_steps_per_s:
+            ratio = (
+                f"{f.engine_decisions_per_s / base.engine_decisions_per_s:.2f}x",
+                f"{f.aec_steps_per_s / base.aec_steps_per_s:.2f}x",
+            )
+        table.add_row(str(f.players), f.build, f"{f.engine_decisions_per_s:,.0f}", f"{f.aec_steps_per_s:,.0f}", *ratio)
+    return table
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -306,7 +347,7 @@ def _bench(args: argparse.Namespace) -> int:
     # Progress is one line per measurement: a live spinner is a second thread, and it measurably slows the
     # measured loop (numpy releases the GIL, and the spinner takes it), so the figures would be wrong.
     console = Console(stderr=True)
-    total = len(args.players) + len(args.peers)
+    total = len(args.players) + len(args.peers) + compiled_build_installed()  # + the other build of the engine
     done = iter(range(1, total + 1))
     report = bench(
         args.seconds,

@@ -51,10 +51,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import SupportsIndex
 
 import numpy as np
 
 from tribune_env.data import BrutiiCard, Components, Faction, Official, Region, default_components
+from tribune_env.data.schema import python_class
 from tribune_env.engine.actions import (
     COMMIT,
     DECLINE,
@@ -81,6 +83,7 @@ above 60 costs more points than any auction in the game can return; engine bids
 above the cap are left out of the mask (documented in ``docs/actions.md``)."""
 
 
+@python_class  # a Python class in the compiled build too: pickles and copies with its fields
 class ActionDecodeError(ValueError):
     """An integer that is not an action of the codec."""
 
@@ -189,13 +192,13 @@ class ActionCodec:
 
     # -- integer <-> typed ----------------------------------------------------
 
-    def decode(self, index: int, seat: int, num_players: int) -> Action:
-        """The typed action of ``index`` for the player at absolute ``seat``.
+    def decode(self, index: SupportsIndex, seat: int, num_players: int) -> Action:
+        """The typed action of ``index`` (an integer, numpy's included) for the player at absolute ``seat``.
 
         Raises:
-            ActionDecodeError: ``index`` is outside ``0..n-1`` or names a seat not in the game.
+            ActionDecodeError: ``index`` is not an integer, is outside ``0..n-1`` or names a seat not in the game.
         """
-        self._check_index(index)
+        index = self._check_index(index)  # the user's value: typed SupportsIndex so compiled code accepts numpy's
         action = self._fixed[index]
         if action is not None:
             return action
@@ -247,15 +250,16 @@ class ActionCodec:
 
     # -- labels ---------------------------------------------------------------
 
-    def _check_index(self, index: object) -> None:
-        """Raise :class:`ActionDecodeError` unless ``index`` is an integer (not a bool) in ``0..n-1``."""
+    def _check_index(self, index: object) -> int:
+        """``index`` as an ``int``; :class:`ActionDecodeError` unless it is an integer (not a bool) in ``0..n-1``."""
         if isinstance(index, bool) or not isinstance(index, int | np.integer):
             raise ActionDecodeError(f"action {index!r} is not an integer (expected 0..{self.n - 1})")
         if not 0 <= index < self.n:
             raise ActionDecodeError(f"action {index!r} is outside the action space 0..{self.n - 1}")
+        return int(index)
 
-    def block_of(self, index: int) -> Block:
-        self._check_index(index)
+    def block_of(self, index: SupportsIndex) -> Block:
+        index = self._check_index(index)
         return next(b for b in self.blocks if b.start <= index < b.stop)
 
     def _relative_seat(self, block: Block, offset: int) -> tuple[int, int]:
@@ -263,8 +267,9 @@ class ActionCodec:
         relative, faction = divmod(offset, self.num_factions)
         return (relative + self.base_players if block.name == "assassinate_x" else relative), faction
 
-    def label(self, index: int) -> str:
+    def label(self, index: SupportsIndex) -> str:
         """A unique, context-free label such as ``card:senators:7`` or ``assassinate:+1:legates``."""
+        index = self._check_index(index)
         block = self.block_of(index)
         offset = index - block.start
         factions = self.components.factions
@@ -300,8 +305,9 @@ class ActionCodec:
         """The follower space of ``offset`` in the ``place`` or ``place_x`` block."""
         return offset if name == "place" else self.block["place"].size + offset
 
-    def describe(self, index: int, kind: DecisionKind | None = None, faction: int = -1) -> str:
+    def describe(self, index: SupportsIndex, kind: DecisionKind | None = None, faction: int = -1) -> str:
         """A readable label; with the decision ``kind`` (and its faction) options are spelled out."""
+        index = self._check_index(index)
         block = self.block_of(index)
         offset = index - block.start
         factions = self.components.factions

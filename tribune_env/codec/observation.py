@@ -37,7 +37,6 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from functools import cache
-from types import SimpleNamespace
 
 import numpy as np
 
@@ -66,9 +65,9 @@ from tribune_env.engine.decisions import (
     TakeoverRole,
 )
 from tribune_env.engine.scoring import first_fulfillers, scores, victory_card
-from tribune_env.engine.state import OPTED_OUT, TILE_NAMES, TRIBUNE, GameState
+from tribune_env.engine.state import OPTED_OUT, TILE_NAMES, TRIBUNE, GameState, PlayerState
 from tribune_env.engine.tables import Tables, tables_for
-from tribune_env.engine.view import face_up, field_visible, public_hand_size
+from tribune_env.engine.view import face_up, field_visible
 
 
 @dataclass(frozen=True)
@@ -252,19 +251,55 @@ class ObservationEncoder:
         self.piece: dict[str, Piece] = {p.name: p for p in self.pieces}
         self.high = self._highs()
         self._start: dict[str, int] = {p.name: p.start for p in self.pieces}
-        board = self._start["board"]
-        self._field_info: tuple[tuple[Region, int, int, bool], ...] = tuple(
-            (region, i, board + slot * self.tables.num_card_types, face_up(region))
+        start = self._start
+        board = start["board"]
+        card_types = self.tables.num_card_types
+        #: face-up fields (their ``board_hidden`` entry is always 0): (region, field, first board entry)
+        self._open_fields: tuple[tuple[int, int, int], ...] = tuple(
+            (int(region), i, board + slot * card_types)
             for slot, (region, i) in enumerate(self.fields)
+            if face_up(region)
         )
-        names = (name for name, _, _ in self.per_player)
-        self._field_offsets = SimpleNamespace(**dict(zip(names, self.player_field_offset, strict=True)))
+        #: fields that may be face down: (region, field, first board entry)
+        self._closed_fields: tuple[tuple[Region, int, int], ...] = tuple(
+            (region, i, board + slot * card_types)
+            for slot, (region, i) in enumerate(self.fields)
+            if not face_up(region)
+        )
+        names = [name for name, _, _ in self.per_player]
+        self._field_offset: dict[str, int] = dict(zip(names, self.player_field_offset, strict=True))
         self._deck_size = float(self.tables.deck_size)
-        spaces_at, per_space = self._start["spaces"], self.max_players
+        spaces_at, per_space = start["spaces"], self.max_players
         self._space_bases = tuple(spaces_at + space * per_space for space in range(len(self.tables.spaces)))
         counts = extra.seat_counts if extra is not None else components.player_counts
         self._relative_slots = {n: tuple(tuple((s - seat) % n for s in range(n)) for seat in range(n)) for n in counts}
         self._amount_index_cache: dict[tuple[int, int], np.ndarray] = {}
+        self._victory_slot = {card_id: k for k, card_id in enumerate(self.victory_ids)}
+        self._objective_slot = {o: k for k, o in enumerate(self.objectives)}
+        sc = self.scales
+        amount_scale = {
+            "laurels": sc.laurels,
+            "legions": sc.legions,
+            "denarii": sc.money,
+            "markers": float(len(Faction)),
+            "emperor_tiles": sc.tiles,
+            "patrons": sc.patrons,
+        }
+        self._amount_scales: tuple[float, ...] = tuple(amount_scale[k] for k in self.amounts)
+        self._at_phase = start["phase"]
+        self._at_pending_kind = start["pending_kind"]
+        self._at_pending_brutii = start["pending_brutii"] if self.expansion else -1
+        self._at_pending_seat = start["pending_seat"]
+        self._at_pending_faction = start["pending_faction"]
+        self._at_pending_index = start["pending_index"]
+        self._at_chariot = start["chariot"]
+        self._at_first_laurel = start["first_laurel"]
+        self._at_my_bid = start["my_bid"]
+        self._at_hand = start["hand"]
+        self._at_staged = start["staged"]
+        self._at_contest = start["contest"]
+        self._at_pairs = start["my_pairs"]
+        self._at_sets = start["sets"]
 
     # -- layout ---------------------------------------------------------------
 
@@ -425,8 +460,7 @@ class ObservationEncoder:
         self._board(state, seat, buf, values)
         if self.expansion:
             self._expansion(state, seat, buf, values)
-        self._player_flags(state, seat, buf)
-        self._player_amounts(state, card, values)
+        self._players(state, seat, card, buf, values)
         obs = np.frombuffer(buf, dtype=np.uint8).astype(np.float32)
         obs[self._amount_indices(state.num_players, seat)] = np.minimum(values, 1.0)
         return obs
@@ -436,11 +470,16 @@ class ObservationEncoder:
         return self._relative_slots[n][seat]
 
     def _amount_indices(self, n: int, seat: int) -> np.ndarray:
+        """Where the scaled amounts go, in the order :meth:`encode` lists their values (cached per ``(n, seat)``).
+
+        The ``board_hidden`` entries of face-up fields are always 0 and have no value in the list.
+        """
         key = (n, seat)
         found = self._amount_index_cache.get(key)
         if found is None:
             start = self._start
-            o = self._field_offsets
+            o = self._field_offset
+            hidden = start["board_hidden"]
             out = [
                 start["round"],
                 *range(start["thresholds"], start["thresholds"] + len(self.amounts)),
@@ -450,102 +489,95 @@ class ObservationEncoder:
                 start["piles"] + 1,
                 start["staged_size"],
                 start["my_bid"] + 1,
-                *range(start["board_hidden"], start["board_hidden"] + len(self.fields)),
+                *(hidden + slot for slot, (region, _) in enumerate(self.fields) if not face_up(region)),
             ]
             if self.expansion:
                 out += [start[name] for name in ("emperor_pile", "placed_this_turn", "augur_drawn", "patron_supply")]
                 out += range(start["brutii_discs"], start["brutii_discs"] + len(BrutiiDisc))
-            per_seat = [o.money, o.laurels, o.legions, o.hand_size, o.followers, o.score, o.coin_bowl]
+            names = ["money", "laurels", "legions", "hand_size", "followers", "score", "coin_bowl"]
             if self.expansion:
-                per_seat.append(o.patrons)
+                names.append("patrons")
+            per_seat = [o[name] for name in names]
+            progress = o["progress"]
             for s in range(n):
                 base = self._player_offsets[(s - seat) % n]
                 out.extend(base + k for k in per_seat)
-                out.extend(range(base + o.progress + 2, base + o.progress + 2 + len(self.amounts)))
+                out.extend(range(base + progress + 2, base + progress + 2 + len(self.amounts)))
             found = self._amount_index_cache[key] = np.asarray(out, dtype=np.intp)
         return found
 
     def _goals(self, state: GameState, card: AnyCard | None, buf: bytearray) -> list[float]:
         """The card's thresholds (each / its scale) and required objectives; sets the card's one-hots."""
         start = self._start
-        sc = self.scales
         n = state.num_players
-        scale = {
-            "laurels": sc.laurels,
-            "legions": sc.legions,
-            "denarii": sc.money,
-            "markers": float(len(Faction)),
-            "emperor_tiles": sc.tiles,
-            "patrons": sc.patrons,
-        }
         if card is None:
             buf[start["point_variant"]] = 1
             markers = state.config.point_variant_markers if self.expansion else self.components.point_variant[n]
             return [markers / len(Faction) if k == "markers" else 0.0 for k in self.amounts] + [0.0]
-        buf[start["victory_card"] + self.victory_ids.index(card.id)] = 1
+        buf[start["victory_card"] + self._victory_slot[card.id]] = 1
+        obligatory = start["obligatory"]
+        slot = self._objective_slot
         for o in card.obligatory:
-            buf[start["obligatory"] + self.objectives.index(o)] = 1
+            buf[obligatory + slot[o]] = 1
         t = card.thresholds
-        goals = [t.get(k, 0) / scale[k] for k in self.amounts]
-        return [*goals, card.required.get(n, 0) / len(self.objectives)]
+        goals = [t.get(k, 0) / scale for k, scale in zip(self.amounts, self._amount_scales, strict=True)]
+        goals.append(card.required.get(n, 0) / len(self.objectives))
+        return goals
 
     def _global(self, state: GameState, seat: int, card: AnyCard | None, buf: bytearray) -> list[float]:
         """Set the global one-hots; return the global amounts (the start of the amounts list)."""
-        start = self._start
         sc = self.scales
         n = state.num_players
-        buf[start["phase"] + int(state.phase)] = 1
-        goals = self._goals(state, card, buf)
+        buf[self._at_phase + int(state.phase)] = 1
+        values = [state.round / sc.rounds]
+        values += self._goals(state, card, buf)
         pending = state.pending
         if pending is not None:
             slot = self._kind_slot.get(pending.kind)
             if slot is not None:
-                buf[start["pending_kind"] + slot] = 1
+                buf[self._at_pending_kind + slot] = 1
             else:
-                buf[start["pending_brutii"] + self._brutii_kind_slot[pending.kind]] = 1
-            buf[start["pending_seat"] + (pending.seat - seat) % n] = 1
+                buf[self._at_pending_brutii + self._brutii_kind_slot[pending.kind]] = 1
+            buf[self._at_pending_seat + (pending.seat - seat) % n] = 1
             if pending.faction >= 0:
-                buf[start["pending_faction"] + pending.faction] = 1
+                buf[self._at_pending_faction + pending.faction] = 1
             if pending.index >= 0:
-                buf[start["pending_index"] + pending.index] = 1
-        buf[start["chariot"] + (state.chariot if state.chariot >= 0 else len(Faction))] = 1
-        first_laurel = start["first_laurel"]
+                buf[self._at_pending_index + pending.index] = 1
+        buf[self._at_chariot + (state.chariot if state.chariot >= 0 else len(Faction))] = 1
+        first_laurel = self._at_first_laurel
         for f, up in enumerate(state.first_laurel):
             if up:
                 buf[first_laurel + f] = 1
         own_bid = state.bids[seat]
         if own_bid >= 0 or own_bid == OPTED_OUT:  # the Brutii's sealed opt-out (R49): a bid of 0 to him
-            buf[start["my_bid"]] = 1
+            buf[self._at_my_bid] = 1
         deck = self._deck_size
-        return [
-            state.round / sc.rounds,
-            *goals,
-            state.colosseum / sc.money,
-            len(state.draw) / deck,
-            len(state.discard) / deck,
-            (len(state.staged) if pending is not None and pending.seat == seat else 0) / sc.cards,
-            max(own_bid, 0) / sc.money,
-        ]
+        values.append(state.colosseum / sc.money)
+        values.append(len(state.draw) / deck)
+        values.append(len(state.discard) / deck)
+        values.append((len(state.staged) if pending is not None and pending.seat == seat else 0) / sc.cards)
+        values.append(max(own_bid, 0) / sc.money)
+        return values
 
     def _cards(self, state: GameState, seat: int, buf: bytearray) -> None:
-        start = self._start
-        hand = start["hand"]
+        hand = self._at_hand
         own = state.players[seat].hand  # shorter than the piece when base rules play through the expansion encoder
         buf[hand : hand + len(own)] = bytes(own)
         pending = state.pending
         if state.staged and pending is not None and pending.seat == seat:
-            staged = start["staged"]
+            staged = self._at_staged
             for c in state.staged:
                 buf[staged + c] += 1
-        contest = start["contest"]
+        contest = self._at_contest
         for c in state.contest:
             buf[contest + c] += 1
-        pairs = start["my_pairs"]
-        for s, a, b in state.pairs:
-            if s == seat:
-                buf[pairs + a] += 1
-                buf[pairs + b] += 1
-        sets = start["sets"]
+        if state.pairs:
+            pairs = self._at_pairs
+            for s, a, b in state.pairs:
+                if s == seat:
+                    buf[pairs + a] += 1
+                    buf[pairs + b] += 1
+        sets = self._at_sets
         for cards in state.sets:
             for c in cards:
                 buf[sets + c] += 1
@@ -553,10 +585,13 @@ class ObservationEncoder:
     def _board(self, state: GameState, seat: int, buf: bytearray, values: list[float]) -> None:
         """Face-up cards as counts per field; face-down fields only as their size (``board_hidden``, amounts)."""
         fields = state.fields
+        for region, i, base in self._open_fields:
+            for card in fields[region][i]:
+                buf[base + card] += 1
         scale = self.scales.cards
-        for region, i, base, always in self._field_info:
-            cards = fields[region][i]
-            if cards and (always or field_visible(state, seat, region, i)):
+        for closed, i, base in self._closed_fields:  # not ``region``: compiled, that local is an int (loop above)
+            cards = fields[closed][i]
+            if cards and field_visible(state, seat, closed, i):
                 for card in cards:
                     buf[base + card] += 1
                 values.append(0.0)
@@ -564,8 +599,9 @@ class ObservationEncoder:
                 values.append(len(cards) / scale)
         rel = self._relative(state.num_players, seat)
         bases = self._space_bases
-        for space in [s for s, occupant in enumerate(state.spaces) if occupant >= 0]:
-            buf[bases[space] + rel[state.spaces[space]]] = 1
+        for space, occupant in enumerate(state.spaces):
+            if occupant >= 0:
+                buf[bases[space] + rel[occupant]] = 1
 
     def _expansion(self, state: GameState, seat: int, buf: bytearray, values: list[float]) -> None:
         """The expansion pieces (R33-R40): one-hots into ``buf``, amounts appended to ``values``."""
@@ -626,21 +662,40 @@ class ObservationEncoder:
         revealed = state.brutii_revealed
         values.extend(revealed.count(d) / copies for d, copies in zip(BrutiiDisc, self.disc_copies, strict=True))
 
-    def _player_flags(self, state: GameState, seat: int, buf: bytearray) -> None:
+    def _players(
+        self, state: GameState, seat: int, card: AnyCard | None, buf: bytearray, values: list[float]
+    ) -> None:
+        """The player blocks: flags, markers, tile, controls, first bonus (into ``buf``); amounts to ``values``."""
         n = state.num_players
-        o = self._field_offsets
-        flags_at, markers_at, tile_at, progress_at = o.flags, o.markers, o.tile, o.progress
+        o = self._field_offset
+        flags_at, markers_at, tile_at, progress_at = o["flags"], o["markers"], o["tile"], o["progress"]
         count = len(PLAYER_FLAGS)
         pending_seat = state.pending.seat if state.pending is not None else -1
         offsets = self._player_offsets
+        rel = self._relative(n, seat)
+        sc = self.scales
+        money, laurels, legions, cards = sc.money, sc.laurels, sc.legions, sc.cards
+        followers, score = sc.followers, sc.score
+        bowl = state.coin_bowl
+        total = scores(state)
+        goals = [card.thresholds.get(k, 0) for k in self.amounts] if card is not None else None
+        # cards out of the hand that still count as held (public_hand_size): sealed pairs, the decider's staged cards
+        held_back = [0] * n
+        for owner, _, _ in state.pairs:
+            held_back[owner] += 2
+        if state.pending is not None:
+            held_back[state.pending.seat] += len(state.staged)
+        expansion = self.expansion
+        no_progress = [0.0] * len(self.amounts)
+        fulfilled = state.fulfilled_since
         for s, p in enumerate(state.players):
-            base = offsets[(s - seat) % n]
+            base = offsets[rel[s]]
             buf[base + flags_at : base + flags_at + count] = bytes(
                 (
                     True,
                     p.eternal_favor,
                     p.temporary_favor,
-                    state.fulfilled_since[s] >= 0,
+                    fulfilled[s] >= 0,
                     state.start_seat == s,
                     state.proconsul == s,
                     state.sacrificed[s],
@@ -653,71 +708,58 @@ class ObservationEncoder:
                 buf[base + progress_at] = 1
             if p.eternal_favor or p.temporary_favor:
                 buf[base + progress_at + 1] = 1
+            values += (
+                p.money / money,
+                p.laurels / laurels,
+                p.legions / legions,
+                (p.hand_size + held_back[s]) / cards,
+                p.followers / followers,
+                max(total[s], 0) / score,
+                bowl.count(s) / followers if bowl else 0.0,
+            )
+            if expansion:
+                values.append(p.patrons / sc.patrons)
+            values += self._progress(p, goals) if goals is not None else no_progress
+        controls = o["controls"]
         for f, owner in enumerate(state.controller):
             if owner >= 0:
-                buf[offsets[(owner - seat) % n] + o.controls + f] = 1
+                buf[offsets[rel[owner]] + controls + f] = 1
         if not state.config.point_variant:
+            first = o["first"]
             for s in first_fulfillers(state):
-                buf[offsets[(s - seat) % n] + o.first] = 1
-        if self.expansion and state.config.expansion:
+                buf[offsets[rel[s]] + first] = 1
+        if expansion and state.config.expansion:
             self._expansion_holdings(state, seat, buf)
+
+    def _progress(self, p: PlayerState, goals: list[int]) -> tuple[float, ...]:
+        """Progress of ``p`` towards each amount objective of the card (unclipped)."""
+        if not self.expansion:  # no goal: 1 (met)
+            g0, g1, g2, g3 = goals
+            return (
+                p.laurels / g0 if g0 else 1.0,
+                p.legions / g1 if g1 else 1.0,
+                p.money / g2 if g2 else 1.0,
+                p.num_markers / g3 if g3 else 1.0,
+            )
+        # an objective missing from the card (denarii on an expansion card) shows no progress
+        held = (p.laurels, p.legions, p.money, p.num_markers, len(p.emperor_tiles), p.patrons)
+        return tuple(h / g if g else 0.0 for h, g in zip(held, goals, strict=True))
 
     def _expansion_holdings(self, state: GameState, seat: int, buf: bytearray) -> None:
         """Claimed emperor tiles and held officials in the player blocks (both public, R35, R36)."""
         n = state.num_players
-        o = self._field_offsets
+        o = self._field_offset
         offsets = self._player_offsets
         slot = self._tile_slot
         for s, p in enumerate(state.players):
-            base = offsets[(s - seat) % n] + o.emperor_tiles
+            base = offsets[(s - seat) % n] + o["emperor_tiles"]
             for tile in p.emperor_tiles:
                 buf[base + slot[tile]] = 1
         for official, holder in enumerate(state.officials):
             if holder >= 0:
-                buf[offsets[(holder - seat) % n] + o.officials + official] = 1
+                buf[offsets[(holder - seat) % n] + o["officials"] + official] = 1
         if state.brutii >= 0:
-            buf[offsets[(state.brutii - seat) % n] + o.brutii] = 1
-
-    def _player_amounts(self, state: GameState, card: AnyCard | None, values: list[float]) -> None:
-        sc = self.scales
-        bowl = state.coin_bowl
-        total = scores(state)
-        goals = [card.thresholds.get(k, 0) for k in self.amounts] if card is not None else None
-        expansion = self.expansion
-        for s, p in enumerate(state.players):
-            values.extend(
-                (
-                    p.money / sc.money,
-                    p.laurels / sc.laurels,
-                    p.legions / sc.legions,
-                    public_hand_size(state, s) / sc.cards,
-                    p.followers / sc.followers,
-                    max(total[s], 0) / sc.score,
-                    bowl.count(s) / sc.followers,
-                )
-            )
-            if expansion:
-                values.append(p.patrons / sc.patrons)
-            if goals is None:
-                values.extend([0.0] * len(self.amounts))
-            elif not expansion:
-                values.extend(
-                    (
-                        _ratio(p.laurels, goals[0]),
-                        _ratio(p.legions, goals[1]),
-                        _ratio(p.money, goals[2]),
-                        _ratio(p.num_markers, goals[3]),
-                    )
-                )
-            else:  # an objective missing from the card (denarii on an expansion card) shows no progress
-                held = (p.laurels, p.legions, p.money, p.num_markers, len(p.emperor_tiles), p.patrons)
-                values.extend(h / g if g else 0.0 for h, g in zip(held, goals, strict=True))
-
-
-def _ratio(value: int, goal: int) -> float:
-    """Progress towards ``goal`` (1 when there is no goal; clipped at 1 by the encoder)."""
-    return value / goal if goal else 1.0
-
+            buf[offsets[(state.brutii - seat) % n] + o["brutii"]] = 1
 
 def encoder_for(components: Components, round_limit: int = 60, expansion: bool = False) -> ObservationEncoder:
     """The shared encoder of a component set, round limit and rule set."""

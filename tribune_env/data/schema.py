@@ -31,6 +31,19 @@ OPTIONAL_KEYS = {"meta": ("notes",)}  # documentary keys the loader accepts but 
 OBJECTIVES = ("tribune", "favor", "laurels", "legions", "denarii", "markers")
 
 
+_C = TypeVar("_C", bound=type)
+
+
+def python_class(cls: _C) -> _C:
+    """Class decorator that changes nothing, except that mypyc compiles a decorated class as an ordinary Python class.
+
+    Used on exceptions: a compiled (native) exception has no ``__dict__``, so its fields would not pickle or copy
+    with it (see ``tribune_env/engine/errors.py``). mypyc makes any class with an unknown decorator non-native.
+    """
+    return cls
+
+
+@python_class
 class ComponentError(ValueError):
     """A component file is unreadable or inconsistent; the message names the field."""
 

@@ -106,7 +106,7 @@ def brutii_turn(state: GameState) -> None:
     state.brutii_turns -= 1
     left = face_down(state)
     disc = left[chance(state).randrange(len(left))]
-    state.brutii_revealed.append(disc)
+    state.brutii_revealed.append(int(disc))  # a plain int, as the field is typed and a document reads it back
     state.log(seat, f"{seat_name(seat)} (the Brutii) reveals a disc: {disc_name(disc)}")
     tasks: list[Task] = []
     if disc != BrutiiDisc.CROSS:

@@ -44,8 +44,7 @@ def resample(state: GameState, seat: int, rng: random.Random) -> GameState:
     decision are kept. The event log of the copy is emptied (it may hold
     private lines of other players).
     """
-    other = state.clone()
-    other.events = []
+    other = state.clone(events=False)
     pending = other.pending
     slots: list[list[int]] = [other.draw, other.discard, *_hidden_fields(other, seat)]
     if other.staged and (pending is None or pending.seat != seat):

@@ -67,7 +67,7 @@ def _resolve(state: GameState, action: Action) -> None:
     end_step(state)
 
 
-def apply_action(state: GameState, action: Action, describe: Callable[[object], str] = repr) -> None:
+def apply_action(state: GameState, action: object, describe: Callable[[object], str] = repr) -> None:
     """Apply a legal choice and advance to the next decision.
 
     Raises:

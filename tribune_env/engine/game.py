@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+import operator
+from typing import Any, SupportsIndex
 
-from tribune_env.data import Components
 from tribune_env.engine.actions import Action
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.decisions import Pending, Phase
@@ -15,7 +15,7 @@ from tribune_env.engine.serialize import state_from_json, state_to_json
 from tribune_env.engine.setup import new_state
 from tribune_env.engine.state import Event, GameState
 from tribune_env.engine.text import render
-from tribune_env.engine.view import PlayerView, player_view
+from tribune_env.engine.view import PlayerView
 
 
 class Game:
@@ -27,19 +27,23 @@ class Game:
     inside the state, so the same seed and choices always give the same game.
     """
 
-    __slots__ = ("state",)
+    __slots__ = ("_views", "state")
 
     def __init__(self, state: GameState) -> None:
         self.state = state
+        self._views: list[PlayerView] = []  # views of the live state, detached before the next apply
 
     @classmethod
-    def new(cls, config: GameConfig | None = None, seed: int = 0, **options: Any) -> Game:
-        """A new game; ``options`` are :class:`GameConfig` fields when no config is given."""
+    def new(cls, config: GameConfig | None = None, seed: SupportsIndex = 0, **options: Any) -> Game:
+        """A new game; ``options`` are :class:`GameConfig` fields when no config is given.
+
+        ``seed`` is any integer, numpy's included (typed ``SupportsIndex`` so that the compiled build accepts them).
+        """
         if config is None:
             config = GameConfig(**options)
         elif options:
             raise TypeError("give either a config or keyword options, not both")
-        state = new_state(config, seed)
+        state = new_state(config, _seed(seed))
         advance(state)
         return cls(state)
 
@@ -59,11 +63,20 @@ class Game:
     def legal_actions(self) -> list[Action]:
         return legal_actions(self.state)
 
-    def apply(self, action: Action) -> None:
-        """Play ``action``; raises :class:`IllegalActionError` (state unchanged) if it is not legal."""
+    def apply(self, action: object) -> None:
+        """Play ``action``; raises :class:`IllegalActionError` (state unchanged) if it is not legal.
+
+        Typed ``object``: anything else than a legal :data:`Action` (another type, ``None``) is an illegal action,
+        in the compiled build too (mypyc would raise ``TypeError`` for a parameter typed ``Action``).
+        """
+        views = self._views
+        if views:  # a view never changes: the unread ones get a copy of the state as it is now
+            for view in views:
+                view.detach()
+            views.clear()
         apply_action(self.state, action, lambda a: describe_action(self.state, a))
 
-    def describe(self, action: Action) -> str:
+    def describe(self, action: object) -> str:
         return describe_action(self.state, action)
 
     # -- status ----------------------------------------------------------------
@@ -113,17 +126,23 @@ class Game:
 
     # -- copies, views, documents ---------------------------------------------
 
-    def clone(self) -> Game:
-        return Game(self.state.clone())
+    def clone(self, events: bool = True) -> Game:
+        """An independent copy; ``events=False`` leaves the event log out (empty in the copy), which is cheaper
+        for search and plays on identically."""
+        return Game(self.state.clone(events))
 
     def view(self, seat: int) -> PlayerView:
-        return player_view(self.state, seat)
+        """What ``seat`` may know now; computed when first read (:class:`PlayerView`), so unread views are cheap."""
+        view = PlayerView(self.state, seat)
+        self._views.append(view)
+        return view
 
     def to_json(self) -> dict[str, Any]:
         return state_to_json(self.state)
 
     @classmethod
-    def from_json(cls, doc: dict[str, Any] | str, components: Components | None = None) -> Game:
+    def from_json(cls, doc: object, components: object = None) -> Game:
+        """The game of a state document (a dict or its JSON text); anything else is an :class:`InvalidStateError`."""
         return cls(state_from_json(doc, components))
 
     def render(self, seat: int | None = None) -> str:
@@ -131,3 +150,13 @@ class Game:
 
     def __repr__(self) -> str:
         return f"Game(players={self.num_players}, round={self.round}, phase={self.phase.name}, pending={self.pending})"
+
+
+def _seed(seed: SupportsIndex) -> int:
+    """``seed`` as an ``int`` (``bool`` and ``int`` as they are; numpy integers by ``__index__``)."""
+    if isinstance(seed, int):
+        return seed
+    try:
+        return operator.index(seed)
+    except TypeError:
+        raise TypeError(f"seed: expected an integer, got {seed!r}") from None

@@ -310,7 +310,7 @@ class _Reader:
         return [self.boolean(v, f"{path}[{i}]") for i, v in enumerate(items)]
 
 
-def state_from_json(doc: dict[str, Any] | str, components: Components | None = None) -> GameState:
+def state_from_json(doc: object, components: object = None) -> GameState:
     """Rebuild a state from :func:`state_to_json` output or a hand-written position.
 
     Raises:

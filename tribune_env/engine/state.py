@@ -49,7 +49,10 @@ class PlayerState:
         "tile",
     )
 
-    def __init__(self, num_card_types: int, num_factions: int) -> None:
+    def __init__(self, num_card_types: int, num_factions: int, source: PlayerState | None = None) -> None:
+        if source is not None:  # a copy; compiled (mypyc) classes allow no ``__new__`` without ``__init__``
+            self._copy(source)
+            return
         self.money = 0
         self.laurels = 0
         self.legions = 0
@@ -64,20 +67,21 @@ class PlayerState:
         self.emperor_tiles: list[int] = []  # expansion: claimed favor of the emperor tiles, by id (R34)
 
     def copy(self) -> PlayerState:
-        other = PlayerState.__new__(PlayerState)
-        other.money = self.money
-        other.laurels = self.laurels
-        other.legions = self.legions
-        other.markers = self.markers[:]
-        other.tile = self.tile
-        other.eternal_favor = self.eternal_favor
-        other.temporary_favor = self.temporary_favor
-        other.hand = self.hand[:]
-        other.followers = self.followers
-        other.pantheon_seen = self.pantheon_seen
-        other.patrons = self.patrons
-        other.emperor_tiles = self.emperor_tiles[:]
-        return other
+        return PlayerState(0, 0, self)
+
+    def _copy(self, source: PlayerState) -> None:
+        self.money = source.money
+        self.laurels = source.laurels
+        self.legions = source.legions
+        self.markers = source.markers[:]
+        self.tile = source.tile
+        self.eternal_favor = source.eternal_favor
+        self.temporary_favor = source.temporary_favor
+        self.hand = source.hand[:]
+        self.followers = source.followers
+        self.pantheon_seen = source.pantheon_seen
+        self.patrons = source.patrons
+        self.emperor_tiles = source.emperor_tiles[:]
 
     @property
     def hand_size(self) -> int:
@@ -173,22 +177,15 @@ def json_keys(expansion: bool, brutii: bool = False) -> tuple[str, ...]:
             keys[f.json] = None
     return tuple(keys)
 
-_COPY_EXPR = {
-    Copy.SHARED: "self.{0}",
-    Copy.LIST: "self.{0}[:]",
-    Copy.NESTED: "[x[:] for x in self.{0}]",
-    Copy.NESTED2: "[[y[:] for y in x] for x in self.{0}]",
-    Copy.PLAYERS: "[p.copy() for p in self.{0}]",
+COPY_EXPR = {
+    Copy.SHARED: "source.{0}",
+    Copy.LIST: "source.{0}[:]",
+    Copy.NESTED: "[x[:] for x in source.{0}]",
+    Copy.NESTED2: "[[y[:] for y in x] for x in source.{0}]",
+    Copy.PLAYERS: "[p.copy() for p in source.{0}]",
 }
-
-
-def _make_clone(cls: type) -> Any:
-    """Generate ``clone`` from :data:`FIELDS` (straight-line code: as fast as a hand-written copy)."""
-    body = "\n".join(f"    other.{f.name} = {_COPY_EXPR[f.copy].format(f.name)}" for f in FIELDS)
-    source = f"def clone(self):\n    other = cls.__new__(cls)\n{body}\n    return other\n"
-    namespace: dict[str, Any] = {"cls": cls}
-    exec(source, namespace)  # generated from the declaration above, no outside input
-    return namespace["clone"]
+"""How each :class:`Copy` kind is written in ``GameState._copy``, one line
+``self.<name> = <expr>`` per field of :data:`FIELDS` in their order (a test checks the code against it)."""
 
 
 class GameState:
@@ -204,7 +201,14 @@ class GameState:
 
     __slots__ = tuple(f.name for f in FIELDS)
 
-    def __init__(self, config: GameConfig) -> None:
+    def __init__(self, config: GameConfig, source: GameState | None = None) -> None:
+        """A new state at setup for ``config``; with ``source``, a copy of it (see :meth:`clone`).
+
+        A compiled (mypyc) class has no ``__new__`` that skips ``__init__``, so ``__init__`` does the copying.
+        """
+        if source is not None:
+            self._copy(source)
+            return
         tables = tables_for(config.components, config.expansion)
         n_factions = len(tables.faction_cards)
         self.config = config
@@ -263,9 +267,70 @@ class GameState:
         self.brutii_options = [-1, -1]  # his option for "Cards" and for "Faction Take-Over" this round, -1: none (R46)
         self.veto = -1  # the region named with "Veto" this round, -1: none (R54)
 
-    def clone(self) -> GameState:
-        """An independent copy (generated from :data:`FIELDS`); events are copied as a list of shared tuples."""
-        raise NotImplementedError  # replaced below by the generated function
+    def clone(self, events: bool = True) -> GameState:
+        """An independent copy (every field as :data:`FIELDS` says); events are copied as a list of shared tuples,
+        or, with ``events=False`` (search, which never reads the log), left out: the copy's log is empty and the
+        copying costs nothing per logged event. Either copy plays on identically."""
+        if events:
+            return GameState(self.config, self)
+        log = self.events
+        self.events = []  # copied as an empty list; the original log is put back at once
+        try:
+            return GameState(self.config, self)
+        finally:
+            self.events = log
+
+    def _copy(self, source: GameState) -> None:
+        """Fill every field from ``source``, one line per field of :data:`FIELDS` as :data:`COPY_EXPR` writes it."""
+        self.config = source.config
+        self.victory_card = source.victory_card
+        self.tables = source.tables
+        self.round = source.round
+        self.phase = source.phase
+        self.start_seat = source.start_seat
+        self.turn_seat = source.turn_seat
+        self.players = [p.copy() for p in source.players]
+        self.controller = source.controller[:]
+        self.sets = [x[:] for x in source.sets]
+        self.first_laurel = source.first_laurel[:]
+        self.fields = [[y[:] for y in x] for x in source.fields]
+        self.atrium_up = source.atrium_up[:]
+        self.spaces = source.spaces[:]
+        self.coin_bowl = source.coin_bowl[:]
+        self.colosseum = source.colosseum
+        self.chariot = source.chariot
+        self.proconsul = source.proconsul
+        self.draw = source.draw[:]
+        self.discard = source.discard[:]
+        self.staged = source.staged[:]
+        self.contest = source.contest[:]
+        self.pairs = source.pairs[:]
+        self.bids = source.bids[:]
+        self.sacrificed = source.sacrificed[:]
+        self.pending = source.pending
+        self.legal_cache = source.legal_cache
+        self.agenda = source.agenda[:]
+        self.chance = source.chance
+        self.clock = source.clock
+        self.touched = source.touched
+        self.fulfilled_since = source.fulfilled_since[:]
+        self.winners = source.winners
+        self.truncated = source.truncated
+        self.officials = source.officials[:]
+        self.officials_chosen = source.officials_chosen[:]
+        self.emperor_pile = source.emperor_pile[:]
+        self.emperor_up = source.emperor_up
+        self.matrona_tiles = source.matrona_tiles[:]
+        self.augur_cards = source.augur_cards[:]
+        self.placed_this_turn = source.placed_this_turn
+        self.benefit_blocked = source.benefit_blocked[:]
+        self.brutii = source.brutii
+        self.brutii_turns = source.brutii_turns
+        self.brutii_revealed = source.brutii_revealed[:]
+        self.brutii_played = source.brutii_played[:]
+        self.brutii_options = source.brutii_options[:]
+        self.veto = source.veto
+        self.events = source.events[:]
 
     @property
     def num_players(self) -> int:
@@ -296,5 +361,3 @@ class GameState:
             counts[b] += 1
         return counts
 
-
-GameState.clone = _make_clone(GameState)  # type: ignore[method-assign]

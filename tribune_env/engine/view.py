@@ -53,8 +53,8 @@ class PublicPlayer:
 
 
 @dataclass(frozen=True)
-class PlayerView:
-    """Everything ``seat`` may know. Seats are absolute; encoders rotate them."""
+class ViewData:
+    """The fields of a :class:`PlayerView`, all computed (see :func:`view_data`)."""
 
     seat: int
     num_players: int
@@ -104,6 +104,250 @@ class PlayerView:
     veto: int = -1  # the vetoed region this round, -1: none (R54)
 
 
+class PlayerView:
+    """Everything ``seat`` may know. Seats are absolute; encoders rotate them.
+
+    The fields are computed on the first read of any of them (:class:`ViewData`), so an agent that reads none pays
+    almost nothing. A view from :meth:`Game.view` reads the live state: :meth:`Game.apply` gives each such view
+    that is still unread a private copy of the state first (:meth:`detach`), so a view never changes after it was
+    made. :func:`player_view` returns a computed view.
+
+    Raises:
+        RuntimeError: on the first read, when the state changed after the view was made but not through
+            :meth:`Game.apply` (engine functions run on ``game.state`` directly): the view cannot be computed.
+    """
+
+    __slots__ = ("_clock", "_data", "_seat", "_state")
+
+    def __init__(self, state: GameState | ViewData, seat: int) -> None:
+        """The view of ``seat`` in ``state``, or, given its computed fields (a :class:`ViewData`), that view."""
+        self._seat = seat
+        if isinstance(state, ViewData):  # computed already (unpickling, copying)
+            if state.seat != seat:
+                raise ValueError(f"seat {seat} given with the fields of seat {state.seat}'s view")
+            self._state: GameState | None = None
+            self._clock = -1
+            self._data: ViewData | None = state
+            return
+        if not 0 <= seat < state.num_players:
+            raise ValueError(f"seat must be in 0..{state.num_players - 1}, got {seat}")
+        self._state = state
+        self._clock = state.clock
+        self._data = None
+
+    def _get(self) -> ViewData:
+        data = self._data
+        if data is None:
+            state = self._state
+            assert state is not None
+            if state.clock != self._clock:
+                raise RuntimeError("this view's game changed outside Game.apply() before the view was read")
+            data = self._data = view_data(state, self._seat)
+            self._state = None
+        return data
+
+    def detach(self) -> None:
+        """Keep a private copy of the state unless the fields are computed already: the live state may change."""
+        if self._data is None and self._state is not None:
+            self._state = self._state.clone(events=False)
+
+    @property
+    def data(self) -> ViewData:
+        """Every field, computed."""
+        return self._get()
+
+    @property
+    def seat(self) -> int:
+        return self._seat
+
+    @property
+    def num_players(self) -> int:
+        return self._get().num_players
+
+    @property
+    def round(self) -> int:
+        return self._get().round
+
+    @property
+    def phase(self) -> Phase:
+        return self._get().phase
+
+    @property
+    def start_seat(self) -> int:
+        return self._get().start_seat
+
+    @property
+    def turn_seat(self) -> int:
+        return self._get().turn_seat
+
+    @property
+    def pending(self) -> Pending | None:
+        return self._get().pending
+
+    @property
+    def victory_card(self) -> str:
+        return self._get().victory_card
+
+    @property
+    def point_variant(self) -> bool:
+        return self._get().point_variant
+
+    @property
+    def players(self) -> tuple[PublicPlayer, ...]:
+        return self._get().players
+
+    @property
+    def hand(self) -> tuple[int, ...]:
+        return self._get().hand
+
+    @property
+    def controller(self) -> tuple[int, ...]:
+        return self._get().controller
+
+    @property
+    def sets(self) -> tuple[tuple[int, ...], ...]:
+        return self._get().sets
+
+    @property
+    def first_laurel(self) -> tuple[bool, ...]:
+        return self._get().first_laurel
+
+    @property
+    def board(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        return self._get().board
+
+    @property
+    def spaces(self) -> tuple[int, ...]:
+        return self._get().spaces
+
+    @property
+    def coin_bowl(self) -> tuple[int, ...]:
+        return self._get().coin_bowl
+
+    @property
+    def colosseum(self) -> int:
+        return self._get().colosseum
+
+    @property
+    def chariot(self) -> int:
+        return self._get().chariot
+
+    @property
+    def proconsul(self) -> int:
+        return self._get().proconsul
+
+    @property
+    def draw_size(self) -> int:
+        return self._get().draw_size
+
+    @property
+    def discard_size(self) -> int:
+        return self._get().discard_size
+
+    @property
+    def staged(self) -> tuple[int, ...]:
+        return self._get().staged
+
+    @property
+    def contest(self) -> tuple[int, ...]:
+        return self._get().contest
+
+    @property
+    def my_pairs(self) -> tuple[tuple[int, int], ...]:
+        return self._get().my_pairs
+
+    @property
+    def my_bid(self) -> int:
+        return self._get().my_bid
+
+    @property
+    def sacrificed(self) -> tuple[bool, ...]:
+        return self._get().sacrificed
+
+    @property
+    def truncated(self) -> bool:
+        return self._get().truncated
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self._get().winners
+
+    @property
+    def expansion(self) -> bool:
+        return self._get().expansion
+
+    @property
+    def officials(self) -> tuple[int, ...]:
+        return self._get().officials
+
+    @property
+    def officials_chosen(self) -> tuple[bool, ...]:
+        return self._get().officials_chosen
+
+    @property
+    def emperor_up(self) -> int:
+        return self._get().emperor_up
+
+    @property
+    def emperor_pile_size(self) -> int:
+        return self._get().emperor_pile_size
+
+    @property
+    def matrona_tiles(self) -> tuple[int, ...]:
+        return self._get().matrona_tiles
+
+    @property
+    def augur_cards(self) -> tuple[int, ...]:
+        return self._get().augur_cards
+
+    @property
+    def placed_this_turn(self) -> int:
+        return self._get().placed_this_turn
+
+    @property
+    def benefit_blocked(self) -> tuple[bool, ...]:
+        return self._get().benefit_blocked
+
+    @property
+    def brutii(self) -> int:
+        return self._get().brutii
+
+    @property
+    def brutii_turns(self) -> int:
+        return self._get().brutii_turns
+
+    @property
+    def brutii_revealed(self) -> tuple[int, ...]:
+        return self._get().brutii_revealed
+
+    @property
+    def brutii_played(self) -> tuple[int, ...]:
+        return self._get().brutii_played
+
+    @property
+    def brutii_options(self) -> tuple[int, ...]:
+        return self._get().brutii_options
+
+    @property
+    def veto(self) -> int:
+        return self._get().veto
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PlayerView):
+            return NotImplemented
+        return self._get() == other._get()
+
+    def __hash__(self) -> int:
+        return hash(self._get())
+
+    def __repr__(self) -> str:
+        return repr(self._get()).replace("ViewData(", "PlayerView(", 1)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle and copy as the computed view (a copy never reads the live state)."""
+        return (PlayerView, (self._get(), self._seat))
+
+
 def face_up(region: Region) -> bool:
     """Whether everybody sees the cards of ``region`` all the time (R1)."""
     return REGIONS[region].face_up
@@ -132,7 +376,14 @@ def public_hand_size(state: GameState, seat: int) -> int:
 
 
 def player_view(state: GameState, seat: int) -> PlayerView:
-    """The view of ``seat``; it contains nothing that seat may not know."""
+    """The view of ``seat``, computed now; it contains nothing that seat may not know."""
+    view = PlayerView(state, seat)
+    view.data  # noqa: B018 (computes the fields)
+    return view
+
+
+def view_data(state: GameState, seat: int) -> ViewData:
+    """The fields of the view of ``seat``."""
     if not 0 <= seat < state.num_players:
         raise ValueError(f"seat must be in 0..{state.num_players - 1}, got {seat}")
     players = tuple(
@@ -158,7 +409,7 @@ def player_view(state: GameState, seat: int) -> PlayerView:
     )
     pending = state.pending
     own_staging = pending is not None and pending.seat == seat
-    return PlayerView(
+    return ViewData(
         seat=seat,
         num_players=state.num_players,
         round=state.round,

@@ -13,6 +13,7 @@ from tribune_env.envs.registration import AEC_ID, EXPANSION_AEC_ID, EXPANSION_SI
 
 if TYPE_CHECKING:
     from tribune_env.envs.aec import env, expansion_env, expansion_raw_env, raw_env
+    from tribune_env.envs.batched import TribuneBatchedEnv
     from tribune_env.envs.policies import RandomPolicy, ViewAgent, model_policy
     from tribune_env.envs.rewards import SCHEMES
     from tribune_env.envs.single import TribuneExpansionSingleEnv, TribuneSingleEnv
@@ -25,6 +26,7 @@ _LAZY = {
     "expansion_env": "aec",
     "expansion_raw_env": "aec",
     "TribuneExpansionSingleEnv": "single",
+    "TribuneBatchedEnv": "batched",
     "RandomPolicy": "policies",
     "ViewAgent": "policies",
     "model_policy": "policies",
@@ -45,6 +47,7 @@ __all__ = [
     "IllegalMoveError",
     "RandomPolicy",
     "Table",
+    "TribuneBatchedEnv",
     "TribuneExpansionSingleEnv",
     "TribuneSingleEnv",
     "ViewAgent",

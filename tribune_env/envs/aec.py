@@ -35,7 +35,6 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from tribune_env.codec import ActionCodec
 from tribune_env.data import Components
@@ -54,14 +53,15 @@ from tribune_env.envs.options import (
 from tribune_env.envs.rewards import RewardFn
 from tribune_env.envs.state_encoding import state_encoder_for
 from tribune_env.envs.table import RENDER_MODES, IllegalMoveError, Table, _as_index, check_render_mode
-from tribune_env.envs.wrappers import apply_illegal_penalty
+from tribune_env.envs.wrappers import OrderEnforcing, apply_illegal_penalty
 
 RESET_OPTIONS = frozenset({"position"})
 
 
 def env(**kwargs: Any) -> AECEnv[str, Any, int]:
-    """The environment as PettingZoo's classic games ship it: ``raw_env`` inside the order-enforcing wrapper."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    """The environment as PettingZoo's classic games ship it: ``raw_env`` inside the order-enforcing wrapper
+    (:class:`~tribune_env.envs.wrappers.OrderEnforcing`, PettingZoo's wrapper with direct attribute reads)."""
+    return OrderEnforcing(raw_env(**kwargs))
 
 
 class raw_env(AECEnv[str, Any, int], EzPickle):
@@ -76,7 +76,7 @@ class raw_env(AECEnv[str, Any, int], EzPickle):
         round_limit: rounds after which the game is truncated (R25).
         components: a :class:`Components` object or a TOML path (default: the packaged set).
         render_mode: ``"ansi"`` (``render()`` returns the text board), ``"human"`` (prints it) or
-            ``"rgb_array"`` (the board drawn as an image; needs matplotlib).
+            ``"rgb_array"`` (the drawn board, a fixed-size image; needs the ``render`` extra).
         illegal_action: ``"raise"`` (default), ``"penalty"`` or ``"penalty_end"`` (see the module docstring).
         illegal_penalty: the reward of an illegal action in the penalty modes (default -1.0).
         obs_format: ``"dict"`` (default) or ``"flat"`` (one ``Box``; the mask at :attr:`mask_slice`).
@@ -159,7 +159,7 @@ class raw_env(AECEnv[str, Any, int], EzPickle):
                     "action_mask": spaces.Box(low=0, high=1, shape=(codec.n,), dtype=np.int8),
                 }
             )
-        self._action_space = spaces.Discrete(codec.n)
+        self._action_space: spaces.Space[Any] = spaces.Discrete(codec.n)
         self.observation_spaces = dict.fromkeys(self.possible_agents, self._observation_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, self._action_space)
         self._rng = np.random.default_rng()
@@ -299,7 +299,7 @@ class raw_env(AECEnv[str, Any, int], EzPickle):
 
 def expansion_env(**kwargs: Any) -> AECEnv[str, Any, int]:
     """``tribune/TribuneExpansion-v0``: :class:`expansion_raw_env` inside the order-enforcing wrapper."""
-    return wrappers.OrderEnforcingWrapper(expansion_raw_env(**kwargs))
+    return OrderEnforcing(expansion_raw_env(**kwargs))
 
 
 class expansion_raw_env(raw_env):

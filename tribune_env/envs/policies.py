@@ -62,6 +62,13 @@ class RandomPolicy:
             raise ValueError("RandomPolicy: the action mask allows no action")
         return int(legal[self.rng.integers(legal.size)])
 
+    def from_indices(self, legal: Sequence[int]) -> int:
+        """The choice :meth:`from_mask` makes for the mask with 1 at the sorted, distinct indices ``legal``
+        (the same draw from the generator), without building the mask."""
+        if not legal:
+            raise ValueError("RandomPolicy: the action mask allows no action")
+        return legal[int(self.rng.integers(len(legal)))]
+
 
 def model_policy(model: Any, deterministic: bool = True) -> ObsPolicy:
     """An observation policy from a model with SB3's ``predict(obs, action_masks=...)`` (e.g. MaskablePPO)."""
@@ -74,13 +81,16 @@ def model_policy(model: Any, deterministic: bool = True) -> ObsPolicy:
 
 
 def opponent_kind(opponent: Any) -> str:
-    """How an opponent is called: "view" (act with info), "view2" (act(view, legal)), "mask" or "observation"."""
+    """How an opponent is called: "view" (act with info), "view2" (act(view, legal)), "random" (a plain
+    :class:`RandomPolicy`), "mask" or "observation"."""
     if isinstance(opponent, ViewAgent):
         try:
             inspect.signature(opponent.act).bind(None, None, None)
         except TypeError:
             return "view2"
         return "view"
+    if type(opponent) is RandomPolicy:  # not a subclass, which may pick differently
+        return "random"
     return "mask" if hasattr(opponent, "from_mask") else "observation"
 
 
@@ -95,6 +105,8 @@ def play_opponent(table: Table, opponent: Any, kind: str, seat: int, who: str) -
         table.play_typed(opponent.act(game.view(seat), game.legal_actions(), table.infoset(seat)), seat, who)
     elif kind == "view2":  # an older two-argument act(view, legal)
         table.play_typed(opponent.act(game.view(seat), game.legal_actions()), seat, who)
+    elif kind == "random":  # RandomPolicy's own choice from the sorted legal indices: no mask array built
+        table.play(opponent.from_indices(sorted(set(table.legal_indices(seat)))), seat, who)
     elif kind == "mask":  # needs no observation: skip encoding one
         table.play(opponent.from_mask(table.mask(seat)), seat, who)
     else:

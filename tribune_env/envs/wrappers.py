@@ -1,11 +1,13 @@
-"""Opt-in wrappers of the AEC environment, and the illegal-action penalty they share with it."""
+"""Opt-in wrappers of the AEC environment, the illegal-action penalty they share with it, and the order-enforcing
+wrapper of ``env()``."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from pettingzoo import AECEnv
-from pettingzoo.utils.wrappers import BaseWrapper
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers import BaseWrapper, OrderEnforcingWrapper
 
 from tribune_env.envs.table import IllegalMoveError
 
@@ -54,3 +56,56 @@ class IllegalActionPenalty(BaseWrapper[str, Any, int]):
             self.env.step(action)
         except IllegalMoveError as err:
             apply_illegal_penalty(self.env.unwrapped, agent, str(err), self.penalty, self.terminate)
+
+
+class OrderEnforcing(OrderEnforcingWrapper):
+    """PettingZoo's :class:`OrderEnforcingWrapper` (same checks, errors and iterator) without its per-access cost.
+
+    The wrapper reaches the inner environment's attributes through ``__getattr__``, a failed lookup plus two calls
+    for each of the eight reads of a ``last()``/``step()`` round. Here the attributes read every step are
+    properties that go straight to the inner environment, still raising ``AttributeError`` before ``reset()``;
+    everything else (``step``/``observe``/``render``/``state``/``agent_iter`` before ``reset()``, stepping after
+    every agent is done) is the parent's code.
+    """
+
+    def _inner(self, name: str) -> Any:
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self.env, name)
+
+    @property
+    def rewards(self) -> dict[str, float]:
+        return self._inner("rewards")  # type: ignore[no-any-return]
+
+    @property
+    def terminations(self) -> dict[str, bool]:
+        return self._inner("terminations")  # type: ignore[no-any-return]
+
+    @property
+    def truncations(self) -> dict[str, bool]:
+        return self._inner("truncations")  # type: ignore[no-any-return]
+
+    @property
+    def infos(self) -> dict[str, dict[str, Any]]:
+        return self._inner("infos")  # type: ignore[no-any-return]
+
+    @property
+    def agent_selection(self) -> str:
+        return self._inner("agent_selection")  # type: ignore[no-any-return]
+
+    @property
+    def agents(self) -> list[str]:
+        return self._inner("agents")  # type: ignore[no-any-return]
+
+    @property
+    def num_agents(self) -> int:
+        return len(self._inner("agents"))
+
+    @property
+    def _cumulative_rewards(self) -> dict[str, float]:
+        return self.env._cumulative_rewards  # type: ignore[no-any-return]
+
+    def observe(self, agent: str) -> Any:
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return self.env.observe(agent)

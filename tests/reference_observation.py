@@ -1,0 +1,736 @@
+"""The observation encoder as it was before the fast path (issue 16): a reference for ``test_fast_paths.py``.
+
+A verbatim copy of ``tribune_env/codec/observation.py``'s ``ObservationEncoder`` at that time; the tests check
+that the shipped encoder gives bit-identical vectors. Do not optimise this file.
+
+Original module docstring follows.
+
+The observation vector: what one player may know, as a flat float32 array.
+
+The vector is the concatenation of named *pieces* (:class:`Piece`), built once per
+component set by :class:`ObservationEncoder`; ``docs/observation.md`` is generated
+from that layout. Every entry lies in ``[0, high]`` where ``high`` is 1 except for
+card counts, whose bound is the number of copies of that card type.
+
+Seats are relative: slot 0 is the observing player, slot 1 the next player in
+turn order, and so on; slots beyond the player count are zero with their
+``present`` flag off, so the vector has the same size for 2 to 5 players.
+Unbounded amounts (denarii, laurels, ...) are divided by a scale derived from
+the component file and clipped at 1 (:class:`Scales`).
+
+Only what the player may know is read (R1, R2): face-down board cards only as
+counts unless :func:`tribune_env.engine.view.field_visible` allows them, other
+players' hands only as sizes, counting cards staged or sealed in unrevealed
+pairs as still held (R2), and their bids and staged cards not at all.
+
+The expansion encoder (``ObservationEncoder(components, expansion=True)``, the
+observation of the ``TribuneExpansion`` environments) has every base piece, sized
+for the expansion (all phases and decision kinds, slave and assassin card types,
+the expansion follower spaces, six seats, base and expansion victory cards and
+the union of their objectives), and adds the expansion pieces: the emperor
+tiles (face-up, pile size, Matrona's, claimed per player), the officials and
+their holders, patrons, the Augur's cards (to the Augur only, R39), the factions
+named by the Tribunus Plebis, and the Brutii variant's public state (R45): his
+seat (a player flag), the decision kinds only he faces (``pending_brutii``; the
+one-hot ``pending_kind`` covers the others), his played action cards, revealed
+discs and chosen options. His face-down discs have no order to show (nobody
+knows it); his sealed chariot opt-out shows to him only, as a bid of 0. The
+vetoed region (R54) has no entry: it shows in the masks, which offer no space
+there.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from functools import cache
+from types import SimpleNamespace
+
+import numpy as np
+
+from tribune_env.data import (
+    EXPANSION_OBJECTIVES,
+    OBJECTIVES,
+    BrutiiCard,
+    BrutiiDisc,
+    Components,
+    ExpansionScoring,
+    ExpansionVictoryCard,
+    Faction,
+    Official,
+    Region,
+    ScoringSpec,
+    VictoryCard,
+)
+from tribune_env.engine.config import victory_cards_of
+from tribune_env.engine.decisions import (
+    BASE_DECISION_KINDS,
+    BASE_PHASES,
+    BRUTII_DECISION_KINDS,
+    FAMILY_DECISION_KINDS,
+    DecisionKind,
+    Phase,
+    TakeoverRole,
+)
+from tribune_env.engine.scoring import first_fulfillers, scores, victory_card
+from tribune_env.engine.state import OPTED_OUT, TILE_NAMES, TRIBUNE, GameState
+from tribune_env.engine.tables import Tables, tables_for
+from tribune_env.engine.view import face_up, field_visible, public_hand_size
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A named slice of the observation vector."""
+
+    name: str
+    start: int
+    size: int
+    meaning: str
+    counts: bool = False  # card counts per card type, bounded by the copies of each type (else bounded by 1)
+
+    @property
+    def stop(self) -> int:
+        return self.start + self.size
+
+
+@dataclass(frozen=True)
+class Scales:
+    """Divisors of unbounded amounts (values are clipped at 1 after dividing).
+
+    Each is twice the largest target any victory card sets for that amount, so
+    that the whole range a game plausibly reaches stays distinguishable.
+    """
+
+    money: float
+    laurels: float
+    legions: float
+    cards: float  # hand sizes, staged cards
+    followers: float
+    score: float
+    rounds: float
+    tiles: float = 1.0  # expansion: claimed emperor tiles
+    patrons: float = 1.0  # expansion: patron tiles
+
+    @classmethod
+    def of(cls, components: Components, round_limit: int, expansion: bool = False) -> Scales:
+        cards = victory_cards_of(components, expansion)
+
+        def most(key: str) -> float:
+            return float(2 * max(c.thresholds.get(key, 0) for c in cards))
+
+        def top_score(s: ScoringSpec | ExpansionScoring) -> float:
+            """Every scoring item of table ``s`` at the scales above."""
+            return (
+                s.tribune
+                + s.eternal_favor
+                + s.temporary_favor
+                + s.first_bonus
+                + s.laurel * most("laurels")
+                + s.legion * most("legions")
+                + most("denarii") / s.denarii_per_point
+                + s.marker * len(Faction)
+            )
+
+        score = top_score(components.scoring)
+        followers = max(components.followers.values())
+        extra = components.expansion if expansion else None
+        if extra is not None:
+            x = extra.scoring
+            score = max(score, top_score(x) + x.emperor_tile * most("emperor_tiles") + x.patron * most("patrons"))
+            followers = max(followers, max(extra.followers.values()))
+        return cls(
+            money=most("denarii"),
+            laurels=most("laurels"),
+            legions=most("legions"),
+            cards=float(2 * components.hand_limit),
+            followers=float(followers + 1),
+            score=float(score),
+            rounds=float(round_limit),
+            tiles=most("emperor_tiles") if extra is not None else 1.0,
+            patrons=most("patrons") if extra is not None else 1.0,
+        )
+
+
+PLAYER_FLAGS = (
+    "present",
+    "eternal_favor",
+    "temporary_favor",
+    "fulfils",
+    "start_player",
+    "proconsul",
+    "sacrificed",
+    "to_act",
+)
+"""The per-player yes/no entries, in order: seat in the game, holds the eternal favor, holds the temporary
+favor, meets the victory card now, starts the round, holds the proconsul, sacrificed in the Pantheon this
+round, is the player the game waits for."""
+
+PER_PLAYER = (
+    ("flags", len(PLAYER_FLAGS), "yes/no: " + ", ".join(PLAYER_FLAGS)),
+    ("money", 1, "denarii / scale.money"),
+    ("laurels", 1, "laurels / scale.laurels"),
+    ("legions", 1, "legions / scale.legions"),
+    ("hand_size", 1, "cards in hand as everybody sees it (sealed, unrevealed pairs still count) / scale.cards"),
+    ("followers", 1, "followers still to place / scale.followers"),
+    ("score", 1, "current score / scale.score"),
+    ("coin_bowl", 1, "followers in the coin bowl / scale.followers"),
+    ("markers", len(Faction), "faction markers held, by faction"),
+    ("tile", len(TILE_NAMES), "one-hot: no tile, scroll, tribune"),
+    ("controls", len(Faction), "factions this player controls"),
+    ("first", 1, "holds the first-to-fulfil bonus"),
+    ("progress", len(OBJECTIVES), "per objective of the victory card: met (tribune, favor) or value/threshold"),
+)
+ALL_OBJECTIVES = OBJECTIVES + tuple(o for o in EXPANSION_OBJECTIVES if o not in OBJECTIVES)
+"""The objectives an expansion observation tracks: the base ones, then emperor tiles and patrons."""
+
+AMOUNTS = ("laurels", "legions", "denarii", "markers")
+"""The numeric objectives of a base observation, in order (their thresholds and progress)."""
+EXPANSION_AMOUNTS = (*AMOUNTS, "emperor_tiles", "patrons")
+
+
+def _per_player(expansion: bool, tiles: int) -> tuple[tuple[str, int, str], ...]:
+    """The player block's fields: :data:`PER_PLAYER`, or its expansion form (more objectives, expansion holdings)."""
+    if not expansion:
+        return PER_PLAYER
+    out = [
+        (
+            name,
+            len(ALL_OBJECTIVES),
+            meaning.replace("per objective", "per objective (tribune, favor, " + ", ".join(EXPANSION_AMOUNTS) + ")"),
+        )
+        if name == "progress"
+        else (name, size, meaning)
+        for name, size, meaning in PER_PLAYER
+    ]
+    out += [
+        ("patrons", 1, "patron tiles / scale.patrons"),
+        ("emperor_tiles", tiles, "claimed favors of the emperor tiles, by tile (component order)"),
+        ("officials", len(Official), "officials held, by official"),
+        ("brutii", 1, "this seat is the Brutii (R42)"),
+    ]
+    return tuple(out)
+
+
+AnyCard = VictoryCard | ExpansionVictoryCard
+
+OPTION_CARDS = (BrutiiCard.CARDS, BrutiiCard.FACTION_TAKEOVER)
+"""The Brutii's cards with two options, in the order of ``GameState.brutii_options`` (R46)."""
+
+
+class ObservationEncoder:
+    """Builds observation vectors of one component set, round limit and rule set (module docstring).
+
+    Raises:
+        ValueError: ``expansion`` with a component set that has no expansion tables.
+    """
+
+    def __init__(self, components: Components, round_limit: int = 60, expansion: bool = False) -> None:
+        extra = components.expansion if expansion else None
+        if expansion and extra is None:
+            raise ValueError("an expansion observation needs a component file with [expansion] tables")
+        self.components = components
+        self.expansion = expansion
+        self.tables: Tables = tables_for(components, expansion)
+        self.scales = Scales.of(components, round_limit, expansion)
+        self.max_players = max(extra.seat_counts) if extra is not None else max(components.player_counts)
+        self.victory_ids = tuple(c.id for c in components.victory_cards)
+        if extra is not None:
+            self.victory_ids += tuple(c.id for c in extra.victory_cards)
+        self.objectives = ALL_OBJECTIVES if expansion else OBJECTIVES
+        self.amounts = EXPANSION_AMOUNTS if expansion else AMOUNTS
+        self.phases: tuple[Phase, ...] = tuple(Phase) if expansion else BASE_PHASES
+        # the Brutii's own decision kinds have their one-hot apart (pending_brutii), so pending_kind keeps its size
+        self.kinds: tuple[DecisionKind, ...] = FAMILY_DECISION_KINDS if expansion else BASE_DECISION_KINDS
+        self.brutii_kinds: tuple[DecisionKind, ...] = BRUTII_DECISION_KINDS if expansion else ()
+        self._kind_slot = {kind: k for k, kind in enumerate(self.kinds)}
+        self._brutii_kind_slot = {kind: k for k, kind in enumerate(self.brutii_kinds)}
+        brutii = extra.brutii if extra is not None else None
+        #: copies of each disc symbol (``brutii_discs`` counts the revealed ones against them)
+        self.disc_copies: tuple[int, ...] = tuple(brutii.discs[d] for d in BrutiiDisc) if brutii is not None else ()
+        self.tile_ids: tuple[int, ...] = tuple(t.id for t in extra.emperor_tiles) if extra is not None else ()
+        self._tile_slot = {t: k for k, t in enumerate(self.tile_ids)}
+        self.per_player = _per_player(expansion, len(self.tile_ids))
+        self.fields: tuple[tuple[Region, int], ...] = tuple(
+            (Region(r), i) for r, spec in enumerate(components.regions) for i in range(spec.fields)
+        )
+        self.field_slot = {key: k for k, key in enumerate(self.fields)}
+        self.pieces: tuple[Piece, ...] = self._build_layout()
+        self.size = self.pieces[-1].stop
+        self.piece: dict[str, Piece] = {p.name: p for p in self.pieces}
+        self.high = self._highs()
+        self._start: dict[str, int] = {p.name: p.start for p in self.pieces}
+        board = self._start["board"]
+        self._field_info: tuple[tuple[Region, int, int, bool], ...] = tuple(
+            (region, i, board + slot * self.tables.num_card_types, face_up(region))
+            for slot, (region, i) in enumerate(self.fields)
+        )
+        names = (name for name, _, _ in self.per_player)
+        self._field_offsets = SimpleNamespace(**dict(zip(names, self.player_field_offset, strict=True)))
+        self._deck_size = float(self.tables.deck_size)
+        spaces_at, per_space = self._start["spaces"], self.max_players
+        self._space_bases = tuple(spaces_at + space * per_space for space in range(len(self.tables.spaces)))
+        counts = extra.seat_counts if extra is not None else components.player_counts
+        self._relative_slots = {n: tuple(tuple((s - seat) % n for s in range(n)) for seat in range(n)) for n in counts}
+        self._amount_index_cache: dict[tuple[int, int], np.ndarray] = {}
+
+    # -- layout ---------------------------------------------------------------
+
+    def _build_layout(self) -> tuple[Piece, ...]:
+        """The pieces in order; also sets the per-player block offsets."""
+        t = self.tables
+        c = t.num_card_types
+        f = len(Faction)
+        n = self.max_players
+        regions = list(self.components.regions)
+        max_index = max(
+            max(spec.fields for spec in regions),
+            max(spec.spaces for spec in regions),
+            max((spec.spaces for spec in self.components.expansion.regions), default=0)
+            if self.expansion and self.components.expansion is not None
+            else 0,
+            len(TakeoverRole),
+        )
+        amounts = ", ".join(self.amounts)
+        spec: list[tuple[str, int, str, bool]] = [
+            ("round", 1, "round / round limit", False),
+            ("phase", len(self.phases), "one-hot phase", False),
+            ("victory_card", len(self.victory_ids), "one-hot victory card (all zero in the point variant)", False),
+            ("point_variant", 1, "playing the point-value variant", False),
+            ("thresholds", len(self.amounts), f"{amounts} needed, each / its scale", False),
+            ("obligatory", len(self.objectives), "objectives the victory card makes obligatory", False),
+            ("required", 1, "objectives required at this player count / number of objectives", False),
+            ("pending_kind", len(self.kinds), self._pending_kind_meaning(), False),
+            ("pending_seat", n, "one-hot relative seat of the deciding player", False),
+            ("pending_faction", f, "one-hot faction of the decision (take-over, benefit, penalty)", False),
+            ("pending_index", max_index, "one-hot kind-specific index (field, space slot, take-over role)", False),
+            ("hand", c, "own hand: count per card type", True),
+            ("staged", c, "own cards staged for a take-over set or pair: count per card type", True),
+            ("staged_size", 1, "own cards staged / scale.cards", False),
+            ("contest", c, "set committed from faction space 2, to beat (R15): count per card type", True),
+            ("my_pairs", c, "own sealed Field of Mars pairs: count per card type", True),
+            ("my_bid", 2, "own sealed bid: [has bid, amount / scale.money]", False),
+            ("sets", c, "displayed sets: count per card type", True),
+            ("first_laurel", f, "first-controller laurel still on the faction field", False),
+            ("chariot", f + 1, "one-hot faction holding the chariot, last entry: none", False),
+            ("colosseum", 1, "denarii in the Colosseum / scale.money", False),
+            ("piles", 2, "draw pile, discard pile sizes / deck size", False),
+            ("spaces", len(t.spaces) * n, "follower space x relative seat occupying it", False),
+            ("board", len(self.fields) * c, "face-up cards of each region field: count per card type", True),
+            ("board_hidden", len(self.fields), "face-down cards of each region field / scale.cards", False),
+        ]
+        if self.expansion:
+            spec += self._expansion_pieces()
+        per = sum(s for _, s, _ in self.per_player)
+        spec.append(("players", n * per, "per relative seat: the player block", False))
+        pieces: list[Piece] = []
+        start = 0
+        for name, size, meaning, is_count in spec:
+            pieces.append(Piece(name, start, size, meaning, is_count))
+            start += size
+        base = pieces[-1].start
+        self.player_size = per
+        self._player_offsets: tuple[int, ...] = tuple(base + k * per for k in range(n))
+        offsets = []
+        o = 0
+        for _, size, _ in self.per_player:
+            offsets.append(o)
+            o += size
+        self.player_field_offset = tuple(offsets)
+        return tuple(pieces)
+
+    def _pending_kind_meaning(self) -> str:
+        if not self.expansion:
+            return "one-hot kind of the pending decision"
+        return "one-hot kind of the pending decision, unless only the Brutii faces it (then `pending_brutii`)"
+
+    def _expansion_pieces(self) -> list[tuple[str, int, str, bool]]:
+        tiles = len(self.tile_ids)
+        n = self.max_players
+        officials = len(Official)
+        cards = len(BrutiiCard)
+        options = len(OPTION_CARDS) * 2  # two options each (R46)
+        discs = ", ".join(d.key for d in BrutiiDisc)
+        return [
+            ("emperor_up", tiles + 1, "one-hot face-up favor of the emperor tile (component order), last: none", False),
+            ("emperor_pile", 1, "face-down emperor tiles in the pile / tiles (their order is hidden, R35)", False),
+            ("matrona_tiles", tiles, "tiles lying with the Matrona (R35)", False),
+            ("officials", officials * (n + 1), "per official: one-hot relative holder, last: on the Capitoleum", False),
+            ("officials_chosen", officials, "officials chosen at the Capitoleum this round", False),
+            ("placed_this_turn", 1, "followers placed this turn (Princeps, R37) / scale.followers", False),
+            ("benefit_blocked", len(Faction), "factions named for the Tribunus Plebis this round (R38)", False),
+            ("augur_cards", self.tables.num_card_types, "the Augur's drawn cards, to the Augur only (R39)", True),
+            ("augur_drawn", 1, "cards the Augur holds drawn, as everybody sees it / scale.cards", False),
+            ("patron_supply", 1, "patron tiles left in the supply / supply", False),
+            ("pending_brutii", len(self.brutii_kinds), "one-hot kind of a decision only the Brutii faces", False),
+            ("brutii_played", cards, "the Brutii's action cards played this round, by card (R45)", False),
+            ("brutii_discs", len(BrutiiDisc), f"the Brutii's revealed discs per symbol ({discs}) / copies", False),
+            (
+                "brutii_options",
+                options,
+                "options chosen this round: Cards 1, Cards 2, Faction Take-Over 1, Faction Take-Over 2 (R46)",
+                False,
+            ),
+        ]
+
+    def _highs(self) -> np.ndarray:
+        high = np.ones(self.size, dtype=np.float32)
+        copies = np.asarray(self.tables.card_copies, dtype=np.float32)
+        for piece in self.pieces:
+            if piece.counts:
+                high[piece.start : piece.stop] = np.tile(copies, piece.size // len(copies))
+        return high
+
+    def scale_values(self) -> dict[str, float]:
+        """The scales this encoding divides by, by name (the expansion ones only in the expansion encoder)."""
+        values = dataclasses.asdict(self.scales)
+        if not self.expansion:
+            values.pop("tiles")
+            values.pop("patrons")
+        return {name: float(v) for name, v in values.items()}
+
+    def layout_rows(self) -> list[tuple[str, int, int, str]]:
+        """(name, start, size, meaning) of every piece, then of every per-player field (slot 0)."""
+        rows = [(p.name, p.start, p.size, p.meaning) for p in self.pieces]
+        base = self._player_offsets[0]
+        for (name, size, meaning), off in zip(self.per_player, self.player_field_offset, strict=True):
+            rows.append((f"players[0].{name}", base + off, size, meaning))
+        return rows
+
+    def split(self, obs: np.ndarray) -> dict[str, np.ndarray]:
+        """Name every part of an observation (for debugging agents): each piece, and the player block
+        as ``players[k].<field>`` for relative seat ``k``. The arrays are views into ``obs``."""
+        if obs.shape != (self.size,):
+            raise ValueError(f"expected an observation of shape ({self.size},), got {obs.shape}")
+        out = {p.name: obs[p.start : p.stop] for p in self.pieces if p.name != "players"}
+        for k, base in enumerate(self._player_offsets):
+            for (name, size, _), offset in zip(self.per_player, self.player_field_offset, strict=True):
+                out[f"players[{k}].{name}"] = obs[base + offset : base + offset + size]
+        return out
+
+    # -- encoding -------------------------------------------------------------
+    #
+    # One-hots and card counts go into a bytearray (cheap per entry in Python)
+    # that is converted once. Scaled amounts always occupy the same entries for a
+    # given (player count, observer), so their indices are one cached array and
+    # their values one list in that order: global amounts, then per seat.
+
+    def encode(self, state: GameState, seat: int) -> np.ndarray:
+        """The observation of ``seat`` (float32, shape ``(size,)``, inside ``[0, high]``).
+
+        Card counts never exceed the copies of their type (the engine conserves
+        cards), so only the scaled amounts need clipping.
+
+        Raises:
+            ValueError: a base encoder given an expansion game (its cards and pieces have no entries here).
+        """
+        if state.config.expansion and not self.expansion:
+            raise ValueError("this observation encodes base games; an expansion game needs the expansion encoder")
+        buf = bytearray(self.size)
+        card = victory_card(state)
+        values = self._global(state, seat, card, buf)
+        self._cards(state, seat, buf)
+        self._board(state, seat, buf, values)
+        if self.expansion:
+            self._expansion(state, seat, buf, values)
+        self._player_flags(state, seat, buf)
+        self._player_amounts(state, card, values)
+        obs = np.frombuffer(buf, dtype=np.uint8).astype(np.float32)
+        obs[self._amount_indices(state.num_players, seat)] = np.minimum(values, 1.0)
+        return obs
+
+    def _relative(self, n: int, seat: int) -> tuple[int, ...]:
+        """Relative slot of every absolute seat, for ``n`` players seen from ``seat``."""
+        return self._relative_slots[n][seat]
+
+    def _amount_indices(self, n: int, seat: int) -> np.ndarray:
+        key = (n, seat)
+        found = self._amount_index_cache.get(key)
+        if found is None:
+            start = self._start
+            o = self._field_offsets
+            out = [
+                start["round"],
+                *range(start["thresholds"], start["thresholds"] + len(self.amounts)),
+                start["required"],
+                start["colosseum"],
+                start["piles"],
+                start["piles"] + 1,
+                start["staged_size"],
+                start["my_bid"] + 1,
+                *range(start["board_hidden"], start["board_hidden"] + len(self.fields)),
+            ]
+            if self.expansion:
+                out += [start[name] for name in ("emperor_pile", "placed_this_turn", "augur_drawn", "patron_supply")]
+                out += range(start["brutii_discs"], start["brutii_discs"] + len(BrutiiDisc))
+            per_seat = [o.money, o.laurels, o.legions, o.hand_size, o.followers, o.score, o.coin_bowl]
+            if self.expansion:
+                per_seat.append(o.patrons)
+            for s in range(n):
+                base = self._player_offsets[(s - seat) % n]
+                out.extend(base + k for k in per_seat)
+                out.extend(range(base + o.progress + 2, base + o.progress + 2 + len(self.amounts)))
+            found = self._amount_index_cache[key] = np.asarray(out, dtype=np.intp)
+        return found
+
+    def _goals(self, state: GameState, card: AnyCard | None, buf: bytearray) -> list[float]:
+        """The card's thresholds (each / its scale) and required objectives; sets the card's one-hots."""
+        start = self._start
+        sc = self.scales
+        n = state.num_players
+        scale = {
+            "laurels": sc.laurels,
+            "legions": sc.legions,
+            "denarii": sc.money,
+            "markers": float(len(Faction)),
+            "emperor_tiles": sc.tiles,
+            "patrons": sc.patrons,
+        }
+        if card is None:
+            buf[start["point_variant"]] = 1
+            markers = state.config.point_variant_markers if self.expansion else self.components.point_variant[n]
+            return [markers / len(Faction) if k == "markers" else 0.0 for k in self.amounts] + [0.0]
+        buf[start["victory_card"] + self.victory_ids.index(card.id)] = 1
+        for o in card.obligatory:
+            buf[start["obligatory"] + self.objectives.index(o)] = 1
+        t = card.thresholds
+        goals = [t.get(k, 0) / scale[k] for k in self.amounts]
+        return [*goals, card.required.get(n, 0) / len(self.objectives)]
+
+    def _global(self, state: GameState, seat: int, card: AnyCard | None, buf: bytearray) -> list[float]:
+        """Set the global one-hots; return the global amounts (the start of the amounts list)."""
+        start = self._start
+        sc = self.scales
+        n = state.num_players
+        buf[start["phase"] + int(state.phase)] = 1
+        goals = self._goals(state, card, buf)
+        pending = state.pending
+        if pending is not None:
+            slot = self._kind_slot.get(pending.kind)
+            if slot is not None:
+                buf[start["pending_kind"] + slot] = 1
+            else:
+                buf[start["pending_brutii"] + self._brutii_kind_slot[pending.kind]] = 1
+            buf[start["pending_seat"] + (pending.seat - seat) % n] = 1
+            if pending.faction >= 0:
+                buf[start["pending_faction"] + pending.faction] = 1
+            if pending.index >= 0:
+                buf[start["pending_index"] + pending.index] = 1
+        buf[start["chariot"] + (state.chariot if state.chariot >= 0 else len(Faction))] = 1
+        first_laurel = start["first_laurel"]
+        for f, up in enumerate(state.first_laurel):
+            if up:
+                buf[first_laurel + f] = 1
+        own_bid = state.bids[seat]
+        if own_bid >= 0 or own_bid == OPTED_OUT:  # the Brutii's sealed opt-out (R49): a bid of 0 to him
+            buf[start["my_bid"]] = 1
+        deck = self._deck_size
+        return [
+            state.round / sc.rounds,
+            *goals,
+            state.colosseum / sc.money,
+            len(state.draw) / deck,
+            len(state.discard) / deck,
+            (len(state.staged) if pending is not None and pending.seat == seat else 0) / sc.cards,
+            max(own_bid, 0) / sc.money,
+        ]
+
+    def _cards(self, state: GameState, seat: int, buf: bytearray) -> None:
+        start = self._start
+        hand = start["hand"]
+        own = state.players[seat].hand  # shorter than the piece when base rules play through the expansion encoder
+        buf[hand : hand + len(own)] = bytes(own)
+        pending = state.pending
+        if state.staged and pending is not None and pending.seat == seat:
+            staged = start["staged"]
+            for c in state.staged:
+                buf[staged + c] += 1
+        contest = start["contest"]
+        for c in state.contest:
+            buf[contest + c] += 1
+        pairs = start["my_pairs"]
+        for s, a, b in state.pairs:
+            if s == seat:
+                buf[pairs + a] += 1
+                buf[pairs + b] += 1
+        sets = start["sets"]
+        for cards in state.sets:
+            for c in cards:
+                buf[sets + c] += 1
+
+    def _board(self, state: GameState, seat: int, buf: bytearray, values: list[float]) -> None:
+        """Face-up cards as counts per field; face-down fields only as their size (``board_hidden``, amounts)."""
+        fields = state.fields
+        scale = self.scales.cards
+        for region, i, base, always in self._field_info:
+            cards = fields[region][i]
+            if cards and (always or field_visible(state, seat, region, i)):
+                for card in cards:
+                    buf[base + card] += 1
+                values.append(0.0)
+            else:
+                values.append(len(cards) / scale)
+        rel = self._relative(state.num_players, seat)
+        bases = self._space_bases
+        for space in [s for s, occupant in enumerate(state.spaces) if occupant >= 0]:
+            buf[bases[space] + rel[state.spaces[space]]] = 1
+
+    def _expansion(self, state: GameState, seat: int, buf: bytearray, values: list[float]) -> None:
+        """The expansion pieces (R33-R40): one-hots into ``buf``, amounts appended to ``values``."""
+        start = self._start
+        sc = self.scales
+        n = state.num_players
+        spec = self.components.expansion
+        assert spec is not None  # an expansion encoder
+        tiles = len(self.tile_ids)
+        if not state.config.expansion:  # base rules through the expansion ids: no expansion piece is in play
+            buf[start["emperor_up"] + tiles] = 1
+            for official in range(len(Official)):
+                buf[start["officials"] + official * (self.max_players + 1) + self.max_players] = 1
+            values.extend((0.0,) * (4 + len(BrutiiDisc)))
+            return
+        slot = self._tile_slot
+        buf[start["emperor_up"] + (slot[state.emperor_up] if state.emperor_up >= 0 else tiles)] = 1
+        for tile in state.matrona_tiles:
+            buf[start["matrona_tiles"] + slot[tile]] = 1
+        rel = self._relative(n, seat)
+        holders = start["officials"]
+        for official, holder in enumerate(state.officials):
+            buf[holders + official * (self.max_players + 1) + (rel[holder] if holder >= 0 else self.max_players)] = 1
+        for official, chosen in enumerate(state.officials_chosen):
+            if chosen:
+                buf[start["officials_chosen"] + official] = 1
+        for f, blocked in enumerate(state.benefit_blocked):
+            if blocked:
+                buf[start["benefit_blocked"] + f] = 1
+        if state.officials[Official.AUGUR] == seat:  # R39: only the Augur sees what he drew
+            augur = start["augur_cards"]
+            for c in state.augur_cards:
+                buf[augur + c] += 1
+        patrons = sum(p.patrons for p in state.players)
+        supply = spec.patron_supply
+        values.extend(
+            (
+                len(state.emperor_pile) / max(1, tiles),
+                state.placed_this_turn / sc.followers,
+                len(state.augur_cards) / sc.cards,
+                (supply - patrons) / supply if supply else 0.0,
+            )
+        )
+        self._brutii(state, buf, values)
+
+    def _brutii(self, state: GameState, buf: bytearray, values: list[float]) -> None:
+        """The Brutii's public state (R45): played cards, options (into ``buf``), revealed discs per symbol
+        (amounts appended to ``values``); zero without him. His face-down discs have no order to encode."""
+        if state.brutii < 0:
+            values.extend((0.0,) * len(BrutiiDisc))
+            return
+        start = self._start
+        for card in state.brutii_played:
+            buf[start["brutii_played"] + card] = 1
+        for k, chosen in enumerate(state.brutii_options):
+            if chosen >= 0:
+                buf[start["brutii_options"] + 2 * k + chosen] = 1
+        revealed = state.brutii_revealed
+        values.extend(revealed.count(d) / copies for d, copies in zip(BrutiiDisc, self.disc_copies, strict=True))
+
+    def _player_flags(self, state: GameState, seat: int, buf: bytearray) -> None:
+        n = state.num_players
+        o = self._field_offsets
+        flags_at, markers_at, tile_at, progress_at = o.flags, o.markers, o.tile, o.progress
+        count = len(PLAYER_FLAGS)
+        pending_seat = state.pending.seat if state.pending is not None else -1
+        offsets = self._player_offsets
+        for s, p in enumerate(state.players):
+            base = offsets[(s - seat) % n]
+            buf[base + flags_at : base + flags_at + count] = bytes(
+                (
+                    True,
+                    p.eternal_favor,
+                    p.temporary_favor,
+                    state.fulfilled_since[s] >= 0,
+                    state.start_seat == s,
+                    state.proconsul == s,
+                    state.sacrificed[s],
+                    pending_seat == s,
+                )
+            )
+            buf[base + markers_at : base + markers_at + len(p.markers)] = bytes(p.markers)
+            buf[base + tile_at + p.tile] = 1
+            if p.tile == TRIBUNE:
+                buf[base + progress_at] = 1
+            if p.eternal_favor or p.temporary_favor:
+                buf[base + progress_at + 1] = 1
+        for f, owner in enumerate(state.controller):
+            if owner >= 0:
+                buf[offsets[(owner - seat) % n] + o.controls + f] = 1
+        if not state.config.point_variant:
+            for s in first_fulfillers(state):
+                buf[offsets[(s - seat) % n] + o.first] = 1
+        if self.expansion and state.config.expansion:
+            self._expansion_holdings(state, seat, buf)
+
+    def _expansion_holdings(self, state: GameState, seat: int, buf: bytearray) -> None:
+        """Claimed emperor tiles and held officials in the player blocks (both public, R35, R36)."""
+        n = state.num_players
+        o = self._field_offsets
+        offsets = self._player_offsets
+        slot = self._tile_slot
+        for s, p in enumerate(state.players):
+            base = offsets[(s - seat) % n] + o.emperor_tiles
+            for tile in p.emperor_tiles:
+                buf[base + slot[tile]] = 1
+        for official, holder in enumerate(state.officials):
+            if holder >= 0:
+                buf[offsets[(holder - seat) % n] + o.officials + official] = 1
+        if state.brutii >= 0:
+            buf[offsets[(state.brutii - seat) % n] + o.brutii] = 1
+
+    def _player_amounts(self, state: GameState, card: AnyCard | None, values: list[float]) -> None:
+        sc = self.scales
+        bowl = state.coin_bowl
+        total = scores(state)
+        goals = [card.thresholds.get(k, 0) for k in self.amounts] if card is not None else None
+        expansion = self.expansion
+        for s, p in enumerate(state.players):
+            values.extend(
+                (
+                    p.money / sc.money,
+                    p.laurels / sc.laurels,
+                    p.legions / sc.legions,
+                    public_hand_size(state, s) / sc.cards,
+                    p.followers / sc.followers,
+                    max(total[s], 0) / sc.score,
+                    bowl.count(s) / sc.followers,
+                )
+            )
+            if expansion:
+                values.append(p.patrons / sc.patrons)
+            if goals is None:
+                values.extend([0.0] * len(self.amounts))
+            elif not expansion:
+                values.extend(
+                    (
+                        _ratio(p.laurels, goals[0]),
+                        _ratio(p.legions, goals[1]),
+                        _ratio(p.money, goals[2]),
+                        _ratio(p.num_markers, goals[3]),
+                    )
+                )
+            else:  # an objective missing from the card (denarii on an expansion card) shows no progress
+                held = (p.laurels, p.legions, p.money, p.num_markers, len(p.emperor_tiles), p.patrons)
+                values.extend(h / g if g else 0.0 for h, g in zip(held, goals, strict=True))
+
+
+def _ratio(value: int, goal: int) -> float:
+    """Progress towards ``goal`` (1 when there is no goal; clipped at 1 by the encoder)."""
+    return value / goal if goal else 1.0
+
+
+def encoder_for(components: Components, round_limit: int = 60, expansion: bool = False) -> ObservationEncoder:
+    """The shared encoder of a component set, round limit and rule set."""
+    return _encoder(components, round_limit, expansion)
+
+
+@cache
+def _encoder(components: Components, round_limit: int, expansion: bool) -> ObservationEncoder:
+    return ObservationEncoder(components, round_limit, expansion)

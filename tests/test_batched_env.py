@@ -1,0 +1,135 @@
+"""The batched environment (``TribuneBatchedEnv``) and its SB3 adapter (``BatchedVecEnv``)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from tribune_env.envs.batched import TribuneBatchedEnv
+from tribune_env.envs.single import TribuneSingleEnv
+
+
+def _first_legal(masks: np.ndarray, t: int) -> np.ndarray:
+    """A deterministic legal action per row (varies with the step so games differ)."""
+    out = []
+    for row in masks:
+        legal = np.flatnonzero(row)
+        out.append(legal[t % len(legal)])
+    return np.asarray(out, dtype=np.int64)
+
+
+def test_batched_games_equal_single_envs_under_the_same_seeds() -> None:
+    n, seed = 3, 11
+    batched = TribuneBatchedEnv(n, players=3, round_limit=2)
+    singles = [TribuneSingleEnv(players=3, round_limit=2) for _ in range(n)]
+    obs, _ = batched.reset(seed=seed)
+    for i, env in enumerate(singles):
+        single_obs, _ = env.reset(seed=seed + i)
+        assert np.array_equal(obs[i], single_obs)
+    ends = 0
+    for t in range(400):
+        masks = batched.action_masks()
+        assert masks.shape == (n, batched.single_action_space.n) and masks.dtype == bool
+        actions = _first_legal(masks, t)
+        obs, rewards, terms, truncs, infos = batched.step(actions)
+        for i, env in enumerate(singles):
+            assert np.array_equal(masks[i], env.action_masks())
+            s_obs, s_reward, s_term, s_trunc, _ = env.step(int(actions[i]))
+            assert (rewards[i], terms[i], truncs[i]) == (s_reward, s_term, s_trunc)
+            if s_term or s_trunc:  # auto-reset: the row holds the next game, the final observation is kept
+                ends += 1
+                assert infos["_final_obs"][i] and np.array_equal(infos["final_obs"][i], s_obs)
+                s_obs, _ = env.reset()
+            assert np.array_equal(obs[i], s_obs)
+    assert ends >= 2, "the run must cross episode ends"
+
+
+def test_batched_spaces_and_bad_input() -> None:
+    env = TribuneBatchedEnv(2, players=4)
+    obs, info = env.reset(seed=[1, 2])
+    assert obs.shape == (2, *env.single_observation_space.shape) and obs.dtype == np.float32
+    assert env.observation_space.contains(obs) and len(info["infos"]) == 2
+    with pytest.raises(ValueError, match="num_envs"):
+        TribuneBatchedEnv(0)
+    with pytest.raises(ValueError, match="obs_format"):
+        TribuneBatchedEnv(2, obs_format="dict")
+    with pytest.raises(ValueError, match="1 seeds for 2 games"):
+        env.reset(seed=[1])
+    with pytest.raises(ValueError, match="shape"):
+        env.step(np.zeros(3, dtype=np.int64))
+
+
+def test_expansion_batched_env_steps() -> None:
+    env = TribuneBatchedEnv(2, expansion=True, players=5, brutii=True)
+    env.reset(seed=0)
+    for t in range(30):
+        env.step(_first_legal(env.action_masks(), t))
+
+
+@pytest.mark.slow
+def test_maskable_ppo_learns_with_the_sb3_adapter() -> None:
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+
+    from training.batched_vec_env import BatchedVecEnv
+
+    vec = BatchedVecEnv(4, players=2, round_limit=2)
+    assert is_masking_supported(vec)
+    vec.seed(3)
+    vec.reset()
+    masks = get_action_masks(vec)
+    assert masks.shape == (4, vec.action_space.n) and masks.any(axis=1).all()
+    model = MaskablePPO("MlpPolicy", vec, n_steps=64, batch_size=64, n_epochs=1, seed=0, verbose=0, device="cpu")
+    model.learn(total_timesteps=256)
+    assert model.num_timesteps >= 256
+    obs = vec.reset()
+    action, _ = model.predict(obs, action_masks=get_action_masks(vec))
+    assert all(get_action_masks(vec)[i, a] for i, a in enumerate(action))
+
+
+def test_sb3_adapter_seeds_options_and_terminal_observations() -> None:
+    pytest.importorskip("stable_baselines3")
+    from training.batched_vec_env import BatchedVecEnv
+
+    vec = BatchedVecEnv(3, players=3, round_limit=1)
+    vec.seed(7)
+    first = vec.reset()
+    vec.seed(7)
+    assert np.array_equal(vec.reset(), first)
+    vec.set_options({"learner_seat": 1})
+    vec.reset()
+    assert [info["seat"] for info in vec.reset_infos] == [1, 1, 1]
+    assert vec.env_method("action_masks")[0].shape == (vec.action_space.n,)
+    assert vec.get_attr("seat") == [1, 1, 1]
+    finished = 0
+    for t in range(300):
+        obs, rewards, dones, infos = vec.step(_first_legal(vec.action_masks(), t))
+        assert obs.shape == (3, *vec.observation_space.shape) and rewards.shape == dones.shape == (3,)
+        for i in np.flatnonzero(dones):
+            finished += 1
+            assert infos[i]["terminal_observation"].shape == vec.observation_space.shape
+            assert infos[i]["TimeLimit.truncated"] == bool(infos[i]["episode_info"]["truncated"])
+    assert finished >= 3
+
+
+def test_bench_measures_the_new_rows(capsys: pytest.CaptureFixture[str]) -> None:
+    from tribune_env.bench import bench
+    from tribune_env.cli import main
+
+    report = bench(seconds=0.05, players=(4,), peers=("tictactoe_v3",))
+    (figures,) = report.tribune
+    (peer,) = report.peers
+    assert peer.aec_steps_per_s
+    expected = figures.raw_aec_steps_per_s / peer.aec_steps_per_s
+    assert report.ratios(4, raw=True)["tictactoe_v3"] == pytest.approx(expected)
+    assert report.to_dict()["raw_ratios_4p"] == report.ratios(4, raw=True)
+    assert figures.raw_aec_steps_per_s > 0 and figures.batched_steps_per_s > 0
+    assert figures.expansion_raw_aec_steps_per_s > 0 and figures.view_games_per_s > 0
+    assert main(["bench", "--seconds", "0.05", "--players", "2", "--peers", "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)["tribune"][0]
+    for key in ("raw_aec_steps_per_s", "batched_steps_per_s", "expansion_raw_aec_steps_per_s", "view_games_per_s"):
+        assert row[key] > 0, key
+    assert main(["bench", "--seconds", "0.05", "--players", "2", "--peers"]) == 0  # the table prints them

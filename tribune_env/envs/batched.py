@@ -1,0 +1,141 @@
+"""``N`` single-agent games stepped together in one process: :class:`TribuneBatchedEnv`, a Gymnasium ``VectorEnv``.
+
+Each of the ``num_envs`` games is a :class:`~tribune_env.envs.single.TribuneSingleEnv` (or, with
+``expansion=True``, a :class:`~tribune_env.envs.single.TribuneExpansionSingleEnv`) built with the same keyword
+arguments, so the learner, its opponents (played inside, up to the learner's next decision), rewards and
+illegal-action handling are those of the single-agent environment. What the batch adds:
+
+* stacked outputs: observations ``(num_envs, size)`` float32, rewards float64, terminations and truncations bool,
+  and :meth:`TribuneBatchedEnv.action_masks` ``(num_envs, n)`` bool (what sb3-contrib's MaskablePPO asks for);
+* auto-reset in the same step (Gymnasium's ``AutoresetMode.SAME_STEP``): a game that ends is reset at once and its
+  row holds the new game's first observation; the last observation and info of the finished game are in
+  ``infos["final_obs"]`` / ``infos["final_info"]`` (object arrays, set where ``infos["_final_obs"]`` is true);
+* seeding as Gymnasium's own vector environments: ``reset(seed=s)`` seeds game ``i`` with ``s + i``; a list seeds
+  each game; the auto-resets draw from each game's generator.
+
+So game ``i`` plays exactly the episodes of a ``TribuneSingleEnv`` reset with seed ``s + i`` and then reset without
+a seed after each end (tested). No processes, pipes or pickling are involved: use it where the games are cheap next
+to the cost of moving them between processes (see the README's "Batched environment"); ``training.batched_vec_env``
+adapts it to Stable-Baselines3's ``VecEnv``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from tribune_env.envs.single import TribuneExpansionSingleEnv, TribuneSingleEnv
+
+
+class TribuneBatchedEnv(VectorEnv[Any, Any, Any]):
+    """``num_envs`` single-agent games stepped in one loop (module docstring).
+
+    Args:
+        num_envs: the number of games (>= 1).
+        expansion: build :class:`TribuneExpansionSingleEnv` games instead of :class:`TribuneSingleEnv`.
+        env_kwargs: the single-agent environment's options, the same for every game (``obs_format`` must be
+            ``"vector"``, the default).
+
+    Raises:
+        ValueError: a bad ``num_envs`` or ``obs_format``; the single-agent environment's own errors for its options.
+    """
+
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012 (Gymnasium's field)
+
+    def __init__(self, num_envs: int = 16, expansion: bool = False, **env_kwargs: Any) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs: must be an integer >= 1, got {num_envs!r}")
+        if env_kwargs.get("obs_format", "vector") != "vector":
+            shown = env_kwargs["obs_format"]
+            raise ValueError(f"obs_format: the batched environment stacks vectors only, got {shown!r}")
+        cls = TribuneExpansionSingleEnv if expansion else TribuneSingleEnv
+        self.envs: list[TribuneSingleEnv] = [cls(**env_kwargs) for _ in range(num_envs)]
+        first = self.envs[0]
+        self.num_envs = num_envs
+        self.single_observation_space = first.observation_space
+        self.single_action_space = first.action_space
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.render_mode = first.render_mode
+        assert isinstance(self.single_observation_space, spaces.Box)
+        assert isinstance(self.single_action_space, spaces.Discrete)
+        self._obs = np.zeros((num_envs, *self.single_observation_space.shape), dtype=np.float32)
+        self._masks = np.zeros((num_envs, int(self.single_action_space.n)), dtype=bool)
+        self._rewards = np.zeros(num_envs, dtype=np.float64)
+        self._terminations = np.zeros(num_envs, dtype=bool)
+        self._truncations = np.zeros(num_envs, dtype=bool)
+
+    def reset(
+        self, *, seed: int | Sequence[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Reset every game; ``seed``: an int (game ``i`` gets ``seed + i``), one seed per game, or ``None``."""
+        seeds = self._seeds(seed)
+        infos: list[dict[str, Any]] = []
+        for i, (env, s) in enumerate(zip(self.envs, seeds, strict=True)):
+            obs, info = env.reset(seed=s, options=options)
+            self._obs[i] = obs
+            infos.append(info)
+        return self._obs.copy(), {"infos": infos}
+
+    def reset_game(
+        self, index: int, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Reset game ``index`` alone (its own seed and options); returns its observation and info."""
+        obs, info = self.envs[index].reset(seed=seed, options=options)
+        self._obs[index] = obs
+        return self._obs[index].copy(), info
+
+    def _seeds(self, seed: int | Sequence[int | None] | None) -> list[int | None]:
+        if seed is None:
+            return [None] * self.num_envs
+        if isinstance(seed, int) and not isinstance(seed, bool):
+            return [seed + i for i in range(self.num_envs)]
+        if isinstance(seed, str | bytes) or not isinstance(seed, Sequence):
+            raise ValueError(f"seed: expected an int, a list of {self.num_envs} seeds or None, got {seed!r}")
+        if len(seed) != self.num_envs:
+            raise ValueError(f"seed: got {len(seed)} seeds for {self.num_envs} games")
+        return list(seed)
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """One learner action per game (an integer array of shape ``(num_envs,)``); finished games reset at once."""
+        acts = np.asarray(actions)
+        if acts.shape != (self.num_envs,):
+            raise ValueError(f"actions: expected shape ({self.num_envs},), got {acts.shape}")
+        final_obs = np.full(self.num_envs, None, dtype=object)
+        final_info = np.full(self.num_envs, None, dtype=object)
+        done_rows = np.zeros(self.num_envs, dtype=bool)
+        infos: list[dict[str, Any]] = []
+        for i, env in enumerate(self.envs):
+            obs, reward, terminated, truncated, info = env.step(acts[i])
+            self._rewards[i] = reward
+            self._terminations[i] = terminated
+            self._truncations[i] = truncated
+            if terminated or truncated:
+                final_obs[i], final_info[i], done_rows[i] = obs, info, True
+                obs, info = env.reset()
+            self._obs[i] = obs
+            infos.append(info)
+        out: dict[str, Any] = {"infos": infos}
+        if done_rows.any():
+            out.update(final_obs=final_obs, _final_obs=done_rows, final_info=final_info, _final_info=done_rows)
+        return self._obs.copy(), self._rewards.copy(), self._terminations.copy(), self._truncations.copy(), out
+
+    def action_masks(self) -> np.ndarray:
+        """Bool masks of every game's legal learner actions, shape ``(num_envs, n)``."""
+        for i, env in enumerate(self.envs):
+            self._masks[i] = env.action_masks()
+        return self._masks.copy()
+
+    def render(self) -> tuple[Any, ...] | None:
+        if self.render_mode is None:
+            return None
+        return tuple(env.render() for env in self.envs)
+
+    def close_extras(self, **kwargs: Any) -> None:
+        for env in getattr(self, "envs", ()):  # also when the constructor failed
+            env.close()
