@@ -133,3 +133,16 @@ def test_bench_measures_the_new_rows(capsys: pytest.CaptureFixture[str]) -> None
     for key in ("raw_aec_steps_per_s", "batched_steps_per_s", "expansion_raw_aec_steps_per_s", "view_games_per_s"):
         assert row[key] > 0, key
     assert main(["bench", "--seconds", "0.05", "--players", "2", "--peers"]) == 0  # the table prints them
+
+
+def test_policy_rows_of_the_bench_choose_legal_actions_and_measure() -> None:
+    """The ``+ policy`` figures: the network picks only masked-in actions, one pass for many rows; both rates run."""
+    from tribune_env.bench import _MlpPolicy, batched_policy_rate, single_policy_rate
+
+    rng = np.random.default_rng(0)
+    policy = _MlpPolicy(12, 7, seed=1)
+    masks = rng.random((64, 7)) < 0.3
+    masks[np.arange(64), rng.integers(7, size=64)] = True
+    chosen = policy(rng.random((64, 12), dtype=np.float32), masks)
+    assert chosen.shape == (64,) and masks[np.arange(64), chosen].all()
+    assert single_policy_rate(2, 0.2, 0) > 0 and batched_policy_rate(2, 0.2, 0, num_envs=4) > 0

@@ -12,6 +12,9 @@ Every figure comes from random legal play timed with ``time.perf_counter``:
   decision);
 * ``raw_env`` AEC steps/s (the same loop without the order-enforcing wrapper) and batched learner
   steps/s (:class:`~tribune_env.envs.batched.TribuneBatchedEnv`, :data:`BATCH` games, counted over all games);
+* ``+ policy``: the single-agent and batched learner steps/s again with a policy network (:data:`POLICY_HIDDEN`,
+  numpy, random weights) choosing every learner action: one forward pass per step, for one game or for
+  :data:`BATCH` games at once, which is what collecting a rollout pays;
 * games/s of random play with a ``Game.view()`` per decision (the work of a tournament of random agents);
 * observation encoding and ``clone()``: mean microseconds over mid-game states.
 
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import importlib.machinery
 import importlib.util
+import itertools
 import json
 import math
 import os
@@ -71,6 +75,8 @@ class TribuneFigures:
     batched_steps_per_s: float = 0.0  # learner steps/s of TribuneBatchedEnv with BATCH games (all games together)
     expansion_raw_aec_steps_per_s: float = 0.0  # expansion_raw_env, expansion rules
     view_games_per_s: float = 0.0  # games/s of random play taking a Game.view() per decision (a random tournament)
+    single_policy_steps_per_s: float = 0.0  # single-agent learner steps/s with a policy network choosing (one obs)
+    batched_policy_steps_per_s: float = 0.0  # the same for TribuneBatchedEnv: one forward pass for BATCH games
 
     @property
     def expansion_ratio(self) -> float:
@@ -233,6 +239,66 @@ def batched_rate(players: int, seconds: float, seed: int, num_envs: int = BATCH)
     return steps / (time.perf_counter() - start)
 
 
+POLICY_HIDDEN = (256, 256)
+"""Hidden layers of the policy network in the ``+ policy`` figures: the shipped agents' size."""
+
+
+class _MlpPolicy:
+    """A tanh MLP with random weights choosing the masked argmax: what a rollout pays per step for its policy."""
+
+    def __init__(self, obs_size: int, actions: int, seed: int) -> None:
+        rng = np.random.default_rng(seed)
+        sizes = [obs_size, *POLICY_HIDDEN, actions]
+        self.layers = [
+            (rng.standard_normal((i, o)).astype(np.float32) / np.sqrt(i), np.zeros(o, dtype=np.float32))
+            for i, o in itertools.pairwise(sizes)
+        ]
+
+    def __call__(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        x = obs.astype(np.float32, copy=False)
+        for k, (weight, bias) in enumerate(self.layers):
+            x = x @ weight + bias
+            if k < len(self.layers) - 1:
+                x = np.tanh(x)
+        chosen: np.ndarray = np.where(masks.astype(bool), x, -np.inf).argmax(axis=1)
+        return chosen
+
+
+def single_policy_rate(players: int, seconds: float, seed: int) -> float:
+    """Learner steps/s of the single-agent wrapper (random opponents) with :class:`_MlpPolicy` choosing."""
+    env = TribuneSingleEnv(players=players)
+    policy = _MlpPolicy(env.observation_space.shape[0], int(env.action_space.n), seed)  # type: ignore[index,attr-defined]
+    steps = episode = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        obs, _ = env.reset(seed=seed + episode)
+        episode += 1
+        done = False
+        while not done:
+            action = policy(obs[None, :], env.action_masks()[None, :])[0]
+            obs, _reward, terminated, truncated, _info = env.step(int(action))
+            done = terminated or truncated
+            steps += 1
+    return steps / (time.perf_counter() - start)
+
+
+def batched_policy_rate(players: int, seconds: float, seed: int, num_envs: int = BATCH) -> float:
+    """Learner steps/s (all games) of :class:`TribuneBatchedEnv` with one :class:`_MlpPolicy` pass per step."""
+    from tribune_env.envs.batched import TribuneBatchedEnv
+
+    env = TribuneBatchedEnv(num_envs, players=players)
+    obs, _ = env.reset(seed=seed)
+    policy = _MlpPolicy(obs.shape[1], env.action_masks().shape[1], seed)
+    steps = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        obs, *_ = env.step(policy(obs, env.action_masks()))
+        steps += num_envs
+    return steps / (time.perf_counter() - start)
+
+
 def _mid_game_states(players: int, seed: int, count: int) -> list[Game]:
     rng = random.Random(seed)
     out: list[Game] = []
@@ -329,6 +395,8 @@ def bench(
         raw_wide, _ = aec_rate(lambda n=n: tribune_expansion_raw_aec(players=n), seconds, seed)  # type: ignore[misc]
         figures.expansion_raw_aec_steps_per_s = raw_wide
         figures.view_games_per_s = view_play_rate(n, seconds, seed)
+        figures.single_policy_steps_per_s = single_policy_rate(n, seconds, seed)
+        figures.batched_policy_steps_per_s = batched_policy_rate(n, seconds, seed)
         report.tribune.append(figures)
     for name in peers:
         note(f"peer {name}")

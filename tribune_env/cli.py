@@ -295,6 +295,9 @@ def _bench_tables(report: BenchReport) -> list[Table]:
         "env() ÷ raw_env",
         "batched x16 learner steps/s",
         "÷ Gym steps/s",
+        "Gym + policy steps/s",
+        "batched x16 + policy",
+        "÷ Gym + policy",
         "view games/s",
     ):
         paths.add_column(column, justify="right")
@@ -305,6 +308,11 @@ def _bench_tables(report: BenchReport) -> list[Table]:
             f"{t.aec_steps_per_s / t.raw_aec_steps_per_s:.2f}x" if t.raw_aec_steps_per_s else "-",
             f"{t.batched_steps_per_s:,.0f}",
             f"{t.batched_steps_per_s / t.single_steps_per_s:.2f}x" if t.single_steps_per_s else "-",
+            f"{t.single_policy_steps_per_s:,.0f}",
+            f"{t.batched_policy_steps_per_s:,.0f}",
+            f"{t.batched_policy_steps_per_s / t.single_policy_steps_per_s:.2f}x"
+            if t.single_policy_steps_per_s
+            else "-",
             f"{t.view_games_per_s:,.2f}",
         )
     peers = Table(title="PettingZoo peers, same loop and policy")
