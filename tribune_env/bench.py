@@ -16,6 +16,8 @@ Every figure comes from random legal play timed with ``time.perf_counter``:
   numpy, random weights) choosing every learner action: one forward pass per step, for one game or for
   :data:`BATCH` games at once, which is what collecting a rollout pays;
 * games/s of random play with a ``Game.view()`` per decision (the work of a tournament of random agents);
+* the ``rgb_array`` frame (the drawn board, :func:`~tribune_env.board.board_rgb`): median and 90th-percentile
+  milliseconds over :data:`FRAMES` decisions of a random game (with the ``render`` extra only);
 * observation encoding and ``clone()``: mean microseconds over mid-game states.
 
 The peers (``tictactoe_v3``, ``connect_four_v3``, ``texas_holdem_v4``) run the same
@@ -77,6 +79,8 @@ class TribuneFigures:
     view_games_per_s: float = 0.0  # games/s of random play taking a Game.view() per decision (a random tournament)
     single_policy_steps_per_s: float = 0.0  # single-agent learner steps/s with a policy network choosing (one obs)
     batched_policy_steps_per_s: float = 0.0  # the same for TribuneBatchedEnv: one forward pass for BATCH games
+    frame_ms: float = 0.0  # median ms of a render_mode="rgb_array" frame (board_rgb) over a random game; 0: no resvg
+    frame_p90_ms: float = 0.0  # its 90th percentile
 
     @property
     def expansion_ratio(self) -> float:
@@ -337,6 +341,35 @@ def micro_timings(players: int, seed: int, samples: int = 2000) -> tuple[float, 
     return encode / len(games) * 1e6, clone / len(games) * 1e6, mask / len(games) * 1e6
 
 
+FRAMES = 150
+"""Most frames timed in the rgb_array figure (``tribune bench`` times 50 per second of ``--seconds``, at least 20): one
+per decision of a random game; the first, which draws the fixed layer of the board, is left out."""
+
+
+def frame_timings(players: int, seed: int, frames: int = FRAMES) -> tuple[float, float]:
+    """Median and 90th-percentile milliseconds of :func:`~tribune_env.board.board_rgb` (the ``rgb_array`` frame)
+    over the decisions of a random game; ``(0.0, 0.0)`` when the ``render`` extra is not installed."""
+    try:
+        import resvg_py  # noqa: F401  (the rasteriser of board_rgb)
+
+        from tribune_env.board import board_rgb
+    except ImportError:
+        return 0.0, 0.0
+    rng = random.Random(seed)
+    game = Game.new(players=players, seed=seed)
+    board_rgb(game)
+    times: list[float] = []
+    while len(times) < frames:
+        if game.is_over:
+            game = Game.new(players=players, seed=seed + len(times))
+        game.apply(rng.choice(game.legal_actions()))
+        start = time.perf_counter()
+        board_rgb(game)
+        times.append(time.perf_counter() - start)
+    times.sort()
+    return times[len(times) // 2] * 1e3, times[int(len(times) * 0.9)] * 1e3
+
+
 def peer_factory(name: str) -> Callable[[], Any]:
     """A constructor of a PettingZoo classic game from its registry (``tictactoe_v3`` is ``classic/tictactoe-v3``)."""
     base, version = name.rsplit("_v", 1)
@@ -397,6 +430,7 @@ def bench(
         figures.view_games_per_s = view_play_rate(n, seconds, seed)
         figures.single_policy_steps_per_s = single_policy_rate(n, seconds, seed)
         figures.batched_policy_steps_per_s = batched_policy_rate(n, seconds, seed)
+        figures.frame_ms, figures.frame_p90_ms = frame_timings(n, seed, max(20, min(FRAMES, int(seconds * 50))))
         report.tribune.append(figures)
     for name in peers:
         note(f"peer {name}")

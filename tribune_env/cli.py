@@ -299,6 +299,7 @@ def _bench_tables(report: BenchReport) -> list[Table]:
         "batched x16 + policy",
         "÷ Gym + policy",
         "view games/s",
+        "rgb_array frame ms (p90)",
     ):
         paths.add_column(column, justify="right")
     for t in report.tribune:
@@ -314,6 +315,7 @@ def _bench_tables(report: BenchReport) -> list[Table]:
             if t.single_policy_steps_per_s
             else "-",
             f"{t.view_games_per_s:,.2f}",
+            f"{t.frame_ms:.1f} ({t.frame_p90_ms:.1f})" if t.frame_ms else "- (no render extra)",
         )
     peers = Table(title="PettingZoo peers, same loop and policy")
     for column in ("game", "AEC steps/s", "games/s", "Tribune steps/s ÷ peer, per player count"):
