@@ -40,7 +40,7 @@ from tribune_env.engine.registry import DECISIONS
 from tribune_env.engine.state import TRIBUNE
 from tribune_env.engine.tables import SpaceKind, SpaceSpec
 from tribune_env.engine.text import tile_text
-from tribune_env.engine.view import HIDDEN, PlayerView, PublicPlayer
+from tribune_env.engine.view import HIDDEN, PlayerView, PublicPlayer, objective_amounts
 
 REGION_NAMES: dict[Region, str] = {
     Region.THERMAE: "Thermae",
@@ -179,17 +179,7 @@ def _title(title: str) -> str:
 
 
 def _holding(player: PublicPlayer, key: str) -> int:
-    amounts = {
-        "tribune": int(player.tile == TRIBUNE),
-        "favor": int(player.eternal_favor or player.temporary_favor),
-        "laurels": player.laurels,
-        "legions": player.legions,
-        "denarii": player.money,
-        "markers": sum(player.markers),
-        "emperor_tiles": len(player.emperor_tiles),
-        "patrons": player.patrons,
-    }
-    return amounts[key]
+    return objective_amounts(player)[key]
 
 
 def player_progress(goal: VictoryGoal, view: PlayerView, player: int) -> PlayerProgress:

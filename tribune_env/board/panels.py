@@ -8,21 +8,14 @@ from tribune_env.board.svg import Canvas, draw_cards, hand_cards
 from tribune_env.data import Faction, Region
 from tribune_env.engine.brutii import card_name, disc_name
 from tribune_env.engine.state import TILE_NAMES, TRIBUNE
-from tribune_env.engine.view import PublicPlayer
+from tribune_env.engine.view import PublicPlayer, objective_amounts
 
 BASE_ORDER = ("tribune", "favor", "laurels", "legions", "denarii", "markers", "emperor_tiles", "patrons")
 
 
 def progress(player: PublicPlayer, thresholds: dict[str, int]) -> list[tuple[str, str, bool]]:
     """(objective, what the player has against what is needed, met) for each objective of a victory card."""
-    have = {
-        "laurels": player.laurels,
-        "legions": player.legions,
-        "denarii": player.money,
-        "markers": sum(player.markers),
-        "emperor_tiles": len(player.emperor_tiles),
-        "patrons": player.patrons,
-    }
+    have = objective_amounts(player)
     rows = [
         ("tribune", "yes" if player.tile == TRIBUNE else "no", player.tile == TRIBUNE),
         ("favor", "yes" if player.eternal_favor or player.temporary_favor else "no",

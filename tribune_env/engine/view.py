@@ -28,7 +28,7 @@ from tribune_env.data import Official, Region
 from tribune_env.engine import rules  # noqa: F401  (the region records)
 from tribune_env.engine.decisions import Pending, Phase
 from tribune_env.engine.registry import REGIONS
-from tribune_env.engine.state import GameState
+from tribune_env.engine.state import TRIBUNE, GameState
 
 HIDDEN = -1
 AUGUR = int(Official.AUGUR)
@@ -50,6 +50,21 @@ class PublicPlayer:
     fulfilled_since: int
     patrons: int = 0  # expansion: patron tiles (R33)
     emperor_tiles: tuple[int, ...] = ()  # expansion: claimed favor of the emperor tiles, by id (R35: public)
+
+
+def objective_amounts(player: PublicPlayer) -> dict[str, int]:
+    """What ``player`` holds towards each victory-card objective, by the objective's key (tribune and favor: 0 or
+    1), from public information only; the terminal's words and the drawn board both read it."""
+    return {
+        "tribune": int(player.tile == TRIBUNE),
+        "favor": int(player.eternal_favor or player.temporary_favor),
+        "laurels": player.laurels,
+        "legions": player.legions,
+        "denarii": player.money,
+        "markers": sum(player.markers),
+        "emperor_tiles": len(player.emperor_tiles),
+        "patrons": player.patrons,
+    }
 
 
 @dataclass(frozen=True)
