@@ -76,7 +76,7 @@ def test_sb3_maskable_ppo_trains_saves_and_evaluates(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("vec", "extra"), [("subproc", []), ("dummy", ["--factory"])])
+@pytest.mark.parametrize(("vec", "extra"), [("subproc", []), ("dummy", ["--factory"]), ("batched", [])])
 def test_sb3_batched_runs_over_several_envs(vec: str, extra: list[str], tmp_path: Path) -> None:
     """``subproc``: fresh worker processes resolve the module-qualified id (a bare id would kill them)."""
     path = tmp_path / "batched.zip"
