@@ -62,3 +62,37 @@ def test_a_dense_reward_trains_through_the_single_env(reward: str) -> None:
         if not done:
             before_the_end.append(float(reward_now))
     assert any(r != 0.0 for r in before_the_end)  # shaped rewards arrive during the game, not only at its end
+
+
+@pytest.mark.parametrize("role", ["brutii", "family"])
+def test_the_training_env_seats_the_learner_by_its_role_and_readies_the_opponents_for_theirs(role: str) -> None:
+    """R42 roles in SB3 training: the league lets the environment find the role's seat once the game is dealt (it
+    used to pass a random seat, which the role refuses), then resets every opponent agent for its own seat."""
+    from agents.base import Agent
+    from training.envs import make_env
+
+    config = config_from_dict(
+        {"env": {"players": 5, "expansion": True, "brutii": True, "learner_role": role},
+         "opponents": {"mix": {"random": 1.0}}}
+    )
+    env = make_env(config)
+    seen: dict[int, int] = {}
+    original = Agent.reset
+
+    def record(agent: Agent, seat: int, game: object, seed: int) -> None:
+        seen[id(agent)] = seat
+        original(agent, seat, game, seed)  # type: ignore[arg-type]
+
+    for seed in range(6):
+        seen.clear()
+        Agent.reset = record  # type: ignore[method-assign]
+        try:
+            _, info = env.reset(seed=seed)
+        finally:
+            Agent.reset = original  # type: ignore[method-assign]
+        brutii = env.single.table.game.state.brutii
+        assert (info["seat"] == brutii) == (role == "brutii") and info["brutii"] == (role == "brutii")
+        players = 5
+        expected = sorted((info["seat"] + 1 + i) % players for i in range(players - 1))
+        assert sorted(seen.values()) == expected
+        env.step(int(env.action_masks().nonzero()[0][0]))

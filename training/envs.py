@@ -18,9 +18,8 @@ import gymnasium as gym
 import numpy as np
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 
-from agents.base import Agent
 from training.config import TrainConfig
-from training.league import OpponentSampler, SnapshotPool
+from training.league import OpponentSampler, SnapshotPool, seat_opponents
 from tribune_env.envs.single import TribuneExpansionSingleEnv, TribuneSingleEnv
 
 
@@ -44,20 +43,25 @@ class LeagueEnv(gym.Wrapper[np.ndarray, np.int64, np.ndarray, np.int64]):
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         players = self.single.table.num_players
-        seat = int(self._rng.integers(players))
+        config = self.single.table.config
+        # the learner's seat: drawn here, or (a Brutii role) found by the environment once the game is dealt
+        by_role = self.single.learner_role != "any"
+        seat = None if by_role else int(self._rng.integers(players))
         self.names = self.sampler.draw_names(players - 1, self._rng)
         self.opponent_counts.update(self.names)
         opponents = self.sampler.build(self.names)
-        config = self.single.table.config
-        for i, opponent in enumerate(opponents):
-            child = int(self._rng.integers(2**62))
-            if isinstance(opponent, Agent):
-                opponent.reset((seat + 1 + i) % players, config, child)
-            else:
-                opponent.seed(child)
+
+        def seat_them(learner: int) -> None:
+            seated = [((learner + 1 + i) % players, opponent) for i, opponent in enumerate(opponents)]
+            seat_opponents(seated, config, self._rng)
+
+        if seat is not None:
+            seat_them(seat)
         self.single.set_opponents(opponents)
+        self.single.on_seat = seat_them if by_role else None
         episode_seed = int(self._rng.integers(2**62))
-        obs, info = self.single.reset(seed=episode_seed, options={**(options or {}), "learner_seat": seat})
+        seat_option = {} if seat is None else {"learner_seat": seat}
+        obs, info = self.single.reset(seed=episode_seed, options={**(options or {}), **seat_option})
         info["opponents"] = list(self.names)
         return obs, info
 

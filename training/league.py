@@ -19,6 +19,7 @@ import numpy as np
 
 from agents.base import Agent
 from agents.specs import make_agent
+from tribune_env.engine.config import GameConfig
 
 
 def pool_probability(schedule: Sequence[Sequence[float]], progress: float) -> float:
@@ -129,6 +130,18 @@ class OpponentSampler:
                 self._snapshots = {kk: v for kk, v in self._snapshots.items() if kk[0] in self.pool.paths}
             self._snapshots[key] = SnapshotOpponent(path, self.deterministic)
         return self._snapshots[key]
+
+
+def seat_opponents(seated: Sequence[tuple[int, Agent | SnapshotOpponent]], config: GameConfig,
+                   rng: np.random.Generator) -> None:
+    """Ready each ``(seat, opponent)`` for a new episode, in order: an agent is reset for its seat, a snapshot
+    seeded; each takes a child seed of ``rng``, so a seeded episode replays exactly."""
+    for seat, opponent in seated:
+        child = int(rng.integers(2**62))
+        if isinstance(opponent, Agent):
+            opponent.reset(seat, config, child)
+        else:
+            opponent.seed(child)
 
 
 class SnapshotOpponent:

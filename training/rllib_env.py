@@ -16,10 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent
 from training.checkpoints import game_config
 from training.config import SELF, TrainConfig, config_from_dict
-from training.league import OpponentSampler, SnapshotPool
+from training.league import OpponentSampler, SnapshotPool, seat_opponents
 from tribune_env.envs.policies import Opponent
 from tribune_env.integrations.rllib import TribuneMultiAgentEnv
 
@@ -54,16 +53,9 @@ class LeagueMultiAgentEnv(TribuneMultiAgentEnv):
         self.names = self.sampler.draw_names(players - 1, rng)
         inside = [(seat, name) for seat, name in zip(seats, self.names, strict=True) if name != SELF]
         built = self.sampler.build([name for _, name in inside])
-        config = game_config(self.train)
-        opponents: dict[int, Opponent] = {}
-        for (seat, _), opponent in zip(inside, built, strict=True):
-            child = int(rng.integers(2**62))
-            if isinstance(opponent, Agent):
-                opponent.reset(seat, config, child)
-            else:
-                opponent.seed(child)
-            opponents[seat] = opponent
-        return opponents
+        seated = [(seat, opponent) for (seat, _), opponent in zip(inside, built, strict=True)]
+        seat_opponents(seated, game_config(self.train), rng)
+        return dict(seated)
 
     def _learner_seat(self, rng: np.random.Generator) -> int:
         players = self.table.num_players

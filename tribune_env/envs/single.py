@@ -24,7 +24,7 @@ format.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -137,6 +137,9 @@ class TribuneSingleEnv(gym.Env[Any, np.int64]):
             self.observation_space = vector
         self.action_space = spaces.Discrete(codec.n)
         self.seat = 0 if learner_seat is None else learner_seat
+        self.on_seat: Callable[[int], None] | None = None
+        """Called with the learner's seat once each new game is dealt, before any opponent plays (a league uses it
+        to ready its opponents for their seats when a Brutii role decides the learner's seat)."""
         self._rng = np.random.default_rng()
         self._shaping = ScoreShaping(self.table)  # the dense reward's score term (reward="dense")
 
@@ -246,6 +249,8 @@ class TribuneSingleEnv(gym.Env[Any, np.int64]):
         else:
             self.table.new_game(self._rng)
             self.seat = self._pick_seat(requested)
+        if self.on_seat is not None:
+            self.on_seat(self.seat)
 
     def _pick_seat(self, requested: Any = None) -> int:
         """The learner's seat: asked for in ``reset`` options, else fixed, else the role's seat in the current game
