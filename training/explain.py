@@ -40,7 +40,7 @@ from tribune_env.engine.registry import DECISIONS
 from tribune_env.engine.state import TRIBUNE
 from tribune_env.engine.tables import SpaceKind, SpaceSpec
 from tribune_env.engine.text import tile_text
-from tribune_env.engine.view import HIDDEN, PlayerView, PublicPlayer, objective_amounts
+from tribune_env.engine.view import HIDDEN, OBJECTIVE_NAMES, PlayerView, PublicPlayer, objective_amounts
 
 REGION_NAMES: dict[Region, str] = {
     Region.THERMAE: "Thermae",
@@ -57,17 +57,6 @@ REGION_NAMES: dict[Region, str] = {
 }
 """The regions' names as printed on the board."""
 
-OBJECTIVE_NAMES: dict[str, str] = {
-    "tribune": "tribune",
-    "favor": "favor of the gods",
-    "laurels": "laurels",
-    "legions": "legions",
-    "denarii": "denarii",
-    "markers": "faction markers",
-    "emperor_tiles": "emperor tiles",
-    "patrons": "patron tiles",
-}
-"""Short names of the victory card objectives (the keys of the card's thresholds)."""
 
 
 # -- the victory card ------------------------------------------------------------------------------------------------

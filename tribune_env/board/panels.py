@@ -8,7 +8,7 @@ from tribune_env.board.svg import Canvas, draw_cards, hand_cards
 from tribune_env.data import Faction, Region
 from tribune_env.engine.brutii import card_name, disc_name
 from tribune_env.engine.state import TILE_NAMES, TRIBUNE
-from tribune_env.engine.view import PublicPlayer, objective_amounts
+from tribune_env.engine.view import OBJECTIVE_NAMES, PublicPlayer, objective_amounts
 
 BASE_ORDER = ("tribune", "favor", "laurels", "legions", "denarii", "markers", "emperor_tiles", "patrons")
 
@@ -36,7 +36,7 @@ def draw_victory(cv: Canvas, sc: Scene, x: float, y: float, w: float, h: float) 
         cv.text(x + 10, y + 22, "Point-value variant: the highest score wins", 15, bold=True, fixed=True)
         rows: list[list[tuple[str, str, bool]]] = [[] for _ in sc.view.players]
     else:
-        must = ", ".join(st.OBJECTIVE_WORDS[o] for o in card.obligatory)
+        must = ", ".join(OBJECTIVE_NAMES[o] for o in card.obligatory)
         cv.text(x + 10, y + 22, f"Victory card: {card.title}", 15, bold=True, fixed=True)
         needs = f"Needs {sc.required} objectives" + (f", always {must}" if must else "") + " (✓ = met)"
         cv.text(x + 10, y + 40, needs, 11, st.LINE, fixed=True)

@@ -31,16 +31,6 @@ FACTION_SHORT = {
 }
 SLAVE_COLOUR, ASSASSIN_COLOUR, BACK_COLOUR = "#8d8d8d", "#222222", "#6b5a45"
 ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI")
-OBJECTIVE_WORDS = {
-    "tribune": "Tribune tile",
-    "favor": "emperor's favor",
-    "laurels": "laurels",
-    "legions": "legions",
-    "denarii": "denarii",
-    "markers": "faction markers",
-    "emperor_tiles": "emperor tiles",
-    "patrons": "patron tiles",
-}
 OBJECTIVE_SHORT = {
     "tribune": "Tribune",
     "favor": "favor",

@@ -52,6 +52,19 @@ class PublicPlayer:
     emperor_tiles: tuple[int, ...] = ()  # expansion: claimed favor of the emperor tiles, by id (R35: public)
 
 
+OBJECTIVE_NAMES: dict[str, str] = {
+    "tribune": "tribune",
+    "favor": "favor of the gods",
+    "laurels": "laurels",
+    "legions": "legions",
+    "denarii": "denarii",
+    "markers": "faction markers",
+    "emperor_tiles": "emperor tiles",
+    "patrons": "patron tiles",
+}
+"""The victory card objectives in words, by key (the keys of the card's thresholds and of :func:`objective_amounts`)."""
+
+
 def objective_amounts(player: PublicPlayer) -> dict[str, int]:
     """What ``player`` holds towards each victory-card objective, by the objective's key (tribune and favor: 0 or
     1), from public information only; the terminal's words and the drawn board both read it."""
