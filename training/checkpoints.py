@@ -90,11 +90,17 @@ def save_checkpoint(model: Any, path: Path, meta: dict[str, Any]) -> Path:
     model.save(tmp)
     write_checkpoint_meta(tmp, meta)
     os.replace(tmp, path)
+    write_side_meta(path, meta)
+    return path
+
+
+def write_side_meta(path: Path, meta: dict[str, Any]) -> Path:
+    """``meta`` as JSON beside the checkpoint ``path`` (``path`` with ``.json``), written atomically."""
     side = path.with_suffix(".json")
     side_tmp = side.with_name(side.name + ".tmp")
     side_tmp.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     os.replace(side_tmp, side)
-    return path
+    return side
 
 
 def step_path(directory: Path, timesteps: int) -> Path:

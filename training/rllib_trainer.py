@@ -31,23 +31,16 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from agents.ppo import CheckpointError
-from training.checkpoints import checkpoint_meta
+from training.checkpoints import checkpoint_meta, write_side_meta
 from training.config import ConfigError, TrainConfig, check_agents
 from training.evaluation import drop_after
 from training.rllib_env import LEARNER, LeagueMultiAgentEnv, broadcast, learner_mapping
-from training.trainer import Trainer, TrainError, check_resume
+from training.trainer import Trainer, TrainError, _steps_of, check_resume
 
 CHECKPOINT_SUFFIX = ".rllib"
 POLICY_NAME = "policy.npz"  # the learner's numpy export inside every RLlib checkpoint folder
 PROGRESS_KEYS = ("timesteps", "iteration", "seconds", "steps_per_second", "episode_return_mean", "episode_len_mean",
                  "policy_loss", "vf_loss", "entropy", "mean_kl_loss")
-
-
-def _steps_of(path: Path) -> int:
-    try:
-        return int(path.name.split("-")[1].split(".")[0])
-    except (IndexError, ValueError):
-        return -1
 
 
 class _Logger:
@@ -116,10 +109,7 @@ class RLlibTrainer(Trainer):
         self.export(model, tmp / POLICY_NAME)  # the numpy policy inside: `tribune train --export` reads it
         shutil.rmtree(target, ignore_errors=True)
         os.replace(tmp, target)
-        side = target.with_suffix(".json")
-        side_tmp = side.with_name(side.name + ".tmp")
-        side_tmp.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
-        os.replace(side_tmp, side)
+        write_side_meta(target, meta)
         if path is None:
             for old in self.step_checkpoints()[: -self.config.run.keep_checkpoints]:
                 shutil.rmtree(old, ignore_errors=True)
