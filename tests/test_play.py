@@ -127,3 +127,29 @@ def test_cli_play(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
     assert "tribune: error: unknown agent 'nosuchagent'" in capsys.readouterr().err
     assert main(["play", "random", "--players", "9"]) == 2
     assert "tribune: error: players" in capsys.readouterr().err
+
+
+def test_a_bot_that_raises_or_plays_illegally_takes_its_first_legal_choice() -> None:
+    """``bot_move``, shared by the terminal and the browser: an agent's bug never ends the person's game."""
+    from training.play import bot_move
+    from tribune_env import Game, GameConfig
+
+    class Raising:
+        def act(self, view: object, legal: object, info: object) -> object:
+            raise RuntimeError("boom")
+
+    class Illegal:
+        def act(self, view: object, legal: object, info: object) -> object:
+            return "not an action"
+
+    class Last:
+        def act(self, view: object, legal: list[object], info: object) -> object:
+            return legal[-1]
+
+    game = Game.new(GameConfig(players=3), seed=4)
+    legal = game.legal_actions()
+    seat = game.current_seat
+    assert bot_move(Raising(), game, seat) == (legal[0], "failed: RuntimeError('boom')")  # type: ignore[arg-type]
+    action, problem = bot_move(Illegal(), game, seat)  # type: ignore[arg-type]
+    assert action == legal[0] and problem == "chose an illegal action 'not an action'"
+    assert bot_move(Last(), game, seat) == (legal[-1], None)  # type: ignore[arg-type]

@@ -253,15 +253,9 @@ class HumanGame:
             return choice
 
     def _agent(self, seat: int) -> Action:
-        legal = self.game.legal_actions()
-        try:
-            action = self.agents[seat].act(self.game.view(seat), legal, InfoSet(self.game, seat))
-        except Exception as exc:  # an agent bug must not end the person's game
-            self.say(f"(P{seat} {self.names[seat]} failed: {exc!r}; it plays its first legal choice instead)")
-            return legal[0]
-        if action not in legal:
-            self.say(f"(P{seat} {self.names[seat]} chose an illegal action {action!r}; its first legal choice instead)")
-            return legal[0]
+        action, problem = bot_move(self.agents[seat], self.game, seat)
+        if problem is not None:
+            self.say(f"(P{seat} {self.names[seat]} {problem}; it plays its first legal choice instead)")
         return action
 
     # -- the game ---------------------------------------------------------------------
@@ -309,6 +303,20 @@ class HumanGame:
 OPT_OUT = "out"
 """What the Brutii types to opt out of the chariot auction instead of bidding (R49)."""
 DECLINE_WORDS = "opt out of the chariot auction (sealed, R49)"
+
+
+def bot_move(agent: Agent, game: Game, seat: int) -> tuple[Action, str | None]:
+    """A bot's move in a person's game (the terminal's and the browser's): its choice, or the first legal choice
+    when it raises or chooses an illegal action, since an agent's bug must not end the person's game; the second
+    item says what went wrong (``None`` when nothing did)."""
+    legal = game.legal_actions()
+    try:
+        action = agent.act(game.view(seat), legal, InfoSet(game, seat))
+    except Exception as exc:  # any bug of the agent's
+        return legal[0], f"failed: {exc!r}"
+    if action not in legal:
+        return legal[0], f"chose an illegal action {action!r}"
+    return action, None
 
 
 def _amounts(legal: Sequence[Action]) -> str:

@@ -35,6 +35,7 @@ from typing import Any
 from agents import Agent, AgentError, make_agent
 from agents.specs import agent_names, parse_spec
 from training import explain
+from training.play import bot_move
 from training.tournament.records import GameRecord, SeatTiming
 from training.tournament.store import ResultStore
 from tribune_env.board import board_svg
@@ -56,7 +57,6 @@ from tribune_env.engine.errors import TribuneError
 from tribune_env.engine.game import Game
 from tribune_env.engine.notation import action_text, parse_action
 from tribune_env.engine.registry import DECISIONS, is_bid
-from tribune_env.envs.infoset import InfoSet
 
 RULES = ("base", "expansion", "brutii")
 HUMAN = "human"
@@ -392,17 +392,10 @@ class PlaySession:
             self._clock.add(seat, seconds)
 
     def _agent_move(self, seat: int) -> None:
-        game = self.game
-        legal = game.legal_actions()
         start = time.monotonic()
-        try:
-            action = self.agents[seat].act(game.view(seat), legal, InfoSet(game, seat))
-        except Exception as exc:  # an agent's bug must not end the person's game
-            self.notes.append(f"P{seat} {self.names[seat]} failed ({exc!r:.120}); it played its first choice instead")
-            action = legal[0]
-        if action not in legal:
-            self.notes.append(f"P{seat} {self.names[seat]} chose an illegal action; it played its first choice")
-            action = legal[0]
+        action, problem = bot_move(self.agents[seat], self.game, seat)
+        if problem is not None:
+            self.notes.append(f"P{seat} {self.names[seat]} {problem:.160}; it played its first legal choice instead")
         self._play(action, seat, time.monotonic() - start)
 
     def _advance(self) -> None:
