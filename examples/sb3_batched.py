@@ -13,7 +13,7 @@ Which one:
 * ``SubprocVecEnv`` (``--vec subproc``) runs each environment in its own process. A Tribune step is costly (the
   opponents' decisions are played inside the learner's step), so with free cores (roughly one per environment
   plus one for the learner) it multiplies the sampling speed; on a crowded machine it only adds overhead.
-* ``BatchedVecEnv`` (``--vec batched``, :mod:`training.batched_vec_env`) steps the N games together in this process
+* ``BatchedVecEnv`` (``--vec batched``, :mod:`tribune_env.integrations.sb3`) steps the N games together in this process
   with stacked arrays and no per-game wrappers; like ``DummyVecEnv`` it pays SB3's per-step cost once for N games
   (about 2.3x the steps/s of one environment at N=16 on a 2-core machine, README "Issue 16's figures").
 
@@ -61,7 +61,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 def make_envs(args: argparse.Namespace) -> VecEnv:
     """The N environments: by module-qualified id through ``make_vec_env``, from ``GymEnvFactory``, or batched."""
     if args.vec == "batched":
-        from training.batched_vec_env import BatchedVecEnv
+        from tribune_env.integrations.sb3 import BatchedVecEnv
 
         batched = BatchedVecEnv(args.n_envs, expansion=args.expansion, players=args.players)
         batched.seed(args.seed)

@@ -278,17 +278,16 @@ def test_action_descriptions_follow_the_components(tmp_path: Path) -> None:
 
 # -- layers above the environments ------------------------------------------------------------------
 
-LAYER_FILES = {
-    "tribune_env": sorted(PACKAGE.rglob("*.py")),
-    "agents": sorted((ROOT / "agents").rglob("*.py")),
-    "training": sorted((ROOT / "training").rglob("*.py")),
-}
-HIGHER = {"tribune_env": ("agents", "training"), "agents": ("training",), "training": ()}
+LAYERS = ("tribune_env", "agents", "tribune_arena", "training", "tribune_cli")
+"""The top-level packages from the bottom up: the library, the agents, games between agents and people
+(records, tournaments, replays, human play, benchmarks), training, and the command line."""
+LAYER_FILES = {layer: sorted((ROOT / layer).rglob("*.py")) for layer in LAYERS}
+HIGHER = {layer: LAYERS[i + 1 :] for i, layer in enumerate(LAYERS)}
 
 
 @pytest.mark.parametrize("layer", sorted(LAYER_FILES))
 def test_layers_import_only_downwards(layer: str) -> None:
-    """data -> engine -> codec -> envs -> agents -> training: no module imports a layer above its own."""
+    """data -> engine -> codec -> envs -> agents -> arena -> training -> cli: no module imports a layer above it."""
     assert LAYER_FILES[layer], f"no sources found for {layer}"
     bad = [
         f"{_rel(path)}:{line} imports {module}"

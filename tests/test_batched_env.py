@@ -74,7 +74,7 @@ def test_maskable_ppo_learns_with_the_sb3_adapter() -> None:
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
 
-    from training.batched_vec_env import BatchedVecEnv
+    from tribune_env.integrations.sb3 import BatchedVecEnv
 
     vec = BatchedVecEnv(4, players=2, round_limit=2)
     assert is_masking_supported(vec)
@@ -92,7 +92,7 @@ def test_maskable_ppo_learns_with_the_sb3_adapter() -> None:
 
 def test_sb3_adapter_seeds_options_and_terminal_observations() -> None:
     pytest.importorskip("stable_baselines3")
-    from training.batched_vec_env import BatchedVecEnv
+    from tribune_env.integrations.sb3 import BatchedVecEnv
 
     vec = BatchedVecEnv(3, players=3, round_limit=1)
     vec.seed(7)
@@ -116,8 +116,8 @@ def test_sb3_adapter_seeds_options_and_terminal_observations() -> None:
 
 
 def test_bench_measures_the_new_rows(capsys: pytest.CaptureFixture[str]) -> None:
-    from tribune_env.bench import bench
-    from tribune_env.cli import main
+    from tribune_arena.bench.environments import bench
+    from tribune_cli.core import main
 
     report = bench(seconds=0.05, players=(4,), peers=("tictactoe_v3",))
     (figures,) = report.tribune
@@ -137,7 +137,7 @@ def test_bench_measures_the_new_rows(capsys: pytest.CaptureFixture[str]) -> None
 
 def test_policy_rows_of_the_bench_choose_legal_actions_and_measure() -> None:
     """The ``+ policy`` figures: the network picks only masked-in actions, one pass for many rows; both rates run."""
-    from tribune_env.bench import _MlpPolicy, batched_policy_rate, single_policy_rate
+    from tribune_arena.bench.environments import _MlpPolicy, batched_policy_rate, single_policy_rate
 
     rng = np.random.default_rng(0)
     policy = _MlpPolicy(12, 7, seed=1)

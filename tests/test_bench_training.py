@@ -1,10 +1,10 @@
-"""``python -m training.bench_training``: the tournament, search and MaskablePPO figures above the engine (issue 16)."""
+"""``python -m tribune_arena.bench.learners``: the tournament, search and MaskablePPO figures (issue 16)."""
 
 from __future__ import annotations
 
 import pytest
 
-from training.bench_training import VEC_KINDS, main, mcts_rate, sb3_rate, tournament_rate
+from tribune_arena.bench.learners import VEC_KINDS, main, mcts_rate, sb3_rate, tournament_rate
 
 
 def test_tournament_and_search_rates_are_measured() -> None:

@@ -184,7 +184,7 @@ def test_board_imports_only_the_engine_side() -> None:
             if isinstance(node, ast.ImportFrom) and node.module:
                 names = [node.module]
             for name in names:
-                assert not name.startswith(("tribune_env.envs", "agents", "training", "gymnasium", "pettingzoo")), (
+                assert not name.startswith(("tribune_env.envs", "agents", "tribune_arena", "training", "gymnasium", "pettingzoo")), (
                     f"{path.name} imports {name}"
                 )
 
@@ -202,7 +202,7 @@ def test_tribune_board_draws_a_played_position_and_names_bad_input(tmp_path: Pat
     """``tribune board``: a seeded position as SVG for a seat (other hands face down), errors with exit status 2."""
     import xml.etree.ElementTree as ET
 
-    from training.cli import main
+    from tribune_cli.main import main
 
     out = tmp_path / "b.svg"
     assert main(["board", "--seed", "3", "--round", "2", "--after", "2", "--viewer", "1", "--out", str(out)]) == 0

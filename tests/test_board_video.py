@@ -114,7 +114,7 @@ def test_record_video_writes_a_file(tmp_path: Path) -> None:
 
 def test_tribune_bench_times_the_rgb_array_frame() -> None:
     """The frame time is a `tribune bench` figure (median and p90 over a random game's decisions)."""
-    from tribune_env.bench import frame_timings
+    from tribune_arena.bench.environments import frame_timings
 
     median, p90 = frame_timings(3, seed=2, frames=12)
     assert 0 < median <= p90

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tribune_env.cli import main
+from tribune_cli.core import main
 from tribune_env.simulate import simulate
 
 

@@ -15,10 +15,10 @@ import pytest
 from test_expansion_play import RAW_ACTION, Person
 from test_replay import cli as replay_cli
 
-from training import play
-from training.play import HumanGame
-from training.tournament.runner import run_tournament
-from training.tournament.schedule import TournamentDefinition
+from tribune_arena.human import terminal as play
+from tribune_arena.human.terminal import HumanGame
+from tribune_arena.tournament.runner import run_tournament
+from tribune_arena.tournament.schedule import TournamentDefinition
 from tribune_env.data import BrutiiCard, default_components
 from tribune_env.engine.brutii import card_effect
 from tribune_env.engine.config import GameConfig

@@ -22,14 +22,14 @@ from hypothesis import strategies as st
 
 from agents.random_agent import RandomAgent
 from agents.specs import no_more, register_agent
-from training.cli import main
-from training.tournament.command import default_players
-from training.tournament.records import GameRecord, SeatTiming
-from training.tournament.results import summarize
-from training.tournament.roles import ROLES, brutii_seat, role_results
-from training.tournament.runner import run_tournament
-from training.tournament.schedule import BRUTII_SEAT, TournamentDefinition
-from training.tournament.store import ResultStore, StoreError, replay_problem
+from tribune_arena.records import GameRecord, SeatTiming
+from tribune_arena.tournament.results import summarize
+from tribune_arena.tournament.roles import ROLES, brutii_seat, role_results
+from tribune_arena.tournament.runner import run_tournament
+from tribune_arena.tournament.schedule import BRUTII_SEAT, TournamentDefinition
+from tribune_arena.tournament.store import ResultStore, StoreError, replay_problem
+from tribune_cli.main import main
+from tribune_cli.tournament import default_players
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.game import Game
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from tribune_cli.core import main
 from tribune_env import __version__
-from tribune_env.cli import main
 from tribune_env.simulate import simulate
 
 

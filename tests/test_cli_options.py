@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from training.cli import main
+from tribune_cli.main import main
 
 BAD_TOML = "[meta]\nname = 'x'\nreconstructed = true\n"  # loads as TOML, misses every table
 
@@ -111,7 +111,7 @@ def test_a_bad_option_is_one_line_and_exit_2(
 
 
 def _tribune(args: list[str]) -> list[str]:
-    return [sys.executable, "-m", "training.cli", *args]
+    return [sys.executable, "-m", "tribune_cli.main", *args]
 
 
 @pytest.mark.parametrize("json", [False, True], ids=["tables", "json"])
@@ -144,7 +144,7 @@ def test_piping_into_head_is_quiet(tmp_path: Path) -> None:
             "--no-progress",
         ]
     )
-    command = f"{sys.executable} -m training.cli {argv} 2>err.txt | head -1"
+    command = f"{sys.executable} -m tribune_cli.main {argv} 2>err.txt | head -1"
     out = subprocess.run(command, shell=True, cwd=tmp_path, capture_output=True, text=True, timeout=120, check=True)
     err = (tmp_path / "err.txt").read_text()
     assert len(out.stdout.splitlines()) == 1

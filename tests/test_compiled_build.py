@@ -81,7 +81,7 @@ def test_pure_switch_selects_the_sources() -> None:
 
 
 def test_bench_reports_the_build_and_measures_the_other_one_where_installed() -> None:
-    from tribune_env.bench import BenchReport, compare_builds, compiled_build_installed
+    from tribune_arena.bench.environments import BenchReport, compare_builds, compiled_build_installed
 
     report = BenchReport(0.05, 0, "3.11", "x", compiled=tribune_env.compiled())
     compare_builds(report, (2,), 0.05, 0, lambda _msg: None)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tribune_env.bench import BenchReport, bench
-from tribune_env.cli import main
+from tribune_arena.bench.environments import BenchReport, bench
+from tribune_cli.core import main
 from tribune_env.codec import codec_for, encoder_for
 from tribune_env.codec.docs import generated_docs
 from tribune_env.data import default_components
@@ -61,7 +61,7 @@ def test_bench_measures_tribune_and_peers() -> None:
 
 
 def test_bench_reports_an_unavailable_peer(monkeypatch: pytest.MonkeyPatch) -> None:
-    import tribune_env.bench as bench_module
+    import tribune_arena.bench.environments as bench_module
 
     def missing(name: str) -> None:
         raise ImportError(f"No module named {name!r}")

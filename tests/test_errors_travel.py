@@ -19,13 +19,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from training.web.session import WebError
+from tribune_arena.human.web.session import WebError
 from tribune_env import Game, GameConfig
 from tribune_env.engine.actions import Bid
 from tribune_env.engine.errors import IllegalActionError
 from tribune_env.envs.table import IllegalMoveError, Table
 
-PACKAGES = ("tribune_env", "agents", "training")
+PACKAGES = ("tribune_env", "agents", "tribune_arena", "training", "tribune_cli")
 OPTIONAL = {"ray", "torch", "stable_baselines3", "sb3_contrib", "matplotlib", "tensorboard", "imageio"}
 
 

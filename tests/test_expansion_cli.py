@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from tribune_env.bench import bench
-from tribune_env.cli import main
+from tribune_arena.bench.environments import bench
+from tribune_cli.core import main
 from tribune_env.simulate import simulate
 
 

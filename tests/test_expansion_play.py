@@ -19,8 +19,8 @@ import pytest
 from agents.base import Agent
 from agents.random_agent import RandomAgent
 from agents.specs import make_agent, no_more, register_agent
-from training import play
-from training.play import DEFAULT_OPPONENT, HumanGame, opponents_for
+from tribune_arena.human import terminal as play
+from tribune_arena.human.terminal import DEFAULT_OPPONENT, HumanGame, opponents_for
 from tribune_env.data import Official
 from tribune_env.engine.actions import ChooseOfficial, PickCard
 from tribune_env.engine.config import GameConfig
@@ -196,7 +196,7 @@ def test_an_assassin_in_a_take_over_is_explained_and_shown_staged() -> None:
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
-    """The arguments of ``tribune ARGV`` for the play command alone (as training.cli wires it)."""
+    """The arguments of ``tribune ARGV`` for the play command alone (as tribune_cli.main wires it)."""
     parser = argparse.ArgumentParser(prog="tribune")
     play.add_parser(parser.add_subparsers(dest="command", required=True))
     return parser.parse_args(argv)

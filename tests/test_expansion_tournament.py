@@ -25,13 +25,13 @@ from test_tournament_run import without_timings
 from agents.base import Agent, AgentError, InfoSet
 from agents.random_agent import RandomAgent
 from agents.specs import no_more, register_agent
-from training.cli import main
-from training.replay import replay_game
-from training.tournament.command import default_results_path
-from training.tournament.records import GameRecord
-from training.tournament.runner import run_tournament
-from training.tournament.schedule import TournamentDefinition
-from training.tournament.store import ResultStore, StoreError, replay_problem
+from tribune_arena.records import GameRecord
+from tribune_arena.replay.text import replay_game
+from tribune_arena.tournament.runner import run_tournament
+from tribune_arena.tournament.schedule import TournamentDefinition
+from tribune_arena.tournament.store import ResultStore, StoreError, replay_problem
+from tribune_cli.main import main
+from tribune_cli.tournament import default_results_path
 from tribune_env.engine.actions import Action
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.view import PlayerView

@@ -1,4 +1,4 @@
-"""training.explain: every choice of random base, expansion and Brutii positions is explained in words with no
+"""explain: every choice of random base, expansion and Brutii positions is explained in words with no
 internal id; victory progress agrees with the engine's own victory check; ``tribune play`` shows the change summary
 instead of the board, the board on request, the victory card and, in a take-over, both sets."""
 
@@ -11,8 +11,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from training import explain
-from training.play import HumanGame
+from tribune_arena.human import explain
+from tribune_arena.human.terminal import HumanGame
 from tribune_env.data import Region
 from tribune_env.engine import scoring
 from tribune_env.engine.actions import PickCard, PlaceFollower

@@ -8,13 +8,13 @@ from collections.abc import Iterable, Iterator
 
 import pytest
 
-from training import play
-from training.play import HumanGame, opponents_for
+from tribune_arena.human import terminal as play
+from tribune_arena.human.terminal import HumanGame, opponents_for
 from tribune_env.engine.config import GameConfig
 
 
 def main(argv: list[str]) -> int:
-    """``tribune ARGV`` for the play command alone (as training.cli wires it)."""
+    """``tribune ARGV`` for the play command alone (as tribune_cli.main wires it)."""
     parser = argparse.ArgumentParser(prog="tribune")
     play.add_parser(parser.add_subparsers(dest="command", required=True))
     return play.run(parser.parse_args(argv))
@@ -131,7 +131,7 @@ def test_cli_play(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
 
 def test_a_bot_that_raises_or_plays_illegally_takes_its_first_legal_choice() -> None:
     """``bot_move``, shared by the terminal and the browser: an agent's bug never ends the person's game."""
-    from training.play import bot_move
+    from tribune_arena.human.bot import bot_move
     from tribune_env import Game, GameConfig
 
     class Raising:

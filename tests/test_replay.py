@@ -15,12 +15,12 @@ from pytest import CaptureFixture
 
 from agents import make_agent, register_agent
 from agents.random_agent import RandomAgent
-from training import replay
-from training.replay import ReplayError, Stepper, replay_game, replay_steps
-from training.tournament.play import play_game
-from training.tournament.records import GameRecord, SeatTiming
-from training.tournament.schedule import ScheduledGame
-from training.tournament.store import ResultStore
+from tribune_arena.records import GameRecord, SeatTiming
+from tribune_arena.replay import text as replay
+from tribune_arena.replay.text import ReplayError, Stepper, replay_game, replay_steps
+from tribune_arena.tournament.play import play_game
+from tribune_arena.tournament.schedule import ScheduledGame
+from tribune_arena.tournament.store import ResultStore
 from tribune_env.engine.actions import Action
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.game import Game
@@ -182,7 +182,7 @@ def test_runner_records_replay_including_forfeits() -> None:
 
 
 def cli(argv: list[str], stdin: str = "") -> int:
-    """``tribune ARGV`` for the replay command alone (as training.cli wires it)."""
+    """``tribune ARGV`` for the replay command alone (as tribune_cli.main wires it)."""
     parser = argparse.ArgumentParser(prog="tribune")
     replay.add_parser(parser.add_subparsers(dest="command", required=True))
     return replay.run(parser.parse_args(["replay", *argv]), input_stream=io.StringIO(stdin))

@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 from test_replay import CONFIG, play_record
 
-from training import replay
-from training.replay import replay_steps
-from training.replay_html import (
+from tribune_arena.records import GameRecord
+from tribune_arena.replay import text as replay
+from tribune_arena.replay.html import (
     ReplayDocument,
     document_html,
     replay_document,
@@ -26,8 +26,8 @@ from training.replay_html import (
     score_chart,
     split_svg,
 )
-from training.tournament.records import GameRecord
-from training.tournament.store import ResultStore
+from tribune_arena.replay.text import replay_steps
+from tribune_arena.tournament.store import ResultStore
 from tribune_env.board import board_svg
 
 EXPANSION = {"players": 3, "round_limit": 2, "expansion": True}

@@ -12,9 +12,9 @@ import pytest
 from openskill.models import PlackettLuce
 from rich.console import Console
 
-from training.tournament.plots import save_plots
-from training.tournament.records import Forfeit, GameRecord, SeatTiming
-from training.tournament.results import rate_games, summarize
+from tribune_arena.records import Forfeit, GameRecord, SeatTiming
+from tribune_arena.tournament.plots import save_plots
+from tribune_arena.tournament.results import rate_games, summarize
 
 
 def record(

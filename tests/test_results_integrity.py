@@ -25,11 +25,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from training import replay
-from training.tournament.records import Forfeit, GameRecord, SeatTiming
-from training.tournament.runner import run_tournament
-from training.tournament.schedule import ScheduledGame, TournamentDefinition
-from training.tournament.store import ResultStore, StoreError
+from tribune_arena.records import Forfeit, GameRecord, SeatTiming
+from tribune_arena.replay import text as replay
+from tribune_arena.tournament.runner import run_tournament
+from tribune_arena.tournament.schedule import ScheduledGame, TournamentDefinition
+from tribune_arena.tournament.store import ResultStore, StoreError
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.game import Game
 from tribune_env.engine.notation import action_text

@@ -248,7 +248,7 @@ def _write(path: Path, text: str) -> Path:
 
 @pytest.mark.slow
 def test_tribune_train_with_the_rllib_backend_trains_resumes_and_exports(tmp_path: Path, local_ray: Any) -> None:
-    from training.cli import main
+    from tribune_cli.main import main
 
     config = _write(tmp_path / "rl.yaml", f"""
 name: rl

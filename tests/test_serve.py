@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from training.cli import main as tribune_main
-from training.replay import replay_game
-from training.tournament.store import ResultStore
-from training.web.app import create_app
-from training.web.command import is_loopback
+from tribune_arena.human.web.app import create_app
+from tribune_arena.replay.text import replay_game
+from tribune_arena.tournament.store import ResultStore
+from tribune_cli.main import main as tribune_main
+from tribune_cli.serve import is_loopback
 
 SHORT = {"players": 2, "opponents": "random", "round_limit": 1, "seed": 11}
 
@@ -279,7 +279,7 @@ def test_serve_command_refuses_a_remote_host(capsys: pytest.CaptureFixture[str])
 def server(tmp_path: Path) -> Any:
     """``tribune serve`` in a subprocess on a free port; yields (url, save dir)."""
     save = tmp_path / "saved"
-    command = [sys.executable, "-m", "training.cli", "serve", "--port", "0", "--save-dir", str(save)]
+    command = [sys.executable, "-m", "tribune_cli.main", "serve", "--port", "0", "--save-dir", str(save)]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert process.stdout is not None
@@ -386,5 +386,5 @@ def test_a_server_bug_is_a_json_500_and_unsaved_games_say_so(monkeypatch: pytest
     def broken(self: Any) -> dict[str, Any]:
         raise RuntimeError("drawing failed")
 
-    monkeypatch.setattr("training.web.session.PlaySession.state", broken)
+    monkeypatch.setattr("tribune_arena.human.web.session.PlaySession.state", broken)
     assert "drawing failed" in _error(client.get(f"/api/games/{state['id']}"), 500)

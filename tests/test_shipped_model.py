@@ -9,8 +9,8 @@ from __future__ import annotations
 from agents.ppo import SHIPPED, check_fits, load_policy, read_checkpoint_meta
 from agents.specs import make_agent
 from training.config import config_from_dict
-from training.tournament.runner import run_tournament
-from training.tournament.schedule import TournamentDefinition
+from tribune_arena.tournament.runner import run_tournament
+from tribune_arena.tournament.schedule import TournamentDefinition
 from tribune_env.engine.config import GameConfig
 
 

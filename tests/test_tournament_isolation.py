@@ -21,11 +21,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import training.tournament.runner as runner
+import tribune_arena.tournament.runner as runner
 from tests.hostile_agents import LyingCard, LyingInt
-from training.tournament.records import GameRecord
-from training.tournament.runner import run_tournament
-from training.tournament.schedule import TournamentDefinition
+from tribune_arena.records import GameRecord
+from tribune_arena.tournament.runner import run_tournament
+from tribune_arena.tournament.schedule import TournamentDefinition
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.errors import IllegalActionError
 from tribune_env.engine.game import Game

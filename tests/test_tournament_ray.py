@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from training.cli import main
-from training.tournament.records import GameRecord
-from training.tournament.runner import run_tournament
-from training.tournament.schedule import TournamentDefinition
-from training.tournament.store import ResultStore
+from tribune_arena.records import GameRecord
+from tribune_arena.tournament.runner import run_tournament
+from tribune_arena.tournament.schedule import TournamentDefinition
+from tribune_arena.tournament.store import ResultStore
+from tribune_cli.main import main
 
 ray: Any = pytest.importorskip("ray")
 

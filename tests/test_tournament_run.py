@@ -27,12 +27,12 @@ from rich.console import Console
 from agents.base import Agent, InfoSet
 from agents.random_agent import RandomAgent
 from agents.specs import no_more, register_agent, take_choice, take_float, take_int
-from training.cli import main
-from training.tournament.play import close_agents, play_game, seat_agents
-from training.tournament.records import GameRecord
-from training.tournament.runner import run_tournament
-from training.tournament.schedule import TournamentDefinition
-from training.tournament.store import ResultStore
+from tribune_arena.records import GameRecord
+from tribune_arena.tournament.play import close_agents, play_game, seat_agents
+from tribune_arena.tournament.runner import run_tournament
+from tribune_arena.tournament.schedule import TournamentDefinition
+from tribune_arena.tournament.store import ResultStore
+from tribune_cli.main import main
 from tribune_env.engine.actions import Action, bid
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.game import Game
@@ -273,7 +273,7 @@ def wait_until_gone(marker: str, seconds: float = 15) -> bool:
 
 def test_resume_after_a_killed_run_loses_and_repeats_nothing(tmp_path: Path) -> None:
     path = tmp_path / "killed.sqlite"
-    command = [sys.executable, "-m", "training.cli", "tournament", *RESUME_ARGS, "--workers", "2"]
+    command = [sys.executable, "-m", "tribune_cli.main", "tournament", *RESUME_ARGS, "--workers", "2"]
     proc = subprocess.Popen([*command, "--results", str(path)], cwd=tmp_path, stdout=subprocess.DEVNULL)
     try:
         while proc.poll() is None and stored_count(path) < 6:

@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from agents.base import AgentError
-from training.tournament.schedule import (
+from tribune_arena.tournament.schedule import (
     ScheduledGame,
     TournamentDefinition,
     derive_seed,

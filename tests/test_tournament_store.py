@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from training.tournament.play import close_agents, play_game
-from training.tournament.records import GameRecord
-from training.tournament.schedule import TournamentDefinition
-from training.tournament.store import ResultStore, StoreError
+from tribune_arena.records import GameRecord
+from tribune_arena.tournament.play import close_agents, play_game
+from tribune_arena.tournament.schedule import TournamentDefinition
+from tribune_arena.tournament.store import ResultStore, StoreError
 
 DEFINITION = TournamentDefinition(("random", "random", "random"), players=3, games=4, seed=2, round_limit=2)
 

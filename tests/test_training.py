@@ -18,12 +18,12 @@ from rich.console import Console
 from agents.ppo import META_NAME, load_policy, read_checkpoint_meta
 from agents.specs import make_agent
 from training.checkpoints import step_checkpoints
-from training.cli import main
 from training.config import TrainConfig, load_config
 from training.evaluation import read_rows
-from training.tournament.runner import run_tournament
-from training.tournament.schedule import TournamentDefinition
 from training.trainer import TrainError, config_of_checkpoint, train
+from tribune_arena.tournament.runner import run_tournament
+from tribune_arena.tournament.schedule import TournamentDefinition
+from tribune_cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
 SMOKE = ROOT / "configs" / "smoke.yaml"

@@ -21,11 +21,11 @@ from rich.console import Console
 
 from training import trainer as trainer_module
 from training.checkpoints import export_snapshot as real_export
-from training.cli import main
 from training.config import ConfigError, TrainConfig, config_from_dict, load_config
 from training.evaluation import read_rows
-from training.tournament.store import ResultStore
 from training.trainer import TrainError, train
+from tribune_arena.tournament.store import ResultStore
+from tribune_cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
 SMOKE = ROOT / "configs" / "smoke.yaml"

@@ -1,1 +1,2 @@
-"""Top layer: tournaments, replays, human play and (later) training, built on the agents and environments."""
+"""Training agents: the Stable-Baselines3 and RLlib trainers, the league of opponents, imitation, checkpoints and
+evaluation."""

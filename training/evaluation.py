@@ -25,10 +25,10 @@ from pathlib import Path
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from training.tournament.results import summarize
-from training.tournament.runner import run_tournament
-from training.tournament.schedule import TournamentDefinition
-from training.tournament.store import ResultStore, StoreError
+from tribune_arena.tournament.results import summarize
+from tribune_arena.tournament.runner import run_tournament
+from tribune_arena.tournament.schedule import TournamentDefinition
+from tribune_arena.tournament.store import ResultStore, StoreError
 
 
 @dataclass(frozen=True)

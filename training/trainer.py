@@ -51,7 +51,7 @@ from training.checkpoints import (
 from training.config import ConfigError, TrainConfig, check_agents, config_from_dict
 from training.envs import make_vec_env
 from training.evaluation import drop_after, evaluate_checkpoint, plot_learning_curve, read_rows, record_rows
-from training.tournament.schedule import TournamentError
+from tribune_arena.tournament.schedule import TournamentError
 
 RESUMABLE_CHANGES = ("run.", "eval.", "name", "output")  # keys that may differ between a checkpoint and a resume
 TEMPORARY = ("*.tmp", "*.tmp.*")  # names of files being written (checkpoints, exports, pool.json, eval.csv)

@@ -15,7 +15,7 @@ illegal-action handling are those of the single-agent environment. What the batc
 
 So game ``i`` plays exactly the episodes of a ``TribuneSingleEnv`` reset with seed ``s + i`` and then reset without
 a seed after each end (tested). No processes, pipes or pickling are involved: use it where the games are cheap next
-to the cost of moving them between processes (see the README's "Batched environment"); ``training.batched_vec_env``
+to the cost of moving them between processes (see the README's "Batched environment"); ``tribune_env.integrations.sb3``
 adapts it to Stable-Baselines3's ``VecEnv``.
 """
 

@@ -14,8 +14,15 @@ from typing import NoReturn
 from rich.console import Console
 from rich.table import Table
 
+from tribune_arena.bench.environments import (
+    PEERS,
+    PLAYER_COUNTS,
+    BenchReport,
+    bench,
+    check_options,
+    compiled_build_installed,
+)
 from tribune_env import __version__
-from tribune_env.bench import PEERS, PLAYER_COUNTS, BenchReport, bench, check_options, compiled_build_installed
 from tribune_env.codec.docs import write_docs
 from tribune_env.data import load_components
 from tribune_env.engine.config import GameConfig

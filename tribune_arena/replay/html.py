@@ -1,6 +1,6 @@
 """A stored game as one self-contained HTML page (``tribune replay RESULTS --game N --html game.html``).
 
-:func:`replay_document` replays a :class:`~training.tournament.records.GameRecord` and collects, for every
+:func:`replay_document` replays a :class:`~tribune_arena.records.GameRecord` and collects, for every
 decision (step 0 is the setup) and every perspective (omniscient, then each seat), the drawn board
 (:func:`tribune_env.board.board_svg`; a seat's frames use ``viewer=seat``, so they show only what that seat
 may see), the log lines, the decision made, and the scores at the end of each round. :func:`replay_html`
@@ -29,8 +29,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from training.replay import replay_steps
-from training.tournament.records import GameRecord
+from tribune_arena.records import GameRecord
+from tribune_arena.replay.text import replay_steps
 from tribune_env.board import board_svg
 from tribune_env.board.style import PLAYER_COLOURS
 from tribune_env.data import Components
@@ -262,7 +262,7 @@ def document_html(doc: ReplayDocument, seat: int | None = None) -> str:
         "events": doc.events,
         "colours": list(PLAYER_COLOURS),
     }
-    template = resources.files("training").joinpath("replay_page.html").read_text(encoding="utf-8")
+    template = resources.files("tribune_arena.replay").joinpath("page.html").read_text(encoding="utf-8")
     fills = {
         "TITLE": escape(title),
         "SUMMARY": escape(

@@ -1,6 +1,6 @@
 """Benchmarks of the layers above the engine, which ``tribune bench`` (in ``tribune_env``) may not import.
 
-``python -m training.bench_training`` measures, on the machine at hand and in one run:
+``python -m tribune_arena.bench.learners`` measures, on the machine at hand and in one run:
 
 * tournament games/s: whole games of the tournament runner's ``play_game`` with four ``random`` agents;
 * ``mcts`` iterations/s: ``mcts:iterations=N`` deciding at mid-game positions of random games;
@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from agents.specs import make_agent
-from training.tournament.play import play_game
-from training.tournament.schedule import ScheduledGame
+from tribune_arena.tournament.play import play_game
+from tribune_arena.tournament.schedule import ScheduledGame
 from tribune_env import Game, compiled
 from tribune_env.envs.infoset import InfoSet
 
@@ -62,9 +62,9 @@ def mcts_rate(iterations: int = 100, positions: int = 12, seed: int = 0) -> floa
 def _vec_env(kind: str) -> Any:
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    from training.batched_vec_env import BatchedVecEnv
     from tribune_env.envs.registration import SINGLE_MODULE_ID, GymEnvFactory
     from tribune_env.envs.single import TribuneSingleEnv
+    from tribune_env.integrations.sb3 import BatchedVecEnv
 
     if kind == "single":
         return DummyVecEnv([lambda: TribuneSingleEnv(players=4)])

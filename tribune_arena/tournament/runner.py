@@ -26,11 +26,11 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from training.tournament.backends import BACKENDS, default_workers, run_local, run_ray
-from training.tournament.play import PlaySettings, agent_modules
-from training.tournament.records import GameRecord
-from training.tournament.schedule import ScheduledGame, TournamentDefinition
-from training.tournament.store import ResultStore
+from tribune_arena.records import GameRecord
+from tribune_arena.tournament.backends import BACKENDS, default_workers, run_local, run_ray
+from tribune_arena.tournament.play import PlaySettings, agent_modules
+from tribune_arena.tournament.schedule import ScheduledGame, TournamentDefinition
+from tribune_arena.tournament.store import ResultStore
 
 
 class _RateColumn(ProgressColumn):
@@ -92,9 +92,9 @@ def run_tournament(
     ``backend`` is ``"local"`` (``workers`` processes, default one per CPU) or
     ``"ray"`` (``address`` as for ``ray.init``). Raises ``AgentError`` for a
     bad spec or, in an expansion (Brutii) tournament, an agent that does not play
-    the expansion (the Brutii variant), :class:`~training.tournament.store.StoreError` for a results
+    the expansion (the Brutii variant), :class:`~tribune_arena.tournament.store.StoreError` for a results
     file of another tournament or rule set (all before anything is written) and
-    :class:`~training.tournament.schedule.TournamentError` if a worker fails.
+    :class:`~tribune_arena.tournament.schedule.TournamentError` if a worker fails.
     Notes (schedule, resume, speed) go to ``console`` when one is given.
     Worker processes start fresh interpreters (forkserver), so a script that
     calls this with several workers needs the ``if __name__ == "__main__":`` guard.

@@ -16,13 +16,13 @@ from typing import Any
 
 from rich.console import Console
 
-from training.tournament.backends import BACKENDS, WorkerCrash, import_ray
-from training.tournament.plots import save_plots
-from training.tournament.records import GameRecord
-from training.tournament.results import summarize
-from training.tournament.runner import run_tournament
-from training.tournament.schedule import TournamentDefinition, TournamentError
-from tribune_env.cli import bounded_int, seed_int, writable_dir, writable_file
+from tribune_arena.records import GameRecord
+from tribune_arena.tournament.backends import BACKENDS, WorkerCrash, import_ray
+from tribune_arena.tournament.plots import save_plots
+from tribune_arena.tournament.results import summarize
+from tribune_arena.tournament.runner import run_tournament
+from tribune_arena.tournament.schedule import TournamentDefinition, TournamentError
+from tribune_cli.core import bounded_int, seed_int, writable_dir, writable_file
 from tribune_env.data import default_components
 
 DEFAULT_TIME_LIMIT = 10.0

@@ -474,7 +474,7 @@ def other_build_rates(players: tuple[int, ...], seconds: float, seed: int) -> li
     else:
         env.pop(PURE_ENV, None)
     code = (
-        "import json, sys; from dataclasses import asdict; from tribune_env.bench import build_rates; "
+        "import json, sys; from dataclasses import asdict; from tribune_arena.bench.environments import build_rates; "
         "players, seconds, seed = json.loads(sys.argv[1]); "
         "print(json.dumps([asdict(f) for f in build_rates(tuple(players), seconds, seed)]))"
     )

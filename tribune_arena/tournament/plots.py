@@ -1,4 +1,4 @@
-"""PNG plots of tournament :class:`~training.tournament.results.Results` (matplotlib, no display needed).
+"""PNG plots of tournament :class:`~tribune_arena.tournament.results.Results` (matplotlib, no display needed).
 
 Figures are drawn on matplotlib's Agg canvas directly (no ``pyplot``, no
 global backend switch), so this works headless and in threads.
@@ -12,7 +12,7 @@ from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from training.tournament.results import Results
+from tribune_arena.tournament.results import Results
 
 RATING_PNG = "rating.png"
 WIN_RATE_PNG = "win_rate.png"

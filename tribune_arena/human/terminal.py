@@ -1,10 +1,11 @@
 """``tribune play``: a person takes a seat against chosen agents in the terminal.
 
 At each of the person's decisions :class:`HumanGame` shows a compact summary of what changed since the last
-one (money, laurels, legions, placements, take-overs, own cards by name: :func:`training.explain.changes_since`),
-a one-line progress summary on the victory card, the decision in words, in a take-over the set built so far and
-the set to beat, and the legal choices numbered 1..k, each with its cost and effect in words (bids: the range of
-amounts and what is at stake). The words come from :mod:`training.explain`, which the web app shares. A number
+one (money, laurels, legions, placements, take-overs, own cards by name:
+:func:`tribune_arena.human.explain.changes_since`), a one-line progress summary on the victory card, the decision in
+words, in a take-over the set built so far and the set to beat, and the legal choices numbered 1..k, each with its
+cost and effect in words (bids: the range of amounts and what is at stake). The words come from
+:mod:`tribune_arena.human.explain`, which the web app shares. A number
 picks; ``help``, ``board`` (the whole board as the seat sees it), ``goal`` (the victory card and everybody's
 progress), ``recent`` (the log lines since the last decision), ``log``, ``hand``, ``choices`` and ``quit`` are
 commands. Anything else gets a helpful message and the question again; end of input leaves the game cleanly.
@@ -19,25 +20,21 @@ expansion (``Agent.plays_expansion``).
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
-from typing import Any, Protocol, TextIO
+from typing import Protocol, TextIO
 
 from agents import Agent, AgentError, make_agent
-from training import explain
-from training.tournament.schedule import victory_card_hint
-from tribune_env.data import Components
+from tribune_arena.human import explain
+from tribune_arena.human.bot import bot_move
 from tribune_env.engine.actions import Action, Bid, Decline
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.decisions import Pending
 from tribune_env.engine.game import Game
 from tribune_env.engine.registry import DECISIONS, is_bid
-from tribune_env.envs.infoset import InfoSet
 
 DEFAULT_OPPONENT = "heuristic"
 EXPANSION_FALLBACK = "random"  # the default opponent of an expansion game while the default one does not play it
-DEFAULT_PLAYERS = 4
 HELP = (
     "Type the number of a choice to play it. Commands:\n"
     "  help or ?   this help\n"
@@ -143,7 +140,7 @@ class HumanGame:
             agent.close()
 
     def _words(self, pending: Pending, action: Action) -> str:
-        """A choice in short words (:func:`training.explain.choice_words`); ``pending`` is the game's pending
+        """A choice in short words (:func:`tribune_arena.human.explain.choice_words`); ``pending`` is the game's pending
         decision."""
         return explain.choice_words(self.game, self.seat, action)
 
@@ -305,117 +302,8 @@ OPT_OUT = "out"
 DECLINE_WORDS = "opt out of the chariot auction (sealed, R49)"
 
 
-def bot_move(agent: Agent, game: Game, seat: int) -> tuple[Action, str | None]:
-    """A bot's move in a person's game (the terminal's and the browser's): its choice, or the first legal choice
-    when it raises or chooses an illegal action, since an agent's bug must not end the person's game; the second
-    item says what went wrong (``None`` when nothing did)."""
-    legal = game.legal_actions()
-    try:
-        action = agent.act(game.view(seat), legal, InfoSet(game, seat))
-    except Exception as exc:  # any bug of the agent's
-        return legal[0], f"failed: {exc!r}"
-    if action not in legal:
-        return legal[0], f"chose an illegal action {action!r}"
-    return action, None
-
-
 def _amounts(legal: Sequence[Action]) -> str:
     amounts = sorted(a.amount for a in legal if isinstance(a, Bid))
     if amounts and amounts == list(range(amounts[0], amounts[-1] + 1)):
         return f"from {amounts[0]} to {amounts[-1]}"
     return "one of " + ", ".join(map(str, amounts))
-
-
-# -- the command ------------------------------------------------------------------------
-
-
-def add_parser(commands: Any) -> None:
-    parser = commands.add_parser("play", help="play a game in the terminal against agents")
-    parser.add_argument(
-        "opponents",
-        nargs="*",
-        metavar="OPPONENT",
-        help=f"agent specs of the other seats in seat order; one spec fills every other seat "
-        f"(default: {DEFAULT_OPPONENT})",
-    )
-    parser.add_argument("--players", type=int, help=f"players (default: 1 + opponents, or {DEFAULT_PLAYERS})")
-    parser.add_argument("--seat", type=int, default=0, help="your seat, from 0 (default: 0)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the game and the agents (default: 0)")
-    parser.add_argument("--victory-card", metavar="ID", help="victory card id (default: a random valid card)")
-    parser.add_argument("--point-variant", action="store_true", help="play the point-value variant")
-    parser.add_argument("--round-limit", type=int, default=60, help="truncate after this round (default: 60)")
-    parser.add_argument(
-        "--expansion",
-        action="store_true",
-        help=f"play with the Tribune Expansion (2-5 players); every opponent must play it (default opponent: "
-        f"{DEFAULT_OPPONENT} if it does, else {EXPANSION_FALLBACK})",
-    )
-    parser.add_argument(
-        "--brutii",
-        action="store_true",
-        help="play the Brutii variant (with --expansion, 5 or 6 players; one seat is the Brutii, R42-R54)",
-    )
-    parser.add_argument(
-        "--brutii-seat",
-        type=int,
-        metavar="K",
-        help="the Brutii's seat, from 0 (your own --seat makes you the Brutii; default: random)",
-    )
-
-
-def default_opponent(expansion: bool = False) -> str:
-    """:data:`DEFAULT_OPPONENT`; in an expansion game :data:`EXPANSION_FALLBACK` while it does not play it."""
-    if not expansion:
-        return DEFAULT_OPPONENT
-    agent = make_agent(DEFAULT_OPPONENT, 0)
-    try:
-        return DEFAULT_OPPONENT if agent.plays_expansion else EXPANSION_FALLBACK
-    finally:
-        agent.close()
-
-
-def opponents_for(specs: Sequence[str], players: int | None, expansion: bool = False) -> list[str]:
-    """The opponent specs of every other seat: ``specs`` as given, one spec repeated, or the default agent
-    (:func:`default_opponent`)."""
-    if not specs:
-        return [default_opponent(expansion)] * ((players or DEFAULT_PLAYERS) - 1)
-    if players is None or len(specs) == players - 1:
-        return list(specs)
-    if len(specs) == 1:
-        return list(specs) * (players - 1)
-    raise ValueError(f"--players {players} needs {players - 1} opponents (or one to fill every seat), got {len(specs)}")
-
-
-def run(
-    args: argparse.Namespace,
-    input_stream: LineSource | None = None,
-    output: TextIO | None = None,
-    components: Components | None = None,
-) -> int:
-    """The ``play`` command; bad options print ``tribune: error: ...`` and return 2."""
-    try:
-        opponents = opponents_for(args.opponents, args.players, args.expansion)
-        options: dict[str, Any] = {
-            "players": len(opponents) + 1,
-            "victory_card": args.victory_card,
-            "point_variant": args.point_variant,
-            "round_limit": args.round_limit,
-            "expansion": args.expansion,
-        }
-        if getattr(args, "brutii", False) and not args.expansion:
-            raise ValueError("--brutii needs --expansion")
-        if getattr(args, "brutii_seat", None) is not None and not getattr(args, "brutii", False):
-            raise ValueError("--brutii-seat needs --brutii")
-        if getattr(args, "brutii", False):
-            options.update(brutii=True, brutii_seat=args.brutii_seat)
-        if components is not None:
-            options["components"] = components
-        try:
-            config = GameConfig(**options)
-        except ValueError as exc:
-            raise ValueError(f"{exc}{victory_card_hint(args.victory_card, args.expansion)}") from None
-        session = HumanGame(config, opponents, args.seat, args.seed, input_stream, output)
-    except (ValueError, AgentError) as exc:
-        print(f"tribune: error: {exc}", file=sys.stderr)
-        return 2
-    return session.play()

@@ -1,5 +1,5 @@
-"""``tribune serve``: start the local web app of :mod:`training.web.app` (Flask is imported only here, when it
-runs, so that ``tribune`` works without the ``web`` extra)."""
+"""``tribune serve``: start the local web app of :mod:`tribune_arena.human.web.app` (Flask is imported only here,
+when it runs, so that ``tribune`` works without the ``web`` extra)."""
 
 from __future__ import annotations
 
@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         from werkzeug.serving import make_server
 
-        from training.web.app import create_app
+        from tribune_arena.human.web.app import create_app
     except ImportError as exc:
         print(
             f"tribune: error: {exc.name or exc} is missing; install the web extra: pip install 'tribune-rl[web]'",

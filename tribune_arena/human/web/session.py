@@ -18,7 +18,7 @@ The JSON bodies (all keys optional unless said):
 Statuses: 400 body not a JSON object, 404 unknown game id, 409 the game is over, busy or has moved on, or the
 action is not legal now, 422 a field missing, of the wrong type or out of range.
 
-A finished game is saved (:class:`SaveDir`) as a :class:`~training.tournament.records.GameRecord` in an SQLite
+A finished game is saved (:class:`SaveDir`) as a :class:`~tribune_arena.records.GameRecord` in an SQLite
 results file of its rule set, ``tribune-serve-<rules>.sqlite``, which ``tribune replay FILE --game N`` reads.
 """
 
@@ -34,10 +34,10 @@ from typing import Any
 
 from agents import Agent, AgentError, make_agent
 from agents.specs import agent_names, parse_spec
-from training import explain
-from training.play import bot_move
-from training.tournament.records import GameRecord, SeatTiming
-from training.tournament.store import ResultStore
+from tribune_arena.human import explain
+from tribune_arena.human.bot import bot_move
+from tribune_arena.records import GameRecord, SeatTiming
+from tribune_arena.tournament.store import ResultStore
 from tribune_env.board import board_svg
 from tribune_env.data import Faction, Official, Region, default_components
 from tribune_env.engine.actions import (

@@ -3,8 +3,8 @@
 
 A backend takes scheduled games and yields their records as they finish (in
 any order). Every backend plays a game with
-:func:`~training.tournament.play.play_game` in a worker process supervised by
-:class:`~training.tournament.workers.WorkerPool` (on Ray, one inside each Ray
+:func:`~tribune_arena.tournament.play.play_game` in a worker process supervised by
+:class:`~tribune_arena.tournament.workers.WorkerPool` (on Ray, one inside each Ray
 worker), so whatever an agent does (hang, ignore the alarm, exit, kill its
 process) ends as a forfeit of its game and the records are the same on every
 backend except for the timings. Closing the generator (or an exception,
@@ -19,11 +19,11 @@ import os
 from collections.abc import Generator, Sequence
 from typing import Any
 
-from training.tournament.play import PlaySettings, close_agents, play_game
-from training.tournament.records import GameRecord
-from training.tournament.schedule import ScheduledGame, TournamentError
-from training.tournament.workers import WorkerCrash as WorkerCrash
-from training.tournament.workers import WorkerPool
+from tribune_arena.records import GameRecord
+from tribune_arena.tournament.play import PlaySettings, close_agents, play_game
+from tribune_arena.tournament.schedule import ScheduledGame, TournamentError
+from tribune_arena.tournament.workers import WorkerCrash as WorkerCrash
+from tribune_arena.tournament.workers import WorkerPool
 
 BACKENDS = ("local", "ray")
 #: Ray tasks kept queued per CPU, so that no Ray worker waits for the next game

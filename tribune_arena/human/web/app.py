@@ -1,6 +1,6 @@
 """The Flask app of ``tribune serve``: the page (``static/``) and its JSON API.
 
-Routes (bodies and statuses: :mod:`training.web.session`):
+Routes (bodies and statuses: :mod:`tribune_arena.human.web.session`):
 
 - ``GET /``: the page; ``GET /api/options``: what the new-game form offers;
 - ``GET /api/games``: the ids of the games held; ``POST /api/games``: a new game (201, its state);
@@ -24,7 +24,7 @@ from typing import Any
 from flask import Flask, Response, current_app, jsonify, request, send_from_directory
 from werkzeug.exceptions import HTTPException
 
-from training.web.session import LOCK_WAIT, GameManager, PlaySession, SaveDir, WebError, game_options
+from tribune_arena.human.web.session import LOCK_WAIT, GameManager, PlaySession, SaveDir, WebError, game_options
 
 STATIC = Path(__file__).parent / "static"
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
@@ -136,7 +136,7 @@ def _remove(game_id: str) -> Response:
 def create_app(save_dir: str | Path | None = None, allow_remote: bool = False, max_games: int = 64) -> Flask:
     """The app. ``save_dir``: where finished games are saved (``None``: not saved). ``allow_remote``: accept any
     ``Host`` and refuse agent specs that load a file. ``app.extensions["tribune_games"]`` is the
-    :class:`~training.web.session.GameManager` (close it when the server stops)."""
+    :class:`~tribune_arena.human.web.session.GameManager` (close it when the server stops)."""
     app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
     app.config["TRIBUNE_ALLOW_REMOTE"] = allow_remote
     saving = SaveDir(save_dir) if save_dir is not None else None

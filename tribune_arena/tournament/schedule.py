@@ -89,7 +89,7 @@ class TournamentDefinition:
     players) plays the Brutii variant with the Brutii in seat :data:`BRUTII_SEAT`; likewise only a Brutii
     tournament's definition and options carry a ``brutii`` key. The constructor checks types and the
     player count against the specs; agent parameters, and whether the agents play the expansion and the
-    Brutii, are checked when agents are built (:func:`~training.tournament.play.agent_modules`).
+    Brutii, are checked when agents are built (:func:`~tribune_arena.tournament.play.agent_modules`).
     """
 
     specs: tuple[str, ...]

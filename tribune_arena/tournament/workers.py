@@ -9,7 +9,7 @@ escaping, ``os._exit``, a signal, a crash in native code) by its process
 sentinel. Either way the game ends as a forfeit of the seat whose call was
 running (``"timeout"`` or ``"crashed"``): the runner replays the logged
 actions to score the position at that moment and starts a fresh worker for
-the next game. Inside a worker the alarm of :mod:`~training.tournament.play`
+the next game. Inside a worker the alarm of :mod:`~tribune_arena.tournament.play`
 still interrupts ordinary Python at the limit, so most timeouts cost no worker.
 """
 
@@ -29,7 +29,8 @@ from multiprocessing.connection import Connection
 from time import monotonic
 from typing import Any
 
-from training.tournament.play import (
+from tribune_arena.records import Forfeit, GameRecord, SeatTiming
+from tribune_arena.tournament.play import (
     ACT,
     CALL_NAMES,
     Monitor,
@@ -39,8 +40,7 @@ from training.tournament.play import (
     play_game,
     replayed_record,
 )
-from training.tournament.records import Forfeit, GameRecord, SeatTiming
-from training.tournament.schedule import ScheduledGame, TournamentError
+from tribune_arena.tournament.schedule import ScheduledGame, TournamentError
 
 #: seconds past an agent call's limit before the runner kills its worker (the alarm inside gets the first chance)
 KILL_GRACE = 0.25
@@ -327,7 +327,7 @@ class WorkerPool:
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
         if context.get_start_method() == "forkserver":
-            context.set_forkserver_preload(["training.tournament.play"])
+            context.set_forkserver_preload(["tribune_arena.tournament.play"])
         self.settings = settings
         self.slots = [_Slot(context, settings) for _ in range(max(1, workers))]
 

@@ -8,10 +8,10 @@ values; never the agent's own ``==``) or takes longer than the per-move time
 limit (``"timeout"``). In the game's own process the limit is enforced with
 ``SIGALRM`` when the game runs in the main thread (ordinary Python code is
 interrupted at the limit), and by measuring every call in any case; the
-runner's supervisor (:mod:`~training.tournament.workers`) follows the calls
+runner's supervisor (:mod:`~tribune_arena.tournament.workers`) follows the calls
 through a :class:`Monitor` and kills a worker whose agent ignores the alarm or
 dies (reason ``"crashed"``). A forfeit ends the game: see
-:class:`~training.tournament.records.GameRecord` for how it is scored.
+:class:`~tribune_arena.records.GameRecord` for how it is scored.
 
 Agents are built once per process and spec (seat copies of a spec are separate
 instances) and ``reset`` before every game, so models load once per worker.
@@ -33,8 +33,8 @@ from typing import Any
 
 from agents.base import Agent, AgentError
 from agents.specs import make_agent
-from training.tournament.records import Forfeit, GameRecord, SeatTiming
-from training.tournament.schedule import ScheduledGame
+from tribune_arena.records import Forfeit, GameRecord, SeatTiming
+from tribune_arena.tournament.schedule import ScheduledGame
 from tribune_env.engine import actions as engine_actions
 from tribune_env.engine.actions import Action
 from tribune_env.engine.config import GameConfig

@@ -1,4 +1,4 @@
-"""The ``tribune`` command: the engine tools of :mod:`tribune_env.cli` plus the commands of the top layer.
+"""The ``tribune`` command: the engine tools of :mod:`tribune_cli.core` plus the commands of the top layer.
 
 Each top-layer command lives in its own module with ``add_parser(commands)``
 (adds its sub-parser) and ``run(args) -> int`` (exit status); this module only
@@ -12,15 +12,15 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-from tribune_env import cli as engine_cli
+from tribune_cli import core as engine_cli
 
 COMMANDS = {
-    "tournament": "training.tournament.command",
-    "replay": "training.replay",
-    "play": "training.play",
-    "train": "training.train_command",
-    "serve": "training.web.command",
-    "board": "training.board_command",
+    "tournament": "tribune_cli.tournament",
+    "replay": "tribune_cli.replay",
+    "play": "tribune_cli.play",
+    "train": "tribune_cli.train",
+    "serve": "tribune_cli.serve",
+    "board": "tribune_cli.board",
 }
 
 

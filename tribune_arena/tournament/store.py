@@ -45,8 +45,8 @@ from types import TracebackType
 from typing import Any
 
 from agents.base import AgentError
-from training.tournament.records import Forfeit, GameRecord
-from training.tournament.schedule import ScheduledGame, TournamentDefinition, TournamentError, rules_name
+from tribune_arena.records import Forfeit, GameRecord
+from tribune_arena.tournament.schedule import ScheduledGame, TournamentDefinition, TournamentError, rules_name
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.game import Game
 from tribune_env.engine.notation import parse_action

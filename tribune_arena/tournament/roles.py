@@ -24,7 +24,7 @@ import numpy as np
 from rich import box
 from rich.table import Table
 
-from training.tournament.records import GameRecord
+from tribune_arena.records import GameRecord
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.game import Game
 

@@ -1,6 +1,6 @@
 """Tournament results from stored games: leaderboard, head-to-head table, ratings.
 
-:func:`summarize` turns :class:`~training.tournament.records.GameRecord` s
+:func:`summarize` turns :class:`~tribune_arena.records.GameRecord` s
 into :class:`Results`. An *entry* is an agent spec (a ``seating`` string);
 identical specs at one table are the same entry, so an entry plays one
 *seat-game* per seat it holds in a game.
@@ -24,7 +24,7 @@ Per entry:
   the averages of its seats' updated values.
 
 In tournaments of Brutii games ``roles`` holds the results per role (the Brutii seat against the family seats,
-:mod:`~training.tournament.roles`), with intervals drawn from the same generator after the leaderboard's.
+:mod:`~tribune_arena.tournament.roles`), with intervals drawn from the same generator after the leaderboard's.
 
 Head-to-head, for each ordered pair of distinct entries that met: every pair
 of seats (one of A, one of B) at one table is a *meeting*; A is ``ahead``
@@ -44,8 +44,8 @@ from openskill.models import PlackettLuce
 from rich import box
 from rich.table import Table
 
-from training.tournament.records import GameRecord
-from training.tournament.roles import RoleResults, role_results
+from tribune_arena.records import GameRecord
+from tribune_arena.tournament.roles import RoleResults, role_results
 
 RATING_MODEL = "openskill PlackettLuce"
 CONFIDENCE = 0.95

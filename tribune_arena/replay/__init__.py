@@ -1,0 +1,1 @@
+"""Recorded games step by step: as text (:mod:`.text`) and as one HTML page (:mod:`.html`)."""

@@ -1,0 +1,139 @@
+"""``tribune replay``: list the games of a results file, print one with the text board (whole or step by step),
+or write it as one self-contained HTML page (:mod:`tribune_arena.replay.html`) and open it."""
+
+from __future__ import annotations
+
+import argparse
+import sqlite3
+import sys
+import tempfile
+import time
+import webbrowser
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from tribune_arena.human.terminal import LineSource
+from tribune_arena.records import GameRecord
+from tribune_arena.replay.text import STEP_HELP, Stepper
+from tribune_arena.tournament.store import ResultStore, StoredGame, StoreError
+
+# -- the command -------------------------------------------------------------------
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "replay", help="step through a stored tournament game with the text board, or write it as an HTML page"
+    )
+    parser.add_argument("results", metavar="RESULTS", help="results file written by `tribune tournament`")
+    parser.add_argument("--game", type=int, metavar="ID", help="id of the game to replay")
+    parser.add_argument("--list", action="store_true", help="list the stored games and exit")
+    parser.add_argument(
+        "--seat", type=int, help="show only what this seat may read (default: everything); with --html: shown first"
+    )
+    parser.add_argument("--step", action="store_true", help=f"step interactively ({STEP_HELP})")
+    parser.add_argument("--board", action="store_true", help="also print the board at the start of every round")
+    parser.add_argument(
+        "--html",
+        metavar="FILE",
+        help="write the game as one self-contained HTML page (drawn board, log, slider, perspectives, score chart)",
+    )
+    parser.add_argument(
+        "--open", action="store_true", help="open the HTML page in the default browser (without --html: a temp file)"
+    )
+
+
+def _error(message: object) -> int:
+    print(f"tribune: error: {message}", file=sys.stderr)
+    return 2
+
+
+def list_games(games: Sequence[GameRecord | StoredGame], out: TextIO, rules: str | None = None) -> int:
+    """One line per stored game: id, seating, winners, rounds, forfeits; a game that cannot be used is marked
+    with its problem. The first line says so when ``rules`` (the file's rule set) is ``"expansion"``.
+    Returns the number of such games."""
+    stored = [g if isinstance(g, StoredGame) else StoredGame(g.game_id, g) for g in games]
+    bad = sum(g.record is None for g in stored)
+    note = f", {bad} cannot be used (marked UNUSABLE)" if bad else ""
+    what = {"expansion": " of expansion games", "brutii": " of expansion games with the Brutii"}.get(rules or "", "")
+    print(f"{len(stored)} stored game(s){what}{note}", file=out)
+    for game in sorted(stored, key=lambda g: g.game_id):
+        r = game.record
+        if r is None:
+            print(f"  game {game.game_id:>4}: UNUSABLE: {game.problem}", file=out)
+            continue
+        winners = ", ".join(f"P{s}" for s in r.winners) or "-"
+        forfeit = f"  forfeit P{r.forfeit.seat} ({r.forfeit.reason})" if r.forfeit else ""
+        truncated = " (truncated)" if r.truncated else ""
+        print(
+            f"  game {r.game_id:>4}: {' | '.join(r.seating)}; winners {winners}; {r.rounds} rounds{truncated}{forfeit}",
+            file=out,
+        )
+    return bad
+
+
+def _load(args: argparse.Namespace, out: TextIO) -> GameRecord | int:
+    """The record to replay, or the exit status when listing or on an error."""
+    try:
+        with ResultStore(args.results) as store:
+            if args.list:
+                bad = list_games(store.games(replay=True), out, store.rules)
+                if bad:
+                    print(f"tribune: warning: {bad} game(s) in {store.path} cannot be used", file=sys.stderr)
+                return 0
+            if args.game is None:
+                return _error("give --game ID (or --list to see the stored games)")
+            try:
+                return store.record(args.game)
+            except KeyError as exc:
+                return _error(f"{exc.args[0]} (use --list to see the stored games)")
+    except StoreError as exc:
+        return _error(exc)
+    except (OSError, sqlite3.Error) as exc:
+        return _error(f"{args.results}: {exc}")
+
+
+def run(args: argparse.Namespace, input_stream: LineSource | None = None, out: TextIO | None = None) -> int:
+    """The ``replay`` command; errors print ``tribune: error: ...`` and return 2."""
+    out = out or sys.stdout
+    record = _load(args, out)
+    if isinstance(record, int):
+        return record
+    if getattr(args, "html", None) or getattr(args, "open", False):
+        return _write_html(args, record, out)
+    try:
+        stepper = Stepper(record, out, seat=args.seat, board=args.board)
+        if args.step:
+            stepper.interactive(input_stream or sys.stdin)
+        else:
+            stepper.print_all()
+    except ValueError as exc:  # ReplayError or a bad --seat
+        return _error(f"{args.results}: {exc}")
+    return 0
+
+
+def _write_html(args: argparse.Namespace, record: GameRecord, out: TextIO) -> int:
+    """``--html FILE`` / ``--open``: write the replay page (and open it); errors return 2."""
+    from tribune_arena.replay.html import write_replay_html  # the board drawing is only needed here
+
+    if args.step or args.board:
+        return _error("--html/--open cannot be combined with --step or --board")
+    if args.html:
+        path = Path(args.html)
+    else:
+        path = Path(tempfile.gettempdir()) / f"tribune-replay-{Path(args.results).stem}-game-{record.game_id}.html"
+    started = time.perf_counter()
+    try:
+        write_replay_html(record, path, seat=args.seat)
+    except ValueError as exc:  # ReplayError or a bad --seat
+        return _error(f"{args.results}: {exc}")
+    except OSError as exc:
+        return _error(f"cannot write {path}: {exc.strerror or exc}")
+    size = path.stat().st_size
+    print(
+        f"wrote {path} ({size / 1e6:.1f} MB, {len(record.actions)} decisions, {time.perf_counter() - started:.1f} s)",
+        file=out,
+    )
+    if args.open and not webbrowser.open(path.resolve().as_uri()):
+        print(f"tribune: warning: no browser could be started; open {path.resolve().as_uri()}", file=sys.stderr)
+    return 0
