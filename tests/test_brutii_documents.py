@@ -320,7 +320,6 @@ BAD: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
     ("config seat as text", _config(brutii_seat="2"), "config:"),
     # the kind of document (R42)
     ("brutii key without the Brutii", _both(_NO_BRUTII, _top(brutii={"seat": 1})), "brutii:"),
-    ("Brutii without the expansion", _config(expansion=None), "config.brutii:"),
     (
         "Brutii seat without the expansion",
         _both(_NO_BRUTII, _config(expansion=None, brutii_seat=1)),

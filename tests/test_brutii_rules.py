@@ -217,8 +217,13 @@ def test_e76_r42_the_brutii_variant_needs_five_or_six_seats(players: int) -> Non
 def test_e76_five_and_six_seats_and_only_with_the_expansion() -> None:
     assert GameConfig(players=5, expansion=True, brutii=True).brutii
     assert GameConfig(players=6, expansion=True, brutii=True).brutii
-    with pytest.raises(ValueError, match="expansion"):
-        GameConfig(players=5, brutii=True)
+    # The one policy of the rule set: the Brutii variant is played with the expansion, so asking for the Brutii
+    # asks for the expansion too (issue 24); player counts other than 5 and 6 are refused.
+    implied = GameConfig(players=5, brutii=True)
+    assert implied.expansion and implied == GameConfig(players=5, expansion=True, brutii=True)
+    assert GameConfig(brutii=True).players == 5
+    with pytest.raises(ValueError, match="players: 4 is not supported with the Brutii"):
+        GameConfig(players=4, brutii=True)
 
 
 @pytest.mark.parametrize("players", [5, 6])

@@ -32,7 +32,7 @@ from tribune_env.engine.actions import (
     PickCard,
     PlaceFollower,
 )
-from tribune_env.engine.config import GameConfig
+from tribune_env.engine.config import DEFAULT_ROUND_LIMIT, GameConfig, RuleSet, config_from_dict, config_to_dict
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase, TakeoverRole
 from tribune_env.engine.errors import GameOverError, IllegalActionError, InvalidStateError, TribuneError
 from tribune_env.engine.game import Game
@@ -158,6 +158,7 @@ _register_reducers()  # the compiled build only: pickle and copy of its classes 
 __all__ = [
     "COMMIT",
     "DECLINE",
+    "DEFAULT_ROUND_LIMIT",
     "Action",
     "Assassinate",
     "Bid",
@@ -182,11 +183,14 @@ __all__ = [
     "PickCard",
     "PlaceFollower",
     "Region",
+    "RuleSet",
     "TakeoverRole",
     "TribuneError",
     "TribuneExpansionSingleEnv",
     "TribuneSingleEnv",
     "compiled",
+    "config_from_dict",
+    "config_to_dict",
     "default_components",
     "env",
     "expansion_env",

@@ -36,7 +36,7 @@ from tribune_env.data import (
 from tribune_env.data.schema import KeyedEnum
 from tribune_env.engine.actions import OPTIONS
 from tribune_env.engine.brutii_ops import CARDS_OPTION, OPTION_OF, OPTION_PHASE, TAKEOVER_OPTION
-from tribune_env.engine.config import GameConfig
+from tribune_env.engine.config import GameConfig, config_fields, config_from_dict, document_config
 from tribune_env.engine.decisions import BASE_DECISION_KINDS, BASE_PHASES, DecisionKind, Pending, Phase, TakeoverRole
 from tribune_env.engine.errors import InvalidStateError
 from tribune_env.engine.ops import chance
@@ -63,8 +63,9 @@ _BRUTII_TOP_KEYS = {"format", "version", *json_keys(expansion=True, brutii=True)
 _BRUTII_KEYS = {"seat", "turns", "revealed", "played", "options", "veto"}
 _OPTION_KEYS = {"cards": CARDS_OPTION, "takeover": TAKEOVER_OPTION}
 """The keys of ``brutii.options`` and their positions in ``GameState.brutii_options`` (R46)."""
-_CONFIG_KEYS = {"players", "victory_card", "point_variant", "round_limit", "auto_forced", "components", "expansion"}
-_BRUTII_CONFIG_KEYS = {"brutii", "brutii_seat"}
+_CONFIG_KEYS = frozenset(config_fields()) - {"start_seat"}
+"""A document's config holds every option but ``start_seat`` (its top-level ``start_seat`` is the round's)."""
+_BRUTII_CONFIG_KEYS = frozenset({"brutii", "brutii_seat"})
 _PLAYER_KEYS = {
     "money",
     "laurels",
@@ -99,21 +100,7 @@ def state_to_json(state: GameState, events: bool = True) -> dict[str, Any]:
 
 
 def _config_to_json(state: GameState) -> dict[str, Any]:
-    config = state.config
-    out: dict[str, Any] = {
-        "players": state.num_players,
-        "victory_card": state.victory_card or None,
-        "point_variant": config.point_variant,
-        "round_limit": config.round_limit,
-        "auto_forced": config.auto_forced,
-        "components": config.components.name,
-    }
-    if config.expansion:
-        out["expansion"] = True
-    if config.brutii:
-        out["brutii"] = True
-        out["brutii_seat"] = config.brutii_seat
-    return out
+    return document_config(state.config, state.victory_card or None)
 
 
 def _brutii_to_json(state: GameState) -> dict[str, Any]:
@@ -377,9 +364,15 @@ def _check_shape(doc: dict[str, Any]) -> None:
             raise InvalidStateError(f"{path}: an integer of {node.bit_length()} bits; at most {MAX_INTEGER}")
 
 
+def _expansion_of(raw: Any) -> bool:
+    """Whether a document's config is an expansion game's: ``"expansion": true``, or ``"brutii": true``, which
+    implies it (:class:`GameConfig`)."""
+    return isinstance(raw, dict) and (raw.get("expansion") is True or raw.get("brutii") is True)
+
+
 def _check_top_keys(doc: dict[str, Any], raw: Any) -> None:
     """The top-level keys fit the kind of document: base, expansion, or expansion with the Brutii."""
-    expansion = isinstance(raw, dict) and raw.get("expansion") is True
+    expansion = _expansion_of(raw)
     brutii = expansion and raw.get("brutii") is True
     allowed = _BRUTII_TOP_KEYS if brutii else _EXPANSION_TOP_KEYS if expansion else _TOP_KEYS
     unknown = sorted(set(doc) - allowed)
@@ -388,58 +381,50 @@ def _check_top_keys(doc: dict[str, Any], raw: Any) -> None:
         raise InvalidStateError(f"{expansion_only[0]}: only an expansion document (version 2) has this key")
     if "brutii" in unknown:
         raise InvalidStateError(
-            'brutii: only the document of a game with the Brutii (config "expansion": true, "brutii": true) '
-            "has this key"
+            'brutii: only the document of a game with the Brutii (config "brutii": true) has this key'
         )
     if unknown:
         raise InvalidStateError(f"unknown top-level key(s) {unknown}")
 
 
 def _read_config(doc: dict[str, Any], comps: Components) -> GameConfig:
+    """The document's ``config``: the checks that are the document's own, then :func:`config_from_dict`."""
     raw = doc.get("config")
     _check_top_keys(doc, raw)
-    _check_version(doc, raw.get("expansion", False) if isinstance(raw, dict) else False)
+    _check_version(doc, raw.get("expansion", False) if isinstance(raw, dict) else False, _expansion_of(raw))
     if not isinstance(raw, dict):
         raise InvalidStateError("config: missing (an object with at least 'players')")
-    if set(raw) - _CONFIG_KEYS - _BRUTII_CONFIG_KEYS:
-        raise InvalidStateError(f"config: unknown key(s) {sorted(set(raw) - _CONFIG_KEYS - _BRUTII_CONFIG_KEYS)}")
-    if set(raw) & _BRUTII_CONFIG_KEYS and raw.get("expansion") is not True:
+    if set(raw) - _CONFIG_KEYS:
+        raise InvalidStateError(f"config: unknown key(s) {sorted(set(raw) - _CONFIG_KEYS)}")
+    if set(raw) & _BRUTII_CONFIG_KEYS and not _expansion_of(raw):
         key = sorted(set(raw) & _BRUTII_CONFIG_KEYS)[0]
         raise InvalidStateError(
-            f'config.{key}: a Brutii key without the expansion; the Brutii variant is played with it ("expansion": '
-            "true, R42)"
+            f'config.{key}: a Brutii key in a base game; the Brutii variant ("brutii": true) is played with the '
+            "expansion (R42)"
         )
+    if raw.get("players") is None:
+        raise InvalidStateError("config.players: required (the number of seats)")
     if "components" in raw and raw["components"] != comps.name:
         raise InvalidStateError(
             f"config.components: the document was written with component set {raw['components']!r}, "
             f"but {comps.name!r} is loaded"
         )
-    limit = raw.get("round_limit", 60)
+    limit = raw.get("round_limit")
     if isinstance(limit, int) and limit > MAX_ROUND_LIMIT:
         raise InvalidStateError(f"config.round_limit: must be <= {MAX_ROUND_LIMIT}, got {limit}")
-    point_variant = raw.get("point_variant", False)
-    if not point_variant and raw.get("victory_card") is None:
+    if not raw.get("point_variant", False) and raw.get("victory_card") is None:
         raise InvalidStateError("config.victory_card: required unless point_variant is true")
     try:
-        return GameConfig(
-            players=raw.get("players", 0),
-            victory_card=raw.get("victory_card"),
-            point_variant=point_variant,
-            round_limit=raw.get("round_limit", 60),
-            auto_forced=raw.get("auto_forced", True),
-            expansion=raw.get("expansion", False),
-            brutii=raw.get("brutii", False),
-            brutii_seat=raw.get("brutii_seat"),
-            components=comps,
-        )
+        return config_from_dict(raw, comps)
     except (ValueError, TypeError) as exc:
         raise InvalidStateError(f"config: {exc}") from None
 
 
-def _check_version(doc: dict[str, Any], expansion: Any) -> None:
-    """The format and version: 1 for a base game, 2 for an expansion game (``config.expansion`` true)."""
-    if not isinstance(expansion, bool):
-        raise InvalidStateError(f"config.expansion: expected true or false, got {expansion!r}")
+def _check_version(doc: dict[str, Any], flag: Any, expansion: bool) -> None:
+    """The format and version: 1 for a base game, 2 for an expansion game (``expansion``: ``config.expansion``
+    true, or implied by ``config.brutii``); ``flag`` is ``config.expansion`` as written."""
+    if not isinstance(flag, bool):
+        raise InvalidStateError(f"config.expansion: expected true or false, got {flag!r}")
     version = doc.get("version", EXPANSION_VERSION if expansion else VERSION)
     if doc.get("format", FORMAT) != FORMAT or version not in (VERSION, EXPANSION_VERSION):
         raise InvalidStateError(f"format: expected {FORMAT!r} version {VERSION}")
