@@ -21,7 +21,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
 from tribune_env.engine.actions import Action
-from tribune_env.engine.config import GameConfig
+from tribune_env.engine.config import GameConfig, RuleSet
 from tribune_env.engine.view import PlayerView
 from tribune_env.envs.infoset import InfoSet
 
@@ -32,15 +32,24 @@ class AgentError(ValueError):
     """A bad agent spec or agent parameter; the message names the problem."""
 
 
+_GAMES_OF = {RuleSet.BASE: "base games", RuleSet.EXPANSION: "expansion games", RuleSet.BRUTII: "the Brutii variant"}
+"""How refusals name the games of each rule set ("agent 'x' does not play expansion games; ...")."""
+
+
 class Agent(ABC):
     """Base class of all agents (see the module docstring for the contract)."""
 
     #: short name used in specs and tables; the registry sets :attr:`spec` to the full spec
     name: str = "agent"
-    #: whether the agent can play expansion games (``GameConfig.expansion``)
-    plays_expansion: bool = False
-    #: whether the agent can play the Brutii variant (``GameConfig.brutii``), in either role (R42-R54)
-    plays_brutii: bool = False
+    #: the rule sets (``GameConfig.rules``) whose games the agent plays; with the Brutii in either role (R42-R54).
+    #: A class declares it; an agent whose games depend on what it loaded (a trained policy) sets it per instance.
+    rule_sets: frozenset[RuleSet] = frozenset({RuleSet.BASE})
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        for flag in ("plays_expansion", "plays_brutii"):
+            if flag in vars(cls):
+                raise TypeError(f"{cls.__name__}.{flag} is derived from rule_sets; declare rule_sets instead")
 
     def __init__(self, seed: int | None = None) -> None:
         self.spec = self.name
@@ -48,19 +57,41 @@ class Agent(ABC):
         self.config = GameConfig()
         self.rng = random.Random(seed)
 
+    @property
+    def plays_expansion(self) -> bool:
+        """Whether the agent plays expansion games (read-only: :attr:`rule_sets` decides)."""
+        return RuleSet.EXPANSION in self.rule_sets
+
+    @property
+    def plays_brutii(self) -> bool:
+        """Whether the agent plays the Brutii variant, in either role (read-only: :attr:`rule_sets` decides)."""
+        return RuleSet.BRUTII in self.rule_sets
+
+    def supports(self, config: GameConfig) -> str | None:
+        """``None`` when the agent plays the game ``config``, else why not, in one message that names the
+        registered agents which do play its rule set (:func:`agents.specs.agents_playing`), e.g. ``agent 'ppo'
+        does not play the Brutii variant; agents that do: greedy, heuristic, mcts, random``.
+
+        The answer depends on :attr:`rule_sets`; subclasses may refuse more (a policy trained for other spaces).
+        Every place that asks "does this agent play this game" asks this, and :meth:`reset` refuses with it.
+        """
+        rules = config.rules
+        if rules in self.rule_sets:
+            return None
+        from agents.specs import agents_playing  # the registry builds agents: it imports this module
+
+        others = ", ".join(agents_playing(rules)) or "none is registered"
+        return f"agent {self.spec!r} does not play {_GAMES_OF[rules]}; agents that do: {others}"
+
     def reset(self, seat: int, config: GameConfig, seed: int) -> None:
         """Start a new game in ``seat``; all randomness of the game comes from ``seed``.
 
         Raises:
-            AgentError: the game is an expansion game and the agent does not play the expansion, or a Brutii game
-                and it does not play the Brutii variant.
+            AgentError: the agent does not play this game; the message is :meth:`supports`'s.
         """
-        if config.expansion and not self.plays_expansion:
-            raise AgentError(f"agent {self.spec!r} does not play expansion games (heuristic, greedy, mcts, random do)")
-        if config.brutii and not self.plays_brutii:
-            raise AgentError(
-                f"agent {self.spec!r} does not play the Brutii variant (heuristic, greedy, mcts, random do)"
-            )
+        problem = self.supports(config)
+        if problem is not None:
+            raise AgentError(problem)
         self.seat = seat
         self.config = config
         self.rng = random.Random(seed)

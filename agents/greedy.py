@@ -44,6 +44,7 @@ from agents.base import Agent, AgentError, InfoSet
 from agents.evaluation import evaluate
 from agents.specs import no_more, register_agent, take_int
 from tribune_env.engine.actions import Action, Bid, PickCard
+from tribune_env.engine.config import RuleSet
 from tribune_env.engine.decisions import DecisionKind
 from tribune_env.engine.game import Game
 from tribune_env.engine.registry import DECISIONS, is_bid
@@ -134,8 +135,7 @@ class GreedyAgent(Agent):
     """Picks the action whose resulting position evaluates best (see the module docstring)."""
 
     name = "greedy"
-    plays_expansion = True
-    plays_brutii = True
+    rule_sets = frozenset(RuleSet)  # every rule set, the Brutii in both roles (R42-R54)
 
     def __init__(self, seed: int | None = None, samples: int = 1) -> None:
         super().__init__(seed)

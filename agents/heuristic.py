@@ -90,6 +90,7 @@ from tribune_env.engine.actions import (
     PlaceFollower,
     bid,
 )
+from tribune_env.engine.config import RuleSet
 from tribune_env.engine.decisions import BRUTII_DECISION_KINDS, DecisionKind, Pending, TakeoverRole
 from tribune_env.engine.tables import CardKind, SpaceKind, SpaceSpec
 from tribune_env.engine.view import HIDDEN, PlayerView
@@ -105,8 +106,7 @@ class HeuristicAgent(Agent):
     """Prices every legal choice with :class:`~agents.strategy.Valuation` and takes the best (module docstring)."""
 
     name = "heuristic"
-    plays_expansion = True
-    plays_brutii = True
+    rule_sets = frozenset(RuleSet)  # every rule set, the Brutii in both roles (R42-R54)
 
     def act(self, view: PlayerView, legal: Sequence[Action], info: InfoSet | None = None) -> Action:
         if len(legal) == 1:

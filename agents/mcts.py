@@ -95,7 +95,7 @@ from agents.evaluation import evaluate_all
 from agents.flat import FlatSearch
 from agents.specs import make_agent, no_more, register_agent, take_choice, take_float, take_int
 from tribune_env.engine.actions import Action, Bid
-from tribune_env.engine.config import GameConfig
+from tribune_env.engine.config import GameConfig, RuleSet
 from tribune_env.engine.game import Game
 from tribune_env.engine.registry import is_bid
 from tribune_env.engine.view import PlayerView
@@ -150,8 +150,9 @@ class MctsAgent(Agent):
     """Single-observer IS-MCTS over sampled determinizations (see the module docstring)."""
 
     name = "mcts"
-    plays_expansion = True  # the searches run on the engine; the heuristic (flat search, rollouts) plays it too
-    plays_brutii = True  # likewise, in both roles
+    #: every rule set, the Brutii in both roles: the searches run on the engine, and the heuristic (flat search,
+    #: rollouts) plays them all
+    rule_sets = frozenset(RuleSet)
 
     def __init__(
         self,

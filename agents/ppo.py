@@ -21,7 +21,8 @@ Checkpoint contract (format :data:`FORMAT`):
   ``action.bias``, ``vf.K.*`` and ``value.*``.
 
 A policy trained on the expansion spaces (``tribune/TribuneExpansion-v0``; metadata ``"space": "expansion"``)
-plays expansion games and base games; one trained on the base spaces plays base games only.
+plays every rule set (``PPOAgent.rule_sets``: base, expansion and Brutii games); one trained on the base spaces
+plays base games only. ``PPOAgent.supports`` also refuses games the checkpoint does not fit (:func:`check_fits`).
 
 Reading an ``.npz`` needs numpy only; reading a ``.zip`` imports torch (not
 Stable-Baselines3), lazily. A checkpoint whose signature differs from the
@@ -50,10 +51,10 @@ import numpy.typing as npt
 
 from agents.base import Agent, AgentError, InfoSet
 from agents.specs import Factory, no_more, register_agent, take_choice
-from tribune_env.codec import ActionCodec, ObservationEncoder, codec_for, encoder_for
+from tribune_env.codec import ActionCodec, ObservationEncoder, Space, codec_for, encoder_for
 from tribune_env.data import Components
 from tribune_env.engine.actions import Action
-from tribune_env.engine.config import GameConfig
+from tribune_env.engine.config import GameConfig, RuleSet
 from tribune_env.engine.view import PlayerView
 
 __all__ = [
@@ -133,10 +134,10 @@ def environment_signature(encoder: ObservationEncoder, codec: ActionCodec) -> di
     }
 
 
-def signature_for(config: GameConfig, expansion_space: bool | None = None) -> dict[str, Any]:
-    """The :func:`environment_signature` of games played with ``config`` in the base or expansion spaces (default:
-    the spaces of the game's rule set)."""
-    space = config.expansion if expansion_space is None else expansion_space
+def signature_for(config: GameConfig, space: Space | None = None) -> dict[str, Any]:
+    """The :func:`environment_signature` of games played with ``config`` in ``space`` (default: the spaces of the
+    game's rule set)."""
+    space = Space.for_rules(config.rules) if space is None else space
     return environment_signature(
         encoder_for(config.components, config.round_limit, space), codec_for(config.components, space)
     )
@@ -525,7 +526,8 @@ def check_fits(policy: NumpyPolicy, config: GameConfig) -> None:
             f"checkpoint {policy.source} was trained on base games (the Tribune-v0 spaces) and cannot play an "
             "expansion game; use an expansion checkpoint such as the spec 'ppo-expansion'"
         )
-    problem = describe_mismatch(policy.meta["signature"], signature_for(config, expansion_space))
+    space = Space.EXPANSION if expansion_space else Space.BASE
+    problem = describe_mismatch(policy.meta["signature"], signature_for(config, space))
     if problem:
         raise CheckpointError(f"checkpoint {policy.source} does not fit this game: {problem}")
 
@@ -557,23 +559,40 @@ class PPOAgent(Agent):
         self.policy = policy
         self.deterministic = deterministic
         self.np_rng = np.random.default_rng(seed)
-        self._fits: set[tuple[Components, int, bool]] = set()
-        #: the spaces the policy was trained on; an expansion policy also plays base games
-        self.plays_expansion = trained_on_expansion(policy)
-        self.plays_brutii = self.plays_expansion  # the same spaces serve both roles of the Brutii variant
+        self._misfits: dict[tuple[Components, int, bool], str | None] = {}  # check_fits's answers, per game kind
+        #: the policy's spaces decide: an expansion policy plays every rule set (the same spaces serve both roles of
+        #: the Brutii variant), a base policy base games only
+        self.expansion_space = trained_on_expansion(policy)
+        self.rule_sets = frozenset(RuleSet) if self.expansion_space else frozenset({RuleSet.BASE})
+
+    def supports(self, config: GameConfig) -> str | None:
+        """:meth:`Agent.supports`, and then whether the checkpoint fits these games (:func:`check_fits`: the
+        encoder's round scaling, the component set)."""
+        return super().supports(config) or self._misfit(config)
+
+    def _misfit(self, config: GameConfig) -> str | None:
+        """:func:`check_fits`'s refusal of ``config``, or ``None``; asked once per encoder and codec."""
+        key = (config.components, config.round_limit, config.expansion)  # what the encoder and codec depend on
+        if key not in self._misfits:
+            try:
+                check_fits(self.policy, config)
+                self._misfits[key] = None
+            except CheckpointError as err:
+                self._misfits[key] = str(err)
+        return self._misfits[key]
 
     def reset(self, seat: int, config: GameConfig, seed: int) -> None:
+        """:meth:`Agent.reset`; a checkpoint that does not fit a game of its rule sets is a :class:`CheckpointError`."""
+        misfit = self._misfit(config) if config.rules in self.rule_sets else None
+        if misfit is not None:
+            raise CheckpointError(misfit)
         super().reset(seat, config, seed)
         self.np_rng = np.random.default_rng(seed)
-        key = (config.components, config.round_limit, config.expansion)  # what the encoder and codec depend on
-        if key not in self._fits:
-            check_fits(self.policy, config)
-            self._fits.add(key)
 
     def act(self, view: PlayerView, legal: Sequence[Action], info: InfoSet | None = None) -> Action:
         if info is None:
             raise AgentError("the ppo agent needs the InfoSet (info) to observe the game")
-        space = self.plays_expansion
+        space = Space.EXPANSION if self.expansion_space else Space.BASE
         index = self.policy.act(info.observation(space), info.action_mask(space), self.np_rng, self.deterministic)
         chosen = codec_for(self.config.components, space).decode(index, view.seat, view.num_players)
         for action in legal:

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from agents.base import Agent, InfoSet
 from agents.specs import no_more, register_agent
 from tribune_env.engine.actions import Action
+from tribune_env.engine.config import RuleSet
 from tribune_env.engine.view import PlayerView
 
 
@@ -17,8 +18,7 @@ class RandomAgent(Agent):
     """Picks each legal choice with equal probability."""
 
     name = "random"
-    plays_expansion = True
-    plays_brutii = True
+    rule_sets = frozenset(RuleSet)  # any legal choice is a move of every rule set
 
     def act(self, view: PlayerView, legal: Sequence[Action], info: InfoSet | None = None) -> Action:
         return legal[self.rng.randrange(len(legal))]

@@ -2,7 +2,8 @@
 
 Examples: ``random``, ``greedy``, ``heuristic``, ``mcts:iterations=400``,
 ``mcts:seconds=0.5,rollout=random``, ``ppo:path/to/model.zip``. A bare
-argument without ``=`` is passed as the parameter ``path``. Agent modules
+argument without ``=`` is passed as the parameter ``path``; so is the command
+line of ``cmd:./mybot --level 3`` (a bot program, docs/agent-protocol.md) as it stands. Agent modules
 register a factory with :func:`register_agent`; :func:`make_agent` builds an
 agent from a spec and raises :class:`AgentError` naming what is wrong.
 """
@@ -10,10 +11,11 @@ agent from a spec and raises :class:`AgentError` naming what is wrong.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from agents.base import Agent, AgentError
+from tribune_env.engine.config import GameConfig, RuleSet
 
 Factory = Callable[[dict[str, str], int | None], Agent]
 _FACTORIES: dict[str, Factory] = {}
@@ -25,7 +27,10 @@ _BUILTIN = {
     "ppo": "agents.ppo",
     "ppo-expansion": "agents.ppo",
     "ppo-brutii": "agents.ppo",
+    "cmd": "agents.subprocess_agent",
 }
+_COMMAND_LINE = frozenset({"cmd"})
+"""Agents whose whole argument is one command line (``cmd:./mybot --level=3,fast``): commas and ``=`` are its own."""
 
 
 @dataclass(frozen=True)
@@ -52,7 +57,7 @@ def parse_spec(text: str) -> AgentSpec:
         raise AgentError(f"agent spec {text!r}: bad agent name {name!r}")
     params: list[tuple[str, str]] = []
     if rest:
-        if "=" not in rest:
+        if "=" not in rest or name in _COMMAND_LINE:
             return AgentSpec(name, (("path", rest),))
         for part in rest.split(","):
             key, eq, value = part.partition("=")
@@ -90,6 +95,46 @@ def make_agent(spec: str | AgentSpec, seed: int | None = None) -> Agent:
     agent = _factory(parsed.name)(dict(parsed.params), seed)
     agent.spec = str(parsed)
     return agent
+
+
+# -- which agents play which games --------------------------------------------------
+
+
+def agents_playing(rules: RuleSet) -> list[str]:
+    """The registered agents (by name, sorted) that play games of ``rules`` as built from their bare name: the
+    names :meth:`Agent.supports` lists. An agent that cannot be built here (a model file not shipped) is left out."""
+    playing = []
+    for name in agent_names():
+        try:
+            agent = make_agent(name, 0)
+        except Exception:  # AgentError, or whatever a registered factory raises: not listed
+            continue
+        try:
+            if rules in agent.rule_sets:
+                playing.append(name)
+        finally:
+            agent.close()
+    return playing
+
+
+def agent_supports(spec: str | AgentSpec, config: GameConfig) -> str | None:
+    """Build the agent of ``spec`` (seed 0), ask :meth:`Agent.supports` about ``config`` and close it: ``None`` when
+    it plays that game, else the refusal. A bad spec raises :class:`AgentError` as :func:`make_agent` does."""
+    agent = make_agent(spec, 0)
+    try:
+        return agent.supports(config)
+    finally:
+        agent.close()
+
+
+def check_specs_support(specs: Iterable[str | AgentSpec], config: GameConfig) -> None:
+    """Raise :class:`AgentError` with the refusal (:meth:`Agent.supports`) of the first spec whose agent does not
+    play the game ``config``, or for the first bad spec; each distinct spec is built once. Every place that seats
+    agents checks them all with this before the first game."""
+    for spec in dict.fromkeys(str(s) for s in specs):
+        problem = agent_supports(spec, config)
+        if problem is not None:
+            raise AgentError(problem)
 
 
 # -- parameter helpers for factories ---------------------------------------------

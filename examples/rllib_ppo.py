@@ -84,7 +84,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         if started:
             ray.shutdown()
     if args.games and args.export is not None:  # the export is an ordinary agent: ppo:PATH in the tournament runner
-        (row,) = evaluate_checkpoint(args.export, summary["steps"], ["random"], args.games, args.players,
+        game = GameConfig(players=args.players)
+        (row,) = evaluate_checkpoint(args.export, summary["steps"], ["random"], args.games, game,
                                      args.export.parent / "rllib-eval", seed=args.seed, workers=1)
         summary.update(games=row.games, win_rate=row.win_rate)
     print(", ".join(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}" for k, v in summary.items()))

@@ -30,7 +30,7 @@ from tribune_env import Action, DecisionKind, Game, GameConfig, PickCard
 from tribune_env.data import BrutiiCard, ExpansionVictoryCard, Region, default_components
 from tribune_env.engine.actions import COMMIT, DECLINE, Bid, ChooseActionCard, ChooseOption, ChooseRegion, bid
 from tribune_env.engine.actions import choose_action_card as play
-from tribune_env.engine.config import victory_cards_of
+from tribune_env.engine.config import RuleSet, victory_cards_of
 from tribune_env.engine.decisions import BRUTII_DECISION_KINDS
 from tribune_env.envs.infoset import InfoSet
 
@@ -90,7 +90,7 @@ def test_every_brutii_decision_kind_has_a_heuristic_rule() -> None:
 
 class NoBrutii(RandomAgent):
     name = "nobrutii"
-    plays_brutii = False
+    rule_sets = frozenset({RuleSet.BASE, RuleSet.EXPANSION})
 
 
 def test_agents_declare_the_brutii_variant() -> None:

@@ -69,12 +69,12 @@ def test_simulate_brutii_command_table(capsys: pytest.CaptureFixture[str]) -> No
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--brutii", "--players", "5"], "--brutii needs --expansion"),
-        (["--expansion", "--brutii"], "players: 4 is not supported with the Brutii; choose one of (5, 6)"),
+        (["--brutii", "--players", "4"], "--players: 4 is not supported with the Brutii; choose one of (5, 6)"),
+        (["--brutii-seat", "1"], "--brutii-seat: set only with --brutii"),
         (["--expansion", "--brutii", "--players", "3"], "players: 3 is not supported with the Brutii"),
         (["--expansion", "--brutii", "--players", "7"], "players: 7 is not supported with the Brutii"),
-        (["--expansion", "--players", "5", "--brutii-seat", "1"], "--brutii-seat needs --brutii"),
-        (["--expansion", "--brutii", "--players", "5", "--brutii-seat", "5"], "brutii_seat: must be in 0..4"),
+        (["--expansion", "--players", "5", "--brutii-seat", "1"], "--brutii-seat: set only with --brutii"),
+        (["--expansion", "--brutii", "--players", "5", "--brutii-seat", "5"], "--brutii-seat: must be in 0..4"),
         (["--expansion", "--brutii", "--players", "5", "--brutii-seat", "x"], "invalid int value"),
     ],
 )
@@ -82,7 +82,8 @@ def test_simulate_brutii_command_table(capsys: pytest.CaptureFixture[str]) -> No
 def test_brutii_options_are_checked(
     command: str, argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """R42: the Brutii only with the expansion and at 5 or 6 seats; a seat only with the Brutii, in range."""
+    """R42: the Brutii (which implies the expansion) at 5 or 6 seats; a seat only with the Brutii, in range; the
+    message names the flag."""
     assert run([command, *argv]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1 and "Traceback" not in err

@@ -418,7 +418,13 @@ def test_the_bad_documents_break_one_rule_each() -> None:
         _both(_PHASE3, _brutii(revealed=["arrow", "arrow"], played=["veto", "cards"])),
         _both(_PHASE2, _brutii(turns=5, revealed=["cross"])),
         _both(_PHASE4, _brutii(revealed=["arrow"], played=["cards"], options={"cards": 2})),
-        _both(_PHASE4, _brutii(revealed=["arrow"], played=["faction_takeover"], options={"takeover": 1})),
+        # after phase 4: a document starting phase 4 itself has the option still to choose (it was asked again, and
+        # the game's own document was refused: issue 25)
+        _both(
+            _top(phase="faction_benefits"),
+            _brutii(revealed=["arrow"], played=["faction_takeover"], options={"takeover": 1}),
+        ),
+        _both(_PHASE4, _brutii(revealed=["arrow"], played=["faction_takeover"])),
         _both(_PHASE3, _brutii(revealed=["arrow"], played=["veto"], veto="curia")),
         _both(_PHASE2, _top(proconsul=SEAT), _player(SEAT, followers=1)),
         _both(_PHASE3, _top(proconsul=SEAT, followers={"forum:1": SEAT})),

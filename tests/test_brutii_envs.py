@@ -26,7 +26,7 @@ from test_observation import assert_no_leak as observation_unchanged
 
 import tribune_env
 from tribune_env import DecisionKind, Game, default_components
-from tribune_env.codec import ObservationEncoder, codec_for, encoder_for
+from tribune_env.codec import ObservationEncoder, Space, codec_for, encoder_for
 from tribune_env.data import BrutiiCard, BrutiiDisc, BrutiiSpec, Region
 from tribune_env.engine.actions import DECLINE, Bid, ChooseActionCard, ChooseRegion
 from tribune_env.engine.brutii_ops import by_card
@@ -35,8 +35,8 @@ from tribune_env.engine.state import OPTED_OUT, GameState
 from tribune_env.envs import EXPANSION_AEC_ID, EXPANSION_SINGLE_ID, Table, TribuneExpansionSingleEnv
 
 COMPONENTS = default_components()
-CODEC = codec_for(COMPONENTS, True)
-ENC = encoder_for(COMPONENTS, 60, True)
+CODEC = codec_for(COMPONENTS, Space.EXPANSION)
+ENC = encoder_for(COMPONENTS, 60, Space.EXPANSION)
 
 
 def _brutii_spec() -> BrutiiSpec:
@@ -87,8 +87,8 @@ def test_the_observation_keeps_its_size_and_layout() -> None:
     assert ENC.piece["brutii_played"].size == len(BrutiiCard)
     assert ENC.piece["brutii_discs"].size == len(BrutiiDisc)
     assert "brutii_seat" not in ENC.piece
-    sizes = {Table(players=n, expansion=True, expansion_space=True, brutii=True).encoder.size for n in SEATS} | {
-        Table(players=4, expansion=True, expansion_space=True).encoder.size
+    sizes = {Table(players=n, brutii=True, space=Space.EXPANSION).encoder.size for n in SEATS} | {
+        Table(players=4, space=Space.EXPANSION).encoder.size
     }
     assert sizes == {ENC.size}
 
@@ -155,7 +155,7 @@ def test_masks_are_the_legal_choices_in_brutii_games() -> None:
     at each decision the mask is exactly the legal choices."""
     seen: Counter[str] = Counter()
     for seed in range(8):
-        table = Table(players=SEATS[seed % 2], expansion=True, expansion_space=True, brutii=True)
+        table = Table(players=SEATS[seed % 2], brutii=True, space=Space.EXPANSION)
         table.game = Game.new(table.config, seed=seed)
         rng = random.Random(seed)
         while not table.game.is_over:
@@ -353,8 +353,7 @@ def test_the_brutii_environment_pickles_with_its_options() -> None:
     ("options", "message"),
     [
         ({"players": 4, "brutii": True}, "players: 4 is not supported with the Brutii"),
-        ({"players": 5, "brutii": True, "expansion": False}, "played with the expansion"),
-        ({"players": 5, "brutii": "yes"}, "brutii: expected True or False"),
+        ({"players": 5, "brutii": "yes"}, "brutii: expected true or false"),
         ({"players": 5, "brutii_seat": 1}, "brutii_seat: set only with brutii"),
         ({"players": 5, "brutii": True, "brutii_seat": 5}, "brutii_seat: must be in 0..4"),
     ],

@@ -15,10 +15,10 @@ import pytest
 from test_expansion_play import RAW_ACTION, Person
 from test_replay import cli as replay_cli
 
-from tribune_arena.human import terminal as play
 from tribune_arena.human.terminal import HumanGame
 from tribune_arena.tournament.runner import run_tournament
 from tribune_arena.tournament.schedule import TournamentDefinition
+from tribune_cli import play
 from tribune_env.data import BrutiiCard, default_components
 from tribune_env.engine.brutii import card_effect
 from tribune_env.engine.config import GameConfig
@@ -97,10 +97,10 @@ def _args(**extra: object) -> argparse.Namespace:
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        ({"expansion": False}, "--brutii needs --expansion"),
-        ({"brutii": False, "brutii_seat": 1}, "--brutii-seat needs --brutii"),
-        ({"players": 4}, "players: 4 is not supported with the Brutii"),
-        ({"brutii_seat": 7}, "brutii_seat: must be in 0..4"),
+        ({"expansion": False, "players": 7}, "--players: 7 is not supported with the Brutii"),
+        ({"brutii": False, "brutii_seat": 1}, "--brutii-seat: set only with --brutii"),
+        ({"players": 4}, "--players: 4 is not supported with the Brutii"),
+        ({"brutii_seat": 7}, "--brutii-seat: must be in 0..4"),
     ],
 )
 def test_bad_brutii_play_options_get_one_line_errors(
@@ -112,8 +112,7 @@ def test_bad_brutii_play_options_get_one_line_errors(
 
 def test_replay_names_the_brutii_rule_set(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``tribune replay`` lists and shows a Brutii tournament's games as games with the Brutii (R42)."""
-    definition = TournamentDefinition(("random",) * 5, players=5, games=2, seed=3, round_limit=4, expansion=True,
-                                      brutii=True)
+    definition = TournamentDefinition.create(("random",) * 5, players=5, games=2, seed=3, round_limit=4, brutii=True)
     path = tmp_path / "brutii.sqlite"
     records = run_tournament(definition, path, workers=1, progress=False)
     assert replay_cli([str(path), "--list"]) == 0

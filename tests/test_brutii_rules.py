@@ -927,18 +927,58 @@ def test_e100_r50_basilica_only_if_nobody_claimed_the_face_up_tile() -> None:
     assert state.players[b].emperor_tiles == [9] and state.players[b].money == 8
 
 
-def test_r50_the_brutii_matrona_claims_his_own_tile_after_the_face_up_one_is_gone() -> None:
-    """R50, E55: holding the Matrona, he may claim one of his Matrona tiles even after the face-up one is taken."""
-    game = _basilica(matrona=(1, 7))
+def _brutii_matrona(game: Game) -> Game:
+    """The Brutii of ``_basilica(matrona=(1, 7))`` holds the Matrona and meets #7 (patron + pay 12), not #1."""
+    state = game.state
+    state.officials[Official.MATRONA] = state.brutii
+    state.players[state.brutii].patrons = 1
+    state.legal_cache = None
+    return game
+
+
+def test_r50_amended_no_matrona_tile_once_another_player_claimed_the_face_up_one() -> None:
+    """R50 (amended), E100: once another player has claimed the face-up tile this round, the Brutii with "Favor of
+    the Emperor" may claim neither it nor one of his Matrona tiles."""
+    game = _brutii_matrona(_basilica(matrona=(1, 7)))
     state = game.state
     b = state.brutii
-    state.officials[Official.MATRONA] = b
-    state.players[b].patrons = 1  # #7: patron + pay 12
-    game.apply(choose_tile(9))
-    state.legal_cache = None
-    assert game.legal_actions() == [choose_tile(7), DECLINE]
+    game.apply(choose_tile(9))  # P0, the occupant, claims the face-up tile
+    assert pending(game) == by_card(game, DecisionKind.BASILICA_CLAIM)
+    assert game.legal_actions() == [DECLINE]
+    game.apply(DECLINE)
+    assert game.pending is None and state.players[b].emperor_tiles == [] and state.matrona_tiles == [1, 7]
+
+
+def test_r50_amended_the_brutii_matrona_may_claim_his_tile_while_nobody_claimed_the_face_up_one() -> None:
+    """R50 (amended), E55: while the face-up tile is unclaimed he may claim it or one of his Matrona tiles."""
+    game = _brutii_matrona(_basilica(matrona=(1, 7)))
+    state = game.state
+    b = state.brutii
+    game.apply(DECLINE)  # P0 claims nothing
+    assert pending(game) == by_card(game, DecisionKind.BASILICA_CLAIM)
+    assert game.legal_actions() == [choose_tile(9), choose_tile(7), DECLINE]
     game.apply(choose_tile(7))
-    assert state.players[b].emperor_tiles == [7] and state.matrona_tiles == [1]
+    assert state.players[b].emperor_tiles == [7] and state.matrona_tiles == [1] and state.emperor_up == 9
+
+
+def test_e55_a_matrona_occupant_still_claims_his_tile_after_the_face_up_one_is_gone() -> None:
+    """E55: the amended R50 binds only the Brutii's card; a Matrona holder standing on the Basilica keeps his tiles."""
+    game = blank()
+    state = game.state
+    every = sorted([*state.emperor_pile, state.emperor_up])
+    state.emperor_up, state.matrona_tiles = 9, [7]
+    state.emperor_pile = [t for t in every if t not in (9, 7)]
+    state.officials[Official.MATRONA] = 1
+    stand(state, 0, "basilica:1")
+    stand(state, 1, "basilica:2")
+    for seat in (0, 1):
+        state.players[seat].tile = SCROLL
+        state.players[seat].patrons = 1
+        state.players[seat].money = 30
+    run(game, ("evaluate", int(Region.BASILICA)), phase=Phase.EXPANSION_EVALUATION)
+    game.apply(choose_tile(9))
+    assert pending(game) == Pending(DecisionKind.BASILICA_CLAIM, 1, index=1)
+    assert game.legal_actions() == [choose_tile(7), DECLINE]
 
 
 def test_e100_with_his_proconsul_on_the_basilica_he_claims_once() -> None:

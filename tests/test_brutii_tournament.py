@@ -26,14 +26,13 @@ from tribune_arena.records import GameRecord, SeatTiming
 from tribune_arena.tournament.results import summarize
 from tribune_arena.tournament.roles import ROLES, brutii_seat, role_results
 from tribune_arena.tournament.runner import run_tournament
-from tribune_arena.tournament.schedule import BRUTII_SEAT, TournamentDefinition
+from tribune_arena.tournament.schedule import BRUTII_SEAT, TournamentDefinition, default_players
 from tribune_arena.tournament.store import ResultStore, StoreError, replay_problem
 from tribune_cli.main import main
-from tribune_cli.tournament import default_players
-from tribune_env.engine.config import GameConfig
+from tribune_env.engine.config import GameConfig, RuleSet
 from tribune_env.engine.game import Game
 
-BRUTII = TournamentDefinition(
+BRUTII = TournamentDefinition.create(
     ("heuristic", "random", "random", "random", "random"), players=5, games=10, seed=3, expansion=True, brutii=True
 )
 EXPANSION = dataclasses.replace(BRUTII, brutii=False)
@@ -43,7 +42,7 @@ class NoBrutii(RandomAgent):
     """A random expansion player that does not play the Brutii variant."""
 
     name = "nobrutii2"
-    plays_brutii = False
+    rule_sets = frozenset({RuleSet.BASE, RuleSet.EXPANSION})
 
 
 def _make(params: dict[str, str], seed: int | None) -> NoBrutii:
@@ -84,16 +83,16 @@ def test_r42_the_definition_carries_the_brutii() -> None:
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"expansion": False}, "played with the expansion"),
         ({"players": 4}, "not supported with the Brutii"),
+        ({"players": 7, "specs": ("random",) * 7}, "not supported with the Brutii"),
         ({"brutii": 1}, "brutii"),
     ],
 )
-def test_r42_a_brutii_tournament_needs_the_expansion_and_5_or_6_players(
+def test_r42_a_brutii_tournament_needs_5_or_6_players(
     changes: dict[str, object], message: str
 ) -> None:
     with pytest.raises(ValueError, match=message):
-        TournamentDefinition(**{**dataclasses.asdict(BRUTII), "specs": BRUTII.specs, **changes})  # type: ignore[arg-type]
+        TournamentDefinition.create(**{**dataclasses.asdict(BRUTII), "specs": BRUTII.specs, **changes})  # type: ignore[arg-type]
 
 
 @settings(max_examples=20, deadline=None)
@@ -106,7 +105,7 @@ def test_r43_each_entry_is_the_brutii_in_turn(players: int, extra: int, blocks: 
         if not extra
         else tuple(f"mcts:iterations={i + 1}" for i in range(players + 1))
     )
-    definition = TournamentDefinition(specs, players=players, games=1, expansion=True, brutii=True)
+    definition = TournamentDefinition.create(specs, players=players, games=1, expansion=True, brutii=True)
     games = dataclasses.replace(definition, games=blocks * definition.block_size()).schedule()
     as_brutii: Counter[str] = Counter(g.seating[BRUTII_SEAT] for g in games)
     played: Counter[str] = Counter(spec for g in games for spec in set(g.seating))
@@ -117,7 +116,7 @@ def test_r43_each_entry_is_the_brutii_in_turn(players: int, extra: int, blocks: 
 def test_one_spec_in_every_seat_plays_one_game_a_deal() -> None:
     """Equal players measure the Brutii's balance: every game is a new deal (the N rotations of one seating on one
     deal would repeat the same game); tournaments without the Brutii keep their N copies a deal."""
-    equal = TournamentDefinition(("heuristic",) * 6, players=6, games=4, expansion=True, brutii=True)
+    equal = TournamentDefinition.create(("heuristic",) * 6, players=6, games=4, expansion=True, brutii=True)
     assert equal.block_size() == 1
     assert len({g.seed for g in equal.schedule()}) == len(equal.schedule()) == 4
     assert dataclasses.replace(equal, brutii=False, players=5, specs=("heuristic",) * 5).block_size() == 5
@@ -257,11 +256,11 @@ def test_cli_prints_the_role_tables(tmp_path: Path, capsys: pytest.CaptureFixtur
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        ([], "tribune: error: brutii: the Brutii variant is played with the expansion"),
-        (["--expansion", "--players", "4"], "tribune: error: "),
+        (["--players", "4"], "tribune: error: --players: 4 is not supported with the Brutii"),
+        (["--expansion", "--players", "4"], "tribune: error: --players: 4 is not supported with the Brutii"),
     ],
 )
-def test_cli_refuses_a_brutii_tournament_without_the_expansion_or_seats(
+def test_cli_refuses_a_brutii_tournament_at_other_seat_counts(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], message: str
 ) -> None:
     path = tmp_path / "t.sqlite"
@@ -274,10 +273,10 @@ def test_cli_refuses_an_agent_that_does_not_play_the_brutii(tmp_path: Path, caps
     args = ["tournament", "nobrutii2", *["random"] * 4, "--expansion", "--brutii", "--results", str(path)]
     assert main(args) == 2
     err = capsys.readouterr().err
-    assert err.startswith("tribune: error: --brutii: agent 'nobrutii2' does not play the Brutii variant")
+    assert err.startswith("tribune: error: agent 'nobrutii2' does not play the Brutii variant; agents that do: ")
     assert not path.exists()
 
 
 def test_default_players_with_the_brutii() -> None:
-    assert [default_players(n, brutii=True) for n in (2, 5, 6, 7)] == [5, 5, 6, 6]
-    assert [default_players(n) for n in (2, 5)] == [2, 4]
+    assert [default_players(n, RuleSet.BRUTII) for n in (2, 5, 6, 7)] == [5, 5, 6, 6]
+    assert [default_players(n, RuleSet.BASE) for n in (1, 2, 5)] == [2, 2, 4]

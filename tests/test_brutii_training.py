@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from training.checkpoints import checkpoint_meta, game_config
+from training.checkpoints import checkpoint_meta, game_of_meta
 from training.config import ConfigError, config_from_dict
+from tribune_env.engine.config import RuleSet
 
 
 def brutii_env(**extra: object) -> dict[str, object]:
@@ -15,27 +16,45 @@ def brutii_env(**extra: object) -> dict[str, object]:
 @pytest.mark.parametrize("role", ["any", "brutii", "family"])
 @pytest.mark.parametrize("players", [5, 6])
 def test_brutii_configs_make_brutii_games(players: int, role: str) -> None:
-    """R42: 5 or 6 seats with the Brutii; the learner's role is kept in the checkpoint metadata."""
+    """R42: 5 or 6 seats with the Brutii; the checkpoint metadata holds the game in its dictionary form and the
+    learner's role beside it."""
     config = config_from_dict(brutii_env(players=players, learner_role=role))
-    game = game_config(config)
-    assert game.brutii and game.expansion and game.players == players
+    game = config.env.game
+    assert game.rules is RuleSet.BRUTII and game.players == players
     meta = checkpoint_meta(config, 0, {})
-    assert meta["game"]["brutii"] is True and meta["game"]["learner_role"] == role
+    assert meta["game"]["brutii"] is True and meta["learner_role"] == role and game_of_meta(meta) == game
     assert meta["space"] == "expansion"
 
 
 def test_configs_without_the_brutii_keep_their_metadata() -> None:
     meta = checkpoint_meta(config_from_dict({"env": {"expansion": True}}), 0, {})
-    assert "brutii" not in meta["game"] and "learner_role" not in meta["game"]
+    assert "brutii" not in meta["game"] and "learner_role" not in meta and "learner_role" not in meta["game"]
+
+
+def test_the_brutii_implies_the_expansion_and_its_player_count() -> None:
+    """GameConfig's policy: ``brutii: true`` alone is a Brutii game of the expansion at its smallest table (R42)."""
+    config = config_from_dict({"env": {"brutii": True}})
+    assert config.env.game == config_from_dict(brutii_env()).env.game
+    assert config.env.expansion and config.env.players == 5
+    assert config_from_dict({"env": {"rules": "brutii"}}).env == config.env
+
+
+def test_checkpoints_written_before_the_dictionary_form_read() -> None:
+    """The shipped Brutii model's metadata keeps the learner's role inside its game: it reads as the same game."""
+    from agents.ppo import SHIPPED_BRUTII, read_checkpoint_meta
+
+    meta = read_checkpoint_meta(SHIPPED_BRUTII)
+    assert "learner_role" in meta["game"]
+    assert game_of_meta(meta) == config_from_dict(meta["config"]).env.game == config_from_dict(brutii_env()).env.game
 
 
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        (brutii_env(players=4), "env.players: must be 5..6 with the Brutii, got 4"),
-        (brutii_env(players=7), "env.players: must be 5..6 with the Brutii, got 7"),
-        ({"env": {"players": 6, "expansion": True}}, "env.players: must be 2..5 without the Brutii, got 6"),
-        ({"env": {"players": 5, "brutii": True}}, "env.brutii: the Brutii variant needs env.expansion: true"),
+        (brutii_env(players=4), "env.players: 4 is not supported with the Brutii; choose one of (5, 6)"),
+        (brutii_env(players=7), "env.players: 7 is not supported with the Brutii; choose one of (5, 6)"),
+        ({"env": {"players": 6, "expansion": True}}, "env.players: 6 is not supported with the expansion; choose one"),
+        ({"env": {"rules": "base", "brutii": True}}, "env.brutii: the rule set 'base' is played with brutii=False"),
         (brutii_env(learner_role="senator"), "env.learner_role: expected one of any, brutii, family"),
         ({"env": {"expansion": True, "learner_role": "brutii"}}, "env.learner_role: 'brutii' needs env.brutii: true"),
         ({**brutii_env(), "run": {"init_from": "model.npz"}}, "run.init_from: expected an SB3 checkpoint (.zip)"),

@@ -6,7 +6,8 @@ swapped, numbers pushed to extremes, the agenda removed, the pending decision's 
 faction or index changed, cards moved between places, flags set out of phase, JSON text with huge
 integers or deep nesting. The contract: ``from_json`` raises ``InvalidStateError`` (and nothing
 else), or the game it returns plays to the end under random legal play with every card conserved
-(``card_counts() == card_copies`` after every step), and can be saved and read back at the end.
+(``card_counts() == card_copies`` after every step), and can be saved and read back right after loading, now
+and then in play, and at the end.
 
 To measure with more documents (the issue's count)::
 
@@ -24,6 +25,7 @@ import traceback
 from collections.abc import Sequence
 from typing import Any, Protocol, TypeVar
 
+import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
@@ -215,6 +217,13 @@ class Mutator:
             self.doc.pop("pending", None)
         self.record("remove agenda")
 
+    def restart_phase(self) -> None:
+        """The document rewritten to (re)start a phase: any phase, without its agenda and pending decision."""
+        self.doc["phase"] = self.c.pick(PHASES)
+        self.doc.pop("agenda", None)
+        self.doc.pop("pending", None)
+        self.record(f"restart at phase {self.doc['phase']}, no agenda")
+
     def pending(self) -> None:
         pending = self.doc.get("pending")
         if not isinstance(pending, dict):
@@ -291,6 +300,7 @@ MUTATIONS = (
     "extreme",
     "extreme",
     "no_agenda",
+    "restart_phase",
     "pending",
     "pending",
     "move_card",
@@ -328,6 +338,7 @@ def play_to_end(game: Game, seed: int) -> None:
     copies = list(game.state.tables.card_copies)
     if game.state.card_counts() != copies:
         raise Broken("cards not conserved right after loading")
+    saves_and_reads_back(game)  # the loaded position is the first position reached
     for _ in range(MAX_PLAY_STEPS):
         if game.pending is None:
             break
@@ -403,6 +414,44 @@ def test_accepted_documents_play_to_the_end(data: st.DataObject, seed: int) -> N
     doc = mutated(DataChooser(data), log)
     note("\n".join(log))
     check_document(doc, seed)
+
+
+def _positions(players: int, expansion: bool, brutii: bool, seed: int, per_kind: int = 3) -> list[dict[str, Any]]:
+    """The documents of the first ``per_kind`` positions of each decision kind in a random game (round limit 8):
+    every kind of position, the ones with something in flight (a sealed bid, staged cards, pairs) included."""
+    game = Game.new(players=players, seed=seed, expansion=expansion, brutii=brutii, round_limit=8)
+    rng = random.Random(seed)
+    seen: dict[DecisionKind, int] = {}
+    docs = []
+    while game.pending is not None:
+        kind = game.pending.kind
+        if seen.get(kind, 0) < per_kind:
+            seen[kind] = seen.get(kind, 0) + 1
+            docs.append(game.to_json())
+        game.apply(rng.choice(game.legal_actions()))
+    return docs
+
+
+@pytest.mark.parametrize(
+    ("players", "expansion", "brutii"), [(2, False, False), (5, False, False), (3, True, False), (5, True, True)]
+)
+def test_positions_rewritten_to_a_phase_start_are_refused_or_read_back(
+    players: int, expansion: bool, brutii: bool
+) -> None:
+    """Every kind of position, rewritten to the start of every phase (``agenda`` and ``pending`` left out): refused
+    with ``InvalidStateError``, or the loaded game saves and reads back at once (the first position reached)."""
+    for doc in _positions(players, expansion, brutii, seed=players):
+        for phase in PHASES:
+            rewritten = {k: v for k, v in copy.deepcopy(doc).items() if k not in ("agenda", "pending")}
+            rewritten["phase"] = phase
+            try:
+                game = Game.from_json(rewritten)
+            except InvalidStateError:
+                continue
+            try:
+                saves_and_reads_back(game)
+            except Broken as exc:
+                raise AssertionError(f"round {doc['round']}, {doc['pending']} rewritten to {phase}: {exc}") from exc
 
 
 # --- measuring -------------------------------------------------------------------------------------------

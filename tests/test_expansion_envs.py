@@ -25,16 +25,16 @@ from test_view import _hidden_slots
 
 import tribune_env
 from tribune_env import DecisionKind, Game, IllegalMoveError, PickCard, default_components
-from tribune_env.codec import ActionCodec, ActionDecodeError, ObservationEncoder, codec_for, encoder_for
+from tribune_env.codec import ActionCodec, ActionDecodeError, ObservationEncoder, Space, codec_for, encoder_for
 from tribune_env.data import Official
 from tribune_env.engine.actions import ChooseActionCard, ChooseRegion
 from tribune_env.engine.state import GameState
 from tribune_env.envs import EXPANSION_AEC_ID, EXPANSION_SINGLE_ID, Table, TribuneExpansionSingleEnv
 
 COMPONENTS = default_components()
-CODEC = codec_for(COMPONENTS, True)
+CODEC = codec_for(COMPONENTS, Space.EXPANSION)
 BASE = codec_for(COMPONENTS)
-ENC = encoder_for(COMPONENTS, 60, True)
+ENC = encoder_for(COMPONENTS, 60, Space.EXPANSION)
 PLAYER_COUNTS = (2, 3, 4, 5)
 
 
@@ -69,9 +69,10 @@ def test_the_expansion_space_extends_the_base_space_in_place() -> None:
 
 @pytest.mark.parametrize("expansion", [True, False])
 def test_one_space_for_every_seat_count_and_rule_set(expansion: bool) -> None:
-    sizes = {(n, expansion): Table(players=n, expansion=expansion, expansion_space=True).codec.n for n in PLAYER_COUNTS}
+    wide = Space.EXPANSION
+    sizes = {(n, expansion): Table(players=n, expansion=expansion, space=wide).codec.n for n in PLAYER_COUNTS}
     assert set(sizes.values()) == {CODEC.n}
-    obs = {Table(players=n, expansion=expansion, expansion_space=True).encoder.size for n in PLAYER_COUNTS}
+    obs = {Table(players=n, expansion=expansion, space=wide).encoder.size for n in PLAYER_COUNTS}
     assert obs == {ENC.size}
 
 
@@ -135,7 +136,7 @@ def test_masks_are_the_legal_choices_in_expansion_games() -> None:
     decodes to exactly the legal choices (bids above the cap aside), with observations inside their bounds."""
     seen: Counter[str] = Counter()
     for seed in range(16):
-        table = Table(players=2 + seed % 4, expansion=True, expansion_space=True)
+        table = Table(players=2 + seed % 4, space=Space.EXPANSION)
         table.game = Game.new(table.config, seed=seed)
         rng = random.Random(seed)
         while not table.game.is_over:
@@ -150,7 +151,7 @@ def test_masks_are_the_legal_choices_in_expansion_games() -> None:
 def test_base_rules_through_the_expansion_ids_use_the_base_indices() -> None:
     """A base game played through the expansion spaces: the same indices as in Tribune-v0, no expansion index."""
     base = Table(players=3)
-    wide = Table(players=3, expansion=False, expansion_space=True)
+    wide = Table(players=3, expansion=False, space=Space.EXPANSION)
     base.game = Game.new(base.config, seed=11)
     wide.game = Game.new(wide.config, seed=11)
     rng = random.Random(11)
@@ -251,7 +252,7 @@ def test_leak_test_covers_staged_assassins() -> None:
 
 
 def leaky_encoder(leak: Callable[[np.ndarray, GameState, int], None]) -> ObservationEncoder:
-    encoder = ObservationEncoder(COMPONENTS, 60, True)
+    encoder = ObservationEncoder(COMPONENTS, 60, Space.EXPANSION)
     plain = encoder.encode
 
     def encode(state: GameState, seat: int) -> np.ndarray:
@@ -427,8 +428,8 @@ def test_random_game_helper_still_plays_base_games() -> None:
 
 
 def test_codec_instances_are_shared() -> None:
-    assert codec_for(COMPONENTS, True) is CODEC and isinstance(CODEC, ActionCodec)
-    assert encoder_for(COMPONENTS, 60, True) is ENC
+    assert codec_for(COMPONENTS, Space.EXPANSION) is CODEC and isinstance(CODEC, ActionCodec)
+    assert encoder_for(COMPONENTS, 60, Space.EXPANSION) is ENC
 
 
 def test_api_test_with_the_penalty_wrapper() -> None:

@@ -19,11 +19,12 @@ import pytest
 from agents.base import Agent
 from agents.random_agent import RandomAgent
 from agents.specs import make_agent, no_more, register_agent
-from tribune_arena.human import terminal as play
-from tribune_arena.human.terminal import DEFAULT_OPPONENT, HumanGame, opponents_for
+from tribune_arena.human.terminal import DEFAULT_OPPONENT, HumanGame
+from tribune_cli import play
+from tribune_cli.play import opponents_for
 from tribune_env.data import Official
 from tribune_env.engine.actions import ChooseOfficial, PickCard
-from tribune_env.engine.config import GameConfig
+from tribune_env.engine.config import GameConfig, RuleSet
 from tribune_env.engine.decisions import DecisionKind
 from tribune_env.engine.game import Game
 from tribune_env.engine.registry import DECISIONS, option_labels
@@ -41,7 +42,7 @@ class BaseOnly(RandomAgent):
     """A random player that does not play the expansion (as every agent not yet taught it)."""
 
     name = "baseonly"
-    plays_expansion = False
+    rule_sets = frozenset({RuleSet.BASE})
 
 
 def _base_only(params: dict[str, str], seed: int | None) -> Agent:
@@ -233,7 +234,7 @@ def test_cli_play_expansion() -> None:
 def test_cli_play_expansion_refuses_agents_that_do_not_play_it(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "random", "baseonly", "--expansion"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("tribune: error: --expansion: agent 'baseonly' does not play expansion games")
+    assert err.startswith("tribune: error: agent 'baseonly' does not play expansion games; agents that do: ")
     assert err.count("\n") == 1
     assert main(["play", "random", "--expansion", "--players", "6"]) == 2
     assert "players: 6 is not supported with the expansion" in capsys.readouterr().err
@@ -257,8 +258,8 @@ def test_expansion_victory_cards_need_the_expansion(capsys: pytest.CaptureFixtur
 def test_the_default_opponent_of_an_expansion_game_plays_it() -> None:
     """Without opponent specs the default agent fills the seats, or random while the default does not play the
     expansion; whichever it is, it plays it."""
-    assert opponents_for([], 3) == [DEFAULT_OPPONENT] * 2
-    chosen = opponents_for([], 3, expansion=True)
+    assert opponents_for([], GameConfig(players=3)) == [DEFAULT_OPPONENT] * 2
+    chosen = opponents_for([], GameConfig(players=3, expansion=True))
     assert len(chosen) == 2 and len(set(chosen)) == 1
     agent = make_agent(chosen[0], 0)
     assert agent.plays_expansion

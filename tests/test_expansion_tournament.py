@@ -33,10 +33,10 @@ from tribune_arena.tournament.store import ResultStore, StoreError, replay_probl
 from tribune_cli.main import main
 from tribune_cli.tournament import default_results_path
 from tribune_env.engine.actions import Action
-from tribune_env.engine.config import GameConfig
+from tribune_env.engine.config import GameConfig, RuleSet
 from tribune_env.engine.view import PlayerView
 
-EXPANSION = TournamentDefinition(("random",) * 3, players=3, games=6, seed=7, round_limit=3, expansion=True)
+EXPANSION = TournamentDefinition.create(("random",) * 3, players=3, games=6, seed=7, round_limit=3, expansion=True)
 BASE = dataclasses.replace(EXPANSION, expansion=False)
 EXPANSION_REGIONS = ("refugium", "basilica", "capitoleum")
 
@@ -45,7 +45,7 @@ class BaseOnly(RandomAgent):
     """A random player that does not play the expansion (as every agent not yet taught it)."""
 
     name = "baseonly"
-    plays_expansion = False
+    rule_sets = frozenset({RuleSet.BASE})
 
 
 class RaisesLate(RandomAgent):
@@ -150,7 +150,7 @@ def test_an_agent_that_does_not_play_the_expansion_is_refused_before_any_game(
     args = ["tournament", "random", "baseonly", "random", "--games", "3", "--round-limit", "2", "--workers", "1"]
     assert main([*args, "--expansion", "--results", str(path)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("tribune: error: --expansion: agent 'baseonly' does not play expansion games")
+    assert err.startswith("tribune: error: agent 'baseonly' does not play expansion games; agents that do: ")
     assert err.count("\n") == 1 and not path.exists()
     with pytest.raises(AgentError, match="agent 'baseonly'"):
         run_tournament(dataclasses.replace(EXPANSION, specs=("random", "baseonly", "random")), path, workers=1)

@@ -19,7 +19,7 @@ import pytest
 
 from tests.reference_observation import ObservationEncoder as ReferenceEncoder
 from tribune_env import Game
-from tribune_env.codec import codec_for, encoder_for
+from tribune_env.codec import Space, codec_for, encoder_for
 from tribune_env.data import default_components
 from tribune_env.engine.flow import apply_action
 from tribune_env.engine.view import PlayerView, player_view
@@ -28,19 +28,20 @@ from tribune_env.envs.single import TribuneSingleEnv
 
 COMPONENTS = default_components()
 
+WIDE = Space.EXPANSION
 GAMES = [
-    pytest.param({"players": n}, False, id=f"base-{n}p") for n in (2, 3, 4, 5)
+    pytest.param({"players": n}, Space.BASE, id=f"base-{n}p") for n in (2, 3, 4, 5)
 ] + [
-    pytest.param({"players": 3, "point_variant": True}, False, id="base-point-variant"),
-    pytest.param({"players": 4}, True, id="base-rules-expansion-space"),
-    *(pytest.param({"players": n, "expansion": True}, True, id=f"expansion-{n}p") for n in (2, 3, 5)),
-    pytest.param({"players": 3, "expansion": True, "point_variant": True}, True, id="expansion-point-variant"),
-    *(pytest.param({"players": n, "expansion": True, "brutii": True}, True, id=f"brutii-{n}p") for n in (5, 6)),
+    pytest.param({"players": 3, "point_variant": True}, Space.BASE, id="base-point-variant"),
+    pytest.param({"players": 4}, Space.EXPANSION, id="base-rules-expansion-space"),
+    *(pytest.param({"players": n, "expansion": True}, Space.EXPANSION, id=f"expansion-{n}p") for n in (2, 3, 5)),
+    pytest.param({"players": 3, "expansion": True, "point_variant": True}, WIDE, id="expansion-point-variant"),
+    *(pytest.param({"players": n, "expansion": True, "brutii": True}, WIDE, id=f"brutii-{n}p") for n in (5, 6)),
 ]
 
 
-def _reference_mask(game: Game, seat: int, expansion: bool) -> np.ndarray:
-    codec = codec_for(game.config.components, expansion)
+def _reference_mask(game: Game, seat: int, space: Space) -> np.ndarray:
+    codec = codec_for(game.config.components, space)
     out = np.zeros(codec.n, dtype=np.int8)
     for action in game.legal_actions():
         i = codec.encode(action, seat, game.num_players)
@@ -49,13 +50,13 @@ def _reference_mask(game: Game, seat: int, expansion: bool) -> np.ndarray:
     return out
 
 
-@pytest.mark.parametrize(("options", "expansion_space"), GAMES)
+@pytest.mark.parametrize(("options", "space"), GAMES)
 def test_encoder_and_mask_match_the_reference_at_every_decision(
-    options: dict[str, object], expansion_space: bool
+    options: dict[str, object], space: Space
 ) -> None:
-    fast = encoder_for(COMPONENTS, 60, expansion_space)
-    reference = ReferenceEncoder(COMPONENTS, 60, expansion_space)
-    codec = codec_for(COMPONENTS, expansion_space)
+    fast = encoder_for(COMPONENTS, 60, space)
+    reference = ReferenceEncoder(COMPONENTS, 60, space is Space.EXPANSION)
+    codec = codec_for(COMPONENTS, space)
     assert fast.size == reference.size and np.array_equal(fast.high, reference.high)
     decisions = 0
     for seed in range(2):
@@ -70,7 +71,7 @@ def test_encoder_and_mask_match_the_reference_at_every_decision(
                 break
             seat = game.current_seat
             mask = codec.mask(game.legal_actions(), seat, game.num_players)
-            assert np.array_equal(mask, _reference_mask(game, seat, expansion_space))
+            assert np.array_equal(mask, _reference_mask(game, seat, space))
             game.apply(rng.choice(game.legal_actions()))
             decisions += 1
     assert decisions > 100

@@ -513,7 +513,9 @@ def where(exc: BaseException) -> str:
 
 
 def play_on(game: Game, seed: int, steps: int = 200, components: Components | None = None) -> None:
-    """Random legal steps, then write the game, read the document back, render it; any exception fails."""
+    """The loaded position saves and reads back; random legal steps, then write the game, read the document back,
+    render it; any exception fails."""
+    reads_back(game, components)
     rng = random.Random(seed)
     for _ in range(steps):
         if game.pending is None:
@@ -522,15 +524,20 @@ def play_on(game: Game, seed: int, steps: int = 200, components: Components | No
         legal = game.legal_actions()
         assert legal, f"pending {game.pending} has no legal choice"
         game.apply(rng.choice(legal))
+    reads_back(game, components)
+    game.render()
+    for seat in range(game.num_players):
+        game.view(seat)
+
+
+def reads_back(game: Game, components: Components | None = None) -> None:
+    """Every position reached, the loaded one included, saves and reads back identically."""
     doc = game.to_json()
     try:
         reloaded = Game.from_json(json.dumps(doc), components)
     except InvalidStateError as exc:
         raise AssertionError(f"a document written by the engine does not read back: {exc}") from exc
     assert reloaded.to_json() == doc, "a written document does not read back identically"
-    game.render()
-    for seat in range(game.num_players):
-        game.view(seat)
 
 
 def check_from_json(doc: Any, log: list[str], play_seed: int, as_text: bool = False) -> Game | None:
@@ -1049,3 +1056,40 @@ def test_regression_agenda_attempt_answer_without_contest() -> None:
     assert doc["contest"] == []
     with pytest.raises(InvalidStateError, match="answering space 2 needs its committed set"):
         Game.from_json(doc)
+
+
+def test_regression_sealed_bids_rewritten_to_a_phase_start() -> None:
+    """A chariot auction with a sealed bid, rewritten to ``card_placement`` with ``agenda`` and ``pending`` left out:
+    it loaded and played, but its own ``to_json()`` was refused ("bids are sealed only while an auction's reveal is
+    still to run"). A phase starts with no auction under way, so the document is refused, naming the bid."""
+    game = _play_until(
+        Game.new(players=2, seed=0),
+        0,
+        lambda g: g.pending.kind is DecisionKind.CHARIOT_BID and any(b != -1 for b in g.state.bids),
+    )
+    seat = next(s for s, b in enumerate(game.state.bids) if b != -1)
+    for phase in ("card_placement", "follower_placement", "chariot_auction"):
+        doc = game.to_json()
+        doc["phase"] = phase
+        del doc["agenda"], doc["pending"]
+        with pytest.raises(InvalidStateError, match=rf"bids\[{seat}\]: a bid is sealed in an auction under way"):
+            Game.from_json(doc)
+    doc = game.to_json()
+    assert Game.from_json(doc).to_json() == doc  # with its agenda, the auction under way reads back
+
+
+def test_regression_brutii_option_rewritten_to_its_phase_start() -> None:
+    """A Brutii document after his "Cards" option was chosen (R46), rewritten to the start of that phase without
+    ``agenda``: it loaded and asked for the option again, and its own ``to_json()`` was refused ("the option is
+    chosen once"). The document is refused, naming the option."""
+    game = _play_until(
+        Game.new(players=5, seed=5, brutii=True, round_limit=8),
+        5,
+        lambda g: g.phase is Phase.REGION_EVALUATION and g.state.brutii_options[0] >= 0,
+    )
+    doc = game.to_json()
+    del doc["agenda"], doc["pending"]
+    with pytest.raises(InvalidStateError, match=r"brutii\.options\.cards: chosen at the start of phase region_eval"):
+        Game.from_json(doc)
+    doc["brutii"]["options"]["cards"] = None  # still to choose: the phase starts by asking for it
+    assert Game.from_json(Game.from_json(doc).to_json()).pending == Game.from_json(doc).pending

@@ -8,8 +8,9 @@ from collections.abc import Iterable, Iterator
 
 import pytest
 
-from tribune_arena.human import terminal as play
-from tribune_arena.human.terminal import HumanGame, opponents_for
+from tribune_arena.human.terminal import HumanGame
+from tribune_cli import play
+from tribune_cli.play import opponents_for
 from tribune_env.engine.config import GameConfig
 
 
@@ -104,12 +105,12 @@ def test_private_lines_of_others_are_not_shown() -> None:
 
 
 def test_opponent_defaults_and_errors() -> None:
-    assert opponents_for(["random"], 4) == ["random"] * 3
-    assert opponents_for(["random", "greedy"], None) == ["random", "greedy"]
-    assert opponents_for([], None) == ["heuristic"] * 3
-    assert opponents_for([], 2) == ["heuristic"]
+    assert opponents_for(["random"], GameConfig(players=4)) == ["random"] * 3
+    assert opponents_for(["random", "greedy"], GameConfig(players=3)) == ["random", "greedy"]
+    assert opponents_for([], GameConfig()) == ["heuristic"] * 3
+    assert opponents_for([], GameConfig(players=2)) == ["heuristic"]
     with pytest.raises(ValueError, match="needs 3 opponents"):
-        opponents_for(["a", "b"], 4)
+        opponents_for(["a", "b"], GameConfig(players=4))
     with pytest.raises(ValueError, match="--seat"):
         HumanGame(GameConfig(players=3), ["random", "random"], seat=3)
 
@@ -126,7 +127,7 @@ def test_cli_play(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
     assert main(["play", "nosuchagent", "--players", "3"]) == 2
     assert "tribune: error: unknown agent 'nosuchagent'" in capsys.readouterr().err
     assert main(["play", "random", "--players", "9"]) == 2
-    assert "tribune: error: players" in capsys.readouterr().err
+    assert "tribune: error: --players: 9 is not supported" in capsys.readouterr().err
 
 
 def test_a_bot_that_raises_or_plays_illegally_takes_its_first_legal_choice() -> None:

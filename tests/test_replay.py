@@ -16,11 +16,11 @@ from pytest import CaptureFixture
 from agents import make_agent, register_agent
 from agents.random_agent import RandomAgent
 from tribune_arena.records import GameRecord, SeatTiming
-from tribune_arena.replay import text as replay
 from tribune_arena.replay.text import ReplayError, Stepper, replay_game, replay_steps
 from tribune_arena.tournament.play import play_game
 from tribune_arena.tournament.schedule import ScheduledGame
 from tribune_arena.tournament.store import ResultStore
+from tribune_cli import replay
 from tribune_env.engine.actions import Action
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.game import Game
@@ -215,7 +215,7 @@ def test_cli_replay_errors(results_file: Path, tmp_path: Path, capsys: CaptureFi
         ([str(results_file), "--game", "99"], "game 99 is not in"),
         ([str(results_file)], "give --game ID"),
         ([str(results_file), "--game", "7", "--seat", "9"], "--seat must be in 0..2"),
-        ([str(results_file), "--game", "8"], "does not replay"),
+        ([str(results_file), "--game", "8"], "game 8: stored scores"),  # unusable, as --list marks it
         ([str(tmp_path / "missing.sqlite"), "--game", "1"], "no such results file"),
     ]
     text_file = tmp_path / "notes.txt"

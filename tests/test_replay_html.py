@@ -17,7 +17,6 @@ import pytest
 from test_replay import CONFIG, play_record
 
 from tribune_arena.records import GameRecord
-from tribune_arena.replay import text as replay
 from tribune_arena.replay.html import (
     ReplayDocument,
     document_html,
@@ -28,6 +27,7 @@ from tribune_arena.replay.html import (
 )
 from tribune_arena.replay.text import replay_steps
 from tribune_arena.tournament.store import ResultStore
+from tribune_cli import replay
 from tribune_env.board import board_svg
 
 EXPANSION = {"players": 3, "round_limit": 2, "expansion": True}

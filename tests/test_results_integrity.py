@@ -26,15 +26,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tribune_arena.records import Forfeit, GameRecord, SeatTiming
-from tribune_arena.replay import text as replay
 from tribune_arena.tournament.runner import run_tournament
 from tribune_arena.tournament.schedule import ScheduledGame, TournamentDefinition
 from tribune_arena.tournament.store import ResultStore, StoreError
+from tribune_cli import replay
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.game import Game
 from tribune_env.engine.notation import action_text
 
-DEFINITION = TournamentDefinition(("random", "random", "random"), players=3, games=12, seed=5, round_limit=2)
+DEFINITION = TournamentDefinition.create(("random", "random", "random"), players=3, games=12, seed=5, round_limit=2)
 FORFEITED = 4  # this game ends with a forfeit of the seat to move after 10 decisions
 
 
@@ -208,7 +208,7 @@ def test_a_foreign_row_is_refused(
 ) -> None:
     """A game of another tournament (other seed) under an id this one has not played yet."""
     path = tmp_path / "results.sqlite"
-    other = TournamentDefinition(DEFINITION.specs, players=3, games=12, seed=6, round_limit=2)
+    other = TournamentDefinition.create(DEFINITION.specs, players=3, games=12, seed=6, round_limit=2)
     with ResultStore(path, DEFINITION.to_dict()) as store:
         for r in records[:11]:
             store.add(r)

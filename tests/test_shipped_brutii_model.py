@@ -42,7 +42,7 @@ def test_the_shipped_brutii_model_says_how_it_was_made() -> None:
 @pytest.mark.parametrize("players", [5, 6])
 def test_the_shipped_brutii_model_plays_both_roles(tmp_path: object, players: int) -> None:
     specs = ("ppo-brutii", *["heuristic"] * (players - 1))
-    definition = TournamentDefinition(specs=specs, players=players, games=players, seed=3, expansion=True, brutii=True)
+    definition = TournamentDefinition.create(specs, players=players, games=players, seed=3, brutii=True)
     records = run_tournament(definition, f"{tmp_path}/brutii.sqlite", workers=1, progress=False)
     assert records and all(r.forfeit is None for r in records)
     results = summarize(records, 3).roles

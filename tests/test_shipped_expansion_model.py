@@ -33,7 +33,7 @@ def test_the_shipped_expansion_model_says_how_it_was_made() -> None:
 
 
 def test_the_shipped_expansion_model_plays_tournament_games(tmp_path: object) -> None:
-    definition = TournamentDefinition(
+    definition = TournamentDefinition.create(
         specs=("ppo-expansion", "heuristic", "random", "heuristic"), games=4, seed=3, expansion=True
     )
     records = run_tournament(definition, f"{tmp_path}/shipped.sqlite", workers=1, progress=False)

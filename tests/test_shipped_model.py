@@ -31,7 +31,7 @@ def test_the_shipped_model_says_how_it_was_made() -> None:
 
 
 def test_the_shipped_model_plays_tournament_games(tmp_path: object) -> None:
-    definition = TournamentDefinition(specs=("ppo", "heuristic", "random", "heuristic"), games=4, seed=3)
+    definition = TournamentDefinition.create(specs=("ppo", "heuristic", "random", "heuristic"), games=4, seed=3)
     records = run_tournament(definition, f"{tmp_path}/shipped.sqlite", workers=1, progress=False)
     assert len(records) == 4 and all(r.forfeit is None for r in records)
     agent = make_agent("ppo:deterministic=false", seed=1)

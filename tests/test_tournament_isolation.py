@@ -60,7 +60,7 @@ CASES = [
 
 
 def definition(spec: str) -> TournamentDefinition:
-    return TournamentDefinition((spec, "random", "greedy"), players=2, games=6, round_limit=2, time_limit=LIMIT)
+    return TournamentDefinition.create((spec, "random", "greedy"), players=2, games=6, round_limit=2, time_limit=LIMIT)
 
 
 def check(records: list[GameRecord], case: Case) -> None:

@@ -21,7 +21,7 @@ from tribune_cli.main import main
 
 ray: Any = pytest.importorskip("ray")
 
-DEFINITION = TournamentDefinition(("random", "random", "random"), players=3, games=6, seed=4, round_limit=4)
+DEFINITION = TournamentDefinition.create(("random", "random", "random"), players=3, games=6, seed=4, round_limit=4)
 
 
 @pytest.fixture(scope="module")

@@ -94,7 +94,7 @@ register_agent("misbehave", _make)
 def definition(*specs: str, players: int | None = None, **options: Any) -> TournamentDefinition:
     options.setdefault("round_limit", 3)
     options.setdefault("games", 4)
-    return TournamentDefinition(tuple(specs), players=players or len(specs), **options)
+    return TournamentDefinition.create(tuple(specs), players=players or len(specs), **options)
 
 
 def without_timings(record: GameRecord) -> GameRecord:
@@ -339,7 +339,7 @@ def test_default_results_file_is_the_same_for_the_same_command(
         (["nosuchagent", "random"], "unknown agent 'nosuchagent'"),
         (["random:x=1", "random"], "agent 'random' has no parameter(s) x"),
         (["random", "random", "--players", "3"], "3-player games need at least 3 agent specs"),
-        (["random", "random", "--victory-card", "nope"], "victory_card"),
+        (["random", "random", "--victory-card", "nope"], "--victory-card: unknown victory card 'nope'"),
         (["random"] * 9 + ["--players", "9"], "players: 9 is not supported"),
     ],
 )

@@ -79,11 +79,11 @@ def test_repeated_specs_are_separate_entries() -> None:
 
 
 def test_games_round_up_to_whole_blocks() -> None:
-    d = TournamentDefinition(("random", "random", "random"), players=3, games=4)
+    d = TournamentDefinition.create(("random", "random", "random"), players=3, games=4)
     assert d.block_size() == 3
     assert d.total_games() == 6
     assert len(d.schedule()) == 6
-    five = TournamentDefinition(("a", "b", "c", "d", "e"), players=4, games=1)
+    five = TournamentDefinition.create(("a", "b", "c", "d", "e"), players=4, games=1)
     assert five.total_games() == 20
 
 
@@ -96,7 +96,7 @@ def test_schedule_is_deterministic_and_depends_on_the_seed() -> None:
 
 
 def test_definition_canonical_specs_and_round_trip() -> None:
-    d = TournamentDefinition((" Random ", "MCTS:iterations=5"), players=2, games=3, seed=4, round_limit=5, time_limit=2)
+    d = TournamentDefinition.create((" Random ", "MCTS:iterations=5"), players=2, games=3, seed=4, round_limit=5, time_limit=2)
     assert d.specs == ("random", "mcts:iterations=5")
     assert d.time_limit == 2.0
     assert TournamentDefinition.from_dict(d.to_dict()) == d
@@ -122,9 +122,9 @@ def test_definition_canonical_specs_and_round_trip() -> None:
 )
 def test_bad_definitions_are_refused(kwargs: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        TournamentDefinition(**kwargs)  # type: ignore[arg-type]
+        TournamentDefinition.create(**kwargs)  # type: ignore[arg-type]
 
 
 def test_malformed_spec_is_an_agent_error() -> None:
     with pytest.raises(AgentError, match="expected key=value"):
-        TournamentDefinition(("random", "mcts:iterations=4,x"), players=2)
+        TournamentDefinition.create(("random", "mcts:iterations=4,x"), players=2)

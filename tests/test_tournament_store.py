@@ -12,7 +12,7 @@ from tribune_arena.tournament.play import close_agents, play_game
 from tribune_arena.tournament.schedule import TournamentDefinition
 from tribune_arena.tournament.store import ResultStore, StoreError
 
-DEFINITION = TournamentDefinition(("random", "random", "random"), players=3, games=4, seed=2, round_limit=2)
+DEFINITION = TournamentDefinition.create(("random", "random", "random"), players=3, games=4, seed=2, round_limit=2)
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +59,7 @@ def test_another_tournament_is_refused_and_the_file_unchanged(tmp_path: Path, re
     with ResultStore(path, DEFINITION.to_dict()) as store:
         store.add(records[0])
     before = path.read_bytes()
-    other = TournamentDefinition(("random", "random"), players=2, games=4, seed=2, round_limit=2)
+    other = TournamentDefinition.create(("random", "random"), players=2, games=4, seed=2, round_limit=2)
     with pytest.raises(StoreError, match=r"holds another tournament \(players: 2 here, 3 in the file; specs: "):
         ResultStore(path, other.to_dict())
     assert path.read_bytes() == before

@@ -47,8 +47,10 @@ def test_auto_sizes_follow_the_machine(monkeypatch: pytest.MonkeyPatch) -> None:
     [
         ({"ppo": {"learning_rat": 0.1}}, "unknown key(s) ppo.learning_rat"),
         ({"envs": {}}, "unknown key(s) envs"),
-        ({"env": {"players": 6}}, "env.players: must be 2..5"),
-        ({"env": {"players": "four"}}, "env.players: expected int"),
+        ({"env": {"players": 6}}, "env.players: 6 is not supported by the base game; choose one of (2, 3, 4, 5)"),
+        ({"env": {"players": "four"}}, "env.players: expected a player count"),
+        ({"env": {"player": 4}}, "unknown key(s) env.player"),
+        ({"env": {"start_seat": 1}}, "env.start_seat: a tournament plays None, not 1"),
         ({"env": {"reward": "money"}}, "env.reward: expected one of"),
         ({"opponents": {"mix": {}}}, "opponents.mix: needs at least one"),
         ({"opponents": {"mix": {"random": -1}}}, "weight must be >= 0"),
@@ -84,3 +86,33 @@ def test_bad_files(tmp_path: Path) -> None:
     empty = tmp_path / "empty.yaml"
     empty.write_text("", encoding="utf-8")
     assert load_config(empty) == TrainConfig()
+
+
+def test_the_env_section_holds_the_game_in_its_dictionary_form() -> None:
+    """The resolved env section is the game's public dictionary form beside reward and learner_role; it reads back
+    equal, and so does the section as today's YAML files write it."""
+    from tribune_env.engine.config import GameConfig, config_to_dict
+
+    config = config_from_dict({"env": {"players": 3, "victory_card": "alea_long", "reward": "rank"}})
+    assert config.env.game == GameConfig(players=3, victory_card="alea_long")
+    resolved = config.resolved()["env"]
+    assert resolved == {**config_to_dict(config.env.game), "reward": "rank", "learner_role": "any"}
+    assert config_from_dict({"env": resolved}).env == config.env
+
+
+OLD_ENV = {"players": 4, "victory_card": None, "point_variant": False, "round_limit": 60, "reward": "win_loss",
+           "expansion": False, "brutii": False, "learner_role": "any"}
+"""An env section as runs resolved it before it held the game's dictionary form."""
+
+
+def test_a_checkpoint_written_before_the_dictionary_form_resumes() -> None:
+    from training.checkpoints import checkpoint_meta
+    from training.trainer import TrainError, check_resume
+
+    config = config_from_dict({})
+    meta = checkpoint_meta(config, 0, {})
+    meta["config"]["env"] = dict(OLD_ENV)
+    assert check_resume(meta, config, Path("step-000000000.zip")) == []
+    meta["config"]["env"] = {**OLD_ENV, "round_limit": 40}
+    with pytest.raises(TrainError, match=r"differs in env\.round_limit"):
+        check_resume(meta, config, Path("step-000000000.zip"))

@@ -82,7 +82,7 @@ def test_a_run_writes_models_logs_and_evaluations(run: Path) -> None:
 
 def test_the_checkpoint_plays_a_tournament(run: Path, tmp_path: Path) -> None:
     for model in ("final.zip", "final.npz"):
-        definition = TournamentDefinition(specs=(f"ppo:{run / model}", "random", "random", "random"), games=4)
+        definition = TournamentDefinition.create(specs=(f"ppo:{run / model}", "random", "random", "random"), games=4)
         records = run_tournament(definition, tmp_path / f"{model}.sqlite", workers=1, progress=False)
         assert len(records) == 4
         assert all(r.forfeit is None and r.decisions > 0 for r in records)

@@ -21,7 +21,8 @@ from typing import Any
 from agents.ppo import FORMAT, export_policy, signature_for, write_checkpoint_meta
 from training.config import TrainConfig
 from tribune_env import __version__
-from tribune_env.engine.config import GameConfig
+from tribune_env.codec import Space
+from tribune_env.engine.config import GameConfig, config_from_dict, config_to_dict
 
 STEP_NAME = re.compile(r"^step-(\d{9,})\.zip$")
 
@@ -45,39 +46,38 @@ def code_version() -> dict[str, Any]:
     return info
 
 
-def game_config(config: TrainConfig) -> GameConfig:
-    env = config.env
-    return GameConfig(
-        players=env.players,
-        victory_card=env.victory_card,
-        point_variant=env.point_variant,
-        round_limit=env.round_limit,
-        expansion=env.expansion,
-        brutii=env.brutii,
-    )
-
-
 def checkpoint_meta(config: TrainConfig, timesteps: int, code: dict[str, Any]) -> dict[str, Any]:
-    """The metadata stored with a model trained under ``config`` after ``timesteps`` steps."""
-    env = config.env
+    """The metadata stored with a model trained under ``config`` after ``timesteps`` steps.
+
+    ``game`` is the game in its public dictionary form (:func:`config_to_dict`; :func:`game_of_meta` reads it
+    back); ``learner_role`` (a Brutii game only) is the learner's role; ``config`` the resolved training config.
+    """
+    game = config.env.game
     return {
         "format": FORMAT,
-        "signature": signature_for(game_config(config)),
-        "space": "expansion" if env.expansion else "base",
+        "signature": signature_for(game),
+        "space": Space.for_rules(game.rules).value,
         "net": {"pi": list(config.ppo.net_pi), "vf": list(config.ppo.net_vf), "activation": config.ppo.activation},
-        "game": {
-            "players": env.players,
-            "victory_card": env.victory_card,
-            "point_variant": env.point_variant,
-            "round_limit": env.round_limit,
-            "expansion": env.expansion,
-            **({"brutii": True, "learner_role": env.learner_role} if env.brutii else {}),
-        },
+        "game": config_to_dict(game),
+        **({"learner_role": config.env.learner_role} if game.rules.has_brutii else {}),
         "timesteps": int(timesteps),
         "config": config.resolved(),
         "code": code,
         "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
     }
+
+
+LEGACY_GAME_KEYS = ("learner_role",)
+"""Keys a checkpoint's ``game`` held before it was the public dictionary form: the learner's role (now beside it)."""
+
+
+def game_of_meta(meta: dict[str, Any]) -> GameConfig:
+    """The game a checkpoint was trained on, from its metadata's ``game`` (:func:`config_from_dict`; a ``game``
+    written before the dictionary form, e.g. by the shipped models, reads too). ValueError names a bad option."""
+    game = meta.get("game")
+    if not isinstance(game, dict):
+        raise ValueError(f"game: expected the checkpoint's game options, got {game!r:.60}")
+    return config_from_dict({k: v for k, v in game.items() if k not in LEGACY_GAME_KEYS})
 
 
 def save_checkpoint(model: Any, path: Path, meta: dict[str, Any]) -> Path:

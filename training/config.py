@@ -25,7 +25,9 @@ from typing import Any
 import yaml
 
 from agents.base import AgentError
-from agents.specs import make_agent, parse_spec
+from agents.specs import AgentSpec, agent_supports, make_agent, parse_spec
+from tribune_arena.tournament.schedule import TournamentDefinition
+from tribune_env.engine.config import GameConfig, config_fields, config_to_dict
 
 ACTIVATIONS = ("tanh", "relu")
 REWARDS = ("win_loss", "rank", "score_margin", "dense", "dense:win_loss", "dense:rank", "dense:score_margin")
@@ -46,16 +48,63 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class EnvConfig:
-    """The game the learner plays (see :class:`~tribune_env.envs.single.TribuneSingleEnv`)."""
+    """The game the learner plays (:attr:`game`) and what it learns from it (see
+    :class:`~tribune_env.envs.single.TribuneSingleEnv`).
 
-    players: int = 4
-    victory_card: str | None = None
-    point_variant: bool = False
-    round_limit: int = 60
+    The YAML section is flat: the game's options in their public dictionary form
+    (:func:`~tribune_env.engine.config.config_from_dict`: ``players``, ``victory_card``, ``point_variant``,
+    ``round_limit``, ``expansion``, ``brutii``, ...; ``rules`` may name the rule set; ``brutii: true`` implies the
+    expansion, and ``players`` left out is the rule set's default) beside the training's own keys :data:`ENV_KEYS`.
+    """
+
+    game: GameConfig = field(default_factory=GameConfig)
     reward: str = "win_loss"
-    expansion: bool = False  # the Tribune Expansion, in the expansion spaces (tribune_env/TribuneExpansionSingle-v0)
-    brutii: bool = False  # the Brutii variant (expansion, 5 or 6 players; one seat is the Brutii, R42-R54)
     learner_role: str = "any"  # the learner's seat in a Brutii game: any (at random), brutii, or family
+
+    @property
+    def players(self) -> int:
+        """The game's player count."""
+        return self.game.players
+
+    @property
+    def expansion(self) -> bool:
+        """Whether the game is played with the expansion (in the expansion spaces), the Brutii variant included."""
+        return self.game.rules.uses_expansion
+
+    @property
+    def brutii(self) -> bool:
+        """Whether one seat is the Brutii (R42-R54)."""
+        return self.game.rules.has_brutii
+
+    def to_dict(self) -> dict[str, Any]:
+        """The section as plain data: :func:`~tribune_env.engine.config.config_to_dict` of the game, then
+        :data:`ENV_KEYS`; :func:`env_from_dict` reads it back equal."""
+        return {**config_to_dict(self.game), "reward": self.reward, "learner_role": self.learner_role}
+
+
+ENV_KEYS = tuple(f.name for f in dataclasses.fields(EnvConfig) if f.name != "game")
+"""The env section's keys that are not the game's: ``reward`` and ``learner_role``."""
+GAME_KEYS = (*config_fields(), "rules")
+"""The env section's keys that describe the game: the options :func:`~tribune_env.engine.config.config_from_dict`
+reads."""
+
+
+def env_from_dict(data: Any, source: str = "config") -> EnvConfig:
+    """The :class:`EnvConfig` of an env section (as written in YAML, or by :meth:`EnvConfig.to_dict`);
+    :class:`ConfigError` names the key: an unknown one, or a game option :class:`GameConfig` refuses."""
+    if not isinstance(data, dict):
+        raise ConfigError(f"{source}: env: expected a mapping, got {data!r}")
+    unknown = sorted(str(k) for k in data if k not in GAME_KEYS and k not in ENV_KEYS)
+    if unknown:
+        names = ", ".join(f"env.{k}" for k in unknown)
+        raise ConfigError(f"{source}: unknown key(s) {names}; known: {', '.join((*GAME_KEYS, *ENV_KEYS))}")
+    hints = typing.get_type_hints(EnvConfig)
+    own = {k: _coerce(data[k], hints[k], source, f"env.{k}") for k in ENV_KEYS if k in data}
+    try:
+        game = GameConfig.from_dict({k: v for k, v in data.items() if k in GAME_KEYS})
+    except ValueError as exc:  # the message starts with the option's name
+        raise ConfigError(f"{source}: env.{exc}") from None
+    return EnvConfig(game=game, **own)
 
 
 @dataclass(frozen=True)
@@ -182,7 +231,7 @@ class TrainConfig:
 
     def resolved(self) -> dict[str, Any]:
         """The complete configuration as plain data, ``auto`` values replaced by what this machine uses."""
-        data = dataclasses.asdict(self)
+        data = {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
         data["run"]["n_envs"] = self.n_envs
         data["run"]["vec_env"] = self.vec_env
         data["run"]["torch_threads"] = self.torch_threads
@@ -209,6 +258,13 @@ class TrainConfig:
     @property
     def eval_workers(self) -> int:
         return _auto(self.eval.workers, os.cpu_count() or 1)
+
+
+def _plain(value: Any) -> Any:
+    """A section as plain data (the env section by :meth:`EnvConfig.to_dict`)."""
+    if isinstance(value, EnvConfig):
+        return value.to_dict()
+    return dataclasses.asdict(value) if dataclasses.is_dataclass(value) and not isinstance(value, type) else value
 
 
 def _auto(value: int | str, default: int) -> int:
@@ -251,17 +307,39 @@ def agent_specs(config: TrainConfig) -> list[tuple[str, str]]:
 
 
 def check_agents(config: TrainConfig, source: str = "config") -> None:
-    """Build (and close) every agent of :func:`agent_specs` once; :class:`ConfigError` naming the key otherwise."""
+    """Check every role of the run before it starts: each agent of :func:`agent_specs` is built (and closed) once
+    and must play the run's game (:meth:`~agents.base.Agent.supports`), and so must the learner's starting
+    checkpoint (``run.init_from``, :func:`_check_learner`). :class:`ConfigError` naming the key and giving the
+    agent's refusal otherwise. The self-play pool holds the learner's own snapshots, which play what it plays."""
+    game = config.env.game
     for key, spec in agent_specs(config):
         try:
-            agent = make_agent(spec, 0)
+            problem = agent_supports(spec, game)
         except Exception as exc:  # AgentError, or whatever a registered factory raises
             problem = str(exc) if isinstance(exc, AgentError) else f"{type(exc).__name__}: {exc}"
             raise ConfigError(f"{source}: {key}: agent {spec!r} cannot be built: {problem}") from None
-        plays = agent.plays_expansion
+        if problem is not None:
+            raise ConfigError(f"{source}: {key}: {problem}")
+    _check_learner(config, source)
+
+
+def _check_learner(config: TrainConfig, source: str) -> None:
+    """The learner's starting checkpoint (``run.init_from``, when it is a file that plays as a ``ppo`` agent) must
+    play the run's rule set; only the rule set, as fine-tuning may change what the encoder scales (the round
+    limit). The trainer names a missing or unreadable checkpoint when it starts from it."""
+    path = config.run.init_from
+    if path is None or not Path(path).is_file():
+        return
+    try:
+        agent = make_agent(AgentSpec("ppo", (("path", str(path)),)), 0)
+    except AgentError:
+        return
+    try:
+        problem = agent.supports(config.env.game) if config.env.game.rules not in agent.rule_sets else None
+    finally:
         agent.close()
-        if config.env.expansion and not plays:
-            raise ConfigError(f"{source}: {key}: agent {spec!r} does not play expansion games (env.expansion is true)")
+    if problem is not None:
+        raise ConfigError(f"{source}: run.init_from: {problem}")
 
 
 def config_from_dict(data: Any, source: str = "config", overrides: dict[str, Any] | None = None) -> TrainConfig:
@@ -301,7 +379,9 @@ def _build(cls: type[Any], data: Any, source: str, prefix: str) -> Any:
     for name, value in data.items():
         hint = hints[name]
         key = prefix + name
-        if dataclasses.is_dataclass(hint):
+        if hint is EnvConfig:
+            values[name] = env_from_dict(value or {}, source)
+        elif dataclasses.is_dataclass(hint):
             values[name] = _build(typing.cast(type[Any], hint), value or {}, source, key + ".")
         else:
             values[name] = _coerce(value, hint, source, key)
@@ -358,18 +438,17 @@ LEARNER_ROLES = ("any", "brutii", "family")
 
 
 def _check_game(config: TrainConfig, fail: Any) -> None:
-    """The env section makes a game (player counts of the rule set, the Brutii only with the expansion)."""
+    """What the env section asks of the game beyond :class:`GameConfig`'s own checks (done when it is read)."""
     env = config.env
     if env.learner_role not in LEARNER_ROLES:
         fail("env.learner_role", f"expected one of {', '.join(LEARNER_ROLES)}, got {env.learner_role!r}")
-    if env.learner_role != "any" and not env.brutii:
+    if env.learner_role != "any" and not env.game.rules.has_brutii:
         fail("env.learner_role", f"{env.learner_role!r} needs env.brutii: true (roles exist only with the Brutii)")
-    if env.brutii and not env.expansion:
-        fail("env.brutii", "the Brutii variant needs env.expansion: true")
-    lowest, highest = (5, 6) if env.brutii else (2, 5)
-    if not lowest <= env.players <= highest:
-        what = "with the Brutii" if env.brutii else "without the Brutii"
-        fail("env.players", f"must be {lowest}..{highest} {what}, got {env.players}")
+    try:  # the evaluations play the run's game as tournaments
+        TournamentDefinition.for_config(["random"] * env.game.players, env.game)
+    except ValueError as exc:  # the message starts with the option's name
+        key, _, problem = str(exc).partition(": ")
+        fail(f"env.{key}", f"{problem} (the evaluations are tournaments of the run's game)")
     if config.run.init_from is not None and not str(config.run.init_from).endswith(".zip"):
         fail("run.init_from", f"expected an SB3 checkpoint (.zip), got {config.run.init_from!r}")
 

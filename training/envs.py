@@ -20,7 +20,8 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv,
 
 from training.config import TrainConfig
 from training.league import OpponentSampler, SnapshotPool, seat_opponents
-from tribune_env.envs.single import TribuneExpansionSingleEnv, TribuneSingleEnv
+from tribune_env.codec import Space
+from tribune_env.envs.single import TribuneSingleEnv, single_env_class
 
 
 class LeagueEnv(gym.Wrapper[np.ndarray, np.int64, np.ndarray, np.int64]):
@@ -88,17 +89,8 @@ class LeagueEnv(gym.Wrapper[np.ndarray, np.int64, np.ndarray, np.int64]):
 def make_env(config: TrainConfig, pool: list[str] | None = None) -> LeagueEnv:
     """One training environment for ``config`` (``pool``: snapshot paths already in the pool, oldest first)."""
     env = config.env
-    kind = TribuneExpansionSingleEnv if env.expansion else TribuneSingleEnv
-    brutii: dict[str, Any] = {"brutii": True, "learner_role": env.learner_role} if env.brutii else {}
-    single = kind(
-        players=env.players,
-        victory_card=env.victory_card,
-        point_variant=env.point_variant,
-        reward=env.reward,
-        round_limit=env.round_limit,
-        illegal_action="raise",
-        **brutii,
-    )
+    kind = single_env_class(Space.for_rules(env.game.rules))
+    single = kind(env.game, reward=env.reward, illegal_action="raise", learner_role=env.learner_role)
     league = config.league
     snapshots = SnapshotPool(capacity=league.pool_size, latest_weight=league.latest_weight)
     for path in pool or []:

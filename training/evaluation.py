@@ -29,6 +29,7 @@ from tribune_arena.tournament.results import summarize
 from tribune_arena.tournament.runner import run_tournament
 from tribune_arena.tournament.schedule import TournamentDefinition
 from tribune_arena.tournament.store import ResultStore, StoreError
+from tribune_env.engine.config import GameConfig
 
 
 @dataclass(frozen=True)
@@ -52,18 +53,15 @@ def evaluate_checkpoint(
     timesteps: int,
     opponents: list[str],
     games: int,
-    players: int,
+    game: GameConfig,
     store_dir: Path,
     seed: int = 0,
     workers: int | None = None,
-    round_limit: int = 60,
-    victory_card: str | None = None,
-    point_variant: bool = False,
     note: Callable[[str], None] | None = None,
-    expansion: bool = False,
-    brutii: bool = False,
 ) -> list[EvalRow]:
-    """Win rate (95% CI) of ``checkpoint`` against each opponent; results files go to ``store_dir``.
+    """Win rate (95% CI) of ``checkpoint`` against each opponent in games of ``game`` (a tournament's:
+    :meth:`TournamentDefinition.for_config`, ValueError naming an option no tournament plays); results files go to
+    ``store_dir``.
 
     An existing results file of the same evaluation is resumed; one written
     before the run folder moved is set aside (``note`` says so, see the module docstring).
@@ -72,17 +70,8 @@ def evaluate_checkpoint(
     store_dir.mkdir(parents=True, exist_ok=True)
     learner = f"ppo:{checkpoint}"
     for opponent in opponents:
-        definition = TournamentDefinition(
-            specs=(learner, *[opponent] * (players - 1)),
-            players=players,
-            games=games,
-            seed=seed,
-            victory_card=victory_card,
-            point_variant=point_variant,
-            round_limit=round_limit,
-            expansion=expansion,
-            brutii=brutii,
-        )
+        specs = (learner, *[opponent] * (game.players - 1))
+        definition = TournamentDefinition.for_config(specs, game, games=games, seed=seed)
         store = store_dir / f"step-{timesteps:09d}-vs-{_slug(opponent)}.sqlite"
         if _moved(store, definition):
             aside = set_aside(store)

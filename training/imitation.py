@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from agents.specs import make_agent
-from tribune_env.codec import codec_for, encoder_for
+from tribune_env.codec import Space, codec_for, encoder_for
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.game import Game
 from tribune_env.envs.infoset import InfoSet
@@ -47,8 +47,9 @@ class Demonstrations:
 
 def play_games(teacher: str, config: GameConfig, seeds: list[int], keep: float, reward: str) -> Demonstrations:
     """Play one game per seed with ``teacher`` in every seat; keep each decision with probability ``keep``."""
-    encoder = encoder_for(config.components, config.round_limit, config.expansion)
-    codec = codec_for(config.components, config.expansion)
+    space = Space.for_rules(config.rules)
+    encoder = encoder_for(config.components, config.round_limit, space)
+    codec = codec_for(config.components, space)
     score = reward_fn(reward)
     n = config.players
     agents = [make_agent(teacher, s) for s in range(n)]

@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from training.checkpoints import game_config
 from training.config import SELF, TrainConfig, config_from_dict
 from training.league import OpponentSampler, SnapshotPool, seat_opponents
+from tribune_env.engine.config import config_fields
 from tribune_env.envs.policies import Opponent
 from tribune_env.integrations.rllib import TribuneMultiAgentEnv
 
@@ -27,14 +27,15 @@ LEARNER = "learner"
 
 
 class LeagueMultiAgentEnv(TribuneMultiAgentEnv):
-    """``env_config``: ``{"train": TrainConfig.resolved(), "pool": [snapshot paths, oldest first]}``."""
+    """``env_config``: ``{"train": TrainConfig.resolved(), "pool": [snapshot paths, oldest first]}`` (plain data, as
+    Ray sends it to the env runners: the game travels in its dictionary form inside the resolved config)."""
 
     def __init__(self, env_config: Mapping[str, Any]) -> None:
         train = config_from_dict(dict(env_config["train"]), "the RLlib environment's config")
-        env = train.env
+        game = train.env.game
         super().__init__({
-            "players": env.players, "victory_card": env.victory_card, "point_variant": env.point_variant,
-            "reward": env.reward, "round_limit": env.round_limit, "expansion": env.expansion, "brutii": env.brutii,
+            **{name: getattr(game, name) for name in config_fields()},  # the game, option by option
+            "reward": train.env.reward,
             "illegal_action": "penalty",  # RLlib's environment check steps unmasked random actions
         })
         self.train: TrainConfig = train
@@ -54,7 +55,7 @@ class LeagueMultiAgentEnv(TribuneMultiAgentEnv):
         inside = [(seat, name) for seat, name in zip(seats, self.names, strict=True) if name != SELF]
         built = self.sampler.build([name for _, name in inside])
         seated = [(seat, opponent) for (seat, _), opponent in zip(inside, built, strict=True)]
-        seat_opponents(seated, game_config(self.train), rng)
+        seat_opponents(seated, self.train.env.game, rng)
         return dict(seated)
 
     def _learner_seat(self, rng: np.random.Generator) -> int:

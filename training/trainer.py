@@ -42,13 +42,12 @@ from training.checkpoints import (
     checkpoint_meta,
     code_version,
     export_snapshot,
-    game_config,
     prune_checkpoints,
     save_checkpoint,
     step_checkpoints,
     step_path,
 )
-from training.config import ConfigError, TrainConfig, check_agents, config_from_dict
+from training.config import ConfigError, TrainConfig, check_agents, config_from_dict, env_from_dict
 from training.envs import make_vec_env
 from training.evaluation import drop_after, evaluate_checkpoint, plot_learning_curve, read_rows, record_rows
 from tribune_arena.tournament.schedule import TournamentError
@@ -112,13 +111,24 @@ def config_changes(saved: dict[str, Any], current: dict[str, Any]) -> list[str]:
     return sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
 
 
+def _env_as_written_now(saved: Any) -> Any:
+    """A checkpoint's resolved config with its env section in today's form (a run written before the section held
+    the game's dictionary form resumes); left as it is when that section does not read."""
+    if not isinstance(saved, dict) or not isinstance(saved.get("env"), dict):
+        return saved
+    try:
+        return {**saved, "env": env_from_dict(saved["env"]).to_dict()}
+    except ConfigError:
+        return saved
+
+
 def check_resume(meta: dict[str, Any], config: TrainConfig, path: Path) -> list[str]:
     """Refuse a checkpoint trained for another game or network; returns the harmless config changes."""
     expected = checkpoint_meta(config, 0, {})
     mismatch = describe_mismatch(meta.get("signature", {}), expected["signature"])
     if mismatch:
         raise TrainError(f"cannot resume from {path}: {mismatch}")
-    changes = config_changes(meta.get("config", {}), config.resolved())
+    changes = config_changes(_env_as_written_now(meta.get("config", {})), config.resolved())
     blocking = [c for c in changes if not c.startswith(RESUMABLE_CHANGES)]
     if blocking:
         raise TrainError(
@@ -216,16 +226,11 @@ class Trainer:
                 steps,
                 list(cfg.eval.opponents),
                 games or cfg.eval.games,
-                cfg.env.players,
+                cfg.env.game,
                 self.paths.eval / tag if tag else self.paths.eval,
                 seed=cfg.seed,
                 workers=cfg.eval_workers,
-                round_limit=cfg.env.round_limit,
-                victory_card=cfg.env.victory_card,
-                point_variant=cfg.env.point_variant,
                 note=self.say,
-                expansion=cfg.env.expansion,
-                brutii=cfg.env.brutii,
             )
         except (TournamentError, AgentError) as exc:
             raise TrainError(f"the evaluation at {steps:,} steps failed: {exc}") from None
@@ -480,7 +485,7 @@ class Trainer:
         with Progress(console=self.console, disable=not cfg.run.progress_bar) as bar:
             task = bar.add_task(f"imitation games ({pre.teacher})", total=pre.games)
             data = collect(
-                pre.teacher, game_config(cfg), pre.games, cfg.seed, pre.keep, cfg.env.reward,
+                pre.teacher, cfg.env.game, pre.games, cfg.seed, pre.keep, cfg.env.reward,
                 workers=cfg.eval_workers, tick=lambda n: bar.advance(task, n),
             )
         self.say(f"collected {len(data):,} {pre.teacher} decisions in {time.perf_counter() - start:.0f} s")

@@ -2,8 +2,33 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import asdict, dataclass, field
 from typing import Any
+
+from tribune_env.data import Components
+from tribune_env.engine.config import GameConfig, RuleSet, config_from_dict
+
+_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Invisible marks that reorder the text shown around them (they could make a name read as something else)."""
+
+
+def _unsafe(char: str) -> bool:
+    return unicodedata.category(char) in ("Cc", "Zl", "Zp") or char in _BIDI_CONTROLS
+
+
+def printable(text: object) -> str:
+    """``text`` safe to print to a terminal, one line: every control character (C0 with tab and newline, DEL,
+    C1; so every escape sequence's ESC or CSI), line and paragraph separators and bidirectional marks are
+    shown as Python escapes (``\\x1b``, ``\\n``, ``\\u202e``); everything else is kept as it is.
+
+    For strings read from results files (seating names, forfeit messages and reasons) before they are printed.
+    """
+    value = str(text)
+    if not any(_unsafe(c) for c in value):
+        return value
+    return "".join(ascii(c)[1:-1] if _unsafe(c) else c for c in value)
+
 
 #: ``crashed``: the agent's process died in one of its calls (``os._exit``, a signal, a crash in native code)
 FORFEIT_REASONS = ("raised", "illegal", "timeout", "crashed")
@@ -37,9 +62,11 @@ class GameRecord:
 
     ``seating[s]`` is the agent spec in seat ``s``. ``actions`` are the
     engine's action texts (:mod:`tribune_env.engine.notation`) of every
-    decision the agents made, in order; with ``config`` (the keyword options of
-    :class:`~tribune_env.engine.config.GameConfig`, components excluded) and
-    ``seed`` they replay the game exactly. ``ranks`` are 1 for the best; ties
+    decision the agents made, in order; with ``config`` (the game's options as
+    :func:`~tribune_env.engine.config.config_from_dict` reads them: the public
+    dictionary form, or :class:`~tribune_env.engine.config.GameConfig`'s keyword
+    options without the components, as tournaments store them) and ``seed``
+    they replay the game exactly (:meth:`game_config`). ``ranks`` are 1 for the best; ties
     share a rank. A forfeited game stops at the forfeit: the forfeiting seat
     ranks last and cannot win; the others are ranked by their scores then.
     """
@@ -64,6 +91,17 @@ class GameRecord:
     @property
     def players(self) -> int:
         return len(self.seating)
+
+    def game_config(self, components: Components | None = None) -> GameConfig:
+        """The game played (:func:`~tribune_env.engine.config.config_from_dict` of ``config``, with ``components``,
+        default the packaged ones); ValueError names a bad option."""
+        return config_from_dict(self.config, components)
+
+    @property
+    def rules(self) -> RuleSet:
+        """The rule set ``config`` names (by its ``expansion`` and ``brutii`` flags; the Brutii implies the
+        expansion), read without checking the other options."""
+        return RuleSet.of(self.config.get("expansion") is True, self.config.get("brutii") is True)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

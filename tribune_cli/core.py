@@ -7,7 +7,7 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
@@ -22,14 +22,11 @@ from tribune_arena.bench.environments import (
     check_options,
     compiled_build_installed,
 )
+from tribune_cli.game_flags import add_game_arguments, config_from_args, positive_int, seed_int
 from tribune_env import __version__
 from tribune_env.codec.docs import write_docs
-from tribune_env.data import load_components
-from tribune_env.engine.config import GameConfig
 from tribune_env.engine.decisions import Phase
-from tribune_env.simulate import SimulationSummary, agent_rng, make_config, play_random_game, simulate_config
-
-SEED_BOUND = 2**63 - 1  # seeds are stored as 63-bit integers and fed to numpy's generators
+from tribune_env.simulate import SimulationSummary, agent_rng, play_random_game, simulate_config
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -37,37 +34,6 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
-
-
-def positive_int(text: str) -> int:
-    """argparse type: an integer >= 1 (also used by the commands of the layers above)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
-    return value
-
-
-def bounded_int(low: int, high: int) -> Callable[[str], int]:
-    """argparse type: an integer in ``low..high``."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be in {low}..{high}, got {value}")
-        return value
-
-    return parse
-
-
-def seed_int(text: str) -> int:
-    """argparse type: a seed, an integer in ``0..2**63-1``."""
-    return bounded_int(0, SEED_BOUND)(text)
 
 
 def writable_dir(path: str | Path, option: str) -> Path:
@@ -111,23 +77,6 @@ def broken_pipe() -> int:
     return 0
 
 
-def _add_game_options(parser: argparse.ArgumentParser, seed_help: str) -> None:
-    """The game options shared by ``simulate`` and ``log`` (read back by :func:`_config`)."""
-    parser.add_argument("--players", type=int, default=4, help="players per game (default: 4)")
-    parser.add_argument("--seed", type=int, default=0, help=seed_help)
-    parser.add_argument("--victory-card", metavar="ID", help="victory card id (default: a random valid card)")
-    parser.add_argument("--point-variant", action="store_true", help="play the point-value variant")
-    parser.add_argument("--round-limit", type=positive_int, default=60, help="truncate after this round (default: 60)")
-    parser.add_argument("--components", metavar="PATH", help="component TOML file (default: the packaged set)")
-    parser.add_argument("--expansion", action="store_true", help="play with the Tribune Expansion (2-5 players)")
-    parser.add_argument(
-        "--brutii", action="store_true", help="the expansion's Brutii variant (with --expansion; 5 or 6 players)"
-    )
-    parser.add_argument(
-        "--brutii-seat", type=int, metavar="K", help="the Brutii's seat (with --brutii; default: drawn in each game)"
-    )
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(prog="tribune", description="Tribune: Primus Inter Pares rules engine tools.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -135,12 +84,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     sim = commands.add_parser("simulate", help="play games between uniformly random players and summarise them")
     sim.add_argument("--games", type=positive_int, default=100, help="number of games (default: 100)")
-    _add_game_options(sim, seed_help="game i uses engine seed SEED+i (default: 0)")
+    add_game_arguments(sim, seed_help="game i uses engine seed N+i")
     sim.add_argument("--json", action="store_true", help="print the summary as JSON")
     sim.add_argument("--no-progress", action="store_true", help="never show the progress bar")
 
     log = commands.add_parser("log", help="play one random game and print its event log and final board")
-    _add_game_options(log, seed_help="engine seed; the same game as game 0 of `simulate --seed`")
+    add_game_arguments(log, seed_help="engine seed; the same game as game 0 of `simulate --seed`")
     log.add_argument("--seat", type=int, help="show only what this seat may read (default: everything)")
 
     bench = commands.add_parser(
@@ -189,25 +138,6 @@ def _summary_table(s: SimulationSummary) -> Table:
     return table
 
 
-def _config(args: argparse.Namespace) -> GameConfig:
-    """The game options of ``simulate`` and ``log``; raises ValueError (ComponentError too) on bad input."""
-    if args.brutii and not args.expansion:
-        raise ValueError("--brutii needs --expansion: the Brutii variant is played with the expansion (R42)")
-    if args.brutii_seat is not None and not args.brutii:
-        raise ValueError("--brutii-seat needs --brutii")
-    components = None if args.components is None else load_components(args.components)
-    return make_config(
-        players=args.players,
-        victory_card=args.victory_card,
-        point_variant=args.point_variant,
-        round_limit=args.round_limit,
-        components=components,
-        expansion=args.expansion,
-        brutii=args.brutii,
-        brutii_seat=args.brutii_seat,
-    )
-
-
 def _error(exc: Exception) -> int:
     print(f"tribune: error: {exc}", file=sys.stderr)
     return 2
@@ -215,7 +145,7 @@ def _error(exc: Exception) -> int:
 
 def _log(args: argparse.Namespace) -> int:
     try:
-        config = _config(args)
+        config = config_from_args(args)
         if args.seat is not None and not 0 <= args.seat < config.players:
             raise ValueError(f"--seat must be in 0..{config.players - 1}, got {args.seat}")
     except ValueError as exc:
@@ -237,7 +167,7 @@ def _log(args: argparse.Namespace) -> int:
 
 def _simulate(args: argparse.Namespace) -> int:
     try:
-        config = _config(args)
+        config = config_from_args(args)
     except ValueError as exc:  # ComponentError is a ValueError too
         return _error(exc)
     progress = not args.no_progress and sys.stderr.isatty()

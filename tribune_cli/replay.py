@@ -14,9 +14,10 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from tribune_arena.human.terminal import LineSource
-from tribune_arena.records import GameRecord
+from tribune_arena.records import GameRecord, printable
 from tribune_arena.replay.text import STEP_HELP, Stepper
 from tribune_arena.tournament.store import ResultStore, StoredGame, StoreError
+from tribune_env.data import Components
 
 # -- the command -------------------------------------------------------------------
 
@@ -51,6 +52,7 @@ def _error(message: object) -> int:
 def list_games(games: Sequence[GameRecord | StoredGame], out: TextIO, rules: str | None = None) -> int:
     """One line per stored game: id, seating, winners, rounds, forfeits; a game that cannot be used is marked
     with its problem. The first line says so when ``rules`` (the file's rule set) is ``"expansion"``.
+    Strings from the file are printed with their control characters escaped (:func:`printable`).
     Returns the number of such games."""
     stored = [g if isinstance(g, StoredGame) else StoredGame(g.game_id, g) for g in games]
     bad = sum(g.record is None for g in stored)
@@ -60,20 +62,19 @@ def list_games(games: Sequence[GameRecord | StoredGame], out: TextIO, rules: str
     for game in sorted(stored, key=lambda g: g.game_id):
         r = game.record
         if r is None:
-            print(f"  game {game.game_id:>4}: UNUSABLE: {game.problem}", file=out)
+            print(f"  game {game.game_id:>4}: UNUSABLE: {printable(game.problem)}", file=out)
             continue
         winners = ", ".join(f"P{s}" for s in r.winners) or "-"
-        forfeit = f"  forfeit P{r.forfeit.seat} ({r.forfeit.reason})" if r.forfeit else ""
+        forfeit = f"  forfeit P{r.forfeit.seat} ({printable(r.forfeit.reason)})" if r.forfeit else ""
         truncated = " (truncated)" if r.truncated else ""
-        print(
-            f"  game {r.game_id:>4}: {' | '.join(r.seating)}; winners {winners}; {r.rounds} rounds{truncated}{forfeit}",
-            file=out,
-        )
+        seating = " | ".join(map(printable, r.seating))
+        print(f"  game {r.game_id:>4}: {seating}; winners {winners}; {r.rounds} rounds{truncated}{forfeit}", file=out)
     return bad
 
 
-def _load(args: argparse.Namespace, out: TextIO) -> GameRecord | int:
-    """The record to replay, or the exit status when listing or on an error."""
+def _load(args: argparse.Namespace, out: TextIO) -> tuple[GameRecord, Components | None] | int:
+    """The record to replay with the component set of the file's games (``None``: the packaged set), or the exit
+    status when listing or on an error."""
     try:
         with ResultStore(args.results) as store:
             if args.list:
@@ -84,7 +85,7 @@ def _load(args: argparse.Namespace, out: TextIO) -> GameRecord | int:
             if args.game is None:
                 return _error("give --game ID (or --list to see the stored games)")
             try:
-                return store.record(args.game)
+                return store.record(args.game), store.components
             except KeyError as exc:
                 return _error(f"{exc.args[0]} (use --list to see the stored games)")
     except StoreError as exc:
@@ -93,16 +94,42 @@ def _load(args: argparse.Namespace, out: TextIO) -> GameRecord | int:
         return _error(f"{args.results}: {exc}")
 
 
+_ONE_GAME_OPTIONS = ("game", "seat", "step", "board", "html", "open")
+"""The options about one game, which ``--list`` cannot honour."""
+
+
+def _given(value: object) -> bool:
+    """Whether an option was given: a flag set, or any value (``--seat 0`` and ``--game 0`` included)."""
+    return value is not None and value is not False
+
+
+def _option_problem(args: argparse.Namespace) -> str | None:
+    """Options that cannot do what they say, rather than be ignored: an empty ``--html`` path, and ``--list``
+    with an option about one game."""
+    html = getattr(args, "html", None)
+    if html is not None and not html.strip():
+        return "--html: give the path of the page to write (got an empty one)"
+    if args.list:
+        given = [f"--{name}" for name in _ONE_GAME_OPTIONS if _given(getattr(args, name, None))]
+        if given:
+            return f"--list only lists the stored games: it cannot be combined with {', '.join(given)}"
+    return None
+
+
 def run(args: argparse.Namespace, input_stream: LineSource | None = None, out: TextIO | None = None) -> int:
     """The ``replay`` command; errors print ``tribune: error: ...`` and return 2."""
     out = out or sys.stdout
-    record = _load(args, out)
-    if isinstance(record, int):
-        return record
-    if getattr(args, "html", None) or getattr(args, "open", False):
-        return _write_html(args, record, out)
+    problem = _option_problem(args)
+    if problem is not None:
+        return _error(problem)
+    loaded = _load(args, out)
+    if isinstance(loaded, int):
+        return loaded
+    record, components = loaded
+    if getattr(args, "html", None) is not None or getattr(args, "open", False):
+        return _write_html(args, record, out, components)
     try:
-        stepper = Stepper(record, out, seat=args.seat, board=args.board)
+        stepper = Stepper(record, out, seat=args.seat, board=args.board, components=components)
         if args.step:
             stepper.interactive(input_stream or sys.stdin)
         else:
@@ -112,7 +139,7 @@ def run(args: argparse.Namespace, input_stream: LineSource | None = None, out: T
     return 0
 
 
-def _write_html(args: argparse.Namespace, record: GameRecord, out: TextIO) -> int:
+def _write_html(args: argparse.Namespace, record: GameRecord, out: TextIO, components: Components | None = None) -> int:
     """``--html FILE`` / ``--open``: write the replay page (and open it); errors return 2."""
     from tribune_arena.replay.html import write_replay_html  # the board drawing is only needed here
 
@@ -124,7 +151,7 @@ def _write_html(args: argparse.Namespace, record: GameRecord, out: TextIO) -> in
         path = Path(tempfile.gettempdir()) / f"tribune-replay-{Path(args.results).stem}-game-{record.game_id}.html"
     started = time.perf_counter()
     try:
-        write_replay_html(record, path, seat=args.seat)
+        write_replay_html(record, path, components, seat=args.seat)
     except ValueError as exc:  # ReplayError or a bad --seat
         return _error(f"{args.results}: {exc}")
     except OSError as exc:

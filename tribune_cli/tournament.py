@@ -16,21 +16,36 @@ from typing import Any
 
 from rich.console import Console
 
-from tribune_arena.records import GameRecord
+from tribune_arena.records import GameRecord, printable
 from tribune_arena.tournament.backends import BACKENDS, WorkerCrash, import_ray
 from tribune_arena.tournament.plots import save_plots
 from tribune_arena.tournament.results import summarize
 from tribune_arena.tournament.runner import run_tournament
-from tribune_arena.tournament.schedule import TournamentDefinition, TournamentError
-from tribune_cli.core import bounded_int, seed_int, writable_dir, writable_file
-from tribune_env.data import default_components
+from tribune_arena.tournament.schedule import (
+    BRUTII_SEAT,
+    DEFAULT_GAMES,
+    DEFAULT_TIME_LIMIT,
+    ComponentFile,
+    TournamentDefinition,
+    TournamentError,
+    default_players,
+)
+from tribune_cli.core import writable_dir, writable_file
+from tribune_cli.game_flags import (
+    add_game_arguments,
+    bounded_int,
+    config_from_args,
+    flag_message,
+    player_counts_text,
+    rules_of,
+)
+from tribune_env.data import ComponentError, default_components
+from tribune_env.engine.config import RuleSet
 
-DEFAULT_TIME_LIMIT = 10.0
 RESULTS_DIR = Path("results")
 WIDE = 120  # console width when the output is not a terminal
 MAX_GAMES = 1_000_000  # the schedule lists every game up front
 MAX_WORKERS = 1024
-MAX_ROUNDS = 1000
 
 
 def _seconds(text: str) -> float:
@@ -49,24 +64,27 @@ def add_parser(commands: Any) -> None:
         "tournament",
         help="play a tournament between agents (seat rotation, duplicate deals), store and rate the games",
         description="Play a tournament between agent specs. Every finished game is stored in an SQLite results file "
-        "at once; running the same command again resumes the tournament.",
+        "at once; running the same command again resumes the tournament. Every agent must play the game. The "
+        "results file records the rule set (--expansion, --brutii), and resuming it needs the same choice. With "
+        "--brutii the Brutii's seat rotates like any other, and the results are also reported per role, the "
+        "Brutii seat against the family seats. With --components the results file keeps the component file's text, "
+        "so that its games resume and replay without the file.",
     )
     p.add_argument("specs", nargs="+", metavar="SPEC", help="agent specs, e.g. random heuristic mcts:iterations=400")
-    p.add_argument(
-        "--players",
-        type=int,
-        metavar="N",
-        help="players per game (default: the number of specs, at most 4; with --brutii at least 5, at most 6)",
+    add_game_arguments(
+        p,
+        seed_help="tournament seed: deals and agent seeds",
+        players_help="players per game (default: the number of specs, within the rule set's player counts: "
+        f"{player_counts_text()}; at most {RuleSet.BASE.default_players(default_components())} without the Brutii)",
+        brutii_seat_help=f"the Brutii's seat in every game, from 0 (with --brutii; default: {BRUTII_SEAT}); the "
+        "rotations seat every entry there in turn",
     )
     p.add_argument(
         "--games",
         type=bounded_int(1, MAX_GAMES),
-        default=100,
+        default=DEFAULT_GAMES,
         metavar="N",
-        help="games, rounded up to whole blocks (default: 100)",
-    )
-    p.add_argument(
-        "--seed", type=seed_int, default=0, metavar="N", help="tournament seed: deals and agent seeds (default: 0)"
+        help=f"games, rounded up to whole blocks (default: {DEFAULT_GAMES})",
     )
     p.add_argument("--results", metavar="PATH", help="SQLite results file (default: results/tournament-...sqlite)")
     p.add_argument(
@@ -85,63 +103,37 @@ def add_parser(commands: Any) -> None:
         metavar="SECONDS",
         help=f"per-move time limit; an agent over it forfeits the game; 0: none (default: {DEFAULT_TIME_LIMIT:g})",
     )
-    p.add_argument("--victory-card", metavar="ID", help="victory card id (default: a random valid card per deal)")
-    p.add_argument("--point-variant", action="store_true", help="play the point-value variant")
-    p.add_argument(
-        "--expansion",
-        action="store_true",
-        help="play with the Tribune Expansion (2-5 players; every agent must play it); the results file "
-        "records the rule set, and resuming it needs the same choice",
-    )
-    p.add_argument(
-        "--brutii",
-        action="store_true",
-        help="play the Brutii variant (with --expansion, 5 or 6 players): the Brutii seat rotates like any other "
-        "(every agent must play it); the results are also reported per role, the Brutii seat against the family "
-        "seats",
-    )
-    p.add_argument(
-        "--round-limit",
-        type=bounded_int(1, MAX_ROUNDS),
-        default=60,
-        metavar="N",
-        help="truncate after this round (default: 60)",
-    )
     p.add_argument("--json", action="store_true", help="print the results as JSON only")
     p.add_argument("--plots", metavar="DIR", help="write rating and win-rate plots into DIR")
     p.add_argument("--no-progress", action="store_true", help="never show the progress bar")
 
 
 def definition_from_args(args: argparse.Namespace) -> TournamentDefinition:
-    """The tournament the arguments describe; raises ``ValueError`` (``AgentError`` too) on bad ones."""
-    return TournamentDefinition(
-        specs=tuple(args.specs),
-        players=args.players if args.players is not None else default_players(len(args.specs), args.brutii),
-        games=args.games,
-        seed=args.seed,
-        victory_card=args.victory_card,
-        point_variant=args.point_variant,
-        round_limit=args.round_limit,
-        time_limit=args.time_limit or None,
-        expansion=args.expansion,
-        brutii=args.brutii,
-    )
+    """The tournament the arguments describe: the game of the game flags (:func:`config_from_args`) with the
+    component set of ``--components`` (its text kept: :class:`ComponentFile`), and the players of
+    :func:`default_players` when ``--players`` is omitted; raises ``ValueError`` (``AgentError`` too) on bad ones."""
+    component_file = _component_file(args)
+    components = None if component_file is None else component_file.components
+    players = args.players
+    if players is None:
+        try:
+            players = default_players(len(args.specs), rules_of(args), components)
+        except ValueError as exc:  # the component set lacks the tables of the rule set
+            raise ValueError(flag_message(str(exc))) from None
+    config = config_from_args(args, players=players, components=components)
+    settings = {"games": args.games, "seed": args.seed, "time_limit": args.time_limit or None}
+    return TournamentDefinition(tuple(args.specs), config, component_file=component_file, **settings)
 
 
-def default_players(specs: int, brutii: bool = False) -> int:
-    """Players per game when ``--players`` is not given: the number of specs, at most 4; with the Brutii (5 or 6
-    seats, R42) at least 5 and at most 6."""
-    if brutii:
-        seats = brutii_seat_counts()
-        return max(seats[0], min(specs, seats[-1]))
-    return min(specs, 4)
-
-
-def brutii_seat_counts() -> tuple[int, ...]:
-    """The seat counts of a Brutii game, the Brutii included (R42; the packaged components)."""
-    spec = default_components().expansion
-    assert spec is not None and spec.brutii is not None, "the packaged components have the Brutii's numbers"
-    return spec.brutii.seat_counts
+def _component_file(args: argparse.Namespace) -> ComponentFile | None:
+    """The file of ``--components`` (``None`` without it); ComponentError naming the flag."""
+    path = getattr(args, "components", None)
+    if path is None:
+        return None
+    try:
+        return ComponentFile.read(path)
+    except ComponentError as exc:
+        raise ComponentError(f"--components: {exc}") from None
 
 
 def default_results_path(definition: TournamentDefinition) -> Path:
@@ -169,12 +161,14 @@ def _error(message: object) -> int:
 
 
 def _report(records: list[GameRecord], args: argparse.Namespace, definition: TournamentDefinition, path: Path) -> None:
-    """Print the results (tables, or JSON with ``--json``) and write the plots."""
-    out = Console()
+    """Print the results (tables, or JSON with ``--json``) and write the plots. Agent specs and forfeit messages
+    are text, never rich markup (``markup=False``), and the messages, which agents write, have their control
+    characters escaped (:func:`printable`)."""
+    out = Console(markup=False, emoji=False)
     if not out.is_terminal:  # piped or redirected: wide enough for every leaderboard column
-        out = Console(width=WIDE)
+        out = Console(width=WIDE, markup=False, emoji=False)
     doc: dict[str, Any] = {"results_file": str(path), "rules": definition.rules, "tournament": definition.to_dict()}
-    results = summarize(records, seed=definition.seed)
+    results = summarize(records, seed=definition.seed, components=definition.game.components)
     doc.update(results.to_json())
     tables = [results.leaderboard_table(), results.head_to_head_table()]
     if results.roles is not None:  # Brutii games: the Brutii seat against the family seats
@@ -188,7 +182,7 @@ def _report(records: list[GameRecord], args: argparse.Namespace, definition: Tou
         out.print(table)
     for forfeit in doc.get("forfeits", []):
         who = f"game {forfeit['game_id']}, seat {forfeit['seat']} ({forfeit['spec']})"
-        out.print(f"forfeit: {who}: {forfeit['reason']}: {forfeit['message']}")
+        out.print(printable(f"forfeit: {who}: {forfeit['reason']}: {forfeit['message']}"))
     plots = f"; plots: {', '.join(doc['plots'])}" if "plots" in doc else ""
     out.print(f"results ({definition.rules} games): {path}{plots}")
 

@@ -40,6 +40,7 @@ from tribune_env.engine.game import Game
 if TYPE_CHECKING:
     from tribune_env.envs import (
         IllegalMoveError,
+        Space,
         TribuneExpansionSingleEnv,
         TribuneSingleEnv,
         env,
@@ -56,6 +57,7 @@ __version__ = "0.2.0"
 _ENV_NAMES = frozenset(
     {
         "IllegalMoveError",
+        "Space",
         "TribuneExpansionSingleEnv",
         "TribuneSingleEnv",
         "env",
@@ -184,6 +186,7 @@ __all__ = [
     "PlaceFollower",
     "Region",
     "RuleSet",
+    "Space",
     "TakeoverRole",
     "TribuneError",
     "TribuneExpansionSingleEnv",

@@ -10,31 +10,55 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from tribune_env.data import Components, default_components
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.game import Game
 
 
 @dataclass(frozen=True)
 class SimulationSummary:
-    """Totals of a batch of games; the derived rates are properties."""
+    """Totals of a batch of games of one :class:`GameConfig`; the game's options and the derived rates are
+    properties."""
 
     games: int
-    players: int
+    config: GameConfig
     seed: int
-    victory_card: str | None
-    point_variant: bool
-    round_limit: int
     total_rounds: int
     total_decisions: int
     truncated: int
     shared_wins: int
     wins: tuple[int, ...]
     elapsed: float
-    expansion: bool = False
-    brutii: bool = False  # the Brutii variant (R42-R54)
-    brutii_seat: int | None = None  # the configured Brutii seat; None: drawn in each game (R43)
     brutii_wins: int = 0  # games the Brutii won (shared wins included), whatever his seat
+
+    @property
+    def players(self) -> int:
+        return self.config.players
+
+    @property
+    def victory_card(self) -> str | None:
+        return self.config.victory_card
+
+    @property
+    def point_variant(self) -> bool:
+        return self.config.point_variant
+
+    @property
+    def round_limit(self) -> int:
+        return self.config.round_limit
+
+    @property
+    def expansion(self) -> bool:
+        return self.config.rules.uses_expansion
+
+    @property
+    def brutii(self) -> bool:
+        """Whether the games are of the Brutii variant (R42-R54)."""
+        return self.config.rules.has_brutii
+
+    @property
+    def brutii_seat(self) -> int | None:
+        """The configured Brutii seat; ``None``: drawn in each game (R43)."""
+        return self.config.brutii_seat
 
     @property
     def avg_rounds(self) -> float:
@@ -91,35 +115,6 @@ class SimulationSummary:
         }
 
 
-def make_config(
-    *,
-    players: int = 4,
-    victory_card: str | None = None,
-    point_variant: bool = False,
-    round_limit: int = 60,
-    components: Components | None = None,
-    expansion: bool = False,
-    brutii: bool = False,
-    brutii_seat: int | None = None,
-) -> GameConfig:
-    """Validate the options; raises ``ValueError`` (or ``ComponentError``) with a readable message. ``brutii``: the
-    Brutii variant (R42: with the expansion, 5 or 6 players), the Brutii at ``brutii_seat`` or at a drawn seat."""
-    if brutii and not expansion:
-        raise ValueError("brutii: the Brutii variant is played with the expansion (R42); add expansion")
-    if brutii_seat is not None and not brutii:
-        raise ValueError("brutii_seat: a Brutii seat needs the Brutii variant (brutii)")
-    return GameConfig(
-        players=players,
-        victory_card=victory_card,
-        point_variant=point_variant,
-        round_limit=round_limit,
-        expansion=expansion,
-        brutii=brutii,
-        brutii_seat=brutii_seat,
-        components=default_components() if components is None else components,
-    )
-
-
 def agent_rng(seed: int, game_index: int) -> random.Random:
     """The random players' own generator for one game, independent of the engine's seed."""
     return random.Random(f"tribune-simulate:{seed}:{game_index}")
@@ -165,48 +160,19 @@ def simulate_config(config: GameConfig, n_games: int, *, seed: int = 0, progress
             bar.advance(task)
     return SimulationSummary(
         games=n_games,
-        players=config.players,
+        config=config,
         seed=seed,
-        victory_card=config.victory_card,
-        point_variant=config.point_variant,
-        round_limit=config.round_limit,
         total_rounds=rounds,
         total_decisions=decisions,
         truncated=truncated,
         shared_wins=shared,
         wins=tuple(wins),
         elapsed=time.perf_counter() - start,
-        expansion=config.expansion,
-        brutii=config.brutii,
-        brutii_seat=config.brutii_seat,
         brutii_wins=brutii_wins,
     )
 
 
-def simulate(
-    n_games: int,
-    *,
-    players: int = 4,
-    victory_card: str | None = None,
-    point_variant: bool = False,
-    round_limit: int = 60,
-    components: Components | None = None,
-    seed: int = 0,
-    progress: bool = False,
-    expansion: bool = False,
-    brutii: bool = False,
-    brutii_seat: int | None = None,
-) -> SimulationSummary:
-    """Validate the options, then play ``n_games`` random games (see :func:`simulate_config`); ``expansion``
-    plays the Tribune Expansion (R42: 2-5 players), ``brutii`` its Brutii variant (5 or 6 seats)."""
-    config = make_config(
-        players=players,
-        victory_card=victory_card,
-        point_variant=point_variant,
-        round_limit=round_limit,
-        components=components,
-        expansion=expansion,
-        brutii=brutii,
-        brutii_seat=brutii_seat,
-    )
-    return simulate_config(config, n_games, seed=seed, progress=progress)
+def simulate(n_games: int, *, seed: int = 0, progress: bool = False, **options: Any) -> SimulationSummary:
+    """Play ``n_games`` random games of ``GameConfig(**options)`` (see :func:`simulate_config`); a ValueError
+    names a bad option."""
+    return simulate_config(GameConfig(**options), n_games, seed=seed, progress=progress)

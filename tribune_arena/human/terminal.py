@@ -14,8 +14,8 @@ Input and output are injectable streams.
 With ``--expansion`` every expansion decision is asked the same way, in the engine's words
 (:mod:`tribune_env.engine.describe` and the prompts of the decision records), with what a person needs besides:
 the cards already chosen while a set or the Refugium slaves are assembled one by one, what each official does and
-who holds it (R36-R40), and what an assassin card does in a take-over (R31). Every opponent must play the
-expansion (``Agent.plays_expansion``).
+who holds it (R36-R40), and what an assassin card does in a take-over (R31). Every opponent must play the game
+(``Agent.supports``), which is checked before the game starts.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import sys
 from collections.abc import Sequence
 from typing import Protocol, TextIO
 
-from agents import Agent, AgentError, make_agent
+from agents import Agent, check_specs_support, make_agent
 from tribune_arena.human import explain
 from tribune_arena.human.bot import bot_move
 from tribune_env.engine.actions import Action, Bid, Decline
@@ -73,11 +73,13 @@ class HumanGame:
         input_stream: LineSource | None = None,
         output: TextIO | None = None,
     ) -> None:
-        """Raises ``ValueError`` (:class:`~agents.AgentError` too) for a bad seat, count or spec."""
+        """Raises ``ValueError`` for a bad seat or count, :class:`~agents.AgentError` for a bad spec or an opponent
+        that does not play this game (:meth:`~agents.Agent.supports`'s message), before any agent is kept."""
         if len(opponents) != config.players - 1:
             raise ValueError(f"{config.players} players need {config.players - 1} opponents, got {len(opponents)}")
         if not 0 <= seat < config.players:
             raise ValueError(f"--seat must be in 0..{config.players - 1}, got {seat}")
+        check_specs_support(opponents, config)
         self.seat = seat
         self.input: LineSource = input_stream or sys.stdin
         self.out = output or sys.stdout
@@ -90,14 +92,6 @@ class HumanGame:
                 self.names.append("you")
                 continue
             agent = make_agent(next(others), seed * 1000 + s)
-            if config.expansion and not agent.plays_expansion:
-                agent.close()
-                self.close()
-                raise AgentError(f"--expansion: agent {agent.spec!r} does not play expansion games; choose another")
-            if config.brutii and not agent.plays_brutii:
-                agent.close()
-                self.close()
-                raise AgentError(f"--brutii: agent {agent.spec!r} does not play the Brutii variant; choose another")
             self.agents[s] = agent
             agent.reset(s, config, seed * 1000 + s)
             self.names.append(agent.spec)

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from tribune_arena.records import GameRecord
-from tribune_arena.replay.text import replay_steps
+from tribune_arena.replay.text import GAME_KINDS, replay_steps
 from tribune_env.board import board_svg
 from tribune_env.board.style import PLAYER_COLOURS
 from tribune_env.data import Components
@@ -117,12 +117,6 @@ class ReplayDocument:
     def svg(self, step: int, perspective: int) -> str:
         """The board SVG of ``step`` seen from ``perspective`` (0: omniscient, 1 + k: seat k)."""
         return self.pool.svg(self.frames[step][perspective])
-
-
-def _rules(record: GameRecord) -> str:
-    if record.config.get("brutii") is True:
-        return "expansion game with the Brutii"
-    return "expansion game" if record.config.get("expansion") else "base game"
 
 
 def replay_document(record: GameRecord, components: Components | None = None) -> ReplayDocument:
@@ -215,9 +209,18 @@ def score_chart(round_scores: dict[int, list[int]], seating: Sequence[str]) -> s
 # -- the page ----------------------------------------------------------------------------------------------
 
 
+_SCRIPT_ESCAPES = str.maketrans(
+    {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+)
+"""Characters that JSON may hold verbatim but a ``<script>`` element may not: ``<`` (``</script>`` ends the element;
+``<!--`` then ``<script`` makes the parser skip the next ``</script>``), and with them ``>``, ``&`` and the two
+line separators, each as its JSON escape (they occur only inside JSON strings, which read back the same)."""
+
+
 def _json_for_script(value: object) -> str:
-    """JSON that is safe inside ``<script type="application/json">``."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=True).replace("</", "<\\/")
+    """JSON that is safe inside ``<script type="application/json">`` for any strings it holds: no ``<``, ``>``
+    or ``&`` (nor non-ASCII) is left in the text, so nothing in it can end or change the script element."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=True).translate(_SCRIPT_ESCAPES)
 
 
 def _result_rows(record: GameRecord) -> str:
@@ -266,7 +269,7 @@ def document_html(doc: ReplayDocument, seat: int | None = None) -> str:
     fills = {
         "TITLE": escape(title),
         "SUMMARY": escape(
-            f"deal {r.deal}, seed {r.seed}, {_rules(r)}, {r.players} players, {len(r.actions)} decisions, "
+            f"deal {r.deal}, seed {r.seed}, {GAME_KINDS[r.rules]}, {r.players} players, {len(r.actions)} decisions, "
             f"{r.rounds} rounds"
         ),
         "WINNERS": escape(winners + (f" ({'; '.join(notes)})" if notes else "")),

@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from tribune_arena.human.terminal import LineSource
-from tribune_arena.records import GameRecord
+from tribune_arena.records import GameRecord, printable
 from tribune_env.data import Components
-from tribune_env.engine.config import GameConfig
+from tribune_env.engine.config import RuleSet
 from tribune_env.engine.decisions import Phase
 from tribune_env.engine.errors import TribuneError
 from tribune_env.engine.game import Game
@@ -60,12 +60,9 @@ class Step:
 
 
 def _new_game(record: GameRecord, components: Components | None) -> Game:
-    options = dict(record.config)
-    if components is not None:
-        options["components"] = components
     try:
-        return Game.new(GameConfig(**options), seed=record.seed)
-    except (TypeError, ValueError) as exc:
+        return Game.new(record.game_config(components), seed=record.seed)
+    except ValueError as exc:
         raise ReplayError(f"game {record.game_id}: stored config {record.config} does not make a game: {exc}") from None
 
 
@@ -126,6 +123,12 @@ def replay_game(record: GameRecord, components: Components | None = None) -> Gam
 
 # -- printing ---------------------------------------------------------------------
 
+GAME_KINDS = {
+    RuleSet.BASE: "base game",
+    RuleSet.EXPANSION: "expansion game",
+    RuleSet.BRUTII: "expansion game with the Brutii",
+}
+"""How a replay names the games of each rule set."""
 STEP_HELP = "Enter: next decision, a number N: jump ahead N decisions, b: board, q: quit, ?: this help"
 
 
@@ -135,6 +138,8 @@ class Stepper:
     With ``seat`` only what that seat may read is shown (log lines, the board
     as it sees it, and the choices of other seats are not named).
     With ``board`` the board is printed whenever a new round starts.
+    The record's own strings (seating names, the forfeit, the action texts) are printed with their control
+    characters escaped (:func:`~tribune_arena.records.printable`): a results file cannot drive the terminal.
     """
 
     def __init__(
@@ -160,13 +165,15 @@ class Stepper:
 
     def _header(self) -> None:
         r = self.record
-        seating = ", ".join(f"P{s} {spec}" for s, spec in enumerate(r.seating))
+        seating = ", ".join(f"P{s} {self._name(s)}" for s in range(r.players))
         self._print(f"Game {r.game_id} (deal {r.deal}, seed {r.seed}): {seating}")
-        rules = "brutii" if r.config.get("brutii") is True else "expansion" if r.config.get("expansion") else "base"
-        rules = {"brutii": "expansion game with the Brutii", "expansion": "expansion game"}.get(rules, "base game")
-        self._print(f"{len(r.actions)} decisions, {r.rounds} rounds, {rules}; config {r.config}")
+        self._print(f"{len(r.actions)} decisions, {r.rounds} rounds, {GAME_KINDS[r.rules]}; config {r.config}")
         if self.seat is not None:
-            self._print(f"Showing what P{self.seat} ({r.seating[self.seat]}) may read.")
+            self._print(f"Showing what P{self.seat} ({self._name(self.seat)}) may read.")
+
+    def _name(self, seat: int) -> str:
+        """Seat ``seat``'s agent spec as stored, safe to print."""
+        return printable(self.record.seating[seat])
 
     def _events(self, events: Sequence[Event]) -> None:
         for event in events:
@@ -179,9 +186,9 @@ class Stepper:
 
     def _show(self, step: Step, decisions: bool) -> None:
         if decisions and step.number:
-            who = f"P{step.seat} ({self.record.seating[step.seat]})"
+            who = f"P{step.seat} ({self._name(step.seat)})"
             if self.seat is None or self.seat == step.seat:
-                self._print(f"#{step.number} {who}, {step.kind}: {step.action} = {step.description}")
+                self._print(f"#{step.number} {who}, {step.kind}: {printable(step.action)} = {step.description}")
             else:
                 self._print(f"#{step.number} {who} decides ({step.kind})")
         self._events(step.events)
@@ -195,14 +202,14 @@ class Stepper:
         self._print()
         self._print(game.render(self.seat))
         self._print()
-        for s, spec in enumerate(r.seating):
+        for s in range(r.players):
             won = " (winner)" if s in r.winners else ""
-            self._print(f"  P{s} {spec}: score {r.scores[s]}, rank {r.ranks[s]}{won}")
-        winners = ", ".join(f"P{s} {r.seating[s]}" for s in r.winners) or "none"
+            self._print(f"  P{s} {self._name(s)}: score {r.scores[s]}, rank {r.ranks[s]}{won}")
+        winners = ", ".join(f"P{s} {self._name(s)}" for s in r.winners) or "none"
         self._print(f"Winner(s): {winners}" + (" (truncated at the round limit)" if r.truncated else ""))
         if r.forfeit is not None:
             f = r.forfeit
-            self._print(f"Forfeit: P{f.seat} {r.seating[f.seat]} ({f.reason}): {f.message}")
+            self._print(f"Forfeit: P{f.seat} {self._name(f.seat)} ({printable(f.reason)}): {printable(f.message)}")
 
     def print_all(self) -> None:
         """The whole game: header, log, the final board and the result; raises :class:`ReplayError`."""

@@ -28,6 +28,8 @@ from tribune_arena.tournament.workers import WorkerPool
 BACKENDS = ("local", "ray")
 #: Ray tasks kept queued per CPU, so that no Ray worker waits for the next game
 _QUEUED_PER_WORKER = 2
+#: times Ray plays a game again elsewhere when its Ray worker process or node dies (never for an error of the game)
+RAY_RETRIES = 3
 
 
 def default_workers() -> int:
@@ -46,7 +48,7 @@ def _inline(games: Sequence[ScheduledGame], settings: PlaySettings) -> Generator
     try:
         for game in games:
             try:
-                record = play_game(game, settings.options, settings.time_limit)
+                record = play_game(game, settings.options, settings.time_limit, components=settings.components)
             except Exception as exc:
                 raise TournamentError(f"game {game.game_id} failed: {type(exc).__name__}: {exc}") from exc
             yield record
@@ -135,10 +137,14 @@ def run_ray(
     workers: int | None = None,
 ) -> Generator[GameRecord, None, None]:
     """Play ``games`` as Ray tasks, one CPU each: ``address`` as for ``ray.init`` (``None``: a new local
-    instance with ``workers`` CPUs, ``"auto"``: the running cluster); a Ray already initialised here is used as is."""
+    instance with ``workers`` CPUs, ``"auto"``: the running cluster); a Ray already initialised here is used as is.
+
+    A game lost with its Ray worker or node (a node that dies, a worker killed from outside) is played again on
+    another worker, up to :data:`RAY_RETRIES` times: games are deterministic, so the retry's record is the one the
+    lost game would have had, and each game is yielded once. An exception of the game itself is not retried."""
     ray = import_ray()
     owned = _ray_init(ray, address, workers)
-    task = ray.remote(num_cpus=1, max_retries=0)(_ray_play)
+    task = ray.remote(num_cpus=1, max_retries=RAY_RETRIES, retry_exceptions=False)(_ray_play)
     limit = max(1, int(ray.cluster_resources().get("CPU", 1))) * _QUEUED_PER_WORKER
     todo = iter(games)
     pending: dict[Any, ScheduledGame] = {}

@@ -31,13 +31,14 @@ from time import perf_counter
 from types import FrameType
 from typing import Any
 
-from agents.base import Agent, AgentError
-from agents.specs import make_agent
+from agents.base import Agent
+from agents.specs import check_specs_support, make_agent
 from tribune_arena.records import Forfeit, GameRecord, SeatTiming
 from tribune_arena.tournament.schedule import ScheduledGame
+from tribune_env.data import Components
 from tribune_env.engine import actions as engine_actions
 from tribune_env.engine.actions import Action
-from tribune_env.engine.config import GameConfig
+from tribune_env.engine.config import GameConfig, config_from_dict
 from tribune_env.engine.flow import listed_choice
 from tribune_env.engine.game import Game
 from tribune_env.engine.notation import action_text, parse_action
@@ -71,11 +72,14 @@ _QUIET = Monitor()
 
 @dataclass(frozen=True)
 class PlaySettings:
-    """What a worker needs besides the scheduled game: game options, per-move limit, modules defining the agents."""
+    """What a worker needs besides the scheduled game: the game's options (their dictionary form, as records store
+    them), the per-move limit, the modules defining the agents and the component set the options are read with
+    (``None``: the packaged one)."""
 
     options: dict[str, Any]
     time_limit: float | None
     modules: tuple[str, ...] = field(default=())
+    components: Components | None = None
 
 
 class _Timeout(BaseException):
@@ -136,33 +140,20 @@ def close_agents() -> None:
         _close(agent)
 
 
-def agent_modules(specs: Iterable[str], expansion: bool = False, brutii: bool = False) -> tuple[str, ...]:
-    """Build every spec once (raises ``AgentError`` for a bad one) and name the modules of their classes.
+def agent_modules(specs: Iterable[str], config: GameConfig) -> tuple[str, ...]:
+    """Check that every spec plays the games ``config`` and name the modules of their agents' classes.
 
-    Worker processes import these modules first, so agents registered outside
-    the built-ins (in an importable module) work there too. With ``expansion``
-    an agent that does not play the expansion (``Agent.plays_expansion``) is an
-    ``AgentError`` naming it, so an expansion tournament refuses it before any game;
-    with ``brutii`` likewise an agent that does not play the Brutii variant
-    (``Agent.plays_brutii``: every agent plays the Brutii seat in turn).
+    An agent that does not play them (:meth:`~agents.base.Agent.supports`; with the Brutii every agent plays the
+    Brutii seat in turn), like a bad spec, is an ``AgentError`` with that refusal
+    (:func:`~agents.specs.check_specs_support`), so a tournament refuses it before any game. Worker processes
+    import these modules first, so agents registered outside the built-ins (in an importable module) work there too.
     """
+    check_specs_support(specs, config)
     modules: list[str] = []
     for spec in dict.fromkeys(specs):
         agent = make_agent(spec, 0)
-        try:
-            module = type(agent).__module__
-            if expansion and not agent.plays_expansion:
-                raise AgentError(
-                    f"--expansion: agent {spec!r} does not play expansion games; "
-                    "leave it out (heuristic, greedy, mcts, random and ppo-expansion do) or play base games"
-                )
-            if brutii and not agent.plays_brutii:
-                raise AgentError(
-                    f"--brutii: agent {spec!r} does not play the Brutii variant; "
-                    "leave it out (heuristic, greedy, mcts and random do) or play without --brutii"
-                )
-        finally:
-            agent.close()
+        module = type(agent).__module__
+        agent.close()
         if module not in modules:
             modules.append(module)
     return tuple(modules)
@@ -329,17 +320,23 @@ def _outcome(game: Game, forfeit: Forfeit | None) -> tuple[tuple[int, ...], tupl
 
 
 def play_game(
-    scheduled: ScheduledGame, options: Mapping[str, Any], time_limit: float | None, monitor: Monitor = _QUIET
+    scheduled: ScheduledGame,
+    options: Mapping[str, Any],
+    time_limit: float | None,
+    monitor: Monitor = _QUIET,
+    components: Components | None = None,
 ) -> GameRecord:
     """Play ``scheduled`` to its end or to the first forfeit and return its record.
 
-    ``options`` are :class:`GameConfig` keyword options; ``time_limit`` is the
+    ``options`` are the game's options in their dictionary form
+    (:func:`~tribune_env.engine.config.config_from_dict`, read with ``components``, default the packaged set;
+    the record stores them as given); ``time_limit`` is the
     per-move limit in seconds (``None``: none). ``decisions`` counts the
     actions played; a forfeiting move is timed but not played. ``monitor``
     hears of every agent call and every action played.
     """
     start = perf_counter()
-    config = GameConfig(**options)
+    config = config_from_dict(options, components)
     agents = seat_agents(scheduled.seating, monitor, time_limit)
     clock = _Clock(config.players)
     game = Game.new(config, seed=scheduled.seed)
@@ -368,13 +365,15 @@ def replayed_record(
     timings: Sequence[SeatTiming],
     forfeit: Forfeit,
     seconds: float,
+    components: Components | None = None,
 ) -> GameRecord:
-    """The record of a game cut short by ``forfeit`` after ``actions``, rebuilt by replaying them.
+    """The record of a game cut short by ``forfeit`` after ``actions``, rebuilt by replaying them (``options``
+    and ``components`` as for :func:`play_game`).
 
     The runner uses it when a game's worker process was killed or died. Raises
     ``ValueError`` (or ``IllegalActionError``) if the actions do not replay.
     """
-    game = Game.new(GameConfig(**options), seed=scheduled.seed)
+    game = Game.new(config_from_dict(options, components), seed=scheduled.seed)
     for text in actions:
         game.apply(parse_action(text))
     return _record(scheduled, options, game, list(actions), tuple(timings), forfeit, seconds)

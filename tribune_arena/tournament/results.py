@@ -46,6 +46,7 @@ from rich.table import Table
 
 from tribune_arena.records import GameRecord
 from tribune_arena.tournament.roles import RoleResults, role_results
+from tribune_env.data import Components
 
 RATING_MODEL = "openskill PlackettLuce"
 CONFIDENCE = 0.95
@@ -297,8 +298,11 @@ def _head_to_head(records: Sequence[GameRecord]) -> list[HeadToHead]:
     return [HeadToHead(a, b, *line) for (a, b), line in sorted(counts.items())]
 
 
-def summarize(records: Sequence[GameRecord], seed: int = 0, resamples: int = 2000) -> Results:
-    """Leaderboard, head-to-head and ratings of ``records`` (see the module docstring).
+def summarize(
+    records: Sequence[GameRecord], seed: int = 0, resamples: int = 2000, components: Components | None = None
+) -> Results:
+    """Leaderboard, head-to-head and ratings of ``records`` (see the module docstring); ``components`` is the
+    component set the games were played with (default: the packaged set; the roles may replay a game's set-up).
 
     Deterministic: the same records (in any order), ``seed`` and ``resamples``
     give the same results.
@@ -323,7 +327,7 @@ def summarize(records: Sequence[GameRecord], seed: int = 0, resamples: int = 200
         ci = bootstrap_ci(per_game[:, 0], per_game[:, 1], rng, resamples)
         entries.append(tally.stats(spec, ci, ratings[spec]))
     entries.sort(key=lambda e: (-e.ordinal, e.spec))
-    roles = role_results(records, lambda wins, seats: bootstrap_ci(wins, seats, rng, resamples))
+    roles = role_results(records, lambda wins, seats: bootstrap_ci(wins, seats, rng, resamples), components)
     return Results(
         entries=entries,
         head_to_head=_head_to_head(records),

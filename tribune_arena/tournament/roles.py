@@ -25,23 +25,23 @@ from rich import box
 from rich.table import Table
 
 from tribune_arena.records import GameRecord
-from tribune_env.engine.config import GameConfig
+from tribune_env.data import Components
 from tribune_env.engine.game import Game
 
 ROLES = ("brutii", "family")
 """The roles of a Brutii game's seats, in table order."""
 
 
-def brutii_seat(record: GameRecord) -> int:
+def brutii_seat(record: GameRecord, components: Components | None = None) -> int:
     """The Brutii's seat in ``record``'s game, -1 without the Brutii (from its config; a seat drawn at random is
-    read from the game's set-up)."""
-    config = record.config
-    if config.get("brutii") is not True:
+    read from the game's set-up, played with ``components``: default the packaged set)."""
+    if not record.rules.has_brutii:
         return -1
-    seat = config.get("brutii_seat")
+    seat = record.config.get("brutii_seat")
     if isinstance(seat, int) and not isinstance(seat, bool):
         return seat
-    return Game.new(GameConfig(**config), seed=record.seed).state.brutii
+    game = Game.new(record.game_config(components), seed=record.seed)
+    return game.state.brutii
 
 
 @dataclass(frozen=True)
@@ -236,14 +236,17 @@ def _percent_range(ci: tuple[float, float]) -> str:
     return f"{ci[0] * 100:.0f}-{ci[1]:.0%}"
 
 
-def role_results(records: Sequence[GameRecord], ci: Interval) -> RoleResults | None:
+def role_results(
+    records: Sequence[GameRecord], ci: Interval, components: Components | None = None
+) -> RoleResults | None:
     """The per-role results of the Brutii games among ``records`` (by game id), ``None`` when there are none.
 
-    Intervals come from ``ci``, called per entry in (spec, role) order, then for the Brutii seat."""
+    Intervals come from ``ci``, called per entry in (spec, role) order, then for the Brutii seat; ``components``
+    is the component set the games were played with (:func:`brutii_seat`)."""
     tallies: dict[tuple[str, str], _Tally] = defaultdict(_Tally)
     brutii, family = _Tally(), _Tally()
     for record in sorted(records, key=lambda r: r.game_id):
-        seat = brutii_seat(record)
+        seat = brutii_seat(record, components)
         if seat < 0:
             continue
         seats: dict[tuple[str, str], list[int]] = defaultdict(list)

@@ -91,8 +91,8 @@ def run_tournament(
 
     ``backend`` is ``"local"`` (``workers`` processes, default one per CPU) or
     ``"ray"`` (``address`` as for ``ray.init``). Raises ``AgentError`` for a
-    bad spec or, in an expansion (Brutii) tournament, an agent that does not play
-    the expansion (the Brutii variant), :class:`~tribune_arena.tournament.store.StoreError` for a results
+    bad spec or an agent that does not play the games (``Agent.supports``'s message),
+    :class:`~tribune_arena.tournament.store.StoreError` for a results
     file of another tournament or rule set (all before anything is written) and
     :class:`~tribune_arena.tournament.schedule.TournamentError` if a worker fails.
     Notes (schedule, resume, speed) go to ``console`` when one is given.
@@ -101,9 +101,9 @@ def run_tournament(
     """
     if backend not in BACKENDS:
         raise ValueError(f"backend: expected one of {', '.join(BACKENDS)}, got {backend!r}")
-    modules = agent_modules(definition.specs, definition.expansion, definition.brutii)
+    modules = agent_modules(definition.specs, definition.config())
     games = definition.schedule()
-    settings = PlaySettings(definition.options(), definition.time_limit, modules)
+    settings = PlaySettings(definition.options(), definition.time_limit, modules, definition.game.components)
 
     def note(text: str) -> None:
         if console is not None:

@@ -6,7 +6,9 @@ Schema (version :data:`SCHEMA_VERSION`)::
         'schema'     -> '1'
         'definition' -> JSON of the TournamentDefinition (specs, players, games, seed, game options, time limit;
                         'expansion': true in an expansion tournament, absent in a base one; 'brutii': true in
-                        a Brutii tournament, absent otherwise)
+                        a Brutii tournament, absent otherwise; 'components': the name, sha256 and TOML text of
+                        a component set other than the packaged one, absent with the packaged set: the file's games
+                        are checked and replayed with it)
         'created'    -> UTC time, ISO 8601
         'rules'      -> 'base', 'expansion' or 'brutii' (the expansion with the Brutii variant): the rule set
                         of every game (a file written before the expansion existed has no such row: it holds
@@ -46,8 +48,9 @@ from typing import Any
 
 from agents.base import AgentError
 from tribune_arena.records import Forfeit, GameRecord
-from tribune_arena.tournament.schedule import ScheduledGame, TournamentDefinition, TournamentError, rules_name
-from tribune_env.engine.config import GameConfig
+from tribune_arena.tournament.schedule import ComponentFile, ScheduledGame, TournamentDefinition, TournamentError
+from tribune_env.data import Components
+from tribune_env.engine.config import RuleSet, config_from_dict
 from tribune_env.engine.game import Game
 from tribune_env.engine.notation import parse_action
 
@@ -59,7 +62,6 @@ _CREATE = (
     "seating TEXT NOT NULL, forfeit TEXT, record TEXT NOT NULL, written TEXT NOT NULL)",
 )
 _ROW = "SELECT deal, seed, seating, forfeit, record FROM games WHERE game_id = ?"
-RULES = ("base", "expansion", "brutii")
 
 
 class StoreError(TournamentError):
@@ -91,10 +93,10 @@ def _check_header(path: Path) -> None:
         raise StoreError(f"{path} is not a tournament results file: not an SQLite database")
 
 
-def _rules_of(definition: dict[str, Any]) -> str:
+def _rules_of(definition: dict[str, Any]) -> RuleSet:
     """The rule set of a stored definition: ``brutii`` when it says ``"brutii": true``, else ``expansion`` only
     when it says ``"expansion": true``."""
-    return rules_name(definition.get("expansion") is True, definition.get("brutii") is True)
+    return RuleSet.of(definition.get("expansion") is True, definition.get("brutii") is True)
 
 
 def _without_base_flag(definition: dict[str, Any]) -> dict[str, Any]:
@@ -103,12 +105,16 @@ def _without_base_flag(definition: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in definition.items() if not (k in ("expansion", "brutii") and v is False)}
 
 
-_RERUN = {"base": "without --expansion", "expansion": "with --expansion", "brutii": "with --expansion --brutii"}
+_RERUN = {
+    RuleSet.BASE: "without --expansion",
+    RuleSet.EXPANSION: "with --expansion",
+    RuleSet.BRUTII: "with --expansion --brutii",
+}
 
 
-def _rerun(held: str, wanted: str) -> str:
+def _rerun(held: RuleSet, wanted: RuleSet) -> str:
     """How to rerun a tournament to resume a file of ``held`` games when ``wanted`` ones were asked for."""
-    if wanted == "brutii":
+    if wanted.has_brutii:
         return f"{_RERUN[held]} and without --brutii"
     return _RERUN[held]
 
@@ -116,8 +122,22 @@ def _rerun(held: str, wanted: str) -> str:
 def _differences(stored: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
     keys = sorted(set(stored) | set(wanted))
     return [
-        f"{k}: {wanted.get(k)!r} here, {stored.get(k)!r} in the file" for k in keys if stored.get(k) != wanted.get(k)
+        f"{k}: {wanted.get(k)!r:.200} here, {stored.get(k)!r:.200} in the file"
+        for k in keys
+        if stored.get(k) != wanted.get(k)
     ]
+
+
+def _components(definition: dict[str, Any]) -> Components | None:
+    """The component set a stored definition names (its ``components``: :class:`ComponentFile`), ``None`` for
+    the packaged set (or a ``components`` that is not one: its games then do not replay)."""
+    stored = definition.get("components")
+    if stored is None:
+        return None
+    try:
+        return ComponentFile.from_dict(stored).components
+    except ValueError:
+        return None
 
 
 def _schedule(definition: dict[str, Any]) -> tuple[dict[int, ScheduledGame], dict[str, Any]] | None:
@@ -198,18 +218,29 @@ def _reason(forfeit: Forfeit | None) -> str | None:
     return forfeit.reason if forfeit else None
 
 
-def _check_scheduled(record: GameRecord, schedule: dict[int, ScheduledGame], options: dict[str, Any]) -> None:
-    """The record against the game the tournament's schedule has under its id."""
+def _check_scheduled(
+    record: GameRecord, schedule: dict[int, ScheduledGame], options: dict[str, Any], components: Components | None
+) -> None:
+    """The record against the game the tournament's schedule has under its id (``components``: the games' set)."""
     game = schedule.get(record.game_id)
     if game is None:
         raise ValueError(f"not a game of this tournament (its schedule has game ids 0 to {len(schedule) - 1})")
     wanted = {"deal": game.deal, "seed": game.seed, "seating": game.seating, "config": options}
     stored = {"deal": record.deal, "seed": record.seed, "seating": record.seating, "config": record.config}
     for name, value in wanted.items():
-        if stored[name] != value:
+        if stored[name] != value and not (name == "config" and _same_game(record.config, options, components)):
             raise ValueError(f"not the scheduled game: {name} {stored[name]!r:.100}, the schedule has {value!r:.100}")
     if record.agent_seeds and record.agent_seeds != game.agent_seeds:
         raise ValueError("not the scheduled game: other agent seeds")
+
+
+def _same_game(stored: dict[str, Any], scheduled: dict[str, Any], components: Components | None = None) -> bool:
+    """Whether two dictionary forms of game options (:func:`config_from_dict`, with ``components``) make the same
+    game (a record written in another form of the same options is the scheduled game)."""
+    try:
+        return config_from_dict(stored, components) == config_from_dict(scheduled, components)
+    except ValueError:
+        return False
 
 
 def expected_outcome(game: Game, forfeit: Forfeit | None) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
@@ -224,10 +255,11 @@ def expected_outcome(game: Game, forfeit: Forfeit | None) -> tuple[tuple[int, ..
     return scores, ranks, tuple(o for o in others if scores[o] == best)
 
 
-def replay_problem(record: GameRecord) -> str | None:
-    """Why ``record`` is not what replaying its seed and actions through the engine gives; ``None`` if it is."""
+def replay_problem(record: GameRecord, components: Components | None = None) -> str | None:
+    """Why ``record`` is not what replaying its seed and actions through the engine (with ``components``, default
+    the packaged set) gives; ``None`` if it is."""
     try:
-        game = Game.new(GameConfig(**record.config), seed=record.seed)
+        game = Game.new(record.game_config(components), seed=record.seed)
         for number, text in enumerate(record.actions, 1):
             if game.is_over:
                 return f"the game is over after decision {number - 1} but {len(record.actions)} are stored"
@@ -284,9 +316,10 @@ class ResultStore:
             self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
         except sqlite3.Error as exc:
             raise StoreError(f"{self.path}: cannot open the results file: {exc}") from None
-        self.rules = "base"  # set from the file by _read_meta / _create
+        self.rules = RuleSet.BASE  # set from the file by _read_meta / _create
         try:
             self.definition = self._read_meta() if exists else self._create(definition or {})
+            self.components = _components(self.definition)  # the games' component set; None: the packaged one
             self._schedule = _schedule(self.definition)
             if definition is not None:
                 self._require(definition)
@@ -316,9 +349,12 @@ class ResultStore:
             raise StoreError(f"{self.path} is not a tournament results file: no readable definition") from None
         if not isinstance(definition, dict):
             raise StoreError(f"{self.path} is not a tournament results file: bad definition {definition!r:.100}")
-        rules = meta.get("rules", "base")  # written before the expansion: base games
-        if rules not in RULES:
-            raise StoreError(f"{self.path} is not a tournament results file: unknown rule set {rules!r:.100}")
+        try:
+            rules = RuleSet.parse(meta.get("rules", RuleSet.BASE.value))  # written before the expansion: base games
+        except ValueError:
+            raise StoreError(
+                f"{self.path} is not a tournament results file: unknown rule set {meta.get('rules')!r:.100}"
+            ) from None
         if rules != _rules_of(definition):
             raise StoreError(
                 f"{self.path} is not a tournament results file: its rule set row says {rules} games but its "
@@ -337,7 +373,12 @@ class ResultStore:
                 self._db.execute(statement)
             self._db.executemany(
                 "INSERT INTO meta (key, value) VALUES (?, ?)",
-                [("schema", str(SCHEMA_VERSION)), ("definition", text), ("created", _now()), ("rules", self.rules)],
+                [
+                    ("schema", str(SCHEMA_VERSION)),
+                    ("definition", text),
+                    ("created", _now()),
+                    ("rules", self.rules.value),
+                ],
             )
             self._db.execute("COMMIT")
         except BaseException:
@@ -348,12 +389,12 @@ class ResultStore:
     @property
     def expansion(self) -> bool:
         """Whether the file holds expansion games, with the Brutii or not (its ``rules`` row)."""
-        return self.rules in ("expansion", "brutii")
+        return self.rules.uses_expansion
 
     @property
     def brutii(self) -> bool:
         """Whether the file holds Brutii games (its ``rules`` row)."""
-        return self.rules == "brutii"
+        return self.rules.has_brutii
 
     def _require(self, definition: dict[str, Any]) -> None:
         wanted = _without_base_flag(json.loads(json.dumps(definition, sort_keys=True)))
@@ -450,10 +491,10 @@ class ResultStore:
             record = _decode(game_id, text)
             _check_row(record, deal, seed, seating, forfeit)
             if self._schedule is not None:
-                _check_scheduled(record, *self._schedule)
+                _check_scheduled(record, *self._schedule, self.components)
         except ValueError as exc:
             return StoredGame(game_id, None, str(exc))
-        problem = replay_problem(record) if replay else None
+        problem = replay_problem(record, self.components) if replay else None
         return StoredGame(game_id, None if problem else record, problem)
 
     def games(self, replay: bool = True) -> list[StoredGame]:
@@ -471,9 +512,10 @@ class ResultStore:
         return [self._usable(game) for game in self.games(replay=False)]
 
     def record(self, game_id: int) -> GameRecord:
-        """The stored game ``game_id``; ``KeyError`` naming the id and file if it is not stored,
-        :class:`StoreError` naming them if it cannot be used."""
-        game = self._game(game_id, replay=False)
+        """The stored game ``game_id``, checked as :meth:`games` checks it (replayed: a record whose stored outcome
+        or forfeit the replay does not give is unusable, as ``--list`` marks it); ``KeyError`` naming the id and
+        file if it is not stored, :class:`StoreError` naming them and the problem if it cannot be used."""
+        game = self._game(game_id, replay=True)
         if game is None:
             raise KeyError(f"game {game_id} is not in {self.path}")
         return self._usable(game)

@@ -117,7 +117,8 @@ def serve(conn: Connection, board: Any, log: str, settings: PlaySettings) -> Non
         if game is None:
             break
         try:
-            conn.send(("record", play_game(game, settings.options, settings.time_limit, monitor)))
+            record = play_game(game, settings.options, settings.time_limit, monitor, settings.components)
+            conn.send(("record", record))
         except Exception as exc:
             conn.send(("error", f"{type(exc).__name__}: {exc}"))
     close_agents()
@@ -280,8 +281,10 @@ class _Slot:
         timings = self._timings(len(game.seating), call, elapsed)
         try:
             actions = os.pread(self.log, os.fstat(self.log).st_size, 0).decode().splitlines()
+            forfeit = Forfeit(call.seat, reason, message)
+            settings = self.settings
             return replayed_record(
-                game, self.settings.options, actions, timings, Forfeit(call.seat, reason, message), now - self.sent
+                game, settings.options, actions, timings, forfeit, now - self.sent, settings.components
             )
         except Exception as exc:
             raise TournamentError(f"game {game.game_id}: cannot replay its actions after {message}: {exc}") from None

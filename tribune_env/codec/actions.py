@@ -18,8 +18,8 @@ block                 meaning of ``index - start``
                       acting player, 1 the next in turn order, ...
 ====================  =============================================================
 
-The expansion codec (``ActionCodec(components, expansion=True)``, the space of the
-``TribuneExpansion`` environments) keeps every block above at the same indices and
+The expansion codec (``ActionCodec(components, space=Space.EXPANSION)``, the space of
+the ``TribuneExpansion`` environments) keeps every block above at the same indices and
 appends:
 
 ====================  =============================================================
@@ -55,6 +55,7 @@ from typing import SupportsIndex
 
 import numpy as np
 
+from tribune_env.codec.space import Space
 from tribune_env.data import BrutiiCard, Components, Faction, Official, Region, default_components
 from tribune_env.data.schema import python_class
 from tribune_env.engine.actions import (
@@ -103,32 +104,36 @@ class Block:
 
 
 class ActionCodec:
-    """Bijection between integer actions and typed actions, for one component set and rule set.
+    """Bijection between integer actions and typed actions, for one component set and :class:`Space`.
 
     ``n`` is the size of the action space. It does not depend on the player
     count: seat-naming blocks are sized for the largest supported count.
-    With ``expansion`` the expansion blocks are appended (module docstring).
+    In :attr:`Space.EXPANSION` the expansion blocks are appended (module docstring).
 
     Raises:
-        ValueError: ``expansion`` with a component set that has no expansion tables.
+        ValueError: ``space`` is not a :class:`Space` (or its name), or the expansion space with a component set that
+            has no expansion tables.
     """
 
-    def __init__(self, components: Components | None = None, bid_cap: int = BID_CAP, expansion: bool = False) -> None:
+    def __init__(
+        self, components: Components | None = None, bid_cap: int = BID_CAP, space: Space | str = Space.BASE
+    ) -> None:
         components = components if components is not None else default_components()
-        if expansion and components.expansion is None:
+        self.space = Space.parse(space)
+        wide = self._wide = self.space is Space.EXPANSION  # the expansion blocks
+        if wide and components.expansion is None:
             raise ValueError("an expansion action space needs a component file with [expansion] tables")
         self.components = components
-        self.expansion = expansion
-        self.tables: Tables = tables_for(components, expansion)
+        self.tables: Tables = tables_for(components, wide)
         base = tables_for(components)
         self.bid_cap = bid_cap
         self.num_factions = len(Faction)
         self.base_players = max(components.player_counts)
         extra = components.expansion
-        self.max_players = max(extra.seat_counts) if expansion and extra is not None else self.base_players
-        self.tile_ids: tuple[int, ...] = tuple(t.id for t in extra.emperor_tiles) if expansion and extra else ()
+        self.max_players = max(extra.seat_counts) if wide and extra is not None else self.base_players
+        self.tile_ids: tuple[int, ...] = tuple(t.id for t in extra.emperor_tiles) if wide and extra else ()
         #: the regions a Veto may name (R54): every region of the expansion board, in evaluation order
-        self.veto_regions: tuple[Region, ...] = self.tables.regions if expansion else ()
+        self.veto_regions: tuple[Region, ...] = self.tables.regions if wide else ()
         sizes = [
             ("card", base.num_card_types, "choose a card type (faction, value)"),
             ("place", len(base.spaces), "place a follower on a space"),
@@ -139,7 +144,7 @@ class ActionCodec:
             ("faction", self.num_factions, "name a faction"),
             ("assassinate", self.base_players * self.num_factions, "assassin against (relative seat, faction)"),
         ]
-        if expansion:
+        if wide:
             sizes += [
                 ("card_x", self.tables.num_card_types - base.num_card_types, "choose a slave or assassin card"),
                 ("place_x", len(self.tables.spaces) - len(base.spaces), "place a follower on an expansion space"),
@@ -167,7 +172,7 @@ class ActionCodec:
         # finds almost every legal action without hashing a dataclass; the instances live for the process.
         self._by_id: dict[int, int] = {id(a): i for a, i in self._index.items()}
         self._assassinate = self.block["assassinate"].start
-        self._assassinate_x = self.block["assassinate_x"].start if expansion else -1
+        self._assassinate_x = self.block["assassinate_x"].start if wide else -1
 
     def _fixed_actions(self, base_cards: int, base_spaces: int) -> tuple[Action | None, ...]:
         """The seat-independent action of every index (``None`` in the seat-relative blocks)."""
@@ -180,7 +185,7 @@ class ActionCodec:
         out.extend(choose_option(o) for o in range(OPTIONS))
         out.extend(choose_faction(f) for f in range(self.num_factions))
         out.extend([None] * self.block["assassinate"].size)
-        if self.expansion:
+        if self._wide:
             out.extend(pick_card(c) for c in range(base_cards, self.tables.num_card_types))
             out.extend(place_follower(s) for s in range(base_spaces, len(self.tables.spaces)))
             out.extend([None] * self.block["assassinate_x"].size)
@@ -344,11 +349,12 @@ class ActionCodec:
         return [self.label(i) for i in range(self.n)]
 
 
-def codec_for(components: Components, expansion: bool = False) -> ActionCodec:
-    """The shared codec of a component set and rule set (codecs are immutable)."""
-    return _codec(components, expansion)
+def codec_for(components: Components, space: Space | str = Space.BASE) -> ActionCodec:
+    """The shared codec of a component set and :class:`Space` (codecs are immutable); ValueError as
+    :class:`ActionCodec`."""
+    return _codec(components, Space.parse(space))
 
 
 @cache
-def _codec(components: Components, expansion: bool) -> ActionCodec:
-    return ActionCodec(components, expansion=expansion)
+def _codec(components: Components, space: Space) -> ActionCodec:
+    return ActionCodec(components, space=space)

@@ -16,7 +16,7 @@ counts unless :func:`tribune_env.engine.view.field_visible` allows them, other
 players' hands only as sizes, counting cards staged or sealed in unrevealed
 pairs as still held (R2), and their bids and staged cards not at all.
 
-The expansion encoder (``ObservationEncoder(components, expansion=True)``, the
+The expansion encoder (``ObservationEncoder(components, space=Space.EXPANSION)``, the
 observation of the ``TribuneExpansion`` environments) has every base piece, sized
 for the expansion (all phases and decision kinds, slave and assassin card types,
 the expansion follower spaces, six seats, base and expansion victory cards and
@@ -40,6 +40,7 @@ from functools import cache
 
 import numpy as np
 
+from tribune_env.codec.space import Space
 from tribune_env.data import (
     EXPANSION_OBJECTIVES,
     OBJECTIVES,
@@ -54,7 +55,7 @@ from tribune_env.data import (
     ScoringSpec,
     VictoryCard,
 )
-from tribune_env.engine.config import victory_cards_of
+from tribune_env.engine.config import DEFAULT_ROUND_LIMIT, victory_cards_of
 from tribune_env.engine.decisions import (
     BASE_DECISION_KINDS,
     BASE_PHASES,
@@ -210,30 +211,34 @@ OPTION_CARDS = (BrutiiCard.CARDS, BrutiiCard.FACTION_TAKEOVER)
 
 
 class ObservationEncoder:
-    """Builds observation vectors of one component set, round limit and rule set (module docstring).
+    """Builds observation vectors of one component set, round limit and :class:`Space` (module docstring).
 
     Raises:
-        ValueError: ``expansion`` with a component set that has no expansion tables.
+        ValueError: ``space`` is not a :class:`Space` (or its name), or the expansion space with a component set that
+            has no expansion tables.
     """
 
-    def __init__(self, components: Components, round_limit: int = 60, expansion: bool = False) -> None:
-        extra = components.expansion if expansion else None
-        if expansion and extra is None:
+    def __init__(
+        self, components: Components, round_limit: int = DEFAULT_ROUND_LIMIT, space: Space | str = Space.BASE
+    ) -> None:
+        self.space = Space.parse(space)
+        wide = self._wide = self.space is Space.EXPANSION  # the expansion layout
+        extra = components.expansion if wide else None
+        if wide and extra is None:
             raise ValueError("an expansion observation needs a component file with [expansion] tables")
         self.components = components
-        self.expansion = expansion
-        self.tables: Tables = tables_for(components, expansion)
-        self.scales = Scales.of(components, round_limit, expansion)
+        self.tables: Tables = tables_for(components, wide)
+        self.scales = Scales.of(components, round_limit, wide)
         self.max_players = max(extra.seat_counts) if extra is not None else max(components.player_counts)
         self.victory_ids = tuple(c.id for c in components.victory_cards)
         if extra is not None:
             self.victory_ids += tuple(c.id for c in extra.victory_cards)
-        self.objectives = ALL_OBJECTIVES if expansion else OBJECTIVES
-        self.amounts = EXPANSION_AMOUNTS if expansion else AMOUNTS
-        self.phases: tuple[Phase, ...] = tuple(Phase) if expansion else BASE_PHASES
+        self.objectives = ALL_OBJECTIVES if wide else OBJECTIVES
+        self.amounts = EXPANSION_AMOUNTS if wide else AMOUNTS
+        self.phases: tuple[Phase, ...] = tuple(Phase) if wide else BASE_PHASES
         # the Brutii's own decision kinds have their one-hot apart (pending_brutii), so pending_kind keeps its size
-        self.kinds: tuple[DecisionKind, ...] = FAMILY_DECISION_KINDS if expansion else BASE_DECISION_KINDS
-        self.brutii_kinds: tuple[DecisionKind, ...] = BRUTII_DECISION_KINDS if expansion else ()
+        self.kinds: tuple[DecisionKind, ...] = FAMILY_DECISION_KINDS if wide else BASE_DECISION_KINDS
+        self.brutii_kinds: tuple[DecisionKind, ...] = BRUTII_DECISION_KINDS if wide else ()
         self._kind_slot = {kind: k for k, kind in enumerate(self.kinds)}
         self._brutii_kind_slot = {kind: k for k, kind in enumerate(self.brutii_kinds)}
         brutii = extra.brutii if extra is not None else None
@@ -241,7 +246,7 @@ class ObservationEncoder:
         self.disc_copies: tuple[int, ...] = tuple(brutii.discs[d] for d in BrutiiDisc) if brutii is not None else ()
         self.tile_ids: tuple[int, ...] = tuple(t.id for t in extra.emperor_tiles) if extra is not None else ()
         self._tile_slot = {t: k for k, t in enumerate(self.tile_ids)}
-        self.per_player = _per_player(expansion, len(self.tile_ids))
+        self.per_player = _per_player(wide, len(self.tile_ids))
         self.fields: tuple[tuple[Region, int], ...] = tuple(
             (Region(r), i) for r, spec in enumerate(components.regions) for i in range(spec.fields)
         )
@@ -288,7 +293,7 @@ class ObservationEncoder:
         self._amount_scales: tuple[float, ...] = tuple(amount_scale[k] for k in self.amounts)
         self._at_phase = start["phase"]
         self._at_pending_kind = start["pending_kind"]
-        self._at_pending_brutii = start["pending_brutii"] if self.expansion else -1
+        self._at_pending_brutii = start["pending_brutii"] if self._wide else -1
         self._at_pending_seat = start["pending_seat"]
         self._at_pending_faction = start["pending_faction"]
         self._at_pending_index = start["pending_index"]
@@ -314,7 +319,7 @@ class ObservationEncoder:
             max(spec.fields for spec in regions),
             max(spec.spaces for spec in regions),
             max((spec.spaces for spec in self.components.expansion.regions), default=0)
-            if self.expansion and self.components.expansion is not None
+            if self._wide and self.components.expansion is not None
             else 0,
             len(TakeoverRole),
         )
@@ -346,7 +351,7 @@ class ObservationEncoder:
             ("board", len(self.fields) * c, "face-up cards of each region field: count per card type", True),
             ("board_hidden", len(self.fields), "face-down cards of each region field / scale.cards", False),
         ]
-        if self.expansion:
+        if self._wide:
             spec += self._expansion_pieces()
         per = sum(s for _, s, _ in self.per_player)
         spec.append(("players", n * per, "per relative seat: the player block", False))
@@ -367,7 +372,7 @@ class ObservationEncoder:
         return tuple(pieces)
 
     def _pending_kind_meaning(self) -> str:
-        if not self.expansion:
+        if not self._wide:
             return "one-hot kind of the pending decision"
         return "one-hot kind of the pending decision, unless only the Brutii faces it (then `pending_brutii`)"
 
@@ -411,7 +416,7 @@ class ObservationEncoder:
     def scale_values(self) -> dict[str, float]:
         """The scales this encoding divides by, by name (the expansion ones only in the expansion encoder)."""
         values = dataclasses.asdict(self.scales)
-        if not self.expansion:
+        if not self._wide:
             values.pop("tiles")
             values.pop("patrons")
         return {name: float(v) for name, v in values.items()}
@@ -451,14 +456,14 @@ class ObservationEncoder:
         Raises:
             ValueError: a base encoder given an expansion game (its cards and pieces have no entries here).
         """
-        if state.config.expansion and not self.expansion:
+        if state.config.expansion and not self._wide:
             raise ValueError("this observation encodes base games; an expansion game needs the expansion encoder")
         buf = bytearray(self.size)
         card = victory_card(state)
         values = self._global(state, seat, card, buf)
         self._cards(state, seat, buf)
         self._board(state, seat, buf, values)
-        if self.expansion:
+        if self._wide:
             self._expansion(state, seat, buf, values)
         self._players(state, seat, card, buf, values)
         obs = np.frombuffer(buf, dtype=np.uint8).astype(np.float32)
@@ -491,11 +496,11 @@ class ObservationEncoder:
                 start["my_bid"] + 1,
                 *(hidden + slot for slot, (region, _) in enumerate(self.fields) if not face_up(region)),
             ]
-            if self.expansion:
+            if self._wide:
                 out += [start[name] for name in ("emperor_pile", "placed_this_turn", "augur_drawn", "patron_supply")]
                 out += range(start["brutii_discs"], start["brutii_discs"] + len(BrutiiDisc))
             names = ["money", "laurels", "legions", "hand_size", "followers", "score", "coin_bowl"]
-            if self.expansion:
+            if self._wide:
                 names.append("patrons")
             per_seat = [o[name] for name in names]
             progress = o["progress"]
@@ -512,7 +517,7 @@ class ObservationEncoder:
         n = state.num_players
         if card is None:
             buf[start["point_variant"]] = 1
-            markers = state.config.point_variant_markers if self.expansion else self.components.point_variant[n]
+            markers = state.config.point_variant_markers if self._wide else self.components.point_variant[n]
             return [markers / len(Faction) if k == "markers" else 0.0 for k in self.amounts] + [0.0]
         buf[start["victory_card"] + self._victory_slot[card.id]] = 1
         obligatory = start["obligatory"]
@@ -685,7 +690,7 @@ class ObservationEncoder:
             held_back[owner] += 2
         if state.pending is not None:
             held_back[state.pending.seat] += len(state.staged)
-        expansion = self.expansion
+        wide = self._wide
         no_progress = [0.0] * len(self.amounts)
         fulfilled = state.fulfilled_since
         for s, p in enumerate(state.players):
@@ -717,7 +722,7 @@ class ObservationEncoder:
                 max(total[s], 0) / score,
                 bowl.count(s) / followers if bowl else 0.0,
             )
-            if expansion:
+            if wide:
                 values.append(p.patrons / sc.patrons)
             values += self._progress(p, goals) if goals is not None else no_progress
         controls = o["controls"]
@@ -728,12 +733,12 @@ class ObservationEncoder:
             first = o["first"]
             for s in first_fulfillers(state):
                 buf[offsets[rel[s]] + first] = 1
-        if expansion and state.config.expansion:
+        if wide and state.config.expansion:
             self._expansion_holdings(state, seat, buf)
 
     def _progress(self, p: PlayerState, goals: list[int]) -> tuple[float, ...]:
         """Progress of ``p`` towards each amount objective of the card (unclipped)."""
-        if not self.expansion:  # no goal: 1 (met)
+        if not self._wide:  # no goal: 1 (met)
             g0, g1, g2, g3 = goals
             return (
                 p.laurels / g0 if g0 else 1.0,
@@ -761,11 +766,14 @@ class ObservationEncoder:
         if state.brutii >= 0:
             buf[offsets[(state.brutii - seat) % n] + o["brutii"]] = 1
 
-def encoder_for(components: Components, round_limit: int = 60, expansion: bool = False) -> ObservationEncoder:
-    """The shared encoder of a component set, round limit and rule set."""
-    return _encoder(components, round_limit, expansion)
+def encoder_for(
+    components: Components, round_limit: int = DEFAULT_ROUND_LIMIT, space: Space | str = Space.BASE
+) -> ObservationEncoder:
+    """The shared encoder of a component set, round limit and :class:`Space`; ValueError as
+    :class:`ObservationEncoder`."""
+    return _encoder(components, round_limit, Space.parse(space))
 
 
 @cache
-def _encoder(components: Components, round_limit: int, expansion: bool) -> ObservationEncoder:
-    return ObservationEncoder(components, round_limit, expansion)
+def _encoder(components: Components, round_limit: int, space: Space) -> ObservationEncoder:
+    return ObservationEncoder(components, round_limit, space)

@@ -69,8 +69,8 @@ def card_effect(card: BrutiiCard, spec: BrutiiSpec) -> str:
         "every faction with one other player's follower as if on space 2",
         BrutiiCard.ETERNAL_FAVOR: "at the Pantheon, if another player stands there, you may sacrifice for an "
         "eternal favor, last",
-        BrutiiCard.FAVOR_OF_THE_EMPEROR: "at the Basilica you may claim the face-up tile if still unclaimed (or a "
-        "Matrona tile), last; as Matrona you get tiles only with this card",
+        BrutiiCard.FAVOR_OF_THE_EMPEROR: "at the Basilica, last, if nobody claimed the face-up tile, you may claim it "
+        "(or a Matrona tile); as Matrona you get tiles only with this card",
         BrutiiCard.OFFICIAL: "at the Capitoleum you choose an official nobody chose this round, last",
         BrutiiCard.CARDS: "at the start of phase 3 choose: the Forum and Curia leftovers, or the others' Curia "
         "discards and the Catacombs pile left over",

@@ -36,7 +36,7 @@ from tribune_env.engine.actions import (
     choose_tile,
     pick_card,
 )
-from tribune_env.engine.brutii_ops import brutii_tail
+from tribune_env.engine.brutii_ops import brutii_tail, by_card
 from tribune_env.engine.decisions import DecisionKind, Pending
 from tribune_env.engine.ops import (
     ask,
@@ -323,9 +323,17 @@ def _meets(state: GameState, seat: int, requirement: Requirement) -> bool:
     return mine >= 1 and all(amount(state, other) <= mine for other in range(state.num_players))  # E52: a tie is enough
 
 
-def _claimable(state: GameState, seat: int) -> list[int]:
+def _claimable(state: GameState, pending: Pending) -> list[int]:
     """E54, E55: the face-up tile (unclaimed this round), and the Matrona holder's own tiles, whose requirements
-    ``seat`` meets, in that order."""
+    the deciding seat meets, in that order.
+
+    R50 (amended), E100: the Brutii claiming through "Favor of the Emperor" gets neither once the face-up tile is
+    gone. He acts after every occupant, so it was claimed by another player this round: a tile claimed in an earlier
+    round is replaced in phase 8 unless the pile is empty, and then the Matrona was dealt no tiles either (R35).
+    """
+    seat = pending.seat
+    if state.emperor_up < 0 and by_card(state, pending):
+        return []
     tiles = [state.emperor_up] if state.emperor_up >= 0 else []
     if state.officials[Official.MATRONA] == seat:
         tiles += sorted(state.matrona_tiles)
@@ -341,7 +349,7 @@ def basilica_space(state: GameState, slot: int) -> None:
 
 
 def _legal_basilica(state: GameState, pending: Pending) -> list[Action]:
-    return [*(choose_tile(t) for t in _claimable(state, pending.seat)), DECLINE]
+    return [*(choose_tile(t) for t in _claimable(state, pending)), DECLINE]
 
 
 def _resolve_basilica(state: GameState, pending: Pending, action: ChooseTile | Decline) -> None:

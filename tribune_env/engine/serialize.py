@@ -1042,17 +1042,34 @@ def _start_phase_flow(state: GameState, doc: dict[str, Any], r: _Reader) -> None
     for key, held in (("staged", state.staged), ("contest", state.contest), ("pairs", state.pairs)):
         if held:
             raise r.fail(key, "cards in the middle of a decision need the agenda that follows it ('agenda')")
-    if OPTED_OUT in state.bids:
-        raise r.fail(
-            f"bids[{state.bids.index(OPTED_OUT)}]",
-            "an opt-out is sealed in a chariot auction under way: it needs the agenda that follows it ('agenda', R49)",
-        )
+    _check_nothing_under_way(state, r)
     state.agenda = list(reversed(_phase_agenda(state, r)))
     _check_flags(state, r)
     _check_sent_home(state, r)
     if state.config.brutii:
         _check_brutii_followers(state, r)
     advance(state)
+
+
+def _check_nothing_under_way(state: GameState, r: _Reader) -> None:
+    """A phase starts with nothing of it under way: no sealed bid (or the Brutii's opt-out, R49), which needs the
+    agenda whose reveal takes it on, and no Brutii option of this phase chosen yet (R46: its start asks for it).
+    Accepted, either would outlive the phase start and make the game's own documents unreadable."""
+    sealed = next((seat for seat, bid in enumerate(state.bids) if bid != -1), None)
+    if sealed is not None:
+        what = "the Brutii's opt-out (R49)" if state.bids[sealed] == OPTED_OUT else "a bid"
+        raise r.fail(
+            f"bids[{sealed}]",
+            f"{what} is sealed in an auction under way: it needs the agenda that follows it ('agenda')",
+        )
+    for key, index in _OPTION_KEYS.items():
+        card = next(c for c, i in OPTION_OF.items() if i == index)
+        if state.brutii_options[index] >= 0 and OPTION_PHASE[card] is state.phase:
+            raise r.fail(
+                f"brutii.options.{key}",
+                f"chosen at the start of phase {state.phase.name.lower()} (R46): a document starting that phase has "
+                "it still to choose (null), or needs the agenda that follows the choice ('agenda')",
+            )
 
 
 _ROUND_ENDS = ("round_end", "round_start")

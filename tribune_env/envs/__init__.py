@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from tribune_env.envs.registration import AEC_ID, EXPANSION_AEC_ID, EXPANSION_SINGLE_ID, SINGLE_ID, register_envs
 
 if TYPE_CHECKING:
+    from tribune_env.codec.space import Space
     from tribune_env.envs.aec import env, expansion_env, expansion_raw_env, raw_env
     from tribune_env.envs.batched import TribuneBatchedEnv
     from tribune_env.envs.policies import RandomPolicy, ViewAgent, model_policy
@@ -31,6 +32,7 @@ _LAZY = {
     "ViewAgent": "policies",
     "model_policy": "policies",
     "SCHEMES": "rewards",
+    "Space": "options",  # tribune_env.codec.Space, which the environments take as space=
     "TribuneSingleEnv": "single",
     "IllegalMoveError": "table",
     "Table": "table",
@@ -46,6 +48,7 @@ __all__ = [
     "IllegalActionPenalty",
     "IllegalMoveError",
     "RandomPolicy",
+    "Space",
     "Table",
     "TribuneBatchedEnv",
     "TribuneExpansionSingleEnv",

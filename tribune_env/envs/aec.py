@@ -28,7 +28,6 @@ for it when the observation is not a ``Dict``.
 from __future__ import annotations
 
 import warnings
-from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
@@ -36,8 +35,8 @@ from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
-from tribune_env.codec import ActionCodec
-from tribune_env.data import Components
+from tribune_env.codec import ActionCodec, Space
+from tribune_env.engine.config import GameConfig
 from tribune_env.engine.game import Game
 from tribune_env.envs.dense_reward import ScoreShaping
 from tribune_env.envs.options import (
@@ -48,6 +47,7 @@ from tribune_env.envs.options import (
     check_penalty,
     flat_observation,
     flat_space,
+    game_config,
     mask_slice,
 )
 from tribune_env.envs.rewards import RewardFn
@@ -58,30 +58,33 @@ from tribune_env.envs.wrappers import OrderEnforcing, apply_illegal_penalty
 RESET_OPTIONS = frozenset({"position"})
 
 
-def env(**kwargs: Any) -> AECEnv[str, Any, int]:
+def env(config: GameConfig | None = None, **kwargs: Any) -> AECEnv[str, Any, int]:
     """The environment as PettingZoo's classic games ship it: ``raw_env`` inside the order-enforcing wrapper
     (:class:`~tribune_env.envs.wrappers.OrderEnforcing`, PettingZoo's wrapper with direct attribute reads)."""
-    return OrderEnforcing(raw_env(**kwargs))
+    return OrderEnforcing(raw_env(config, **kwargs))
 
 
 class raw_env(AECEnv[str, Any, int], EzPickle):
     """Tribune as an AEC environment.
 
+    The game is ``config`` or, without one, the :class:`~tribune_env.GameConfig` of the keyword ``options`` (its
+    fields: ``players`` 2 to 5, ``victory_card`` (``None``: a random one each game, R3), ``point_variant``,
+    ``round_limit`` (R25), ``components`` (a :class:`Components` object or a TOML path), ...), as ``Game.new`` takes
+    it. This class plays base games in the base spaces; :class:`expansion_raw_env` plays every rule set.
+
     Args:
-        players: 2 to 5.
-        victory_card: a victory card id, or ``None`` for a random one each game (R3).
-        point_variant: play the point-value variant.
+        config: the game (give it or ``options``, not both).
         reward: ``"win_loss"`` (zero-sum, default), ``"rank"``, ``"score_margin"`` or a callable; ``"dense"``
             (``"dense:<scheme>"``) adds each seat's score change at every step (:mod:`tribune_env.envs.rewards`).
-        round_limit: rounds after which the game is truncated (R25).
-        components: a :class:`Components` object or a TOML path (default: the packaged set).
         render_mode: ``"ansi"`` (``render()`` returns the text board), ``"human"`` (prints it) or
             ``"rgb_array"`` (the drawn board, a fixed-size image; needs the ``render`` extra).
         illegal_action: ``"raise"`` (default), ``"penalty"`` or ``"penalty_end"`` (see the module docstring).
         illegal_penalty: the reward of an illegal action in the penalty modes (default -1.0).
         obs_format: ``"dict"`` (default) or ``"flat"`` (one ``Box``; the mask at :attr:`mask_slice`).
+        options: the game's options (:func:`~tribune_env.engine.config.config_fields`).
 
     Raises:
+        TypeError: a config with options, or an unknown option.
         ValueError: a bad option, naming it.
 
     ``state()`` and ``state_space`` (PettingZoo's optional global state) give the whole game as one float32 vector
@@ -95,55 +98,39 @@ class raw_env(AECEnv[str, Any, int], EzPickle):
         "is_parallelizable": False,
         "render_fps": 1,
     }
-    _expansion_space: ClassVar[bool] = False  # the expansion spaces (the expansion environment)
-    _rules_expansion = False  # expansion rules (set by the expansion environment's constructor)
-    _brutii = False  # the Brutii variant (set by the expansion environment's constructor)
-    _brutii_seat: int | None = None  # his seat, None: at random (set by the expansion environment's constructor)
+    space: ClassVar[Space] = Space.BASE
+    """The spaces this class plays in (the one thing the expansion class changes)."""
 
     def __init__(
         self,
-        players: int = 4,
-        victory_card: str | None = None,
-        point_variant: bool = False,
+        config: GameConfig | None = None,
+        *,
         reward: str | RewardFn = "win_loss",
-        round_limit: int = 60,
-        components: Components | str | Path | None = None,
         render_mode: str | None = None,
         illegal_action: str = "raise",
         illegal_penalty: float = DEFAULT_ILLEGAL_PENALTY,
         obs_format: str = "dict",
+        **options: Any,
     ) -> None:
-        EzPickle.__init__(
-            self,
-            players,
-            victory_card,
-            point_variant,
-            reward,
-            round_limit,
-            components,
-            render_mode,
-            illegal_action=illegal_action,
-            illegal_penalty=illegal_penalty,
-            obs_format=obs_format,
-        )
         super().__init__()
         check_render_mode(render_mode)
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
         self.illegal_penalty = check_penalty(illegal_penalty)
         self.obs_format = check_choice("obs_format", obs_format, OBS_FORMATS)
         self.render_mode = render_mode
-        self.table = Table(
-            players,
-            victory_card,
-            point_variant,
-            reward,
-            round_limit,
-            components,
-            expansion=self._rules_expansion,
-            expansion_space=self._expansion_space,
-            brutii=self._brutii,
-            brutii_seat=self._brutii_seat,
+        game = game_config(config, options, self.space, type(self).__name__)
+        self.table = Table(game, space=self.space, reward=reward)
+        # pickles as the resolved game and the environment's own options
+        EzPickle.__init__(
+            self,
+            game,
+            reward=reward,
+            render_mode=render_mode,
+            illegal_action=illegal_action,
+            illegal_penalty=illegal_penalty,
+            obs_format=obs_format,
         )
+        players = game.players
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self.agent_seat = {agent: i for i, agent in enumerate(self.possible_agents)}
         codec, encoder = self.table.codec, self.table.encoder
@@ -297,9 +284,9 @@ class raw_env(AECEnv[str, Any, int], EzPickle):
         pass
 
 
-def expansion_env(**kwargs: Any) -> AECEnv[str, Any, int]:
+def expansion_env(config: GameConfig | None = None, **kwargs: Any) -> AECEnv[str, Any, int]:
     """``tribune/TribuneExpansion-v0``: :class:`expansion_raw_env` inside the order-enforcing wrapper."""
-    return OrderEnforcing(expansion_raw_env(**kwargs))
+    return OrderEnforcing(expansion_raw_env(config, **kwargs))
 
 
 class expansion_raw_env(raw_env):
@@ -307,65 +294,13 @@ class expansion_raw_env(raw_env):
 
     The same API as :class:`raw_env`, with the expansion spaces: one ``Discrete`` action space and one observation
     size for every seat count and rule set (``docs/actions-expansion.md``, ``docs/observation-expansion.md``).
+    Keyword options play the expansion unless they say ``expansion=False`` (base rules in the same spaces);
+    ``players`` 2 to 5, with the Brutii 5 or 6.
 
-    The Brutii variant (R42-R54) plays in the same spaces: one of the agents is the Brutii, an ordinary seat whose
-    decisions are masked actions like any other (his action cards and Veto in their own blocks).
-
-    Args:
-        expansion: play with the expansion rules (default); ``False`` plays base rules in the same spaces.
-        players: 2 to 5; with the Brutii 5 or 6 (the seat counts of ``[expansion.brutii]``).
-        brutii: play the Brutii variant (needs ``expansion``).
-        brutii_seat: the Brutii's seat (agent ``player_<seat>``), or ``None`` to draw it each game (R43).
-        others: as for :class:`raw_env`.
+    The Brutii variant (``brutii=True``, R42-R54; ``brutii_seat``: agent ``player_<seat>``, or ``None`` to draw it
+    each game, R43) plays in the same spaces: one of the agents is the Brutii, an ordinary seat whose decisions
+    are masked actions like any other (his action cards and Veto in their own blocks).
     """
 
     metadata: ClassVar[dict[str, Any]] = {**raw_env.metadata, "name": "tribune_expansion_v0"}
-    _expansion_space: ClassVar[bool] = True
-
-    def __init__(
-        self,
-        players: int = 4,
-        victory_card: str | None = None,
-        point_variant: bool = False,
-        reward: str | RewardFn = "win_loss",
-        round_limit: int = 60,
-        components: Components | str | Path | None = None,
-        render_mode: str | None = None,
-        expansion: bool = True,
-        brutii: bool = False,
-        brutii_seat: int | None = None,
-        illegal_action: str = "raise",
-        illegal_penalty: float = DEFAULT_ILLEGAL_PENALTY,
-        obs_format: str = "dict",
-    ) -> None:
-        self._rules_expansion = expansion
-        self._brutii = brutii
-        self._brutii_seat = brutii_seat
-        super().__init__(
-            players,
-            victory_card,
-            point_variant,
-            reward,
-            round_limit,
-            components,
-            render_mode,
-            illegal_action=illegal_action,
-            illegal_penalty=illegal_penalty,
-            obs_format=obs_format,
-        )
-        EzPickle.__init__(
-            self,
-            players,
-            victory_card,
-            point_variant,
-            reward,
-            round_limit,
-            components,
-            render_mode,
-            expansion,
-            brutii,
-            brutii_seat,
-            illegal_action=illegal_action,
-            illegal_penalty=illegal_penalty,
-            obs_format=obs_format,
-        )
+    space: ClassVar[Space] = Space.EXPANSION

@@ -1,9 +1,9 @@
 """``N`` single-agent games stepped together in one process: :class:`TribuneBatchedEnv`, a Gymnasium ``VectorEnv``.
 
-Each of the ``num_envs`` games is a :class:`~tribune_env.envs.single.TribuneSingleEnv` (or, with
-``expansion=True``, a :class:`~tribune_env.envs.single.TribuneExpansionSingleEnv`) built with the same keyword
-arguments, so the learner, its opponents (played inside, up to the learner's next decision), rewards and
-illegal-action handling are those of the single-agent environment. What the batch adds:
+Each of the ``num_envs`` games is a :class:`~tribune_env.envs.single.TribuneSingleEnv` (or, in the expansion spaces,
+a :class:`~tribune_env.envs.single.TribuneExpansionSingleEnv`) built with the same game and keyword arguments, so
+the learner, its opponents (played inside, up to the learner's next decision), rewards and illegal-action handling
+are those of the single-agent environment. What the batch adds:
 
 * stacked outputs: observations ``(num_envs, size)`` float32, rewards float64, terminations and truncations bool,
   and :meth:`TribuneBatchedEnv.action_masks` ``(num_envs, n)`` bool (what sb3-contrib's MaskablePPO asks for);
@@ -29,7 +29,10 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from tribune_env.envs.single import TribuneExpansionSingleEnv, TribuneSingleEnv
+from tribune_env.codec import Space
+from tribune_env.engine.config import GameConfig
+from tribune_env.envs.options import config_and_space, split_options
+from tribune_env.envs.single import TribuneSingleEnv, single_env_class
 
 
 class TribuneBatchedEnv(VectorEnv[Any, Any, Any]):
@@ -37,9 +40,12 @@ class TribuneBatchedEnv(VectorEnv[Any, Any, Any]):
 
     Args:
         num_envs: the number of games (>= 1).
-        expansion: build :class:`TribuneExpansionSingleEnv` games instead of :class:`TribuneSingleEnv`.
-        env_kwargs: the single-agent environment's options, the same for every game (``obs_format`` must be
-            ``"vector"``, the default).
+        config: the game (a :class:`~tribune_env.GameConfig`), or give its fields among ``env_kwargs``.
+        space: the spaces (:class:`~tribune_env.codec.Space` or its name): the expansion spaces build
+            :class:`TribuneExpansionSingleEnv` games; default: the spaces of the game's rule set
+            (``expansion=True`` or ``brutii=True`` choose the expansion environment).
+        env_kwargs: the game's options and the single-agent environment's own, the same for every game
+            (``obs_format`` must be ``"vector"``, the default).
 
     Raises:
         ValueError: a bad ``num_envs`` or ``obs_format``; the single-agent environment's own errors for its options.
@@ -47,14 +53,23 @@ class TribuneBatchedEnv(VectorEnv[Any, Any, Any]):
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012 (Gymnasium's field)
 
-    def __init__(self, num_envs: int = 16, expansion: bool = False, **env_kwargs: Any) -> None:
+    def __init__(
+        self,
+        num_envs: int = 16,
+        config: GameConfig | None = None,
+        *,
+        space: Space | str | None = None,
+        **env_kwargs: Any,
+    ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs: must be an integer >= 1, got {num_envs!r}")
         if env_kwargs.get("obs_format", "vector") != "vector":
             shown = env_kwargs["obs_format"]
             raise ValueError(f"obs_format: the batched environment stacks vectors only, got {shown!r}")
-        cls = TribuneExpansionSingleEnv if expansion else TribuneSingleEnv
-        self.envs: list[TribuneSingleEnv] = [cls(**env_kwargs) for _ in range(num_envs)]
+        options, env_options = split_options(env_kwargs)
+        game, chosen = config_and_space(config, options, space, type(self).__name__)
+        cls = single_env_class(chosen)
+        self.envs: list[TribuneSingleEnv] = [cls(game, **env_options) for _ in range(num_envs)]
         first = self.envs[0]
         self.num_envs = num_envs
         self.single_observation_space = first.observation_space
@@ -102,10 +117,20 @@ class TribuneBatchedEnv(VectorEnv[Any, Any, Any]):
         return list(seed)
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        """One learner action per game (an integer array of shape ``(num_envs,)``); finished games reset at once."""
-        acts = np.asarray(actions)
+        """One learner action per game (an integer array of shape ``(num_envs,)``); finished games reset at once.
+
+        Raises:
+            ValueError: ``actions`` of another shape.
+            IllegalMoveError: a value outside the action space (before any game moves), or an illegal action in
+                ``"raise"`` mode (the games before it have moved).
+        """
+        acts = action_array(actions)
         if acts.shape != (self.num_envs,):
             raise ValueError(f"actions: expected shape ({self.num_envs},), got {acts.shape}")
+        for env, action in zip(self.envs, acts, strict=True):
+            if env.table.index_in_space(action) is None:
+                env.step(action)  # raises IllegalMoveError and changes nothing (in every mode), no game has moved
+                raise AssertionError(f"step accepted {action!r}, outside the action space")
         final_obs = np.full(self.num_envs, None, dtype=object)
         final_info = np.full(self.num_envs, None, dtype=object)
         done_rows = np.zeros(self.num_envs, dtype=bool)
@@ -139,3 +164,13 @@ class TribuneBatchedEnv(VectorEnv[Any, Any, Any]):
     def close_extras(self, **kwargs: Any) -> None:
         for env in getattr(self, "envs", ()):  # also when the constructor failed
             env.close()
+
+
+def action_array(actions: Any) -> np.ndarray:
+    """``actions`` as an array, each value kept as given where numpy would change it: a list mixing small integers
+    with one beyond int64 becomes float64 (and the value of every game's action changes), so such a list stays an
+    object array of its values and each game judges its own (an illegal-move error for the game with the bad one)."""
+    acts = np.asarray(actions)
+    if acts.dtype.kind not in "iu" and not isinstance(actions, np.ndarray):
+        acts = np.asarray(actions, dtype=object)
+    return acts

@@ -14,6 +14,7 @@ import numpy as np
 
 from tribune_env.codec.actions import ActionCodec, codec_for
 from tribune_env.codec.observation import ObservationEncoder, encoder_for
+from tribune_env.codec.space import Space
 from tribune_env.engine.determinize import resample
 from tribune_env.engine.game import Game
 
@@ -23,16 +24,16 @@ class InfoSet:
 
     The agent never gets ``game`` itself: :meth:`sample` deals everything
     hidden from the seat at random, and :meth:`observation` encodes only what
-    the seat may see.
+    the seat may see. ``space``: the :class:`Space` of :meth:`observation` and :meth:`action_mask` (default: the
+    spaces of the game's rule set, :meth:`Space.for_rules`).
     """
 
-    __slots__ = ("_game", "expansion", "seat")
+    __slots__ = ("_game", "seat", "space")
 
-    def __init__(self, game: Game, seat: int, expansion: bool | None = None) -> None:
+    def __init__(self, game: Game, seat: int, space: Space | str | None = None) -> None:
         self._game = game
         self.seat = seat
-        #: whether :meth:`observation` and :meth:`action_mask` use the expansion spaces (default: the game's rules)
-        self.expansion = game.config.expansion if expansion is None else expansion
+        self.space = Space.for_rules(game.config.rules) if space is None else Space.parse(space)
 
     def sample(self, rng: random.Random) -> Game:
         """A full game consistent with everything this seat knows (a determinization)."""
@@ -40,24 +41,24 @@ class InfoSet:
 
     @property
     def encoder(self) -> ObservationEncoder:
-        return self.encoder_of(self.expansion)
+        return self.encoder_of(self.space)
 
     @property
     def codec(self) -> ActionCodec:
-        return codec_for(self._game.config.components, self.expansion)
+        return codec_for(self._game.config.components, self.space)
 
-    def encoder_of(self, expansion: bool) -> ObservationEncoder:
-        """The encoder of the base (``False``) or expansion (``True``) spaces for this game."""
+    def encoder_of(self, space: Space | str) -> ObservationEncoder:
+        """The encoder of ``space`` for this game."""
         config = self._game.config
-        return encoder_for(config.components, config.round_limit, expansion)
+        return encoder_for(config.components, config.round_limit, space)
 
-    def observation(self, expansion: bool | None = None) -> np.ndarray:
-        """The observation vector of this seat (``docs/observation.md``, or ``docs/observation-expansion.md`` for
-        the expansion spaces; default: :attr:`expansion`)."""
-        return self.encoder_of(self.expansion if expansion is None else expansion).encode(self._game.state, self.seat)
+    def observation(self, space: Space | str | None = None) -> np.ndarray:
+        """The observation vector of this seat in ``space`` (default: :attr:`space`): ``docs/observation.md``, or
+        ``docs/observation-expansion.md`` for the expansion spaces."""
+        return self.encoder_of(self.space if space is None else space).encode(self._game.state, self.seat)
 
-    def action_mask(self, expansion: bool | None = None) -> np.ndarray:
-        """The action mask of this seat (int8, 1 = legal) in the base or expansion action space."""
+    def action_mask(self, space: Space | str | None = None) -> np.ndarray:
+        """The action mask of this seat (int8, 1 = legal) in ``space`` (default: :attr:`space`)."""
         game = self._game
-        codec = codec_for(game.config.components, self.expansion if expansion is None else expansion)
+        codec = codec_for(game.config.components, self.space if space is None else space)
         return codec.mask(game.legal_actions(), self.seat, game.num_players)

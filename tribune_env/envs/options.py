@@ -1,14 +1,22 @@
-"""Environment options shared by the AEC environment and the single-agent wrapper."""
+"""Environment options shared by the AEC environment, the single-agent wrapper and the factories above them.
+
+The game an environment plays is a :class:`~tribune_env.engine.config.GameConfig`, given as such or by its fields as
+keyword options (:func:`game_config`), as :meth:`Game.new <tribune_env.engine.game.Game.new>` takes it; the spaces
+it is played in are a :class:`~tribune_env.codec.Space`. Only the environment's own options are declared by each
+environment.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from tribune_env.codec import Space
 from tribune_env.data import Components, default_components, load_components
-from tribune_env.engine.config import GameConfig
+from tribune_env.engine.config import GameConfig, config_fields
 
 if TYPE_CHECKING:  # gymnasium is imported only when a flat space is built: the table needs no RL library
     from gymnasium import spaces
@@ -25,36 +33,59 @@ def resolve_components(components: Components | str | Path | None) -> Components
     raise TypeError(f"components: expected a Components object or a path, got {type(components).__name__}")
 
 
-def game_config(
-    players: int,
-    victory_card: str | None,
-    point_variant: bool,
-    round_limit: int,
-    components: Components | str | Path | None,
-    expansion: bool = False,
-    brutii: bool = False,
-    brutii_seat: int | None = None,
-) -> GameConfig:
-    """A validated :class:`GameConfig` (raises ``ValueError`` naming the bad option).
+def split_options(options: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``options`` split into the game's (:func:`~tribune_env.engine.config.config_fields`) and the rest."""
+    fields = config_fields()
+    game = {name: value for name, value in options.items() if name in fields}
+    return game, {name: value for name, value in options.items() if name not in fields}
 
-    ``brutii`` plays the Brutii variant (expansion rules, the seat counts of ``[expansion.brutii]``: 5 or 6 with the
-    packaged components); ``brutii_seat`` fixes the Brutii's seat (``None``: drawn at random each game, R43).
+
+def game_config(
+    config: GameConfig | None, options: Mapping[str, Any], space: Space = Space.BASE, who: str = "the environment"
+) -> GameConfig:
+    """The game an environment plays: ``config``, or the :class:`GameConfig` of ``options`` (its fields by name;
+    ``components`` may also be a TOML path, numpy integers count as integers). A game in the expansion spaces
+    plays the expansion unless ``options`` say ``expansion=False`` (base rules in the expansion spaces).
+
+    Raises:
+        TypeError: ``config`` that is not a :class:`GameConfig`, both ``config`` and ``options``, or an option that
+            is not a game option (``who`` names the receiver in the message).
+        ValueError: a bad option, named (:class:`GameConfig`'s checks).
     """
-    for name, value in (("expansion", expansion), ("brutii", brutii)):
-        if not isinstance(value, bool):
-            raise ValueError(f"{name}: expected True or False, got {value!r}")
-    if isinstance(brutii_seat, np.integer):
-        brutii_seat = int(brutii_seat)
-    return GameConfig(
-        players=players,
-        expansion=expansion,
-        brutii=brutii,
-        brutii_seat=brutii_seat,
-        victory_card=victory_card,
-        point_variant=point_variant,
-        round_limit=round_limit,
-        components=resolve_components(components),
-    )
+    fields = config_fields()
+    unknown = [name for name in options if name not in fields]
+    if unknown:
+        raise TypeError(f"{who}: unknown option {unknown[0]!r}; the game's options are {', '.join(fields)}")
+    if config is not None:
+        if not isinstance(config, GameConfig):
+            raise TypeError(
+                f"{who}: config: expected a GameConfig, got {config!r:.60} (give the game's options by keyword, "
+                "e.g. players=4)"
+            )
+        if options:
+            raise TypeError(f"{who}: give either a config or the game's options ({', '.join(options)}), not both")
+        return config
+    values: dict[str, Any] = {name: int(v) if isinstance(v, np.integer) else v for name, v in options.items()}
+    if "components" in values:
+        values["components"] = resolve_components(values["components"])
+    values.setdefault("expansion", space is Space.EXPANSION)
+    return GameConfig(**values)
+
+
+def config_and_space(
+    config: GameConfig | None, options: Mapping[str, Any], space: Space | str | None, who: str
+) -> tuple[GameConfig, Space]:
+    """The game and the spaces of a factory that builds the base or the expansion environment: ``space`` when
+    given (then as :func:`game_config`), else the spaces of the game's rule set (:meth:`Space.for_rules`).
+
+    Raises:
+        TypeError, ValueError: as :func:`game_config`; ValueError for a bad ``space``.
+    """
+    if space is None:
+        game = game_config(config, options, Space.BASE, who)
+        return game, Space.for_rules(game.rules)
+    chosen = Space.parse(space)
+    return game_config(config, options, chosen, who), chosen
 
 
 ILLEGAL_ACTIONS = ("raise", "penalty", "penalty_end")

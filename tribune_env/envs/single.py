@@ -14,7 +14,8 @@ sets ``info["illegal_action"]``; after ``illegal_limit`` illegal actions in a ro
 the episode is truncated. ``illegal_action="penalty_end"`` costs the penalty and
 terminates the episode (the game unchanged); ``illegal_action="raise"`` raises
 :class:`~tribune_env.envs.table.IllegalMoveError` instead. Values outside the
-action space always raise.
+action space (integers of any size, numpy's included, bools, floats, other values)
+always raise :class:`~tribune_env.envs.table.IllegalMoveError`, the game unchanged.
 
 ``obs_format`` chooses the observation: ``"vector"`` (default) the float32 vector alone, ``"dict"`` the AEC
 environment's ``{"observation", "action_mask"}``, ``"flat"`` one float32 ``Box``: the vector followed by the
@@ -25,17 +26,17 @@ format.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any, ClassVar
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from tribune_env.data import Components
+from tribune_env.codec import Space
+from tribune_env.engine.config import GameConfig
 from tribune_env.engine.game import Game
 from tribune_env.envs.dense_reward import ScoreShaping
-from tribune_env.envs.options import flat_observation, flat_space, mask_slice
+from tribune_env.envs.options import flat_observation, flat_space, game_config, mask_slice
 from tribune_env.envs.policies import Opponent, RandomPolicy, ViewAgent, opponent_kind, play_opponent
 from tribune_env.envs.rewards import RewardFn
 from tribune_env.envs.table import RENDER_MODES, IllegalMoveError, Table, check_render_mode
@@ -52,59 +53,66 @@ LEARNER_ROLES = ("any", "brutii", "family")
 class TribuneSingleEnv(gym.Env[Any, np.int64]):
     """Tribune for one learner.
 
+    The game is ``config`` or, without one, the :class:`~tribune_env.GameConfig` of the keyword ``options`` (its
+    fields: ``players`` 2 to 5, ``victory_card``, ``point_variant``, ``round_limit``, ``components``, ...), as for
+    the AEC environment. This class plays base games in the base spaces; :class:`TribuneExpansionSingleEnv` plays
+    every rule set.
+
     Args:
-        players: 2 to 5.
+        config: the game (give it or ``options``, not both).
         learner_seat: the learner's seat, or ``None`` for a random seat each episode.
         opponents: one opponent for all other seats, or a list of ``players - 1``:
             ``opponents[i]`` plays the seat ``i + 1`` places after the learner in turn
             order (so the list is relative to the learner, like observations);
             default: :class:`RandomPolicy` in every other seat.
-        victory_card, point_variant, reward, round_limit, components: as for the AEC environment.
+        reward: as for the AEC environment.
         illegal_action: ``"penalty"`` (default), ``"penalty_end"`` (the penalty, and the episode terminates)
             or ``"raise"``.
         illegal_penalty: the reward of an illegal action in the penalty modes.
         illegal_limit: illegal actions in a row that truncate the episode (``"penalty"`` mode).
         render_mode: ``"ansi"``, ``"human"`` or ``"rgb_array"`` (as for the AEC environment).
         obs_format: ``"vector"`` (default), ``"dict"`` or ``"flat"`` (see the module docstring).
+        learner_role: in a Brutii game, the learner's seat: ``"any"`` (``learner_seat``, or a random seat, the
+            Brutii's included), ``"brutii"`` (the Brutii's seat) or ``"family"`` (a random family seat). A role
+            other than ``"any"`` needs the Brutii and no ``learner_seat``. ``info["brutii"]`` says whether the
+            learner is the Brutii.
+        options: the game's options (:func:`~tribune_env.engine.config.config_fields`).
+
+    Raises:
+        TypeError: a config with options, or an unknown option.
+        ValueError: a bad option, naming it (an unknown role, a role without the Brutii or with a fixed
+            ``learner_seat``).
     """
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012  (declared so by gymnasium)
-    _expansion_space: ClassVar[bool] = False  # the expansion spaces (the expansion environment)
-    _rules_expansion = False  # expansion rules (set by the expansion environment's constructor)
-    _brutii = False  # the Brutii variant (set by the expansion environment's constructor)
-    _brutii_seat: int | None = None  # the Brutii's seat, None: at random (set by the expansion environment)
-    learner_role = "any"  # the learner's seat in a Brutii game (set by the expansion environment's constructor)
+    space: ClassVar[Space] = Space.BASE
+    """The spaces this class plays in (the one thing the expansion class changes)."""
 
     def __init__(
         self,
-        players: int = 4,
+        config: GameConfig | None = None,
+        *,
         learner_seat: int | None = None,
         opponents: Opponent | Sequence[Opponent] | None = None,
-        victory_card: str | None = None,
-        point_variant: bool = False,
         reward: str | RewardFn = "win_loss",
-        round_limit: int = 60,
-        components: Components | str | Path | None = None,
         illegal_action: str = "penalty",
         illegal_penalty: float = -1.0,
         illegal_limit: int = 100,
         render_mode: str | None = None,
         obs_format: str = "vector",
+        learner_role: str = "any",
+        **options: Any,
     ) -> None:
         check_render_mode(render_mode)
         self.render_mode = render_mode
-        self.table = Table(
-            players,
-            victory_card,
-            point_variant,
-            reward,
-            round_limit,
-            components,
-            expansion=self._rules_expansion,
-            expansion_space=self._expansion_space,
-            brutii=self._brutii,
-            brutii_seat=self._brutii_seat,
-        )
+        if learner_role not in LEARNER_ROLES:
+            raise ValueError(f"learner_role: expected one of {LEARNER_ROLES}, got {learner_role!r}")
+        game = game_config(config, options, self.space, type(self).__name__)
+        if learner_role != "any" and not game.brutii:
+            raise ValueError(f"learner_role: {learner_role!r} needs brutii=True (roles exist only with the Brutii)")
+        self.learner_role = learner_role
+        self.table = Table(game, space=self.space, reward=reward)
+        players = game.players
         self.fixed_seat = _check_seat(learner_seat, players)
         if self.fixed_seat is not None and self.learner_role != "any":
             raise ValueError(f"learner_seat: give a seat or learner_role={self.learner_role!r}, not both")
@@ -203,10 +211,10 @@ class TribuneSingleEnv(gym.Env[Any, np.int64]):
         try:
             self.table.play(action, self.seat, f"the learner (seat {self.seat})")
         except IllegalMoveError:
-            in_space = not isinstance(action, bool) and self.action_space.contains(action)
-            if self.illegal_action == "raise" or self.table.game.is_over or not in_space:
+            index = self.table.index_in_space(action)  # not action_space.contains: it overflows beyond int64
+            if self.illegal_action == "raise" or self.table.game.is_over or index is None:
                 raise
-            return self._illegal_step(action)
+            return self._illegal_step(index)
         self._illegal_streak = 0
         self._play_opponents()
         game = self.table.game
@@ -219,12 +227,12 @@ class TribuneSingleEnv(gym.Env[Any, np.int64]):
             self.render()
         return self._observe(), reward, game.is_over and not game.truncated, game.truncated, info
 
-    def _illegal_step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """Penalty modes: nothing changes in the game; too many in a row truncate the episode ("penalty"), or the
-        episode terminates at once ("penalty_end")."""
+    def _illegal_step(self, index: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Penalty modes, for the illegal action ``index`` of the action space: nothing changes in the game; too many
+        in a row truncate the episode ("penalty"), or the episode terminates at once ("penalty_end")."""
         self._illegal_streak += 1
         info = self._info()
-        info["illegal_action"] = int(action)
+        info["illegal_action"] = index
         if self.illegal_action == "penalty_end":
             return self._observe(), self.illegal_penalty, True, False, info
         truncated = self._illegal_streak >= self.illegal_limit
@@ -298,43 +306,18 @@ class TribuneExpansionSingleEnv(TribuneSingleEnv):
     """Tribune with the Tribune Expansion for one learner (``tribune_env/TribuneExpansionSingle-v0``).
 
     The same API as :class:`TribuneSingleEnv`, with the expansion spaces (``docs/actions-expansion.md``,
-    ``docs/observation-expansion.md``); ``expansion=False`` plays base rules in the same spaces. Opponents are
-    view agents that play the expansion (``Agent.plays_expansion``) or policies over the expansion spaces.
-
-    Args:
-        expansion: play with the expansion rules (default).
-        brutii: play the Brutii variant (R42-R54; needs ``expansion``; 5 or 6 players), in the same spaces.
-        brutii_seat: the Brutii's seat, or ``None`` to draw it each game (R43).
-        learner_role: in a Brutii game, the learner's seat: ``"any"`` (``learner_seat``, or a random seat, the
-            Brutii's included), ``"brutii"`` (the Brutii's seat) or ``"family"`` (a random family seat). A role
-            other than ``"any"`` needs ``brutii=True`` and no ``learner_seat``. ``info["brutii"]`` says whether the
-            learner is the Brutii.
-        others: as for :class:`TribuneSingleEnv`.
-
-    Raises:
-        ValueError: an unknown role, a role without the Brutii, a role with a fixed ``learner_seat``, or a bad option.
+    ``docs/observation-expansion.md``): keyword options play the expansion unless they say ``expansion=False``
+    (base rules in the same spaces); ``brutii=True`` plays the Brutii variant (R42-R54; 5 or 6 players;
+    ``brutii_seat``: his seat, or ``None`` to draw it each game, R43), where ``learner_role`` applies. Opponents
+    are view agents that play the game (``Agent.supports``) or policies over the expansion spaces.
     """
 
-    _expansion_space: ClassVar[bool] = True
+    space: ClassVar[Space] = Space.EXPANSION
 
-    def __init__(
-        self,
-        *args: Any,
-        expansion: bool = True,
-        brutii: bool = False,
-        brutii_seat: int | None = None,
-        learner_role: str = "any",
-        **kwargs: Any,
-    ) -> None:
-        if learner_role not in LEARNER_ROLES:
-            raise ValueError(f"learner_role: expected one of {LEARNER_ROLES}, got {learner_role!r}")
-        if learner_role != "any" and brutii is not True:
-            raise ValueError(f"learner_role: {learner_role!r} needs brutii=True (roles exist only with the Brutii)")
-        self._rules_expansion = expansion
-        self._brutii = brutii
-        self._brutii_seat = brutii_seat
-        self.learner_role = learner_role
-        super().__init__(*args, **kwargs)
+
+def single_env_class(space: Space) -> type[TribuneSingleEnv]:
+    """The single-agent environment class of ``space``."""
+    return TribuneExpansionSingleEnv if space is Space.EXPANSION else TribuneSingleEnv
 
 
 def _check_seat(seat: Any, players: int) -> int | None:

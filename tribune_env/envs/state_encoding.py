@@ -29,7 +29,7 @@ from functools import cache
 
 import numpy as np
 
-from tribune_env.codec import ObservationEncoder
+from tribune_env.codec import ObservationEncoder, Space
 from tribune_env.codec.observation import Piece
 from tribune_env.engine.state import GameState
 
@@ -51,7 +51,7 @@ class StateEncoder:
             ("discard_counts", c, "discard pile: count per card type", True),
             ("board_all", len(encoder.fields) * c, "every field's cards (face-down too): count per card type", True),
         ]
-        if encoder.expansion:
+        if encoder.space is Space.EXPANSION:
             spec += [
                 ("emperor_next", tiles + 1, "one-hot next face-down emperor tile (component order), last: none", False),
                 ("emperor_pile", tiles, "emperor tiles in the face-down pile", False),
@@ -90,7 +90,7 @@ class StateEncoder:
         board = p["board_all"].start
         for slot, (region, i) in enumerate(encoder.fields):
             _count(out, board + slot * c, state.fields[region][i])
-        if encoder.expansion:
+        if encoder.space is Space.EXPANSION:
             tiles = len(encoder.tile_ids)
             pile = state.emperor_pile if state.config.expansion else []
             tile_slot = self._tile_slot

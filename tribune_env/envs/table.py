@@ -8,14 +8,13 @@ conversion rules and the illegal-action error exist once.
 from __future__ import annotations
 
 import warnings
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from tribune_env.codec import ActionCodec, ActionDecodeError, ObservationEncoder, codec_for, encoder_for
-from tribune_env.data import Components
+from tribune_env.codec import ActionCodec, ActionDecodeError, ObservationEncoder, Space, codec_for, encoder_for
 from tribune_env.engine.actions import Action
+from tribune_env.engine.config import GameConfig
 from tribune_env.engine.errors import GameOverError, IllegalActionError, TribuneError
 from tribune_env.engine.game import Game
 from tribune_env.envs.infoset import InfoSet
@@ -44,39 +43,36 @@ class IllegalMoveError(TribuneError, ValueError):
 class Table:
     """One configured game seat-table: config, codec, encoder, reward scheme and the current game.
 
-    ``expansion`` plays the Tribune Expansion; ``expansion_space`` uses the expansion codec and encoder (the
-    spaces of the ``TribuneExpansion`` environments), which also serve base-rule games. ``brutii`` plays the
-    Brutii variant (with ``expansion``, in the same spaces; ``brutii_seat``: his seat, ``None`` for a random one).
+    The game is ``config`` or the :class:`GameConfig` of ``options`` (its fields; ``components`` may be a TOML path:
+    :func:`~tribune_env.envs.options.game_config`). ``space`` chooses the codec and encoder: :attr:`Space.BASE`
+    (``tribune/Tribune-v0``), for base games only, or :attr:`Space.EXPANSION` (the ``TribuneExpansion``
+    environments), which serves every rule set and makes ``options`` play the expansion unless they say
+    ``expansion=False``.
 
     Raises:
-        ValueError: a bad option, or expansion rules without the expansion spaces.
+        TypeError: a config with options, or an unknown option.
+        ValueError: a bad option, or expansion rules (the Brutii's too) in the base spaces.
     """
 
     def __init__(
         self,
-        players: int = 4,
-        victory_card: str | None = None,
-        point_variant: bool = False,
+        config: GameConfig | None = None,
+        *,
+        space: Space | str = Space.BASE,
         reward: str | RewardFn = "win_loss",
-        round_limit: int = 60,
-        components: Components | str | Path | None = None,
-        expansion: bool = False,
-        expansion_space: bool = False,
-        brutii: bool = False,
-        brutii_seat: int | None = None,
+        **options: Any,
     ) -> None:
-        self.config = game_config(
-            players, victory_card, point_variant, round_limit, components, expansion, brutii, brutii_seat
-        )
-        if expansion and not expansion_space:
+        self.space = Space.parse(space)
+        self.config = game_config(config, options, self.space, "Table")
+        if not self.space.serves(self.config.rules):
             raise ValueError(
                 "expansion: the Tribune-v0 environments play base games; use tribune/TribuneExpansion-v0 "
                 "(tribune_env.expansion_env) or tribune_env/TribuneExpansionSingle-v0"
             )
-        self.expansion_space = expansion_space
         self.reward = reward_fn(reward)
-        self.codec: ActionCodec = codec_for(self.config.components, expansion_space)
-        self.encoder: ObservationEncoder = encoder_for(self.config.components, round_limit, expansion_space)
+        components = self.config.components
+        self.codec: ActionCodec = codec_for(components, self.space)
+        self.encoder: ObservationEncoder = encoder_for(components, self.config.round_limit, self.space)
         self.game: Game = Game.new(self.config, seed=0)
         self._mask_key: tuple[object, int] | None = None  # (state, clock) of the cached mask of the seat to act
         self._mask = np.zeros(self.codec.n, dtype=np.int8)
@@ -94,7 +90,7 @@ class Table:
 
     def infoset(self, seat: int) -> InfoSet:
         """What an agent in ``seat`` may use, with this table's spaces."""
-        return InfoSet(self.game, seat, self.expansion_space)
+        return InfoSet(self.game, seat, self.space)
 
     def mask(self, seat: int) -> np.ndarray:
         """The legal actions of ``seat`` (all zero when another player or nobody is to act)."""
@@ -112,6 +108,13 @@ class Table:
         if game.current_seat != seat:
             return []
         return self.codec.indices(game.legal_actions(), seat, self.num_players)
+
+    def index_in_space(self, action: Any) -> int | None:
+        """The integer of ``action`` when it is one of the action space (``0 <= action < n``, as a Python or numpy
+        integer of any size, or a 0-d integer array), else ``None`` (bools, floats, other values). Never raises:
+        Gymnasium's ``Discrete.contains`` raises ``OverflowError`` for a Python int beyond int64."""
+        index = _as_index(action)
+        return index if index is not None and 0 <= index < self.codec.n else None
 
     def play(self, action: Any, seat: int, who: str) -> None:
         """Apply integer ``action`` for ``seat``.
@@ -143,7 +146,7 @@ class Table:
                 seat (when the table fixes it) or victory card differ from the table's.
         """
         game = Game.from_json(doc, self.config.components)
-        if game.config.expansion and not self.expansion_space:  # the base encoder has no room for it
+        if not self.space.serves(game.config.rules):  # the base encoder has no room for it
             raise ValueError("position: an expansion game; the Tribune-v0 environments play base games only")
         mine, theirs = self.config, game.config
         for name in ("players", "round_limit", "point_variant", "expansion", "brutii"):

@@ -47,8 +47,16 @@ except ImportError as err:  # pragma: no cover - depends on the install
         f"tribune_env.integrations.rllib needs Ray RLlib and torch: pip install 'tribune-rl[rllib]' ({err})"
     ) from err
 
+from tribune_env.engine.config import config_fields
 from tribune_env.envs.dense_reward import ScoreShaping
-from tribune_env.envs.options import DEFAULT_ILLEGAL_PENALTY, ILLEGAL_ACTIONS, check_choice, check_penalty
+from tribune_env.envs.options import (
+    DEFAULT_ILLEGAL_PENALTY,
+    ILLEGAL_ACTIONS,
+    check_choice,
+    check_penalty,
+    config_and_space,
+    split_options,
+)
 from tribune_env.envs.policies import Opponent, opponent_kind, play_opponent
 from tribune_env.envs.table import IllegalMoveError, Table
 
@@ -65,10 +73,8 @@ __all__ = [
 OBS_KEY = "observations"  # the key RLlib's masking modules read the observation under
 MASK_KEY = "action_mask"
 SHARED_POLICY = "shared"  # the module id of the one policy every seat plays in shared_policy_config
-ENV_OPTIONS = frozenset(
-    {"players", "victory_card", "point_variant", "reward", "round_limit", "components", "expansion", "brutii",
-     "brutii_seat", "illegal_action", "illegal_penalty", "seed"}
-)
+ENV_OPTIONS = frozenset({"reward", "illegal_action", "illegal_penalty", "seed", "space"})
+"""The environment's own options; the others of its env config are the game's (``config_fields()``)."""
 MultiAgentDict = dict[Any, Any]
 StepResult = tuple[MultiAgentDict, MultiAgentDict, MultiAgentDict, MultiAgentDict, MultiAgentDict]
 ACTIVATIONS: dict[str, type[torch.nn.Module]] = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}
@@ -77,10 +83,12 @@ ACTIVATIONS: dict[str, type[torch.nn.Module]] = {"tanh": torch.nn.Tanh, "relu": 
 class TribuneMultiAgentEnv(MultiAgentEnv):
     """One Tribune game per episode as an RLlib multi-agent environment (see the module docstring).
 
-    ``config`` (RLlib's env config, a plain dict): ``players``, ``victory_card``, ``point_variant``, ``reward``,
-    ``round_limit``, ``components``, ``expansion`` (the expansion rules in the expansion spaces), ``brutii``,
-    ``brutii_seat``, ``illegal_action`` (``"penalty"``, ``"penalty_end"`` or ``"raise"``), ``illegal_penalty``
-    and ``seed``. Expansion games (and base games with ``expansion_space``) use the expansion spaces.
+    ``config`` (RLlib's env config, a plain dict): the game's options (the fields of
+    :class:`~tribune_env.GameConfig`: ``players``, ``victory_card``, ``round_limit``, ``components`` (also a TOML
+    path), ``expansion``, ``brutii``, ...) and the environment's own (:data:`ENV_OPTIONS`): ``reward``,
+    ``illegal_action`` (``"penalty"``, ``"penalty_end"`` or ``"raise"``), ``illegal_penalty``, ``seed`` and
+    ``space`` (``"base"`` or ``"expansion"``; default: the spaces of the game's rule set, so expansion and Brutii
+    games use the expansion spaces).
 
     Raises:
         ValueError: an unknown or bad option, named.
@@ -88,26 +96,15 @@ class TribuneMultiAgentEnv(MultiAgentEnv):
 
     def __init__(self, config: Mapping[str, Any] | None = None) -> None:
         super().__init__()  # type: ignore[no-untyped-call]
-        options = dict(config or {})
+        game_options, options = split_options(dict(config or {}))
         unknown = sorted(set(options) - ENV_OPTIONS)
         if unknown:
-            raise ValueError(f"TribuneMultiAgentEnv: unknown option(s) {', '.join(unknown)}; known: "
-                             f"{', '.join(sorted(ENV_OPTIONS))}")
+            known = ", ".join(sorted({*ENV_OPTIONS, *config_fields()}))
+            raise ValueError(f"TribuneMultiAgentEnv: unknown option(s) {', '.join(unknown)}; known: {known}")
         self.illegal_action = check_choice("illegal_action", options.get("illegal_action", "penalty"), ILLEGAL_ACTIONS)
         self.illegal_penalty = check_penalty(options.get("illegal_penalty", DEFAULT_ILLEGAL_PENALTY))
-        expansion = bool(options.get("expansion", False))
-        self.table = Table(
-            players=int(options.get("players", 4)),
-            victory_card=options.get("victory_card"),
-            point_variant=bool(options.get("point_variant", False)),
-            reward=options.get("reward", "win_loss"),
-            round_limit=int(options.get("round_limit", 60)),
-            components=options.get("components"),
-            expansion=expansion,
-            expansion_space=expansion,
-            brutii=bool(options.get("brutii", False)),
-            brutii_seat=options.get("brutii_seat"),
-        )
+        game, chosen = config_and_space(None, game_options, options.get("space"), type(self).__name__)
+        self.table = Table(game, space=chosen, reward=options.get("reward", "win_loss"))
         codec, encoder = self.table.codec, self.table.encoder
         self.possible_agents = [f"player_{i}" for i in range(self.table.num_players)]
         self.agents = list(self.possible_agents)

@@ -16,7 +16,9 @@ import numpy as np
 from stable_baselines3.common.vec_env import VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvObs, VecEnvStepReturn
 
-from tribune_env.envs.batched import TribuneBatchedEnv
+from tribune_env.codec import Space
+from tribune_env.engine.config import GameConfig
+from tribune_env.envs.batched import TribuneBatchedEnv, action_array
 
 
 class BatchedVecEnv(VecEnv):
@@ -24,12 +26,20 @@ class BatchedVecEnv(VecEnv):
 
     Args:
         num_envs: the number of games.
-        expansion: the expansion single-agent environment.
-        env_kwargs: the single-agent environment's options (``players``, ``opponents``, ``reward``, ...).
+        config, space, env_kwargs: as for :class:`TribuneBatchedEnv`: the game (a ``GameConfig`` or its options,
+            e.g. ``players``, ``expansion``), the spaces (default: those of the game's rule set) and the
+            single-agent environment's options (``opponents``, ``reward``, ...).
     """
 
-    def __init__(self, num_envs: int = 16, expansion: bool = False, **env_kwargs: Any) -> None:
-        self.batched = TribuneBatchedEnv(num_envs, expansion=expansion, **env_kwargs)
+    def __init__(
+        self,
+        num_envs: int = 16,
+        config: GameConfig | None = None,
+        *,
+        space: Space | str | None = None,
+        **env_kwargs: Any,
+    ) -> None:
+        self.batched = TribuneBatchedEnv(num_envs, config, space=space, **env_kwargs)
         super().__init__(num_envs, self.batched.single_observation_space, self.batched.single_action_space)
         self._actions: np.ndarray | None = None
 
@@ -50,7 +60,7 @@ class BatchedVecEnv(VecEnv):
         return obs
 
     def step_async(self, actions: np.ndarray) -> None:
-        self._actions = np.asarray(actions).reshape(self.num_envs)
+        self._actions = action_array(actions).reshape(self.num_envs)  # Python ints beyond int64 kept as given
 
     def step_wait(self) -> VecEnvStepReturn:
         if self._actions is None:

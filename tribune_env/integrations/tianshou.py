@@ -7,7 +7,7 @@ seat, in seat order. This module builds those pieces so that a training script w
 
     from tribune_env.integrations import tianshou as ts_glue
 
-    env = ts_glue.make_env(players=4)                       # any option of tribune_env.env / expansion_env
+    env = ts_glue.make_env(players=4)                       # game options and tribune_env.env's own
     learner = ts_glue.dqn_algorithm(env)                     # a masked DQN for one seat
     algorithm = ts_glue.multi_agent_algorithm(env, {0: learner})   # the other seats: masked random play
     envs = ts_glue.vector_env(4, players=4)                  # for tianshou.data.Collector
@@ -32,6 +32,10 @@ from collections.abc import Mapping, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from tribune_env.codec import Space
+from tribune_env.engine.config import GameConfig
+from tribune_env.envs.options import config_and_space, split_options
+
 if TYPE_CHECKING:
     from gymnasium import spaces
     from tianshou.algorithm.algorithm_base import Algorithm
@@ -54,14 +58,17 @@ def require_tianshou() -> ModuleType:
         ) from missing
 
 
-def make_env(*, expansion: bool = False, **kwargs: Any) -> PettingZooEnv:
-    """Tianshou's ``PettingZooEnv`` around ``tribune_env.env(**kwargs)`` (``expansion_env`` when ``expansion``).
+def make_env(config: GameConfig | None = None, *, space: Space | str | None = None, **kwargs: Any) -> PettingZooEnv:
+    """Tianshou's ``PettingZooEnv`` around ``tribune_env.env`` or, in the expansion spaces, ``expansion_env``.
 
-    ``kwargs`` are the AEC environment's options (``players``, ``reward``, ``illegal_action``, ...). The observation
-    must stay a ``Dict`` (``obs_format="dict"``, the default): Tianshou reads the mask only from there.
+    ``config`` is the game, or give its options among ``kwargs`` (``players``, ``expansion``, ``brutii``, ...) with
+    the AEC environment's own (``reward``, ``illegal_action``, ...). ``space`` (a :class:`Space` or its name)
+    defaults to the spaces of the game's rule set. The observation must stay a ``Dict`` (``obs_format="dict"``,
+    the default): Tianshou reads the mask only from there.
 
     Raises:
         ValueError: ``obs_format`` other than ``"dict"``, or a bad environment option (named by the environment).
+        TypeError: an unknown option, or a config with game options.
         ImportError: Tianshou is not installed.
     """
     require_tianshou()
@@ -72,40 +79,50 @@ def make_env(*, expansion: bool = False, **kwargs: Any) -> PettingZooEnv:
         )
     from tianshou.env import PettingZooEnv
 
-    import tribune_env
+    from tribune_env.envs.aec import env, expansion_env
 
-    aec = tribune_env.expansion_env(**kwargs) if expansion else tribune_env.env(**kwargs)
-    return PettingZooEnv(aec)
+    options, env_options = split_options(kwargs)
+    game, chosen = config_and_space(config, options, space, "make_env")
+    make = expansion_env if chosen is Space.EXPANSION else env
+    return PettingZooEnv(make(game, **env_options))
 
 
 class EnvFactory:
     """A picklable ``() -> PettingZooEnv`` (for ``SubprocVectorEnv``): :func:`make_env` with fixed arguments."""
 
-    def __init__(self, *, expansion: bool = False, **kwargs: Any) -> None:
-        self.expansion = expansion
+    def __init__(self, config: GameConfig | None = None, *, space: Space | str | None = None, **kwargs: Any) -> None:
+        self.config = config
+        self.space = space
         self.kwargs = kwargs
 
     def __call__(self) -> PettingZooEnv:
-        return make_env(expansion=self.expansion, **self.kwargs)
+        return make_env(self.config, space=self.space, **self.kwargs)
 
     def __repr__(self) -> str:
-        return f"EnvFactory(expansion={self.expansion!r}, **{self.kwargs!r})"
+        return f"EnvFactory({self.config!r}, space={self.space!r}, **{self.kwargs!r})"
 
 
-def vector_env(n: int, *, subprocess: bool = False, expansion: bool = False, **kwargs: Any) -> BaseVectorEnv:
+def vector_env(
+    n: int,
+    config: GameConfig | None = None,
+    *,
+    subprocess: bool = False,
+    space: Space | str | None = None,
+    **kwargs: Any,
+) -> BaseVectorEnv:
     """``n`` copies of :func:`make_env` in Tianshou's ``DummyVectorEnv`` (one process), or ``SubprocVectorEnv``
     (one worker process each: worth it when the policy's forward pass is cheap next to the game's steps and there
-    are cores to spare).
+    are cores to spare); ``config``, ``space`` and ``kwargs`` as for :func:`make_env`.
 
     Raises:
         ValueError: ``n`` < 1, or a bad environment option.
     """
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise ValueError(f"n must be a positive number of environments, got {n!r}")
-    make_env(expansion=expansion, **kwargs).close()  # bad options fail here, with the environment's own message
+    make_env(config, space=space, **kwargs).close()  # bad options fail here, with the environment's own message
     from tianshou.env import DummyVectorEnv, SubprocVectorEnv
 
-    factories = [EnvFactory(expansion=expansion, **kwargs) for _ in range(n)]
+    factories = [EnvFactory(config, space=space, **kwargs) for _ in range(n)]
     return SubprocVectorEnv(factories) if subprocess else DummyVectorEnv(factories)
 
 

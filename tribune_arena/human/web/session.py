@@ -7,10 +7,12 @@ several games run at once and two requests to one game never interleave.
 
 The JSON bodies (all keys optional unless said):
 
-- new game (:func:`parse_new_game`): ``players`` (default 4), ``seat`` (default 0), ``opponents`` (a list of
-  specs in seat order, or one spec for every other seat; default ``heuristic``, ``random`` in expansion games),
-  ``rules`` (``base``, ``expansion`` or ``brutii``), ``victory_card`` (an id, ``null`` for a random valid one),
-  ``point_variant``, ``round_limit`` (default 60), ``brutii_seat``, ``seed`` (default: random);
+- new game (:func:`parse_new_game`): ``players`` (default: the rule set's, :meth:`RuleSet.default_players`),
+  ``seat`` (default 0), ``opponents`` (a list of specs in seat order, or one spec for every other seat; default
+  ``heuristic``, ``random`` in expansion games), ``rules`` (a :class:`RuleSet` name: ``base``, ``expansion`` or
+  ``brutii``; default ``base``), ``victory_card`` (an id, ``null`` for a random valid one), ``point_variant``,
+  ``round_limit`` (default :data:`DEFAULT_ROUND_LIMIT`), ``brutii_seat``, ``seed`` (default: random); the game's
+  options are checked by :class:`GameConfig`, whose message names the bad one;
 - a decision (:meth:`PlaySession.act`): exactly one of ``choice`` (the index of a choice listed in the game's
   state), ``bid`` (an amount of denarii) or ``action`` (the engine's action text, e.g. ``place:5``); optionally
   ``step``, the state's ``step`` the person decided on (another one means the request is stale: 409).
@@ -32,7 +34,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from agents import Agent, AgentError, make_agent
+from agents import Agent, AgentError, check_specs_support, make_agent
 from agents.specs import agent_names, parse_spec
 from tribune_arena.human import explain
 from tribune_arena.human.bot import bot_move
@@ -51,14 +53,21 @@ from tribune_env.engine.actions import (
     PickCard,
     PlaceFollower,
 )
-from tribune_env.engine.config import GameConfig, required_for, victory_cards_of
+from tribune_env.engine.config import (
+    DEFAULT_ROUND_LIMIT,
+    GameConfig,
+    RuleSet,
+    config_fields,
+    config_to_dict,
+    required_for,
+    victory_cards_of,
+)
 from tribune_env.engine.decisions import DecisionKind
 from tribune_env.engine.errors import TribuneError
 from tribune_env.engine.game import Game
 from tribune_env.engine.notation import action_text, parse_action
 from tribune_env.engine.registry import DECISIONS, is_bid
 
-RULES = ("base", "expansion", "brutii")
 HUMAN = "human"
 """The seating name of the person's seat in a saved record."""
 LOCK_WAIT = 60.0
@@ -122,17 +131,25 @@ NEW_GAME_KEYS = (
     "brutii_seat",
     "seed",
 )
+GAME_KEYS = tuple(key for key in NEW_GAME_KEYS if key in config_fields())
+"""The keys of a new-game request that are :class:`GameConfig` options (``rules`` names the rule set)."""
+MAX_ROUND_LIMIT = 1000
+"""The highest round limit a request may ask for (a bound on one game's work on the server)."""
 
 
 @dataclass(frozen=True)
 class NewGame:
-    """A checked new-game request: the :class:`GameConfig` options (JSON-ready), the person's seat, the opponents'
-    specs in seat order and the seed."""
+    """A checked new-game request: the game, the person's seat, the opponents' specs in seat order and the seed."""
 
-    options: dict[str, Any]
+    config: GameConfig
     seat: int
     opponents: tuple[str, ...]
     seed: int
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The game's options, JSON-ready: its public dictionary form (:func:`config_to_dict`)."""
+        return config_to_dict(self.config)
 
 
 def _opponents(body: Mapping[str, Any], players: int, expansion: bool, allow_paths: bool) -> tuple[str, ...]:
@@ -163,51 +180,43 @@ def parse_new_game(body: object, allow_paths: bool = True) -> NewGame:
     ``allow_paths=False`` refuses agent specs that name a file (a server open to other machines)."""
     doc = _object(body)
     _check_keys(doc, NEW_GAME_KEYS)
-    rules = doc.get("rules", "base")
-    if rules not in RULES:
-        raise WebError(422, f"rules: expected one of {', '.join(RULES)}, got {rules!r:.60}")
-    expansion, brutii = rules != "base", rules == "brutii"
-    players = _int(doc, "players", 5 if brutii else 4, 1, 8)
-    assert players is not None
-    card = doc.get("victory_card")
-    if card is not None and not isinstance(card, str):
-        raise WebError(422, f"victory_card: expected a card id or null, got {card!r:.60}")
-    options: dict[str, Any] = {
-        "players": players,
-        "victory_card": card or None,
-        "point_variant": _bool(doc, "point_variant"),
-        "round_limit": _int(doc, "round_limit", 60, 1, 1000),
-        "expansion": expansion,
-    }
-    if brutii:
-        options.update(brutii=True, brutii_seat=_int(doc, "brutii_seat", None, 0, players - 1))
-    elif doc.get("brutii_seat") is not None:
-        raise WebError(422, "brutii_seat: only with rules 'brutii'")
-    try:
-        GameConfig(**options)
-    except ValueError as exc:
-        raise WebError(422, str(exc)) from None
+    config = _game(doc)
+    players = config.players
     seat = _int(doc, "seat", 0, 0, players - 1)
     seed = _int(doc, "seed", None, 0, MAX_SEED)
     assert seat is not None
     return NewGame(
-        options,
+        config,
         seat,
-        _opponents(doc, players, expansion, allow_paths),
+        _opponents(doc, players, config.rules.uses_expansion, allow_paths),
         secrets.randbelow(MAX_SEED) if seed is None else seed,
     )
 
 
+def _game(doc: Mapping[str, Any]) -> GameConfig:
+    """The game a new-game request asks for: ``rules`` (default: the base game) with the :data:`GAME_KEYS` given;
+    what is left out is :class:`GameConfig`'s default (the rule set's player count, the round limit)."""
+    options = {key: doc[key] for key in GAME_KEYS if key in doc}
+    if options.get("victory_card") == "":
+        options["victory_card"] = None  # a random card, as null
+    _int(options, "round_limit", None, 1, MAX_ROUND_LIMIT)
+    try:
+        return GameConfig.for_rules(RuleSet.parse(doc.get("rules", RuleSet.BASE.value)), **options)
+    except ValueError as exc:  # names the option
+        raise WebError(422, str(exc)) from None
+
+
 def game_options() -> dict[str, Any]:
-    """What the new-game form offers: agent names, rule sets with their player counts and victory cards."""
+    """What the new-game form offers: agent names, the rule sets of the packaged components (each with its player
+    counts, default player count and victory cards) and the default round limit."""
     components = default_components()
     rules: dict[str, Any] = {}
-    for name in RULES:
-        expansion, brutii = name != "base", name == "brutii"
-        if expansion and components.expansion is None:
+    for rule_set in RuleSet:
+        try:
+            counts = rule_set.player_counts(components)
+        except ValueError:  # the component set lacks this rule set's tables
             continue
-        config = GameConfig(players=5 if brutii else 4, expansion=expansion, brutii=brutii)
-        counts = config.player_counts
+        brutii = rule_set.has_brutii
         cards = [
             {
                 "id": card.id,
@@ -215,10 +224,19 @@ def game_options() -> dict[str, Any]:
                 "length": card.length,
                 "required": {str(n): required_for(card, n, brutii) for n in counts if n in card.required},
             }
-            for card in victory_cards_of(components, expansion)
+            for card in victory_cards_of(components, rule_set.uses_expansion)
         ]
-        rules[name] = {"players": list(counts), "victory_cards": cards}
-    return {"agents": agent_names(), "rules": rules, "default_opponent": {"base": "heuristic", "expansion": "random"}}
+        rules[rule_set.value] = {
+            "players": list(counts),
+            "default_players": rule_set.default_players(components),
+            "victory_cards": cards,
+        }
+    return {
+        "agents": agent_names(),
+        "rules": rules,
+        "round_limit": DEFAULT_ROUND_LIMIT,
+        "default_opponent": {"base": "heuristic", "expansion": "random"},
+    }
 
 
 # -- choices ------------------------------------------------------------------------------
@@ -279,7 +297,8 @@ class SaveDir:
 
     def save(self, rules: str, record: GameRecord) -> tuple[Path, int]:
         """Store ``record`` under the next free game id of its rule set's file; returns the file and the id."""
-        definition = {"source": "tribune serve", "expansion": rules != "base", "brutii": rules == "brutii"}
+        rule_set = RuleSet.parse(rules)
+        definition = {"source": "tribune serve", "expansion": rule_set.uses_expansion, "brutii": rule_set.has_brutii}
         path = self.file(rules)
         with self._lock, ResultStore(path, definition) as store:
             while True:
@@ -332,13 +351,14 @@ class PlaySession:
     @classmethod
     def create(cls, request: NewGame, save_dir: SaveDir | None = None) -> PlaySession:
         """Seat the agents and play up to the person's first decision; :class:`WebError` (422) for an agent that
-        cannot be built or does not play these rules."""
-        config = GameConfig(**request.options)
+        cannot be built or does not play this game (``opponents:`` and :meth:`~agents.Agent.supports`'s message)."""
+        config = request.config
         players = config.players
         agents: dict[int, Agent] = {}
         names: list[str] = []
         others = iter(request.opponents)
         try:
+            check_specs_support(request.opponents, config)
             for s in range(players):
                 if s == request.seat:
                     names.append(HUMAN)
@@ -373,8 +393,8 @@ class PlaySession:
 
     @property
     def rules(self) -> str:
-        config = self.game.config
-        return "brutii" if config.brutii else "expansion" if config.expansion else "base"
+        """The name of the game's rule set (``base``, ``expansion`` or ``brutii``)."""
+        return self.game.config.rules.value
 
     def close(self) -> None:
         """Close the agents (the game stays readable)."""

@@ -1,0 +1,295 @@
+"""The games of ``tribune serve`` in SQLite: :class:`GameStore`, one file in the save directory (:data:`GAMES_FILE`).
+
+Schema (version :data:`SCHEMA_VERSION`)::
+
+    meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)      -- 'schema' -> '1'
+    games(id TEXT PRIMARY KEY,       -- the game's id in the API
+          status TEXT NOT NULL,      -- playing | over | resigned | abandoned
+          created REAL, updated REAL,-- Unix times
+          rules TEXT NOT NULL,       -- base | expansion | brutii
+          config TEXT NOT NULL,      -- the options, JSON in config_to_dict's form
+          seed INTEGER NOT NULL,     -- the game's seed (agent seeds derive from it)
+          seat INTEGER NOT NULL,     -- the person's seat
+          seating TEXT NOT NULL,     -- JSON list: "human" in the person's seat, an agent spec in every other
+          modules TEXT NOT NULL,     -- JSON list of the modules that register those agents
+          steps INTEGER NOT NULL,    -- actions played
+          round INTEGER NOT NULL,    -- the round after the last action
+          saved TEXT)                -- JSON {"path", "game_id", "replay"} once the record is in a results file
+    moves(game TEXT, step INTEGER,   -- PRIMARY KEY (game, step); step counts from 0
+          seat INTEGER NOT NULL,     -- who played it
+          action TEXT NOT NULL,      -- the engine's action text (tribune_env.engine.notation)
+          seconds REAL NOT NULL,     -- decision time
+          note TEXT)                 -- what went wrong with a bot's move (its fallback, as shown to the person)
+
+What is stored is the game's *definition and action list*, not its document: a move is one short row, written and
+committed on its own as soon as it is applied (WAL journal), so a server killed at any moment loses at most the
+action being applied; a game is restored by replaying its actions from the seed, which rebuilds the game exactly,
+its event log included (the page's log and "since your last decision"). A second server on the same directory is
+refused (an exclusive ``flock`` on :data:`LOCK_FILE`, which the kernel drops when the process dies).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+GAMES_FILE = "tribune-serve-games.db"
+LOCK_FILE = "tribune-serve.lock"
+SCHEMA_VERSION = 1
+PLAYING, OVER, RESIGNED, ABANDONED = "playing", "over", "resigned", "abandoned"
+STATUSES = (PLAYING, OVER, RESIGNED, ABANDONED)
+_CREATE = (
+    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS games (id TEXT PRIMARY KEY, status TEXT NOT NULL, created REAL NOT NULL, "
+    "updated REAL NOT NULL, rules TEXT NOT NULL, config TEXT NOT NULL, seed INTEGER NOT NULL, seat INTEGER NOT NULL, "
+    "seating TEXT NOT NULL, modules TEXT NOT NULL, steps INTEGER NOT NULL, round INTEGER NOT NULL, saved TEXT)",
+    "CREATE TABLE IF NOT EXISTS moves (game TEXT NOT NULL REFERENCES games(id), step INTEGER NOT NULL, "
+    "seat INTEGER NOT NULL, action TEXT NOT NULL, seconds REAL NOT NULL, note TEXT, PRIMARY KEY (game, step)) "
+    "WITHOUT ROWID",
+    "CREATE INDEX IF NOT EXISTS games_by_status ON games (status, updated)",
+)
+_COLUMNS = "id, status, created, updated, rules, config, seed, seat, seating, modules, steps, round, saved"
+
+
+class StoreError(Exception):
+    """The games database cannot be opened or written; the message names the file and the problem."""
+
+
+@dataclass(frozen=True)
+class StoredMove:
+    """One action of a stored game."""
+
+    step: int
+    seat: int
+    action: str
+    seconds: float
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A game's row (``moves`` only when read with :meth:`GameStore.game`)."""
+
+    id: str
+    status: str
+    created: float
+    updated: float
+    rules: str
+    config: dict[str, Any]
+    seed: int
+    seat: int
+    seating: tuple[str, ...]
+    modules: tuple[str, ...]
+    steps: int
+    round: int
+    saved: dict[str, Any] | None
+    moves: tuple[StoredMove, ...] = ()
+
+    def summary(self) -> dict[str, Any]:
+        """What the start page lists of an unfinished game."""
+        return {
+            "id": self.id,
+            "rules": self.rules,
+            "players": len(self.seating),
+            "seat": self.seat,
+            "names": ["you" if s == self.seat else name for s, name in enumerate(self.seating)],
+            "step": self.steps,
+            "round": self.round,
+            "created": self.created,
+            "updated": self.updated,
+        }
+
+
+def _row(row: Sequence[Any]) -> StoredGame:
+    saved = json.loads(row[12]) if row[12] is not None else None
+    return StoredGame(
+        id=row[0],
+        status=row[1],
+        created=row[2],
+        updated=row[3],
+        rules=row[4],
+        config=json.loads(row[5]),
+        seed=row[6],
+        seat=row[7],
+        seating=tuple(json.loads(row[8])),
+        modules=tuple(json.loads(row[9])),
+        steps=row[10],
+        round=row[11],
+        saved=saved,
+    )
+
+
+class GameStore:
+    """The games database of one server: ``directory / GAMES_FILE`` (created when missing), or in memory when
+    ``directory`` is ``None`` (games then live as long as the process). Thread-safe; every write is one committed
+    transaction. ``synchronous``: SQLite's setting (``NORMAL``: a commit survives the process being killed, and
+    the file stays consistent through a power cut; ``FULL``: a commit also survives a power cut, at an fsync per
+    move). Raises :class:`StoreError` for a file that is not this database or one another server is using."""
+
+    def __init__(self, directory: str | Path | None = None, synchronous: str = "NORMAL") -> None:
+        self.path = None if directory is None else Path(directory) / GAMES_FILE
+        self._lock = threading.Lock()
+        self._lock_fd = -1
+        if self.path is not None:
+            self._hold_directory(self.path.parent)
+        try:
+            self._db = self._open(synchronous)
+        except BaseException:
+            self._release_directory()
+            raise
+
+    def _hold_directory(self, directory: Path) -> None:
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            fd = os.open(directory / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise StoreError(f"{directory}: cannot keep games there: {exc.strerror or exc}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise StoreError(
+                f"{directory}: another `tribune serve` is using this save directory (it holds {LOCK_FILE}); "
+                "stop it or choose another --save-dir"
+            ) from None
+        self._lock_fd = fd
+
+    def _release_directory(self) -> None:
+        if self._lock_fd >= 0:
+            os.close(self._lock_fd)  # drops the flock
+            self._lock_fd = -1
+
+    def _open(self, synchronous: str) -> sqlite3.Connection:
+        where = ":memory:" if self.path is None else str(self.path)
+        try:
+            db = sqlite3.connect(where, isolation_level=None, check_same_thread=False, timeout=10.0)
+        except sqlite3.Error as exc:
+            raise StoreError(f"{where}: cannot open the games database: {exc}") from None
+        try:
+            if self.path is not None:
+                db.execute("PRAGMA journal_mode=WAL")
+            db.execute(f"PRAGMA synchronous={'FULL' if synchronous.upper() == 'FULL' else 'NORMAL'}")
+            db.execute("PRAGMA foreign_keys=ON")
+            with _transaction(db):
+                for statement in _CREATE:
+                    db.execute(statement)
+                found = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+                if found is None:
+                    db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+                elif found[0] != str(SCHEMA_VERSION):
+                    raise StoreError(f"{where}: games database of schema {found[0]}, this version reads {SCHEMA_VERSION}")
+        except sqlite3.Error as exc:
+            db.close()
+            raise StoreError(f"{where}: not a games database of tribune serve ({exc})") from None
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def close(self) -> None:
+        """Close the database and let another server use the directory."""
+        with self._lock:
+            self._db.close()
+            self._release_directory()
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            try:
+                with _transaction(self._db):
+                    yield self._db
+            except sqlite3.Error as exc:
+                raise StoreError(f"{self.path or 'the games database'}: {exc}") from None
+
+    # -- writing ----------------------------------------------------------------------------
+
+    def add_game(
+        self,
+        game_id: str,
+        rules: str,
+        config: dict[str, Any],
+        seed: int,
+        seat: int,
+        seating: Sequence[str],
+        modules: Sequence[str],
+    ) -> None:
+        """Store a new game (no move yet)."""
+        now = time.time()
+        row = (game_id, PLAYING, now, now, rules, json.dumps(config), seed, seat, json.dumps(list(seating)))
+        with self._write() as db:
+            db.execute(
+                f"INSERT INTO games ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, NULL)",
+                (*row, json.dumps(list(modules))),
+            )
+
+    def add_move(self, game_id: str, move: StoredMove, round_: int) -> None:
+        """Store the game's next move and commit; a step already stored (another process playing the game) is a
+        :class:`StoreError`."""
+        with self._write() as db:
+            db.execute(
+                "INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, move.step, move.seat, move.action, move.seconds, move.note),
+            )
+            db.execute(
+                "UPDATE games SET steps = ?, round = ?, updated = ? WHERE id = ? AND status = ?",
+                (move.step + 1, round_, time.time(), game_id, PLAYING),
+            )
+
+    def set_status(self, game_id: str, status: str, saved: dict[str, Any] | None = None) -> None:
+        """Record how a game ended (``over``, ``resigned``, ``abandoned``) and where its record was saved."""
+        if status not in STATUSES:
+            raise ValueError(f"status: expected one of {', '.join(STATUSES)}, got {status!r}")
+        with self._write() as db:
+            db.execute(
+                "UPDATE games SET status = ?, saved = ?, updated = ? WHERE id = ?",
+                (status, None if saved is None else json.dumps(saved), time.time(), game_id),
+            )
+
+    # -- reading ----------------------------------------------------------------------------
+
+    def game(self, game_id: str) -> StoredGame | None:
+        """The game ``game_id`` with its moves, or ``None``."""
+        with self._lock:
+            row = self._db.execute(f"SELECT {_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None:
+                return None
+            moves = self._db.execute(
+                "SELECT step, seat, action, seconds, note FROM moves WHERE game = ? ORDER BY step", (game_id,)
+            ).fetchall()
+        return replace(_row(row), moves=tuple(StoredMove(*m) for m in moves))
+
+    def games(self, status: str | None = None) -> list[StoredGame]:
+        """The stored games (without their moves), the most recently played first; only those of ``status`` if
+        given."""
+        query = f"SELECT {_COLUMNS} FROM games"
+        args: tuple[str, ...] = ()
+        if status is not None:
+            query, args = query + " WHERE status = ?", (status,)
+        with self._lock:
+            rows = self._db.execute(query + " ORDER BY updated DESC, id", args).fetchall()
+        return [_row(r) for r in rows]
+
+    def unfinished(self) -> list[StoredGame]:
+        """The games still being played, the most recently played first."""
+        return self.games(PLAYING)
+
+
+@contextlib.contextmanager
+def _transaction(db: sqlite3.Connection) -> Iterator[None]:
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
