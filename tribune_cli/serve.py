@@ -1,5 +1,6 @@
 """``tribune serve``: start the local web app of :mod:`tribune_arena.human.web.app` (Flask is imported only here,
-when it runs, so that ``tribune`` works without the ``web`` extra)."""
+when it runs, so that ``tribune`` works without the ``web`` extra; the games database and the bots' processes need
+no Flask)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,9 @@ import ipaddress
 import socket
 import sys
 from typing import Any
+
+from tribune_arena.human.web.bots import DEFAULT_BOT_SECONDS, DEFAULT_BOT_WORKERS, MAX_BOT_SECONDS, MAX_BOT_WORKERS
+from tribune_arena.human.web.store import GAMES_FILE, StoreError
 
 DEFAULT_PORT = 8000
 DEFAULT_SAVE_DIR = "tribune-games"
@@ -31,10 +35,28 @@ def add_parser(commands: Any) -> None:
         "--save-dir",
         default=DEFAULT_SAVE_DIR,
         metavar="DIR",
-        help=f"where finished games are saved, one results file per rule set readable by `tribune replay` "
+        help=f"where every game is kept, move by move ({GAMES_FILE}: unfinished games continue after a restart), "
+        f"and finished games are saved, one results file per rule set readable by `tribune replay` "
         f"(default: ./{DEFAULT_SAVE_DIR})",
     )
-    parser.add_argument("--no-save", action="store_true", help="do not save finished games")
+    parser.add_argument(
+        "--no-save", action="store_true", help="keep games in memory only: lost when the server stops, none saved"
+    )
+    parser.add_argument(
+        "--bot-seconds",
+        type=float,
+        default=DEFAULT_BOT_SECONDS,
+        metavar="S",
+        help=f"each bot's time limit per move; a bot past it plays its first legal choice and the page says so "
+        f"(default: {DEFAULT_BOT_SECONDS:g}; at most {MAX_BOT_SECONDS:g})",
+    )
+    parser.add_argument(
+        "--bot-workers",
+        type=int,
+        default=DEFAULT_BOT_WORKERS,
+        metavar="N",
+        help=f"processes that run the bots' moves (default: {DEFAULT_BOT_WORKERS})",
+    )
 
 
 def is_loopback(host: str) -> bool:
@@ -46,10 +68,22 @@ def is_loopback(host: str) -> bool:
     return bool(infos) and all(ipaddress.ip_address(str(info[4][0]).split("%")[0]).is_loopback for info in infos)
 
 
+def _bad_option(args: argparse.Namespace) -> str | None:
+    """What is wrong with the command's options (``None``: nothing)."""
+    if not 0 <= args.port <= 65535:
+        return f"--port must be from 0 to 65535, got {args.port}"
+    if not 0 < args.bot_seconds <= MAX_BOT_SECONDS:  # refuses nan and inf too
+        return f"--bot-seconds must be above 0 and at most {MAX_BOT_SECONDS:g}, got {args.bot_seconds:g}"
+    if not 1 <= args.bot_workers <= MAX_BOT_WORKERS:
+        return f"--bot-workers must be from 1 to {MAX_BOT_WORKERS}, got {args.bot_workers}"
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     """The ``serve`` command: serve until interrupted; bad options print ``tribune: error: ...`` and return 2."""
-    if not 0 <= args.port <= 65535:
-        print(f"tribune: error: --port must be from 0 to 65535, got {args.port}", file=sys.stderr)
+    problem = _bad_option(args)
+    if problem is not None:
+        print(f"tribune: error: {problem}", file=sys.stderr)
         return 2
     if not args.allow_remote and not is_loopback(args.host):
         print(
@@ -68,15 +102,25 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    app = create_app(None if args.no_save else args.save_dir, allow_remote=args.allow_remote)
+    save_dir = None if args.no_save else args.save_dir
+    try:
+        app = create_app(save_dir, args.allow_remote, bot_seconds=args.bot_seconds, bot_workers=args.bot_workers)
+    except StoreError as exc:
+        print(f"tribune: error: {exc}", file=sys.stderr)
+        return 2
+    games = app.extensions["tribune_games"]
     try:
         server = make_server(args.host, args.port, app, threaded=True)
     except OSError as exc:
+        games.close()
         print(f"tribune: error: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     host = f"[{args.host}]" if ":" in args.host else args.host
-    saving = "not saved" if args.no_save else f"saved under {args.save_dir}/"
-    print(f"Tribune: open http://{host}:{server.server_port}/ in a browser (finished games {saving}); Ctrl+C stops")
+    if save_dir is None:
+        saving = "games are kept in memory only"
+    else:
+        saving = f"games kept in {save_dir}/, {len(games.unfinished())} unfinished"
+    print(f"Tribune: open http://{host}:{server.server_port}/ in a browser ({saving}); Ctrl+C stops")
     sys.stdout.flush()
     try:
         server.serve_forever()
@@ -84,5 +128,5 @@ def run(args: argparse.Namespace) -> int:
         print("tribune: stopped", file=sys.stderr)
     finally:
         server.server_close()
-        app.extensions["tribune_games"].close()
+        games.close()
     return 0

@@ -3,56 +3,87 @@
 Routes (bodies and statuses: :mod:`tribune_arena.human.web.session`):
 
 - ``GET /``: the page; ``GET /api/options``: what the new-game form offers;
-- ``GET /api/games``: the ids of the games held; ``POST /api/games``: a new game (201, its state);
+- ``GET /api/games``: the games still being played (``games``: their ids; ``unfinished``: what the start page lists
+  of each, the most recently played first); ``POST /api/games``: a new game (201, its state);
 - ``GET /api/games/<id>``: a game's state (the board drawn for the person's seat, the decision and its choices in
-  words, the victory card and progress, what changed since the person's last decision, the result);
-- ``POST /api/games/<id>/action``: play the person's decision, then the agents up to the next one;
-- ``GET /api/games/<id>/record``: the finished game's record (as saved); ``DELETE /api/games/<id>``: forget a game.
+  words, the victory card and progress, what changed since the person's last decision, the result, the status:
+  ``playing``, ``over``, ``resigned`` or ``abandoned``);
+- ``POST /api/games/<id>/action``: play the person's decision, then the bots up to the next one;
+- ``POST /api/games/<id>/resign``: give the game up (saved with the person's forfeit); ``POST
+  /api/games/<id>/abandon`` (or ``DELETE /api/games/<id>``): leave it unfinished; both answer the game's state;
+- ``GET /api/games/<id>/record``: the finished or resigned game's record (as saved).
 
-Every error is a JSON object ``{"error": message, "status": code}`` (a bug in the server too: 500, logged). Unless
-the app allows remote use, requests whose ``Host`` is not a loopback name are refused (403), so that a web page
-elsewhere cannot reach the server by DNS rebinding.
+Every game stays reachable by its id, across restarts of the server (see :mod:`.store`).
+
+Every error is a JSON object ``{"error": message, "status": code}`` (a bug in the server too: 500, logged). A body
+that cannot be read (a malformed chunked body), is not JSON, is nested deeper than :data:`MAX_DEPTH` or is longer
+than :data:`MAX_BODY` bytes is a 400 (413). A malformed ``Host`` header is a 400; unless the app allows remote use,
+requests whose ``Host`` is not a loopback name are refused (403), so that a web page elsewhere cannot reach the
+server by DNS rebinding.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+import json
+import re
 from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, current_app, jsonify, request, send_from_directory
 from werkzeug.exceptions import HTTPException
 
-from tribune_arena.human.web.session import LOCK_WAIT, GameManager, PlaySession, SaveDir, WebError, game_options
+from tribune_arena.human.web.bots import DEFAULT_BOT_SECONDS, DEFAULT_BOT_WORKERS
+from tribune_arena.human.web.session import GameManager, SaveDir, WebError, game_options
+from tribune_arena.human.web.store import ABANDONED
 
 STATIC = Path(__file__).parent / "static"
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+MAX_DEPTH = 32
+"""The deepest nesting of arrays and objects a JSON body may have (the API's bodies are flat)."""
+MAX_BODY = 1 << 20
+"""The longest request body, in bytes."""
+_HOST = re.compile(r"(?:\[(?P<ipv6>[0-9A-Fa-f:.]+)\]|(?P<name>[A-Za-z0-9._-]+))(?::(?P<port>[0-9]{1,5}))?")
 
 
-def _host_name(host: str) -> str:
-    """``Host`` header without its port (``[::1]:8000`` -> ``::1``)."""
-    if host.startswith("["):
-        return host[1:].partition("]")[0]
-    return host.rpartition(":")[0] if host.count(":") == 1 else host
+def _host_name(host: str) -> str | None:
+    """The name in a ``Host`` header (``[::1]:8000`` -> ``::1``, ``localhost`` -> ``localhost``); ``None`` for a
+    malformed one (``127.0.0.1:80:80``, a port above 65535, characters a host name cannot have)."""
+    found = _HOST.fullmatch(host)
+    if found is None or (found["port"] is not None and int(found["port"]) > 65535):
+        return None
+    return found["ipv6"] or found["name"]
 
 
-@contextmanager
-def _locked(session: PlaySession) -> Iterator[PlaySession]:
-    if not session.lock.acquire(timeout=LOCK_WAIT):
-        raise WebError(409, "the game is busy with another request; try again")
-    try:
-        yield session
-    finally:
-        session.lock.release()
+def _depth(value: object) -> int:
+    """How deeply arrays and objects nest in a parsed JSON value (iteratively: any depth is measured)."""
+    deepest = 0
+    todo = [(value, 1)]
+    while todo:
+        item, depth = todo.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, depth)
+            todo.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
 
 
 def _body() -> object:
-    if not request.get_data():
+    """The request's JSON body; :class:`WebError` 400 for one that is missing, unreadable or not JSON."""
+    try:
+        data = request.get_data(cache=True)
+    except OSError as exc:  # a malformed chunked body (werkzeug's "Invalid chunk header")
+        raise WebError(400, f"the request body could not be read ({exc!s:.100})") from None
+    if not data:
         raise WebError(400, "the request needs a JSON body")
-    body = request.get_json(silent=True)
-    if body is None:
+    if not request.is_json:
         raise WebError(400, "the request body is not JSON (send Content-Type: application/json)")
+    try:
+        body = json.loads(data)
+    except RecursionError:
+        raise WebError(400, f"the JSON body is nested too deeply (at most {MAX_DEPTH} levels)") from None
+    except ValueError:  # not JSON, or not UTF-8
+        raise WebError(400, "the request body is not JSON (send Content-Type: application/json)") from None
+    if _depth(body) > MAX_DEPTH:
+        raise WebError(400, f"the JSON body is nested too deeply (at most {MAX_DEPTH} levels)")
     return body
 
 
@@ -76,9 +107,13 @@ def _server_error(exc: Exception) -> tuple[Response, int]:
     return jsonify(error=f"internal error ({type(exc).__name__}: {exc!s:.200}); see the server's log", status=500), 500
 
 
-def _loopback_only() -> None:
-    if not current_app.config["TRIBUNE_ALLOW_REMOTE"] and _host_name(request.host) not in LOOPBACK_HOSTS:
-        raise WebError(403, f"host {request.host!r:.60} refused: this server answers on the loopback only")
+def _check_host() -> None:
+    raw = request.headers.get("Host")
+    name = "" if raw is None else _host_name(raw)
+    if name is None:
+        raise WebError(400, f"malformed Host header {raw!r:.80}")
+    if not current_app.config["TRIBUNE_ALLOW_REMOTE"] and name.lower() not in LOOPBACK_HOSTS:
+        raise WebError(403, f"host {raw!r:.60} refused: this server answers on the loopback only")
 
 
 def _no_store(response: Response) -> Response:
@@ -96,31 +131,46 @@ def _options() -> Response:
 
 
 def _list_games() -> Response:
-    return jsonify(games=_games().ids())
+    unfinished = _games().unfinished()
+    return jsonify(games=[game["id"] for game in unfinished], unfinished=unfinished)
 
 
 def _new_game() -> tuple[Response, int]:
-    session = _games().create(_body())
-    with _locked(session):
-        return jsonify(session.state()), 201
+    games = _games()
+    session = games.create(_body())
+    with games.locked(session.id) as held:
+        return jsonify(held.state()), 201
 
 
 def _game_state(game_id: str) -> Response:
-    with _locked(_games().get(game_id)) as session:
+    with _games().locked(game_id) as session:
         return jsonify(session.state())
 
 
 def _act(game_id: str) -> Response:
-    session = _games().get(game_id)
     body = _body()
-    with _locked(session):
+    with _games().locked(game_id) as session:
         session.act(body)
         return jsonify(session.state())
 
 
+def _resign(game_id: str) -> Response:
+    with _games().locked(game_id) as session:
+        session.resign()
+        return jsonify(session.state())
+
+
+def _abandon(game_id: str) -> Response:
+    with _games().locked(game_id) as session:
+        session.abandon()
+        return jsonify(session.state())
+
+
 def _record(game_id: str) -> Response:
-    with _locked(_games().get(game_id)) as session:
-        if not session.game.is_over:
+    with _games().locked(game_id) as session:
+        if session.status == ABANDONED:
+            raise WebError(409, "the game was abandoned; an abandoned game has no record")
+        if not session.over:
             raise WebError(409, "the game is not over yet; its record is written when it ends")
         doc: dict[str, Any] = {"record": session.record().to_dict(), "saved": session.saved}
         if session.saved is not None:
@@ -129,22 +179,34 @@ def _record(game_id: str) -> Response:
 
 
 def _remove(game_id: str) -> Response:
-    _games().remove(game_id)
-    return jsonify(removed=game_id)
+    _games().abandon(game_id)
+    return jsonify(removed=game_id, status="abandoned")
 
 
-def create_app(save_dir: str | Path | None = None, allow_remote: bool = False, max_games: int = 64) -> Flask:
-    """The app. ``save_dir``: where finished games are saved (``None``: not saved). ``allow_remote``: accept any
-    ``Host`` and refuse agent specs that load a file. ``app.extensions["tribune_games"]`` is the
+def create_app(
+    save_dir: str | Path | None = None,
+    allow_remote: bool = False,
+    max_games: int = 64,
+    bot_seconds: float = DEFAULT_BOT_SECONDS,
+    bot_workers: int = DEFAULT_BOT_WORKERS,
+) -> Flask:
+    """The app. ``save_dir``: where the games database and the finished games' results files are (``None``: games
+    in memory only, finished games not saved); raises :class:`~.store.StoreError` if another server uses it.
+    ``allow_remote``: accept any ``Host`` and refuse agent specs that load a file. ``max_games``: games held in
+    memory (the others are read back from the database when asked for). ``bot_seconds``: each bot's limit per move;
+    ``bot_workers``: the processes that run the bots. ``app.extensions["tribune_games"]`` is the
     :class:`~tribune_arena.human.web.session.GameManager` (close it when the server stops)."""
     app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
     app.config["TRIBUNE_ALLOW_REMOTE"] = allow_remote
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
     saving = SaveDir(save_dir) if save_dir is not None else None
-    app.extensions["tribune_games"] = GameManager(saving, max_games, allow_paths=not allow_remote)
+    app.extensions["tribune_games"] = GameManager(
+        saving, max_games, allow_paths=not allow_remote, bot_seconds=bot_seconds, bot_workers=bot_workers
+    )
     app.register_error_handler(WebError, _web_error)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(Exception, _server_error)
-    app.before_request(_loopback_only)
+    app.before_request(_check_host)
     app.after_request(_no_store)
     app.add_url_rule("/", view_func=_index, methods=["GET"])
     app.add_url_rule("/api/options", view_func=_options, methods=["GET"])
@@ -153,5 +215,7 @@ def create_app(save_dir: str | Path | None = None, allow_remote: bool = False, m
     app.add_url_rule("/api/games/<game_id>", view_func=_game_state, methods=["GET"])
     app.add_url_rule("/api/games/<game_id>", endpoint="remove", view_func=_remove, methods=["DELETE"])
     app.add_url_rule("/api/games/<game_id>/action", view_func=_act, methods=["POST"])
+    app.add_url_rule("/api/games/<game_id>/resign", view_func=_resign, methods=["POST"])
+    app.add_url_rule("/api/games/<game_id>/abandon", view_func=_abandon, methods=["POST"])
     app.add_url_rule("/api/games/<game_id>/record", view_func=_record, methods=["GET"])
     return app

@@ -1,27 +1,35 @@
 """The games of ``tribune serve``: one :class:`PlaySession` per game, kept by a :class:`GameManager`.
 
-A person sits in one seat; agents (any spec of :mod:`agents.specs`) fill the others and play server-side between
-the person's decisions. Every request is checked before anything changes: a bad one raises :class:`WebError`
-(an HTTP status and a message naming the problem) and leaves the game as it was. Each game has its own lock, so
-several games run at once and two requests to one game never interleave.
+A person sits in one seat; bots (any spec of :mod:`agents.specs`) fill the others and play server-side between
+the person's decisions, each move in a worker process under a per-move time limit (:mod:`.bots`; a bot that fails
+or overruns plays its first legal choice, and the page says so). Every request is checked before anything changes:
+a bad one raises :class:`WebError` (an HTTP status and a message naming the problem) and leaves the game as it was.
+Each game has its own lock, so several games run at once and two requests to one game never interleave.
+
+Every game is durable: each move is committed to the server's games database (:mod:`.store`) as it is played, and
+a game not in memory (the server restarted, or it was dropped from memory for newer ones) is rebuilt from it by
+replaying its moves, under the same id and at the same step. A game ends when it is over, when the person resigns
+(saved as a record with the person's forfeit) or when they abandon it (recorded, no result).
 
 The JSON bodies (all keys optional unless said):
 
 - new game (:func:`parse_new_game`): ``players`` (default: the rule set's, :meth:`RuleSet.default_players`),
   ``seat`` (default 0), ``opponents`` (a list of specs in seat order, or one spec for every other seat; default
-  ``heuristic``, ``random`` in expansion games), ``rules`` (a :class:`RuleSet` name: ``base``, ``expansion`` or
-  ``brutii``; default ``base``), ``victory_card`` (an id, ``null`` for a random valid one), ``point_variant``,
-  ``round_limit`` (default :data:`DEFAULT_ROUND_LIMIT`), ``brutii_seat``, ``seed`` (default: random); the game's
-  options are checked by :class:`GameConfig`, whose message names the bad one;
+  ``heuristic``, ``random`` in expansion games; a spec asking for more ``seconds`` per move than the server's bot
+  limit is refused), ``rules`` (a :class:`RuleSet` name: ``base``, ``expansion`` or ``brutii``; default ``base``),
+  ``victory_card`` (an id, ``null`` for a random valid one), ``point_variant``, ``round_limit`` (default
+  :data:`DEFAULT_ROUND_LIMIT`), ``brutii_seat``, ``seed`` (default: random); the game's options are checked by
+  :class:`GameConfig`, whose message names the bad one;
 - a decision (:meth:`PlaySession.act`): exactly one of ``choice`` (the index of a choice listed in the game's
   state), ``bid`` (an amount of denarii) or ``action`` (the engine's action text, e.g. ``place:5``); optionally
   ``step``, the state's ``step`` the person decided on (another one means the request is stale: 409).
 
-Statuses: 400 body not a JSON object, 404 unknown game id, 409 the game is over, busy or has moved on, or the
-action is not legal now, 422 a field missing, of the wrong type or out of range.
+Statuses: 400 body not a JSON object, 404 unknown game id, 409 the game is over, resigned, abandoned, busy or has
+moved on, or the action is not legal now, 422 a field missing, of the wrong type or out of range, 503 the games
+database could not be written (the move is undone).
 
-A finished game is saved (:class:`SaveDir`) as a :class:`~tribune_arena.records.GameRecord` in an SQLite
-results file of its rule set, ``tribune-serve-<rules>.sqlite``, which ``tribune replay FILE --game N`` reads.
+A finished or resigned game is saved (:class:`SaveDir`) as a :class:`~tribune_arena.records.GameRecord` in an
+SQLite results file of its rule set, ``tribune-serve-<rules>.sqlite``, which ``tribune replay FILE --game N`` reads.
 """
 
 from __future__ import annotations
@@ -29,17 +37,38 @@ from __future__ import annotations
 import secrets
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections import OrderedDict
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from agents import Agent, AgentError, check_specs_support, make_agent
+from agents import AgentError
 from agents.specs import agent_names, parse_spec
 from tribune_arena.human import explain
 from tribune_arena.human.bot import bot_move
-from tribune_arena.records import GameRecord, SeatTiming
-from tribune_arena.tournament.store import ResultStore
+from tribune_arena.human.web.bots import (
+    DEFAULT_BOT_SECONDS,
+    DEFAULT_BOT_WORKERS,
+    BotPool,
+    Decision,
+    RemoteBot,
+    decision_seed,
+)
+from tribune_arena.human.web.store import (
+    ABANDONED,
+    OVER,
+    PLAYING,
+    RESIGNED,
+    GameStore,
+    StoredGame,
+    StoredMove,
+    StoreError,
+)
+from tribune_arena.records import Forfeit, GameRecord, SeatTiming
+from tribune_arena.tournament.play import agent_modules
+from tribune_arena.tournament.store import ResultStore, expected_outcome
 from tribune_env.board import board_svg
 from tribune_env.data import Faction, Official, Region, default_components
 from tribune_env.engine.actions import (
@@ -58,6 +87,7 @@ from tribune_env.engine.config import (
     GameConfig,
     RuleSet,
     config_fields,
+    config_from_dict,
     config_to_dict,
     required_for,
     victory_cards_of,
@@ -90,9 +120,11 @@ class WebError(Exception):
 # -- request checking ---------------------------------------------------------------------
 
 
-def _int(body: Mapping[str, Any], key: str, default: int | None, low: int, high: int) -> int | None:
+def _int(
+    body: Mapping[str, Any], key: str, default: int | None, low: int, high: int, nullable: bool = True
+) -> int | None:
     value = body.get(key, default)
-    if value is None:
+    if value is None and nullable:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
         raise WebError(422, f"{key}: expected an integer, got {value!r:.60}")
@@ -182,7 +214,7 @@ def parse_new_game(body: object, allow_paths: bool = True) -> NewGame:
     _check_keys(doc, NEW_GAME_KEYS)
     config = _game(doc)
     players = config.players
-    seat = _int(doc, "seat", 0, 0, players - 1)
+    seat = _int(doc, "seat", 0, 0, players - 1, nullable=False)
     seed = _int(doc, "seed", None, 0, MAX_SEED)
     assert seat is not None
     return NewGame(
@@ -317,15 +349,25 @@ class _Clock:
     total: list[float]
     longest: list[float]
 
+    @classmethod
+    def of(cls, players: int) -> _Clock:
+        return cls([0] * players, [0.0] * players, [0.0] * players)
+
     def add(self, seat: int, seconds: float) -> None:
         self.moves[seat] += 1
         self.total[seat] += seconds
         self.longest[seat] = max(self.longest[seat], seconds)
 
 
+def _agent_seed(seed: int, seat: int) -> int:
+    """The seed of the agent in ``seat`` (as saved in records' ``agent_seeds``)."""
+    return seed * 1000 + seat
+
+
 @dataclass
 class PlaySession:
-    """One game: the person in ``seat``, agents elsewhere. Use :meth:`create`; hold :attr:`lock` around calls."""
+    """One game: the person in ``seat``, bots elsewhere (run by ``bots``), every move written to ``store``. Use
+    :meth:`create` or :meth:`restore`; hold :attr:`lock` around calls (:meth:`GameManager.locked` does)."""
 
     id: str
     game: Game
@@ -333,8 +375,12 @@ class PlaySession:
     seed: int
     options: dict[str, Any]
     names: list[str]
-    agents: dict[int, Agent]
+    store: GameStore
+    bots: BotPool
+    modules: tuple[str, ...] = ()
     save_dir: SaveDir | None = None
+    status: str = PLAYING
+    created: float = field(default_factory=time.time)
     actions: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -342,35 +388,27 @@ class PlaySession:
     saved: dict[str, Any] | None = None
     save_error: str | None = None
     closed: bool = False
+    evicted: bool = False
+    """Dropped from the server's memory: a request holding it must fetch the game again."""
+    broken: bool = False
+    """A move could not be written: the game in memory is ahead of the database and must be reloaded."""
     _mark: explain.Mark | None = None
     _shown: int = 0
-    _asked: float = 0.0
-    _started: float = field(default_factory=time.monotonic)
+    _asked: float = field(default_factory=time.monotonic)
     _clock: _Clock | None = None
 
     @classmethod
-    def create(cls, request: NewGame, save_dir: SaveDir | None = None) -> PlaySession:
-        """Seat the agents and play up to the person's first decision; :class:`WebError` (422) for an agent that
-        cannot be built or does not play this game (``opponents:`` and :meth:`~agents.Agent.supports`'s message)."""
+    def create(cls, request: NewGame, store: GameStore, bots: BotPool, save_dir: SaveDir | None = None) -> PlaySession:
+        """A new game, stored (no move played yet: :meth:`resume` lets the bots play up to the person's first
+        decision); :class:`WebError` (422) for an agent that cannot be built or does not play this game
+        (``opponents:`` and :meth:`~agents.Agent.supports`'s message)."""
         config = request.config
-        players = config.players
-        agents: dict[int, Agent] = {}
-        names: list[str] = []
-        others = iter(request.opponents)
         try:
-            check_specs_support(request.opponents, config)
-            for s in range(players):
-                if s == request.seat:
-                    names.append(HUMAN)
-                    continue
-                agent = make_agent(next(others), request.seed * 1000 + s)
-                agents[s] = agent
-                agent.reset(s, config, request.seed * 1000 + s)
-                names.append(agent.spec)
+            modules = agent_modules(request.opponents, config)
         except AgentError as exc:
-            for agent in agents.values():
-                agent.close()
             raise WebError(422, f"opponents: {exc}") from None
+        others = iter(request.opponents)
+        names = [HUMAN if s == request.seat else next(others) for s in range(config.players)]
         session = cls(
             id=secrets.token_hex(8),
             game=Game.new(config, seed=request.seed),
@@ -378,13 +416,65 @@ class PlaySession:
             seed=request.seed,
             options=request.options,
             names=names,
-            agents=agents,
+            store=store,
+            bots=bots,
+            modules=modules,
             save_dir=save_dir,
         )
-        session._clock = _Clock([0] * players, [0.0] * players, [0.0] * players)
+        session._clock = _Clock.of(config.players)
         session._mark = explain.mark(session.game, session.seat)
-        session._advance()
+        try:
+            store.add_game(session.id, session.rules, session.options, session.seed, session.seat, names, modules)
+        except StoreError as exc:
+            raise WebError(503, f"the game could not be stored: {exc}") from None
         return session
+
+    @classmethod
+    def restore(cls, stored: StoredGame, store: GameStore, bots: BotPool, save_dir: SaveDir | None) -> PlaySession:
+        """The stored game rebuilt by replaying its moves from its seed (its events, the person's last decision
+        point and the decision times with it); :class:`WebError` (409) if they do not replay."""
+        try:
+            config = config_from_dict(stored.config)
+            game = Game.new(config, seed=stored.seed)
+        except ValueError as exc:
+            raise WebError(409, f"game {stored.id}: its stored options do not make a game: {exc}") from None
+        session = cls(
+            id=stored.id,
+            game=game,
+            seat=stored.seat,
+            seed=stored.seed,
+            options=dict(stored.config),
+            names=list(stored.seating),
+            store=store,
+            bots=bots,
+            modules=stored.modules,
+            save_dir=save_dir,
+            status=stored.status,
+            created=stored.created,
+            saved=stored.saved,
+        )
+        session._replay(stored.moves)
+        return session
+
+    def _replay(self, moves: Sequence[StoredMove]) -> None:
+        game, seat = self.game, self.seat
+        clock = self._clock = _Clock.of(game.num_players)
+        last_own = max((i for i, move in enumerate(moves) if move.seat == seat), default=-1)
+        self._mark, self._shown = explain.mark(game, seat), len(game.events)
+        for i, move in enumerate(moves):
+            pending = game.pending
+            try:
+                if pending is None or pending.seat != move.seat or move.step != i:
+                    raise ValueError(f"stored move {i} ({move.action!r} by P{move.seat}) is not the game's next")
+                if i == last_own:  # "since your last decision" counts from here
+                    self._mark, self._shown = explain.mark(game, seat), len(game.events)
+                game.apply(parse_action(move.action))
+            except (ValueError, TribuneError) as exc:
+                raise WebError(409, f"game {self.id} cannot be restored: {exc}") from None
+            self.actions.append(move.action)
+            clock.add(move.seat, move.seconds)
+            if move.note:
+                self.notes.append(move.note)
 
     @property
     def step(self) -> int:
@@ -396,46 +486,83 @@ class PlaySession:
         """The name of the game's rule set (``base``, ``expansion`` or ``brutii``)."""
         return self.game.config.rules.value
 
+    @property
+    def over(self) -> bool:
+        """No decision is left: the game ended, or the person resigned or abandoned it."""
+        return self.status != PLAYING or self.game.is_over
+
     def close(self) -> None:
-        """Close the agents (the game stays readable)."""
-        if not self.closed:
-            self.closed = True
-            for agent in self.agents.values():
-                agent.close()
+        """Mark the session closed (its bots run in the :class:`BotPool`; the game stays readable)."""
+        self.closed = True
 
     # -- playing --------------------------------------------------------------------------
 
-    def _play(self, action: Action, seat: int, seconds: float) -> None:
+    def _play(self, action: Action, seat: int, seconds: float, note: str | None = None) -> None:
+        """Apply ``action`` and commit it to the store before anything else happens."""
+        step = len(self.actions)
         self.game.apply(action)
-        self.actions.append(action_text(action))
+        text = action_text(action)
+        self.actions.append(text)
         if self._clock is not None:
             self._clock.add(seat, seconds)
+        if note is not None:
+            self.notes.append(note)
+        try:
+            self.store.add_move(self.id, StoredMove(step, seat, text, seconds, note), self.game.round)
+        except StoreError as exc:
+            self.broken = True
+            raise WebError(503, f"the move could not be saved, so it is undone ({exc}); reload the game") from None
 
     def _agent_move(self, seat: int) -> None:
         start = time.monotonic()
-        action, problem = bot_move(self.agents[seat], self.game, seat)
+        decision = Decision(
+            self.id,
+            self.options,
+            self.seed,
+            tuple(self.actions),
+            seat,
+            self.names[seat],
+            decision_seed(_agent_seed(self.seed, seat), self.step),
+            self.modules,
+        )
+        action, problem = bot_move(RemoteBot(self.bots, decision), self.game, seat)
+        note = None
         if problem is not None:
-            self.notes.append(f"P{seat} {self.names[seat]} {problem:.160}; it played its first legal choice instead")
-        self._play(action, seat, time.monotonic() - start)
+            note = f"P{seat} {self.names[seat]} {problem:.200}; it played its first legal choice instead"
+        self._play(action, seat, time.monotonic() - start, note)
 
     def _advance(self) -> None:
-        """Let the agents play until the person decides or the game ends (then save it and close the agents)."""
+        """Let the bots play until the person decides or the game ends (then save it)."""
         while (pending := self.game.pending) is not None and pending.seat != self.seat:
             self._agent_move(pending.seat)
         self._asked = time.monotonic()
         if self.game.is_over:
-            self._finish()
+            self._finish(OVER)
 
-    def _finish(self) -> None:
+    def resume(self) -> None:
+        """Bring a created or restored game to the person's decision: the bots play if the next decision is theirs,
+        and a game that ended before its end was recorded is recorded now."""
+        pending = self.game.pending
+        if self.status == PLAYING and (pending is None or pending.seat != self.seat):
+            self._advance()
+
+    def _finish(self, status: str, forfeit: Forfeit | None = None) -> None:
+        """End the game as ``status``: save its record (unless abandoned) and record how it ended."""
+        self.status = status
         self.close()
-        if self.save_dir is None or self.saved is not None:
-            return
+        if status != ABANDONED and self.save_dir is not None and self.saved is None:
+            try:
+                path, game_id = self.save_dir.save(self.rules, self.record(forfeit))
+            except Exception as exc:  # a full disk or a locked file must not lose the finished game's page
+                self.save_error = f"the game could not be saved: {exc}"
+            else:
+                replay = f"tribune replay {path} --game {game_id}"
+                self.saved = {"path": str(path), "game_id": game_id, "replay": replay}
         try:
-            path, game_id = self.save_dir.save(self.rules, self.record())
-        except Exception as exc:  # a full disk or a locked file must not lose the finished game's page
-            self.save_error = f"the game could not be saved: {exc}"
-            return
-        self.saved = {"path": str(path), "game_id": game_id, "replay": f"tribune replay {path} --game {game_id}"}
+            self.store.set_status(self.id, status, self.saved)
+        except StoreError as exc:
+            self.broken = True
+            raise WebError(503, f"the end of the game could not be stored ({exc}); reload the game") from None
 
     def _chosen(self, doc: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         given = [key for key in ("choice", "bid", "action") if key in doc]
@@ -468,15 +595,20 @@ class PlaySession:
             raise WebError(409, f"there is no choice {value} now; choices are 0 to {len(choices) - 1}")
         return choices[value]
 
+    def _check_playing(self) -> None:
+        if self.status != PLAYING:
+            raise WebError(409, f"the game was {self.status}; start a new game")
+        if self.game.pending is None:
+            raise WebError(409, "the game is over; start a new game")
+
     def act(self, body: object) -> None:
-        """Play the person's decision in ``body`` (see the module docstring), then the agents up to the person's
-        next decision. Raises :class:`WebError` and changes nothing for a bad or stale request."""
+        """Play the person's decision in ``body`` (see the module docstring), then the bots up to the person's
+        next decision; each move is stored as it is played. Raises :class:`WebError` and changes nothing for a bad
+        or stale request."""
         doc = _object(body)
         _check_keys(doc, ("choice", "bid", "action", "step"))
         step = _int(doc, "step", None, 0, 10**9)
-        pending = self.game.pending
-        if pending is None:
-            raise WebError(409, "the game is over; start a new game")
+        self._check_playing()
         if step is not None and step != self.step:
             raise WebError(409, f"stale request: it answers step {step} but the game is at step {self.step}; reload")
         action = self._chosen(doc, self.game.legal_actions())
@@ -488,10 +620,22 @@ class PlaySession:
             raise WebError(409, f"illegal action: {exc}") from None
         self._advance()
 
+    def resign(self) -> None:
+        """The person gives the game up: it ends as their forfeit (reason ``resigned``; they rank last, the others
+        by score) and is saved as a replayable record like a finished game."""
+        self._check_playing()
+        message = f"the person resigned in round {self.game.round}, at step {self.step}"
+        self._finish(RESIGNED, Forfeit(self.seat, RESIGNED, message))
+
+    def abandon(self) -> None:
+        """The person leaves the game unfinished: recorded as abandoned (no result, no record); it stays readable."""
+        self._check_playing()
+        self._finish(ABANDONED)
+
     def choices(self) -> list[Action]:
         """The person's choices in order: every legal action, bids left out (they go through ``bid``)."""
         pending = self.game.pending
-        if pending is None or pending.seat != self.seat:
+        if self.status != PLAYING or pending is None or pending.seat != self.seat:
             return []
         legal = self.game.legal_actions()
         if is_bid(pending.kind):
@@ -503,7 +647,7 @@ class PlaySession:
     def _decision(self) -> dict[str, Any] | None:
         game = self.game
         pending = game.pending
-        if pending is None or pending.seat != self.seat:
+        if self.status != PLAYING or pending is None or pending.seat != self.seat:
             return None
         rule = DECISIONS[pending.kind]
         faction = f" ({game.config.components.factions[pending.faction].name})" if pending.faction >= 0 else ""
@@ -540,26 +684,43 @@ class PlaySession:
             "takeover": explain.takeover_lines(game, self.seat),
         }
 
+    def _forfeit(self) -> Forfeit | None:
+        if self.status != RESIGNED:
+            return None
+        return Forfeit(self.seat, RESIGNED, f"the person resigned in round {self.game.round}, at step {self.step}")
+
     def _result(self) -> dict[str, Any] | None:
         game = self.game
-        if not game.is_over:
+        if self.status == ABANDONED:
+            verdict = f"You abandoned this game in round {game.round}; it has no result and is not saved as one."
+            return {
+                "scores": game.scores(),
+                "ranks": [],
+                "winners": [],
+                "truncated": False,
+                "verdict": verdict,
+                "lines": [],
+            }
+        if not self.over:
             return None
-        scores, ranks = game.scores(), game.ranks()
+        scores, ranks, winners = expected_outcome(game, self._forfeit())
         lines = [
             f"rank {ranks[s]}: P{s} {'you' if s == self.seat else self.names[s]}, score {scores[s]}"
-            + ("  (winner)" if s in game.winners else "")
+            + ("  (winner)" if s in winners else "")
             for s in sorted(range(game.num_players), key=lambda s: (ranks[s], s))
         ]
-        if self.seat in game.winners:
-            verdict = "You win!" if len(game.winners) == 1 else "You share the win!"
+        if self.seat in winners:
+            verdict = "You win!" if len(winners) == 1 else "You share the win!"
         else:
-            verdict = "Winner(s): " + ", ".join(f"P{s} {self.names[s]}" for s in game.winners)
+            verdict = "Winner(s): " + ", ".join(f"P{s} {self.names[s]}" for s in winners)
+        if self.status == RESIGNED:
+            verdict = f"You resigned. {verdict}"
         return {
-            "scores": scores,
-            "ranks": ranks,
-            "winners": list(game.winners),
-            "truncated": game.truncated,
-            "verdict": verdict + (" (round limit reached)" if game.truncated else ""),
+            "scores": list(scores),
+            "ranks": list(ranks),
+            "winners": list(winners),
+            "truncated": self.status == OVER and game.truncated,
+            "verdict": verdict + (" (round limit reached)" if self.status == OVER and game.truncated else ""),
             "lines": lines,
         }
 
@@ -580,7 +741,8 @@ class PlaySession:
             "rules": self.rules,
             "seed": self.seed,
             "round": game.round,
-            "over": game.is_over,
+            "status": self.status,
+            "over": self.over,
             "decision": self._decision(),
             "victory": explain.victory_lines(game, self.seat),
             "progress": progress,
@@ -594,11 +756,13 @@ class PlaySession:
             "save_error": self.save_error,
         }
 
-    def record(self) -> GameRecord:
-        """The finished game as a replayable record (game id 0 until :class:`SaveDir` numbers it)."""
+    def record(self, forfeit: Forfeit | None = None) -> GameRecord:
+        """The finished (or resigned) game as a replayable record (game id 0 until :class:`SaveDir` numbers it)."""
         game = self.game
-        clock = self._clock or _Clock([0] * game.num_players, [0.0] * game.num_players, [0.0] * game.num_players)
+        forfeit = forfeit or self._forfeit()
+        clock = self._clock or _Clock.of(game.num_players)
         timings = tuple(SeatTiming(m, t, x) for m, t, x in zip(clock.moves, clock.total, clock.longest, strict=True))
+        scores, ranks, winners = expected_outcome(game, forfeit)
         return GameRecord(
             game_id=0,
             deal=0,
@@ -606,15 +770,16 @@ class PlaySession:
             seating=tuple(self.names),
             config=dict(self.options),
             actions=tuple(self.actions),
-            scores=tuple(game.scores()),
-            ranks=tuple(game.ranks()),
-            winners=tuple(game.winners),
+            scores=scores,
+            ranks=ranks,
+            winners=winners,
             rounds=game.round,
             decisions=len(self.actions),
-            truncated=game.truncated,
+            truncated=forfeit is None and game.truncated,
             timings=timings,
-            seconds=time.monotonic() - self._started,
-            agent_seeds=tuple(self.seed * 1000 + s for s in range(game.num_players)),
+            forfeit=forfeit,
+            seconds=max(0.0, time.time() - self.created),
+            agent_seeds=tuple(_agent_seed(self.seed, s) for s in range(game.num_players)),
         )
 
 
@@ -622,49 +787,164 @@ class PlaySession:
 
 
 class GameManager:
-    """The games of one server by id. ``max_games``: above it the least recently used game is dropped (finished
-    ones first)."""
+    """The games of one server: every game is in ``store`` (the save directory's games database, or one in memory
+    without a save directory), so none is ever lost; at most ``max_games`` are kept in memory (the least recently
+    used one that no request holds is dropped, and rebuilt from the store when asked for again). Bots move in a
+    :class:`BotPool` of ``bot_workers`` processes, ``bot_seconds`` per move."""
 
-    def __init__(self, save_dir: SaveDir | None = None, max_games: int = 64, allow_paths: bool = True) -> None:
+    def __init__(
+        self,
+        save_dir: SaveDir | None = None,
+        max_games: int = 64,
+        allow_paths: bool = True,
+        bot_seconds: float = DEFAULT_BOT_SECONDS,
+        bot_workers: int = DEFAULT_BOT_WORKERS,
+        store: GameStore | None = None,
+    ) -> None:
         self.save_dir = save_dir
-        self.max_games = max_games
+        self.max_games = max(1, max_games)
         self.allow_paths = allow_paths
-        self._games: dict[str, PlaySession] = {}
+        self.store = store or GameStore(save_dir.path if save_dir is not None else None)
+        try:
+            self.bots = BotPool(bot_seconds, bot_workers)
+        except BaseException:
+            self.store.close()
+            raise
+        self._games: OrderedDict[str, PlaySession] = OrderedDict()
         self._lock = threading.Lock()
 
     def create(self, body: object) -> PlaySession:
-        """A new game from a new-game request (:func:`parse_new_game`); the agents play up to the person's turn."""
-        session = PlaySession.create(parse_new_game(body, self.allow_paths), self.save_dir)
+        """A new game from a new-game request (:func:`parse_new_game`), stored; the bots play up to the person's
+        turn (each move stored as it is played)."""
+        request = parse_new_game(body, self.allow_paths)
+        _check_budgets(request.opponents, self.bots.seconds)
+        session = PlaySession.create(request, self.store, self.bots, self.save_dir)
+        with session.lock:
+            self._keep(session)
+            self._resume(session)
+        return session
+
+    def _keep(self, session: PlaySession) -> None:
+        """Hold ``session`` in memory (its lock held by the caller), dropping the least recently used games that no
+        request holds beyond :attr:`max_games`."""
         with self._lock:
             self._games[session.id] = session
-            while len(self._games) > self.max_games:
-                victim = min(self._games.values(), key=lambda s: (not s.game.is_over, s.touched))
+            self._games.move_to_end(session.id)
+            for victim in list(self._games.values()):
+                if len(self._games) <= self.max_games:
+                    break
+                if victim is session or not victim.lock.acquire(blocking=False):
+                    continue
+                victim.evicted = True
                 del self._games[victim.id]
-                victim.close()
-        return session
+                victim.lock.release()
 
-    def get(self, game_id: str) -> PlaySession:
+    def _session(self, game_id: str) -> PlaySession:
+        """The game ``game_id`` from memory or, rebuilt, from the store; :class:`WebError` 404 if there is none."""
         with self._lock:
             session = self._games.get(game_id)
-        if session is None:
-            raise WebError(404, f"unknown game id {game_id!r:.40} (finished long ago or the server restarted?)")
-        session.touched = time.monotonic()
+            if session is not None:
+                self._games.move_to_end(game_id)
+                session.touched = time.monotonic()
+                return session
+        stored = self.store.game(game_id) if isinstance(game_id, str) and len(game_id) <= 64 else None
+        if stored is None:
+            raise WebError(404, f"unknown game id {game_id!r:.40}")
+        restored = PlaySession.restore(stored, self.store, self.bots, self.save_dir)
+        with self._lock:
+            session = self._games.get(game_id)  # another request may have restored it meanwhile
+            if session is None:
+                self._games[game_id] = session = restored
         return session
 
+    @contextmanager
+    def locked(self, game_id: str) -> Iterator[PlaySession]:
+        """The game ``game_id``, held (its lock) and brought to the person's decision (:meth:`PlaySession.resume`);
+        404 for an unknown id, 409 when another request holds it for :data:`LOCK_WAIT` seconds."""
+        deadline = time.monotonic() + LOCK_WAIT
+        while True:
+            session = self._session(game_id)
+            if not session.lock.acquire(timeout=max(0.0, deadline - time.monotonic())):
+                raise WebError(409, "the game is busy with another request; try again")
+            if not session.evicted:
+                break
+            session.lock.release()
+        try:
+            self._keep(session)
+            self._resume(session)
+            yield session
+        finally:
+            if session.broken:  # what is in memory is ahead of the store: rebuild it from the store next time
+                session.evicted = True
+                with self._lock:
+                    if self._games.get(session.id) is session:
+                        del self._games[session.id]
+            session.lock.release()
+
+    def _resume(self, session: PlaySession) -> None:
+        try:
+            session.resume()
+        except WebError:
+            raise
+        except Exception:  # the game must be rebuilt from what the store holds before it is used again
+            session.broken = True
+            raise
+
+    def get(self, game_id: str) -> PlaySession:
+        """The game ``game_id`` (not held: prefer :meth:`locked`)."""
+        with self.locked(game_id) as session:
+            return session
+
+    def resign(self, game_id: str) -> PlaySession:
+        with self.locked(game_id) as session:
+            session.resign()
+            return session
+
+    def abandon(self, game_id: str) -> PlaySession:
+        with self.locked(game_id) as session:
+            session.abandon()
+            return session
+
     def remove(self, game_id: str) -> None:
-        """Forget a game (it is not saved unless it had ended)."""
-        session = self.get(game_id)
-        with self._lock:
-            self._games.pop(game_id, None)
-        with session.lock:
-            session.close()
+        """Abandon a game (kept for ``DELETE /api/games/<id>``; the game stays in the store as abandoned)."""
+        self.abandon(game_id)
+
+    def unfinished(self) -> list[dict[str, Any]]:
+        """The games still being played (from the store), the most recently played first."""
+        return [game.summary() for game in self.store.unfinished()]
 
     def ids(self) -> list[str]:
+        """The ids of the games still being played."""
+        return [game["id"] for game in self.unfinished()]
+
+    def live(self) -> list[str]:
+        """The ids of the games held in memory, the least recently used first."""
         with self._lock:
             return list(self._games)
 
     def close(self) -> None:
+        """End the bots' processes and close the store (the games stay in it)."""
         with self._lock:
-            games, self._games = list(self._games.values()), {}
+            games, self._games = list(self._games.values()), OrderedDict()
         for session in games:
             session.close()
+        self.bots.close()
+        self.store.close()
+
+
+def _check_budgets(specs: Sequence[str], limit: float) -> None:
+    """Refuse a spec that asks for more thinking time per move (``seconds=``) than the server's bots have."""
+    for spec in specs:
+        for key, value in parse_spec(spec).params:
+            if key != "seconds":
+                continue
+            try:
+                seconds = float(value)
+            except ValueError:
+                continue  # the agent's own check names it
+            if not seconds <= limit:
+                raise WebError(
+                    422,
+                    f"opponents: {spec!r} thinks {value} s per move, above this server's limit of {limit:g} s per "
+                    "bot move (tribune serve --bot-seconds)",
+                )

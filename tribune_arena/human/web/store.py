@@ -186,7 +186,10 @@ class GameStore:
                 if found is None:
                     db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
                 elif found[0] != str(SCHEMA_VERSION):
-                    raise StoreError(f"{where}: games database of schema {found[0]}, this version reads {SCHEMA_VERSION}")
+                    version = found[0]
+                    raise StoreError(
+                        f"{where}: games database of schema {version}; this version reads {SCHEMA_VERSION}"
+                    )
         except sqlite3.Error as exc:
             db.close()
             raise StoreError(f"{where}: not a games database of tribune serve ({exc})") from None

@@ -108,6 +108,47 @@ function newGame() {
   $("#new-game-top").hidden = true;
   document.body.dataset.over = "";
   showError("");
+  listUnfinished();
+}
+
+// -- the unfinished games (kept by the server in its save directory) ---------------------------
+
+function when(seconds) {
+  return new Date(seconds * 1000).toLocaleString();
+}
+
+async function listUnfinished() {
+  let games = [];
+  try {
+    games = (await api("GET", "/api/games")).unfinished;
+  } catch (err) {
+    showError(err.message);
+  }
+  const items = games.map((g) => {
+    const item = el("li", `${g.rules} game, round ${g.round} (step ${g.step}): ` +
+      g.names.map((n, i) => `P${i} ${n}`).join(", ") + `; last played ${when(g.updated)}`);
+    item.dataset.game = g.id;
+    const link = el("a", "Resume", "resume");
+    link.href = `#game=${g.id}`;
+    link.dataset.game = g.id;
+    item.append(link);
+    return item;
+  });
+  $("#unfinished-list").replaceChildren(...items);
+  $("#unfinished").hidden = !games.length || !$("#game").hidden;
+  document.body.dataset.unfinished = String(games.length);
+}
+
+async function resume(gameId) {
+  await guarded(async () => show(await api("GET", `/api/games/${gameId}`)));
+}
+
+async function endGame(how) {
+  if (busy || !state) return;
+  const question = how === "resign" ? "Resign this game? It ends as your loss and is saved."
+    : "Abandon this game? It ends without a result and leaves your list of unfinished games.";
+  if (!window.confirm(question)) return;
+  await guarded(async () => show(await api("POST", `/api/games/${state.id}/${how}`)));
 }
 
 // -- the game ------------------------------------------------------------------------------
@@ -196,14 +237,18 @@ function showResult(s) {
   $("#verdict").textContent = result.verdict;
   list($("#ranking"), result.lines);
   $("#saved").textContent = s.saved ? `Saved as game ${s.saved.game_id} in ${s.saved.path}; replay it with: ${s.saved.replay}`
+    : s.status === "abandoned" ? "An abandoned game is kept by the server but not saved as a result."
     : (s.save_error || "This server does not save games.");
 }
 
 function show(s) {
   state = s;
   $("#setup").hidden = true;
+  $("#unfinished").hidden = true;
   $("#game").hidden = false;
   $("#new-game-top").hidden = false;
+  $("#game-actions").hidden = s.status !== "playing";
+  document.body.dataset.status = s.status;
   history.replaceState(null, "", `#game=${s.id}`);
   $("#subtitle").textContent = `${s.rules} game, round ${s.round}; you are P${s.seat}; ` +
     s.names.map((n, i) => `P${i} ${n}`).join(", ");
@@ -227,6 +272,14 @@ async function init() {
   });
   $("#new-game").addEventListener("click", newGame);
   $("#new-game-top").addEventListener("click", newGame);
+  $("#resign").addEventListener("click", () => endGame("resign"));
+  $("#abandon").addEventListener("click", () => endGame("abandon"));
+  $("#unfinished-list").addEventListener("click", (e) => {
+    const link = e.target.closest("a[data-game]");
+    if (!link) return;
+    e.preventDefault();
+    resume(link.dataset.game);
+  });
   $("#board").addEventListener("click", (e) => {
     const node = e.target.closest(".legal");
     if (node) send({ choice: Number(node.dataset.choice) });
@@ -248,8 +301,9 @@ async function init() {
   });
   const match = /game=([0-9a-f]+)/.exec(location.hash);
   if (match) {
-    await guarded(async () => show(await api("GET", `/api/games/${match[1]}`)));
+    await resume(match[1]);
   }
+  if (!state) await listUnfinished();
   document.body.dataset.ready = "1";
 }
 
