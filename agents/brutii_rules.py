@@ -91,7 +91,6 @@ from tribune_env.engine.actions import (
     ChooseRegion,
     PickCard,
 )
-from tribune_env.engine.config import required_for
 from tribune_env.engine.decisions import DecisionKind, Pending
 from tribune_env.engine.state import SCROLL, TRIBUNE
 from tribune_env.engine.tables import SpaceKind, tables_for
@@ -212,6 +211,11 @@ def _vetoed(view: PlayerView, region: Region | None) -> bool:
     return region is not None and view.veto == int(region)
 
 
+def _played(view: PlayerView, card: BrutiiCard) -> bool:
+    """Whether the Brutii has played ``card`` this round (R45: public)."""
+    return int(card) in view.brutii_played
+
+
 def _outlook(v: Valuation) -> Outlook:
     cached = v.memo.get("brutii_outlook")
     if isinstance(cached, Outlook):
@@ -252,8 +256,7 @@ def standing(v: Valuation, seat: int) -> float:
     }
     objectives = EXPANSION_OBJECTIVES if isinstance(card, ExpansionVictoryCard) else OBJECTIVES
     progress = sorted((min(1.0, amounts[o]) for o in objectives), reverse=True)
-    required = required_for(card, v.view.num_players, v.view.brutii >= 0)
-    return sum(progress[:required]) / required
+    return sum(progress[: v.required]) / v.required
 
 
 def threat(v: Valuation, seat: int) -> float:
@@ -535,7 +538,7 @@ def _murder(v: Valuation, o: Outlook) -> float:
     view = v.view
     least = _spec(v.components).mass_murder_set
     values = v.tables.card_value
-    takeover = 1.0 if int(BrutiiCard.FACTION_TAKEOVER) in view.brutii_played else 0.5 * o.more
+    takeover = 1.0 if _played(view, BrutiiCard.FACTION_TAKEOVER) else 0.5 * o.more
     total = 0.0
     for f, cards in enumerate(view.sets):
         if len(cards) < least:
@@ -766,7 +769,7 @@ RULES: dict[DecisionKind, Rule] = {
 def opts_out(v: Valuation, protection: float) -> bool:
     """R49: whether the Brutii opts out of the chariot auction: with "Denarii" played, when the likely winner's
     payment is worth more than the ``protection`` a bid would buy."""
-    if int(BrutiiCard.DENARII) not in v.view.brutii_played:
+    if not _played(v.view, BrutiiCard.DENARII):
         return False
     payment = v.money(1) * chariot_payment(v)
     return payment > 0 and payment >= protection

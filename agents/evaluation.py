@@ -106,6 +106,7 @@ from tribune_env.data import (
     Nationality,
     Official,
     Region,
+    RegionSpec,
     Requirement,
 )
 from tribune_env.data.schema import find_card
@@ -223,19 +224,15 @@ def _flow_items(faction: Faction, numbers: dict[str, int], tile: bool) -> Items:
 @cache
 def _prep(components: Components, expansion: bool = False) -> _Prep:
     tables = tables_for(components, expansion)
+    printed = {spec.region: spec for spec in components.regions}  # the base board's regions, with their prices
     kinds: list[int] = []
     args: list[int] = []
     costs: list[int] = []
     for spec in tables.spaces:
-        if spec.kind is SpaceKind.REGION and spec.region is not None and spec.region.expansion:
-            kinds.append(int(spec.region))  # regions IX-XI: follower spaces only, nothing to pay (E7)
-            args.append(spec.slot)
-            costs.append(0)
-        elif spec.kind is SpaceKind.REGION and spec.region is not None:
-            region = components.region(spec.region)
+        if spec.kind is SpaceKind.REGION and spec.region is not None:
             kinds.append(int(spec.region))
             args.append(spec.slot)
-            costs.append(region.prices[spec.slot] if region.prices else region.numbers.get("cost", 0))
+            costs.append(_space_cost(printed.get(spec.region), spec.slot))
         else:
             kinds.append(_FACTION_SPACE if spec.kind is SpaceKind.FACTION else _COIN_BOWL)
             args.append(int(spec.faction) if spec.faction is not None else -1)
@@ -262,6 +259,14 @@ def _prep(components: Components, expansion: bool = False) -> _Prep:
     )
 
 
+def _space_cost(region: RegionSpec | None, slot: int) -> int:
+    """Denarii a follower on ``slot`` of ``region`` pays; regions IX-XI (not printed on the base board) are
+    follower spaces only, with nothing to pay (E7)."""
+    if region is None:
+        return 0
+    return region.prices[slot] if region.prices else region.numbers.get("cost", 0)
+
+
 @dataclass(frozen=True, slots=True)
 class _Card:
     """A victory card for one player count: thresholds, objectives required, obligatory objective indices."""
@@ -273,10 +278,39 @@ class _Card:
     required: int
     obligatory: tuple[int, ...]  # indices into the progress list: tribune 0, favor 1, laurels 2, ...
     free: tuple[int, ...]  # the other indices
-    # an expansion card (E72): no denarii; the progress list is EXPANSION_OBJECTIVES
-    expansion: bool = False
-    emperor_tiles: int = 0
-    patrons: int = 0
+
+    def progress(self, state: GameState, seat: int, player: PlayerState, work: _Seat) -> tuple[float, ...]:
+        """The progress on each objective, in the order of the card's objectives (:data:`_OBJ_INDEX`)."""
+        acc = work.acc
+        return (
+            _tile(state, seat, player),
+            _favor(player, work),
+            _progress(player.laurels, acc[LAURELS], self.laurels),
+            _progress(player.legions, acc[LEGIONS], self.legions),
+            _progress(player.money, acc[MONEY], self.denarii),
+            _progress(player.num_markers, acc[MARKERS], self.markers),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _ExpansionCard(_Card):
+    """An expansion victory card (E72): no denarii; emperor tiles and patrons."""
+
+    emperor_tiles: int
+    patrons: int
+
+    def progress(self, state: GameState, seat: int, player: PlayerState, work: _Seat) -> tuple[float, ...]:
+        """The progress on each of the seven objectives, in the order of EXPANSION_OBJECTIVES."""
+        acc = work.acc
+        return (
+            _tile(state, seat, player),
+            _favor(player, work),
+            _progress(player.laurels, acc[LAURELS], self.laurels),
+            _progress(player.legions, acc[LEGIONS], self.legions),
+            _progress(player.num_markers, acc[MARKERS], self.markers),
+            _progress(len(player.emperor_tiles), work.emperor, self.emperor_tiles),
+            _progress(player.patrons, work.patron, self.patrons),
+        )
 
 
 @cache
@@ -289,15 +323,23 @@ def _card(components: Components, card_id: str, players: int, expansion: bool = 
             obligatory = tuple(sorted(_EXP_INDEX[o] for o in found.obligatory))
             free = tuple(i for i in range(len(_EXP_INDEX)) if i not in obligatory)
             required = required_for(found, players, brutii)
-            return _Card(
+            return _ExpansionCard(
                 t["laurels"], t["legions"], 0, t["markers"], required, obligatory, free,
-                True, t["emperor_tiles"], t["patrons"],
+                t["emperor_tiles"], t["patrons"],
             )  # fmt: skip
     card = components.victory_card(card_id)
     t = card.thresholds
     obligatory = tuple(sorted(_OBJ_INDEX[o] for o in card.obligatory))
     free = tuple(i for i in range(len(_OBJ_INDEX)) if i not in obligatory)
     return _Card(t["laurels"], t["legions"], t["denarii"], t["markers"], card.required[players], obligatory, free)
+
+
+def _card_in_play(state: GameState) -> _Card | None:
+    """The victory card of ``state``'s game (None in the point-value variant)."""
+    config = state.config
+    if config.point_variant:
+        return None
+    return _card(config.components, state.victory_card, config.players, config.expansion, config.brutii)
 
 
 class _Seat:
@@ -366,20 +408,15 @@ def evaluate_all(state: GameState, viewer: int | None = None) -> list[float]:
 def potentials(state: GameState, viewer: int | None = None) -> list[float]:
     """The potential ``phi`` of every seat (see the module docstring); ``viewer`` as in :func:`evaluate_all`."""
     config = state.config
-    expansion = config.expansion
-    prep = _prep(config.components, True) if expansion else _prep(config.components)
+    prep = _prep(config.components, config.expansion)
     n = state.num_players
     seats = [_Seat() for _ in range(n)]
     _board_claims(state, prep, seats, viewer)
     values = prep.values
     targets = [(len(cards), sum(values[c] for c in cards)) for cards in state.sets]
-    if expansion:
-        card = None if config.point_variant else _card(config.components, state.victory_card, n, True, config.brutii)
-        _officials(state, seats)
-        if state.brutii >= 0:
-            _brutii_claims(state, prep, seats[state.brutii])
-    else:
-        card = None if config.point_variant else _card(config.components, state.victory_card, n)
+    _officials(state, seats)  # none in a base game
+    _brutii_claims(state, prep, seats)  # none without the Brutii
+    card = _card_in_play(state)
     total = scores(state)
     out = []
     for s in range(n):
@@ -556,12 +593,12 @@ def _to_come(state: GameState, region: Region) -> bool:
     return ("evaluate", int(region)) in agenda or ("end_region", int(region)) in agenda
 
 
-def _brutii_claims(state: GameState, prep: _Prep, work: _Seat) -> None:
+def _brutii_claims(state: GameState, prep: _Prep, seats: list[_Seat]) -> None:
     """What the Brutii's played cards promise at their locations (see "The Brutii" in the module docstring)."""
     for card in state.brutii_played:
         claim = _BRUTII_CLAIMS.get(BrutiiCard(card))
         if claim is not None:
-            claim(state, prep, work)
+            claim(state, prep, seats[state.brutii])
 
 
 def _free_fields(state: GameState, region: Region) -> list[list[int]]:
@@ -852,13 +889,14 @@ def _meets_tile(state: GameState, seat: int, tile: int) -> bool:
 
 
 def _officials(state: GameState, seats: list[_Seat]) -> None:
-    """Officials held (R36-R40): means for each, the Quaestor's and Augur's phase-8 income, the Matrona's tiles."""
+    """Officials held (R36-R40): means for each, the Quaestor's and Augur's phase-8 income, the Matrona's tiles;
+    nothing in a base game, which has no officials."""
     spec = state.config.components.expansion
-    assert spec is not None
     n = state.num_players
     for official, holder in enumerate(state.officials):
         if holder < 0:
             continue
+        assert spec is not None  # officials come with the expansion's tables
         work = seats[holder]
         work.means += OFFICIAL_VALUE
         if official == Official.QUAESTOR:
@@ -875,7 +913,7 @@ def _officials(state: GameState, seats: list[_Seat]) -> None:
 def _hand_estimate(state: GameState, seat: int, player: PlayerState, work: _Seat) -> None:
     """An opponent's hand by its public size only: the take-overs a hand of that size allows on average."""
     size = public_hand_size(state, seat)
-    if state.config.expansion and not player.patrons:
+    if not player.patrons:  # read by an expansion card's patron objective only
         work.patron = max(work.patron, OPPONENT_PATRON_PER_CARD * min(size, 10) + (0.3 if work.refugium else 0.0))
     ready = RHO_HAND * OPPONENT_READY_PER_CARD * min(size, 10)
     acc = work.acc
@@ -929,32 +967,12 @@ def _favor(player: PlayerState, work: _Seat) -> float:
 def _phi(state: GameState, seat: int, player: PlayerState, work: _Seat, card: _Card | None, score: int) -> float:
     acc = work.acc
     means = CARD_VALUE * min(acc[CARDS], CARD_CAP) + MONEY_VALUE * min(player.money + acc[MONEY], MONEY_CAP)
-    if state.config.expansion:
-        means += work.means
+    means += work.means  # officials: none in a base game
     bonus = SCORE_WEIGHT * score / SCORE_SCALE + means
     if card is None:  # point-value variant: markers end the game, the score decides
         need = state.config.point_variant_markers
         return _progress(player.num_markers, acc[MARKERS], need) + 2.0 * bonus
-    progress: tuple[float, ...]
-    if card.expansion:  # E72: seven objectives, no denarii (the order of EXPANSION_OBJECTIVES)
-        progress = (
-            _tile(state, seat, player),
-            _favor(player, work),
-            _progress(player.laurels, acc[LAURELS], card.laurels),
-            _progress(player.legions, acc[LEGIONS], card.legions),
-            _progress(player.num_markers, acc[MARKERS], card.markers),
-            _progress(len(player.emperor_tiles), work.emperor, card.emperor_tiles),
-            _progress(player.patrons, work.patron, card.patrons),
-        )
-    else:
-        progress = (
-            _tile(state, seat, player),
-            _favor(player, work),
-            _progress(player.laurels, acc[LAURELS], card.laurels),
-            _progress(player.legions, acc[LEGIONS], card.legions),
-            _progress(player.money, acc[MONEY], card.denarii),
-            _progress(player.num_markers, acc[MARKERS], card.markers),
-        )
+    progress = card.progress(state, seat, player, work)
     met = sum(x >= 1.0 for x in progress)
     total = 0.0
     for o in card.obligatory:

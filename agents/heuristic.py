@@ -173,9 +173,7 @@ def _atrium_bid(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Acti
     cards = [c for field in v.view.board[Region.ATRIUM] for c in field]
     worth = sum(v.card(c) if c != HIDDEN else v.average_card() for c in cards)
     amount = int(0.45 * worth / v.denarius())
-    if v.expansion:
-        amount = max(0, min(amount, _spendable(v)))
-    return _closest_bid(amount, legal)
+    return _closest_bid(max(0, min(amount, _spendable(v))), legal)
 
 
 def _closest_bid(amount: int, legal: Sequence[Action]) -> Action:
@@ -237,21 +235,28 @@ def _find_pair(v: Valuation) -> tuple[int, int] | None:
 
 
 def _takeover(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
+    """The cheapest winning set, topped up, with assassins staged after the faction cards only when no set wins
+    without them and the faction is worth them (R31; X5, X7; a base game has none)."""
     f = pending.faction
     staged = sorted(c for c in v.view.staged if c != HIDDEN)
     # R15 (amended): "1" answering "2" has to beat "2"'s set only; the controller's set is already gone.
-    if pending.index == TakeoverRole.FIRST_OVER_SECOND:
-        targets = [list(v.view.contest)]
-    else:
-        targets = [list(v.view.sets[f])]
-    if v.expansion:
-        return _takeover_with_assassins(v, f, staged, targets[0], legal)
-    pool = staged + v.faction_cards(f)
-    plan = best_set(v.tables, pool, targets, v.components.min_set_size)
-    if plan is None:
+    target = list(v.view.contest) if pending.index == TakeoverRole.FIRST_OVER_SECOND else list(v.view.sets[f])
+    a = v.assassin
+    staged_cards = [c for c in staged if c != a]
+    staged_assassins = len(staged) - len(staged_cards)
+    pool = staged_cards + v.faction_cards(f)
+    found = _assassin_plan(v, f, pool, target, staged_assassins + v.assassins)
+    if found is None:
         return DECLINE
+    plan, k = found
     plan = _top_up(v, plan, pool)
-    return _follow(v, plan, staged, legal, lambda: beats(v.tables, staged, targets[0]))
+    return _follow(
+        v,
+        [*plan, *[a] * k],
+        staged,
+        legal,
+        lambda: beats(v.tables, staged_cards, weakened(v.tables, target, staged_assassins, v.protected)),
+    )
 
 
 def _follow(
@@ -270,29 +275,6 @@ def _follow(
     if pick in legal:
         return pick
     return COMMIT if COMMIT in legal and wins() else _cheapest_pick(v, legal)
-
-
-def _takeover_with_assassins(
-    v: Valuation, f: int, staged: list[int], target: list[int], legal: Sequence[Action]
-) -> Action:
-    """An expansion take-over: the base plan, with assassins staged after the faction cards only when no set wins
-    without them and the faction is worth them (R31; X5, X7)."""
-    a = v.assassin
-    staged_cards = [c for c in staged if c != a]
-    staged_assassins = len(staged) - len(staged_cards)
-    pool = staged_cards + v.faction_cards(f)
-    found = _assassin_plan(v, f, pool, target, staged_assassins + v.assassins)
-    if found is None:
-        return DECLINE
-    plan, k = found
-    plan = _top_up(v, plan, pool)
-    return _follow(
-        v,
-        [*plan, *[a] * k],
-        staged,
-        legal,
-        lambda: beats(v.tables, staged_cards, weakened(v.tables, target, staged_assassins, v.protected)),
-    )
 
 
 def _assassin_plan(
@@ -392,7 +374,7 @@ def _chariot_bid(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Act
     bring him more (R49, :func:`agents.brutii_rules.opts_out`)."""
     mine = [f for f in Faction if v.view.controller[f] == v.seat]
     worth = max((exposure(v, f) for f in mine), default=0.0)
-    if DECLINE in legal and v.view.brutii == v.seat:
+    if DECLINE in legal:  # only the Brutii may opt out (R49)
         from agents.brutii_rules import opts_out  # the Brutii's rules build on this module's
 
         if opts_out(v, CHARIOT_SHARE * worth):
@@ -440,9 +422,7 @@ def _committed(v: Valuation) -> int:
     for spec in v.tables.spaces:
         if v.view.spaces[spec.id] == v.seat and spec.kind is SpaceKind.REGION and spec.region is not None:
             total += _price(v, spec)
-    if v.expansion:
-        total += _reserve(v)
-    return total
+    return total + _reserve(v)
 
 
 def _price(v: Valuation, spec: SpaceSpec) -> int:
@@ -476,7 +456,7 @@ def _faction_space_value(v: Valuation, spec: SpaceSpec) -> float:
     rival = any(s >= 0 and s != v.seat for s in others)
     plan = best_set(v.tables, held, [target], v.components.min_set_size)
     cost = 0.0
-    if plan is None and v.expansion and v.assassins and v.view.controller[f] >= 0:
+    if plan is None and v.assassins and v.view.controller[f] >= 0:
         found = _assassin_plan(v, f, held, target, v.assassins)  # R31: assassins open the take-over
         if found is not None:
             plan, k = found
@@ -542,14 +522,9 @@ def _pantheon_space(v: Valuation, spec: SpaceSpec) -> float:
     if v.me.eternal_favor:
         return -1.0
     deck = v.tables.card_copies
-    total = sum(deck)
-    if v.expansion:  # R30: a slave card asks for any slave, an assassin for an assassin
-        kinds = _sacrifice_kinds(v)
-        held_kinds = {kinds[c] for c in v.hand_cards()}
-        chance = sum(n for c, n in enumerate(deck) if kinds[c] in held_kinds) / total
-        return chance * v.favor(eternal=True) - 0.5
-    held = {v.tables.card_faction[c] for c in v.hand_cards()}
-    chance = sum(n for c, n in enumerate(deck) if v.tables.card_faction[c] in held) / total
+    kinds = _sacrifice_kinds(v)
+    held_kinds = {kinds[c] for c in v.hand_cards()}
+    chance = sum(n for c, n in enumerate(deck) if kinds[c] in held_kinds) / sum(deck)
     return chance * v.favor(eternal=True) - 0.5
 
 
@@ -572,8 +547,8 @@ def _mars_space(v: Valuation, spec: SpaceSpec) -> float:
 
 
 def _spendable(v: Valuation) -> int:
-    """Denarii free to spend now: in an expansion game, less what phase 6 will ask for (:func:`_reserve`)."""
-    return v.me.money - _reserve(v) if v.expansion else v.me.money
+    """Denarii free to spend now: less what phase 6 will ask for (:func:`_reserve`; nothing in a base game)."""
+    return v.me.money - _reserve(v)
 
 
 def _reserve(v: Valuation) -> int:

@@ -56,6 +56,7 @@ from tribune_env.data import Components
 from tribune_env.engine.actions import Action
 from tribune_env.engine.config import GameConfig, RuleSet
 from tribune_env.engine.view import PlayerView
+from tribune_env.extras import missing_extra
 
 __all__ = [
     "ACTIVATIONS",
@@ -476,7 +477,7 @@ def _torch_state(path: Path) -> dict[str, Array]:
         import torch
     except ImportError:
         raise CheckpointError(
-            f"{path}: reading a .zip checkpoint needs torch: pip install 'tribune-rl[train]'; "
+            f"{missing_extra(f'{path}: reading a .zip checkpoint (torch)', 'train')}; "
             "or export it to .npz with `python -m agents.ppo CHECKPOINT.zip OUT.npz` where torch is installed"
         ) from None
     try:
@@ -520,13 +521,12 @@ def trained_on_expansion(policy: NumpyPolicy) -> bool:
 
 def check_fits(policy: NumpyPolicy, config: GameConfig) -> None:
     """Raise :class:`CheckpointError` unless ``policy`` was trained for games like ``config``."""
-    expansion_space = trained_on_expansion(policy)
-    if config.expansion and not expansion_space:
+    space = Space.EXPANSION if trained_on_expansion(policy) else Space.BASE
+    if not space.serves(config.rules):
         raise CheckpointError(
             f"checkpoint {policy.source} was trained on base games (the Tribune-v0 spaces) and cannot play an "
             "expansion game; use an expansion checkpoint such as the spec 'ppo-expansion'"
         )
-    space = Space.EXPANSION if expansion_space else Space.BASE
     problem = describe_mismatch(policy.meta["signature"], signature_for(config, space))
     if problem:
         raise CheckpointError(f"checkpoint {policy.source} does not fit this game: {problem}")
@@ -562,8 +562,8 @@ class PPOAgent(Agent):
         self._misfits: dict[tuple[Components, int, bool], str | None] = {}  # check_fits's answers, per game kind
         #: the policy's spaces decide: an expansion policy plays every rule set (the same spaces serve both roles of
         #: the Brutii variant), a base policy base games only
-        self.expansion_space = trained_on_expansion(policy)
-        self.rule_sets = frozenset(RuleSet) if self.expansion_space else frozenset({RuleSet.BASE})
+        self.space = Space.EXPANSION if trained_on_expansion(policy) else Space.BASE
+        self.rule_sets = frozenset(rules for rules in RuleSet if self.space.serves(rules))
 
     def supports(self, config: GameConfig) -> str | None:
         """:meth:`Agent.supports`, and then whether the checkpoint fits these games (:func:`check_fits`: the
@@ -592,7 +592,7 @@ class PPOAgent(Agent):
     def act(self, view: PlayerView, legal: Sequence[Action], info: InfoSet | None = None) -> Action:
         if info is None:
             raise AgentError("the ppo agent needs the InfoSet (info) to observe the game")
-        space = Space.EXPANSION if self.expansion_space else Space.BASE
+        space = self.space
         index = self.policy.act(info.observation(space), info.action_mask(space), self.np_rng, self.deterministic)
         chosen = codec_for(self.config.components, space).decode(index, view.seat, view.num_players)
         for action in legal:

@@ -43,7 +43,6 @@ from tribune_env.data import (
     Official,
     Requirement,
     ScoringSpec,
-    VictoryCard,
 )
 from tribune_env.data.schema import find_card
 from tribune_env.engine.config import AnyVictoryCard, required_for, victory_cards_of
@@ -72,6 +71,9 @@ OFFICIAL_ROUNDS = 2.5  # rounds an official is held on average (it stays until s
 PRINCEPS_WORTH = 1.2  # two placements a turn: the best spaces first (R37)
 AUGUR_CHOICE = 0.5  # keeping the best two of three cards (R39)
 TRIBUNUS_SURE = 1.2  # the Tribunus Plebis ready: a sure tribune next round, for good (R38)
+# the point-value variant (E75): what scores in an expansion game, and objectives no player reaches
+EXPANSION_POINT_OBJECTIVES = (*OBJECTIVES, "emperor_tiles", "patrons")
+_OUT_OF_REACH = {"laurels": 99, "legions": 99, "denarii": 999, "emperor_tiles": 99, "patrons": 99}
 # factions whose benefit may turn a scroll to the tribune (R19)
 _TURNING = (Faction.PLEBEIANS, Faction.VESTALS)
 
@@ -85,22 +87,25 @@ class Needs:
     thresholds: dict[str, int]
 
     @classmethod
+    def points(cls, objectives: Sequence[str], markers_goal: int) -> Needs:
+        """The needs of the point-value variant: ``markers_goal`` markers end the game, the other ``objectives``
+        only score."""
+        weight = dict.fromkeys(objectives, 0.2)
+        weight["markers"] = 1.0
+        thresholds = {o: _OUT_OF_REACH[o] for o in objectives if o in _OUT_OF_REACH}
+        thresholds["markers"] = markers_goal
+        return cls(weight, dict.fromkeys(weight, False), thresholds)
+
+    @classmethod
     def of(
-        cls, view: PlayerView, card: AnyVictoryCard | None, markers_goal: int, prospects: dict[str, float] | None = None
+        cls, view: PlayerView, card: AnyVictoryCard, required: int, prospects: dict[str, float] | None = None
     ) -> Needs:
-        """The needs of the player of ``view`` on ``card`` (None: the point-value variant); ``prospects`` adds to
-        the progress by which an expansion card's objectives are picked (a patron set in hand)."""
+        """The needs of the player of ``view`` on ``card``, of whose objectives ``required`` are needed;
+        ``prospects`` adds to the progress by which an expansion card's objectives are picked (a patron set in
+        hand)."""
         me = view.players[view.seat]
-        if card is None:  # point-value variant: markers end the game, everything else is points
-            weight = dict.fromkeys(OBJECTIVES, 0.2)
-            weight["markers"] = 1.0
-            thresholds = {"laurels": 99, "legions": 99, "denarii": 999, "markers": markers_goal}
-            if view.expansion:
-                weight.update(emperor_tiles=0.2, patrons=0.2)
-                thresholds.update(emperor_tiles=99, patrons=99)
-            return cls(weight, dict.fromkeys(weight, False), thresholds)
         if isinstance(card, ExpansionVictoryCard):
-            return cls._expansion(view, card, prospects or {})
+            return cls._expansion(view, card, required, prospects or {})
         t = card.thresholds
         progress = {
             "tribune": 1.0 if me.tile == TRIBUNE else (0.45 if me.tile == SCROLL else 0.0),
@@ -111,7 +116,6 @@ class Needs:
             "markers": min(1.0, sum(me.markers) / t["markers"]),
         }
         ease = {"tribune": -0.35, "favor": -0.25, "laurels": 0.0, "legions": 0.05, "denarii": 0.1, "markers": 0.1}
-        required = required_for(card, view.num_players, view.brutii >= 0)
         chosen = list(card.obligatory)
         rest = sorted((o for o in OBJECTIVES if o not in chosen), key=lambda o: -(progress[o] + ease[o]))
         chosen += rest[: max(0, required - len(chosen))]
@@ -120,7 +124,9 @@ class Needs:
         return cls(weight, met, dict(t))
 
     @classmethod
-    def _expansion(cls, view: PlayerView, card: ExpansionVictoryCard, prospects: dict[str, float]) -> Needs:
+    def _expansion(
+        cls, view: PlayerView, card: ExpansionVictoryCard, required: int, prospects: dict[str, float]
+    ) -> Needs:
         """An expansion victory card (E72, R41): seven objectives, no denarii; the emperor tiles count claimed ones."""
         me = view.players[view.seat]
         t = card.thresholds
@@ -133,7 +139,6 @@ class Needs:
             "emperor_tiles": min(1.0, len(me.emperor_tiles) / t["emperor_tiles"]),
             "patrons": min(1.0, me.patrons / t["patrons"]),
         }
-        required = required_for(card, view.num_players, view.brutii >= 0)  # E106: the "with Brutii" row
         chosen = list(card.obligatory)
 
         def outlook(o: str) -> float:
@@ -165,14 +170,10 @@ def _weigh(
 
 
 @cache
-def _victory_card(components: Components, card_id: str) -> VictoryCard:
-    return components.victory_card(card_id)
-
-
-@cache
-def _any_victory_card(components: Components, card_id: str) -> AnyVictoryCard:
-    """A card of an expansion game: an expansion card, or a configured base card (R41)."""
-    return find_card(victory_cards_of(components, True), card_id)
+def _victory_card(components: Components, card_id: str, expansion: bool) -> AnyVictoryCard:
+    """The card ``card_id`` of a game with or without the expansion (R41: an expansion game's is an expansion card,
+    or a configured base card)."""
+    return find_card(victory_cards_of(components, expansion), card_id)
 
 
 def patron_gap(tables: Tables, spec: ExpansionSpec, slaves: Sequence[int]) -> int:
@@ -214,9 +215,10 @@ class Valuation:
     def __init__(self, view: PlayerView, components: Components) -> None:
         self.view = view
         self.components = components
-        self.spec: ExpansionSpec | None = components.expansion if view.expansion else None
+        expansion = view.expansion  # the one question about the rule set: the tables, numbers and card follow
+        self.spec: ExpansionSpec | None = components.expansion if expansion else None
         self.expansion = self.spec is not None
-        self.tables: Tables = tables_for(components, self.expansion)
+        self.tables: Tables = tables_for(components, expansion)
         self.seat = view.seat
         self.me = view.players[view.seat]
         self.hand = list(view.hand)
@@ -225,22 +227,27 @@ class Valuation:
         self._held: dict[int, list[int]] = {}
         self.memo: dict[str, object] = {}  # per-decision results of callers (this object lives for one decision)
         self.scoring: ScoringSpec | ExpansionScoring
-        self.assassin, self.assassins, self.protected = -1, 0, 0  # assassin card type, held, protected (R31)
+        self.assassin = self.tables.assassin_card  # the assassin card type (-1 without the expansion, R31) ...
+        self.assassins = self.hand[self.assassin] if self.assassin >= 0 else 0  # ... held
+        self.protected = 0  # ... and the lowest cards of a set it never removes
+        card_id = view.victory_card
+        self.victory = None if view.point_variant or not card_id else _victory_card(components, card_id, expansion)
+        #: objectives of the card a player needs: the "with Brutii" row in a Brutii game (E106); 0 without a card
+        self.required = 0 if self.victory is None else required_for(self.victory, view.num_players, view.brutii >= 0)
         if self.spec is None:
-            card: AnyVictoryCard | None = (
-                None if view.point_variant or not view.victory_card else _victory_card(components, view.victory_card)
-            )
-            self.victory = card
-            self.needs = Needs.of(view, card, components.point_variant.get(view.num_players, 6))
             self.scoring = components.scoring
+            self.needs = self._needs(OBJECTIVES, components.point_variant.get(view.num_players, 6), {})
             return
-        card = None if view.point_variant or not view.victory_card else _any_victory_card(components, view.victory_card)
-        self.victory = card
         self.scoring = self.spec.scoring
-        self.assassin = self.tables.assassin_card
-        self.assassins = self.hand[self.assassin] if self.assassin >= 0 else 0
         self.protected = self.spec.assassins.protected
-        self.needs = Needs.of(view, card, self.spec.point_variant.get(view.num_players, 6), self._prospects())
+        markers_goal = self.spec.point_variant.get(view.num_players, 6)
+        self.needs = self._needs(EXPANSION_POINT_OBJECTIVES, markers_goal, self._prospects())
+
+    def _needs(self, scored: Sequence[str], markers_goal: int, prospects: dict[str, float]) -> Needs:
+        """The needs on the card in play, or those of the point-value variant (``scored``: what scores in it)."""
+        if self.victory is None:
+            return Needs.points(scored, markers_goal)
+        return Needs.of(self.view, self.victory, self.required, prospects)
 
     # -- resources ---------------------------------------------------------------
 
@@ -281,9 +288,8 @@ class Valuation:
         if self.me.tile != 0:
             return 0.0
         value = self.scoring.scroll + 0.4 * OBJECTIVE_WORTH * self.needs.weight["tribune"]
-        if self.expansion:  # three emperor tiles ask for a scroll, and the Tribunus Plebis turns it (R34, R38)
-            value += 0.15 * OBJECTIVE_WORTH * self.needs.weight.get("emperor_tiles", 0.0)
-        return value
+        # three emperor tiles ask for a scroll, and the Tribunus Plebis turns it (R34, R38; no weight in a base game)
+        return value + 0.15 * OBJECTIVE_WORTH * self.needs.weight.get("emperor_tiles", 0.0)
 
     def tribune(self) -> float:
         if self.me.tile == TRIBUNE:
@@ -512,7 +518,7 @@ class Valuation:
     def target(self, f: int) -> list[int]:
         """The displayed set of ``f`` a take-over must beat, after the assassins in hand hit it (R31)."""
         target = list(self.view.sets[f])
-        if self.expansion and self.assassins:
+        if self.assassins:  # none without the expansion
             return weakened(self.tables, target, self.assassins, self.protected)
         return target
 

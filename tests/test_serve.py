@@ -248,21 +248,32 @@ def test_expansion_and_brutii_games_play_through(client: Any) -> None:
     assert state["saved"]["path"].endswith("tribune-serve-brutii.sqlite")
 
 
-def test_forgotten_game_and_record_before_the_end(client: Any) -> None:
+def test_abandoned_game_and_record_before_the_end(client: Any) -> None:
     state = _new(client)
     assert "not over" in _error(client.get(f"/api/games/{state['id']}/record"), 409)
-    assert client.delete(f"/api/games/{state['id']}").get_json() == {"removed": state["id"]}
-    _error(client.get(f"/api/games/{state['id']}"), 404)
+    assert client.delete(f"/api/games/{state['id']}").get_json() == {"removed": state["id"], "status": "abandoned"}
+    left = client.get(f"/api/games/{state['id']}").get_json()  # still reachable, recorded as abandoned
+    assert left["status"] == "abandoned" and left["over"] and left["decision"] is None
+    assert "abandoned" in _error(client.get(f"/api/games/{state['id']}/record"), 409)
+    assert "abandoned" in _error(client.post(f"/api/games/{state['id']}/action", json={"choice": 0}), 409)
 
 
 def test_only_loopback_hosts_are_served(tmp_path: Path) -> None:
-    local = create_app(None).test_client()
-    assert "loopback" in _error(local.get("/api/options", headers={"Host": "evil.example:8000"}), 403)
-    assert local.get("/api/options", headers={"Host": "127.0.0.1:8000"}).status_code == 200
-    assert local.get("/api/options", headers={"Host": "[::1]:8000"}).status_code == 200
-    remote = create_app(None, allow_remote=True).test_client()
-    assert remote.get("/api/options", headers={"Host": "box.example:8000"}).status_code == 200
-    assert "path" in _error(remote.post("/api/games", json={**SHORT, "opponents": "ppo:/tmp/model.npz"}), 422)
+    local_app, remote_app = create_app(None), create_app(None, allow_remote=True)
+    local, remote = local_app.test_client(), remote_app.test_client()
+    try:
+        assert "loopback" in _error(local.get("/api/options", headers={"Host": "evil.example:8000"}), 403)
+        assert local.get("/api/options", headers={"Host": "127.0.0.1:8000"}).status_code == 200
+        assert local.get("/api/options", headers={"Host": "[::1]:8000"}).status_code == 200
+        assert local.get("/api/options", headers={"Host": "LOCALHOST"}).status_code == 200
+        for malformed in ("127.0.0.1:80:80", "127.0.0.1:99999", "local host", "[::1", "127.0.0.1:"):
+            assert "malformed Host" in _error(local.get("/api/options", headers={"Host": malformed}), 400)
+            assert "malformed Host" in _error(remote.get("/api/options", headers={"Host": malformed}), 400)
+        assert remote.get("/api/options", headers={"Host": "box.example:8000"}).status_code == 200
+        assert "path" in _error(remote.post("/api/games", json={**SHORT, "opponents": "ppo:/tmp/model.npz"}), 422)
+    finally:
+        local_app.extensions["tribune_games"].close()
+        remote_app.extensions["tribune_games"].close()
 
 
 def test_serve_command_refuses_a_remote_host(capsys: pytest.CaptureFixture[str]) -> None:
@@ -379,12 +390,16 @@ def test_clear_json_errors_reach_the_page(tab: Any, server: tuple[str, Path]) ->
 
 
 def test_a_server_bug_is_a_json_500_and_unsaved_games_say_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    client = create_app(None).test_client()
-    state, _ = _play_out(client, _new(client))
-    assert state["saved"] is None and state["save_error"] is None and state["result"]
+    app = create_app(None)
+    client = app.test_client()
+    try:
+        state, _ = _play_out(client, _new(client))
+        assert state["saved"] is None and state["save_error"] is None and state["result"]
 
-    def broken(self: Any) -> dict[str, Any]:
-        raise RuntimeError("drawing failed")
+        def broken(self: Any) -> dict[str, Any]:
+            raise RuntimeError("drawing failed")
 
-    monkeypatch.setattr("tribune_arena.human.web.session.PlaySession.state", broken)
-    assert "drawing failed" in _error(client.get(f"/api/games/{state['id']}"), 500)
+        monkeypatch.setattr("tribune_arena.human.web.session.PlaySession.state", broken)
+        assert "drawing failed" in _error(client.get(f"/api/games/{state['id']}"), 500)
+    finally:
+        app.extensions["tribune_games"].close()

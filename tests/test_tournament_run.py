@@ -38,6 +38,7 @@ from tribune_env.engine.config import GameConfig
 from tribune_env.engine.game import Game
 from tribune_env.engine.notation import parse_action
 from tribune_env.engine.view import PlayerView
+from tribune_env.extras import missing_extra
 
 MODES = ("raise", "illegal", "none-return", "slow", "hang", "crash")
 
@@ -372,4 +373,4 @@ def test_ray_backend_without_ray_is_a_clear_error(
 ) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)
     assert main(["tournament", "random", "random", "--backend", "ray", "--results", str(tmp_path / "t.sqlite")]) == 2
-    assert "the ray backend needs Ray: pip install 'tribune-rl[ray]'" in capsys.readouterr().err
+    assert missing_extra("the ray backend", "ray") in capsys.readouterr().err

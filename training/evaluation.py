@@ -2,8 +2,9 @@
 
 :func:`evaluate_checkpoint` seats ``ppo:CHECKPOINT`` with ``players - 1``
 copies of each fixed opponent, seats rotated with duplicate deals (the
-tournament runner's schedule), and reports the win rate with its 95%
-bootstrap interval. Each evaluation is stored as a results file, so it can be
+tournament runner's schedule), and reports the win rate with its 95% Wilson
+interval (the tournaments' :func:`~tribune_arena.tournament.stats.win_rate_interval`:
+never a point, also at 0 or all wins). Each evaluation is stored as a results file, so it can be
 replayed and re-analysed with ``tribune replay`` / ``tribune tournament``.
 Rows go to ``eval.csv`` (:func:`record_rows`: a point evaluated again replaces
 its rows, so redoing an evaluation never adds a second one); :func:`plot_learning_curve` draws it.
@@ -28,13 +29,15 @@ from matplotlib.figure import Figure
 from tribune_arena.tournament.results import summarize
 from tribune_arena.tournament.runner import run_tournament
 from tribune_arena.tournament.schedule import TournamentDefinition
+from tribune_arena.tournament.stats import INTERVAL_NAME, percent_range
 from tribune_arena.tournament.store import ResultStore, StoreError
 from tribune_env.engine.config import GameConfig
 
 
 @dataclass(frozen=True)
 class EvalRow:
-    """One evaluation: the checkpoint at ``timesteps`` against ``players - 1`` copies of ``opponent``."""
+    """One evaluation: the checkpoint at ``timesteps`` against ``players - 1`` copies of ``opponent``; ``ci_low``
+    and ``ci_high`` are the ends of the win rate's 95% Wilson interval (bootstrap intervals in older ``eval.csv``)."""
 
     timesteps: int
     opponent: str
@@ -46,6 +49,11 @@ class EvalRow:
     parity: float
     mean_rank: float
     seconds_per_move: float
+
+    def result(self) -> str:
+        """``"8/8 = 100.0% (95% Wilson interval 67.6-100.0%, parity 25%)"``: the row as a training log prints it."""
+        interval = percent_range((self.ci_low, self.ci_high), digits=1)
+        return f"{self.wins}/{self.games} = {self.win_rate:.1%} ({INTERVAL_NAME} {interval}, parity {self.parity:.0%})"
 
 
 def evaluate_checkpoint(
@@ -59,7 +67,7 @@ def evaluate_checkpoint(
     workers: int | None = None,
     note: Callable[[str], None] | None = None,
 ) -> list[EvalRow]:
-    """Win rate (95% CI) of ``checkpoint`` against each opponent in games of ``game`` (a tournament's:
+    """Win rate (95% Wilson interval) of ``checkpoint`` against each opponent in games of ``game`` (a tournament's:
     :meth:`TournamentDefinition.for_config`, ValueError naming an option no tournament plays); results files go to
     ``store_dir``.
 
@@ -78,7 +86,7 @@ def evaluate_checkpoint(
             if note is not None:
                 note(f"{store} was written where the run folder used to be: moved to {aside}, evaluating again")
         records = run_tournament(definition, store, workers=workers, progress=False)
-        entry = summarize(records, seed).entry(definition.specs[0])
+        entry = summarize(records).entry(definition.specs[0])
         rows.append(
             EvalRow(
                 timesteps=timesteps,
@@ -184,7 +192,7 @@ def drop_after(path: Path, timesteps: int) -> None:
 
 
 def plot_learning_curve(rows: list[EvalRow], path: Path, title: str = "learning curve") -> Path:
-    """Win rate with 95% CI band against training steps, one line per opponent, parity dashed."""
+    """Win rate with its 95% Wilson interval as a band against training steps, one line per opponent, parity dashed."""
     fig = Figure(figsize=(7.5, 4.5), layout="constrained")
     FigureCanvasAgg(fig)
     ax = fig.add_subplot()
@@ -197,7 +205,7 @@ def plot_learning_curve(rows: list[EvalRow], path: Path, title: str = "learning 
     if rows:
         ax.axhline(100 * rows[0].parity, color="grey", linestyle="--", linewidth=1, label="parity")
     ax.set_xlabel("training steps (learner decisions)")
-    ax.set_ylabel("win rate, % (95% CI)")
+    ax.set_ylabel(f"win rate, % ({INTERVAL_NAME})")
     ax.set_ylim(0, 103)
     ax.set_title(title)
     ax.grid(alpha=0.3)

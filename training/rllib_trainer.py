@@ -39,6 +39,10 @@ from training.trainer import Trainer, TrainError, _steps_of, check_resume
 
 CHECKPOINT_SUFFIX = ".rllib"
 POLICY_NAME = "policy.npz"  # the learner's numpy export inside every RLlib checkpoint folder
+#: seconds a run waits for RLlib to bring back its env runners once an iteration sampled nothing (every runner lost:
+#: its node died, or Ray killed it) before it saves a checkpoint and stops
+RUNNERS_LOST_WAIT = 300.0
+_RUNNERS_LOST_PAUSE = 2.0  # seconds between the iterations that wait for them
 PROGRESS_KEYS = ("timesteps", "iteration", "seconds", "steps_per_second", "episode_return_mean", "episode_len_mean",
                  "policy_loss", "vf_loss", "entropy", "mean_kl_loss")
 
@@ -295,15 +299,23 @@ class RLlibTrainer(Trainer):
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
         with Progress(*columns, console=self.console, disable=not cfg.run.progress_bar) as bar:
             task = bar.add_task("learner steps", total=total, completed=model.num_timesteps)
+            lost: float | None = None  # since when no env runner has sampled
             while model.num_timesteps < total:
                 before = model.num_timesteps
                 try:
                     result = model.algo.train()
+                    sampled = _learner_steps(result)
+                    if sampled is None:
+                        lost = self._runners_lost(model, lost)
+                        continue
                 except KeyboardInterrupt:
                     saved = self.save(model)
                     self.say(f"interrupted: saved {saved}; continue with --resume")
                     raise
-                model.num_timesteps += _learner_steps(result)
+                if lost is not None:
+                    self.say(f"the env runners sample again after {time.monotonic() - lost:.0f} s")
+                    lost = None
+                model.num_timesteps += sampled
                 steps = model.num_timesteps
                 bar.update(task, completed=min(steps, total))
                 self._log_progress(model, result, time.perf_counter() - start)
@@ -329,6 +341,25 @@ class RLlibTrainer(Trainer):
         model.logger.dump(model.num_timesteps)
         self.say(f"done: {model.num_timesteps:,} steps, {elapsed / 60:.1f} min of training; final policy {final}")
         return final
+
+    def _runners_lost(self, model: _Model, since: float | None) -> float:
+        """An iteration sampled nothing: every env runner is lost (its node died, or Ray killed it), and RLlib restarts
+        them where the cluster has room. Wait (returns since when) up to :data:`RUNNERS_LOST_WAIT` seconds; after that
+        save a checkpoint of the learner (it is the last iteration's, intact in this process) and raise TrainError."""
+        now = time.monotonic()
+        if since is None:
+            self.say(f"no env runner sampled at {model.num_timesteps:,} steps (lost with its node, or killed by Ray): "
+                     f"waiting up to {RUNNERS_LOST_WAIT:g} s for RLlib to restart them")
+            since = now
+        if now - since >= RUNNERS_LOST_WAIT:
+            saved = self.save(model)
+            raise TrainError(
+                f"no env runner has sampled for {now - since:.0f} s (Ray's logs say why: a node died, or it ran out of "
+                f"memory); saved {saved} at {model.num_timesteps:,} steps: resume with --resume once the cluster has "
+                "room for ray.env_runners runners (or with fewer: --set ray.env_runners=N)"
+            )
+        time.sleep(_RUNNERS_LOST_PAUSE)
+        return since
 
     def _log_progress(self, model: _Model, result: dict[str, Any], seconds: float) -> None:
         """One row of ``logs/progress.csv``; the same numbers go to TensorBoard with the next dump."""
@@ -366,9 +397,11 @@ def _crossed(before: int, after: int, every: int) -> bool:
     return after // every > before // every
 
 
-def _learner_steps(result: dict[str, Any]) -> int:
-    """The learner's decisions sampled in one ``train()`` iteration."""
+def _learner_steps(result: dict[str, Any]) -> int | None:
+    """The learner's decisions sampled in one ``train()`` iteration; ``None`` if no env runner sampled (all lost)."""
     runners = result.get("env_runners", {})
+    if not runners:
+        return None
     steps = runners.get("num_module_steps_sampled", {}).get(LEARNER)
     if steps is None:
         raise TrainError(f"RLlib's result has no module step count for {LEARNER!r}; keys: {sorted(runners)}")

@@ -7,7 +7,7 @@ Layout of a run directory (``output/name``)::
     checkpoints/          step-NNNNNNNNN.zip (+ .json): periodic, resumable
     snapshots/            step-NNNNNNNNN.npz: numpy exports of the self-play pool (pool.json lists the pool)
     eval/                 one tournament results file per evaluation
-    eval.csv              win rate with 95% CI per evaluation
+    eval.csv              win rate with its 95% Wilson interval per evaluation
     learning_curve.png    eval.csv drawn
     final.zip, final.npz  the model at the end
 
@@ -52,7 +52,9 @@ from training.envs import make_vec_env
 from training.evaluation import drop_after, evaluate_checkpoint, plot_learning_curve, read_rows, record_rows
 from tribune_arena.tournament.schedule import TournamentError
 
-RESUMABLE_CHANGES = ("run.", "eval.", "name", "output")  # keys that may differ between a checkpoint and a resume
+# keys that may differ between a checkpoint and a resume (ray.*: where an RLlib run runs, e.g. a cluster that lost
+# a node resumed with fewer env runners)
+RESUMABLE_CHANGES = ("run.", "eval.", "ray.", "name", "output")
 TEMPORARY = ("*.tmp", "*.tmp.*")  # names of files being written (checkpoints, exports, pool.json, eval.csv)
 
 
@@ -133,7 +135,7 @@ def check_resume(meta: dict[str, Any], config: TrainConfig, path: Path) -> list[
     if blocking:
         raise TrainError(
             f"cannot resume from {path}: the config differs in {', '.join(blocking)} "
-            "(only run.*, eval.*, name and output may change on resume; start a new run for the rest)"
+            "(only run.*, eval.*, ray.*, name and output may change on resume; start a new run for the rest)"
         )
     return changes
 
@@ -245,9 +247,7 @@ class Trainer:
                 model.logger.record(f"eval/ci_low_vs_{row.opponent}", row.ci_low)
                 model.logger.record(f"eval/ci_high_vs_{row.opponent}", row.ci_high)
             self.say(
-                f"{tag or 'eval'} at {steps:,} steps vs {cfg.env.players - 1} x {row.opponent}: "
-                f"{row.wins}/{row.games} = {row.win_rate:.1%} (95% CI {row.ci_low:.1%}-{row.ci_high:.1%}, "
-                f"parity {row.parity:.0%})"
+                f"{tag or 'eval'} at {steps:,} steps vs {cfg.env.players - 1} x {row.opponent}: {row.result()}"
             )
         self.say(f"evaluation took {time.perf_counter() - start:.0f} s")
 

@@ -25,6 +25,7 @@ from tribune_arena.bench.environments import (
 from tribune_cli.game_flags import add_game_arguments, config_from_args, positive_int, seed_int
 from tribune_env import __version__
 from tribune_env.codec.docs import write_docs
+from tribune_env.engine.config import RuleSet
 from tribune_env.engine.decisions import Phase
 from tribune_env.simulate import SimulationSummary, agent_rng, play_random_game, simulate_config
 
@@ -106,15 +107,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_RULES_MODE = {RuleSet.BASE: "", RuleSet.EXPANSION: ", expansion", RuleSet.BRUTII: ", expansion, Brutii"}
+"""What the summary's mode adds for each rule set (then the Brutii's seat, when it is configured)."""
+
+
 def _summary_table(s: SimulationSummary) -> Table:
     table = Table(title="Random-play simulation", show_header=False)
     table.add_column("metric", style="bold")
     table.add_column("value", justify="right")
     mode = "point variant" if s.point_variant else (s.victory_card or "random victory card")
-    if s.expansion:
-        mode += ", expansion"
-    if s.brutii:
-        mode += f", Brutii seat {s.brutii_seat}" if s.brutii_seat is not None else ", Brutii"
+    mode += _RULES_MODE[s.config.rules]
+    if s.brutii_seat is not None:  # set only with the Brutii
+        mode += f" seat {s.brutii_seat}"
     rows = [
         ("games", f"{s.games}"),
         ("players", f"{s.players}"),

@@ -8,10 +8,12 @@ import argparse
 import ipaddress
 import socket
 import sys
+import threading
 from typing import Any
 
 from tribune_arena.human.web.bots import DEFAULT_BOT_SECONDS, DEFAULT_BOT_WORKERS, MAX_BOT_SECONDS, MAX_BOT_WORKERS
 from tribune_arena.human.web.store import GAMES_FILE, StoreError
+from tribune_env.extras import missing_extra
 
 DEFAULT_PORT = 8000
 DEFAULT_SAVE_DIR = "tribune-games"
@@ -97,10 +99,7 @@ def run(args: argparse.Namespace) -> int:
 
         from tribune_arena.human.web.app import create_app
     except ImportError as exc:
-        print(
-            f"tribune: error: {exc.name or exc} is missing; install the web extra: pip install 'tribune-rl[web]'",
-            file=sys.stderr,
-        )
+        print(f"tribune: error: {missing_extra('tribune serve', 'web', exc)}", file=sys.stderr)
         return 2
     save_dir = None if args.no_save else args.save_dir
     try:
@@ -109,6 +108,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"tribune: error: {exc}", file=sys.stderr)
         return 2
     games = app.extensions["tribune_games"]
+    threading.Thread(target=games.bots.warm, name="tribune-bot-warm-up", daemon=True).start()
     try:
         server = make_server(args.host, args.port, app, threaded=True)
     except OSError as exc:

@@ -168,7 +168,7 @@ def _report(records: list[GameRecord], args: argparse.Namespace, definition: Tou
     if not out.is_terminal:  # piped or redirected: wide enough for every leaderboard column
         out = Console(width=WIDE, markup=False, emoji=False)
     doc: dict[str, Any] = {"results_file": str(path), "rules": definition.rules, "tournament": definition.to_dict()}
-    results = summarize(records, seed=definition.seed, components=definition.game.components)
+    results = summarize(records, components=definition.game.components)
     doc.update(results.to_json())
     tables = [results.leaderboard_table(), results.head_to_head_table()]
     if results.roles is not None:  # Brutii games: the Brutii seat against the family seats

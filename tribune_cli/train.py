@@ -18,6 +18,7 @@ from typing import Any
 import yaml
 
 from agents.base import AgentError
+from tribune_env.extras import missing_extra
 
 
 def add_parser(commands: Any) -> None:
@@ -86,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
             from training.rllib_trainer import train_rllib as train
     except ImportError as exc:
         extra = "rllib" if config.backend == "rllib" else "train"
-        print(f"tribune train needs the {extra} extra (pip install 'tribune-rl[{extra}]'): {exc}", file=sys.stderr)
+        print(missing_extra(f"tribune train (backend {config.backend})", extra, exc), file=sys.stderr)
         return 2
     try:
         train(config, args.resume)

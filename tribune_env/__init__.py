@@ -50,7 +50,7 @@ if TYPE_CHECKING:
     )
     from tribune_env.envs import register_envs as register_envs  # public, though not in __all__
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 # --- the environments: they need gymnasium and pettingzoo (installed with the package); the engine does not ----
 

@@ -393,4 +393,4 @@ def test_npz_policies_play_without_torch(checkpoints: dict[str, tuple[Path, Mask
     )
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert proc.returncode == 0, proc.stderr
-    assert "needs torch" in proc.stdout and "pip install" in proc.stdout
+    assert "(torch) needs the 'train' extra" in proc.stdout and "pip install -e '.[train]'" in proc.stdout

@@ -1,38 +1,127 @@
-"""The trained agent shipped in the package (agents/models/ppo-4p.npz) loads, fits the current game and plays.
+"""The trained agents shipped in the package load, fit the current game, say how they were made and play.
 
-If the observation layout or the action table changes, the first test fails: the shipped model must then be
-retrained (configs/ppo-4p.yaml), because it would no longer read the observations it was trained on.
+- ``ppo`` (agents/models/ppo-4p.npz): the base game, every player count.
+- ``ppo-expansion`` (agents/models/ppo-expansion-4p.npz): the expansion spaces at every seat count and both rule sets.
+- ``ppo-brutii`` (agents/models/ppo-expansion-brutii.npz): one network for both roles of the Brutii variant
+  (R42-R54), the expansion agent fine-tuned on 5-seat Brutii games; it plays both roles at 5 and 6 seats.
+
+If an observation layout or an action table changes, the "fits" test fails: the model must then be retrained
+(``configs/<name>.yaml``), because it would no longer read the observations it was trained on.
 """
 
 from __future__ import annotations
 
-from agents.ppo import SHIPPED, check_fits, load_policy, read_checkpoint_meta
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from agents.ppo import (
+    SHIPPED,
+    SHIPPED_BRUTII,
+    SHIPPED_EXPANSION,
+    check_fits,
+    load_policy,
+    read_checkpoint_meta,
+    trained_on_expansion,
+)
 from agents.specs import make_agent
 from training.config import config_from_dict
+from tribune_arena.tournament.results import summarize
 from tribune_arena.tournament.runner import run_tournament
 from tribune_arena.tournament.schedule import TournamentDefinition
-from tribune_env.engine.config import GameConfig
+from tribune_env.engine.config import GameConfig, RuleSet
 
 
-def test_the_shipped_model_fits_the_current_game() -> None:
-    assert SHIPPED.is_file()
-    assert SHIPPED.stat().st_size < 4 * 2**20  # small enough to ship
-    policy = load_policy(SHIPPED)
-    for players in (2, 3, 4, 5):  # the spaces are the same for every player count
-        check_fits(policy, GameConfig(players=players))
+@dataclass(frozen=True)
+class Shipped:
+    """A shipped model: its file, spec, training config and the games it must fit."""
+
+    config: str  # the training config's name (configs/<config>.yaml)
+    path: Path
+    spec: str
+    rules: RuleSet  # the rule set it was trained for
+    players: int  # the player count it was trained at
+    fits: tuple[GameConfig, ...]
+    space: str | None  # the checkpoint's "space" entry (None: the base spaces)
+    fine_tuned: bool  # trained on from another checkpoint (run.init_from)
 
 
-def test_the_shipped_model_says_how_it_was_made() -> None:
-    meta = read_checkpoint_meta(SHIPPED)
-    assert meta["timesteps"] > 0
+MODELS = [
+    Shipped("ppo-4p", SHIPPED, "ppo", RuleSet.BASE, 4, tuple(GameConfig(players=p) for p in (2, 3, 4, 5)), None, False),
+    Shipped(
+        "ppo-expansion-4p",
+        SHIPPED_EXPANSION,
+        "ppo-expansion",
+        RuleSet.EXPANSION,
+        4,
+        tuple(GameConfig(players=p, expansion=e) for p in (2, 3, 4, 5) for e in (True, False)),
+        "expansion",
+        False,
+    ),
+    Shipped(
+        "ppo-expansion-brutii",
+        SHIPPED_BRUTII,
+        "ppo-brutii",
+        RuleSet.BRUTII,
+        5,
+        (
+            *(GameConfig(players=p, expansion=True, brutii=True) for p in (5, 6)),
+            *(GameConfig(players=p, expansion=True) for p in (2, 4, 5)),
+        ),
+        "expansion",
+        True,
+    ),
+]
+BY_SPEC = {model.spec: model for model in MODELS}
+
+
+@pytest.mark.parametrize("model", MODELS, ids=lambda m: m.spec)
+def test_the_shipped_model_fits_its_spaces(model: Shipped) -> None:
+    assert model.path.is_file()
+    assert model.path.stat().st_size < 4 * 2**20  # small enough to ship
+    policy = load_policy(model.path)
+    assert trained_on_expansion(policy) == (model.space == "expansion")
+    for config in model.fits:  # the spaces are the same for every player count (and rule set of the space)
+        check_fits(policy, config)
+
+
+@pytest.mark.parametrize("model", MODELS, ids=lambda m: m.spec)
+def test_the_shipped_model_says_how_it_was_made(model: Shipped) -> None:
+    meta = read_checkpoint_meta(model.path)
+    assert meta["timesteps"] > 0 and meta.get("space") == model.space
     assert meta["code"]["commit"]
-    config = config_from_dict(meta["config"], str(SHIPPED))
-    assert config.name == "ppo-4p" and config.env.players == 4
+    config = config_from_dict(meta["config"], str(model.path))
+    assert config.name == model.config and config.env.players == model.players
+    assert config.env.expansion == model.rules.uses_expansion and config.env.brutii == model.rules.has_brutii
+    assert bool(config.run.init_from) == model.fine_tuned  # the Brutii agent: fine-tuned from the expansion agent
 
 
-def test_the_shipped_model_plays_tournament_games(tmp_path: object) -> None:
-    definition = TournamentDefinition.create(specs=("ppo", "heuristic", "random", "heuristic"), games=4, seed=3)
-    records = run_tournament(definition, f"{tmp_path}/shipped.sqlite", workers=1, progress=False)
-    assert len(records) == 4 and all(r.forfeit is None for r in records)
-    agent = make_agent("ppo:deterministic=false", seed=1)
-    assert agent.spec == "ppo:deterministic=false"
+def test_the_shipped_brutii_model_learned_both_roles() -> None:
+    meta = read_checkpoint_meta(SHIPPED_BRUTII)
+    assert meta["game"]["brutii"] is True and meta["game"]["learner_role"] == "any"
+
+
+@pytest.mark.parametrize(("spec", "players"), [("ppo", 4), ("ppo-expansion", 4), ("ppo-brutii", 5), ("ppo-brutii", 6)])
+def test_the_shipped_model_plays_tournament_games(tmp_path: Path, spec: str, players: int) -> None:
+    """Base and expansion: 4 games against heuristic and random seats; the Brutii: a game per seat against
+    heuristic seats, in both roles (R42-R54)."""
+    model = BY_SPEC[spec]
+    if model.rules.has_brutii:
+        specs: tuple[str, ...] = (spec, *["heuristic"] * (players - 1))
+        games = players
+    else:
+        specs, games = (spec, "heuristic", "random", "heuristic"), 4
+    game = GameConfig.for_rules(model.rules, players=players)
+    definition = TournamentDefinition.for_config(specs, game, games=games, seed=3)
+    records = run_tournament(definition, tmp_path / "shipped.sqlite", workers=1, progress=False)
+    assert len(records) == games and all(r.forfeit is None for r in records)
+    roles = summarize(records).roles
+    if model.rules.has_brutii:
+        assert roles is not None
+        games_by_role = {(e.spec, e.role): e.games for e in roles.entries}
+        assert games_by_role[(spec, "brutii")] >= 1 and games_by_role[(spec, "family")] >= 1
+    else:
+        assert roles is None
+    agent = make_agent(f"{spec}:deterministic=false", seed=1)
+    assert model.rules in agent.rule_sets and agent.spec == f"{spec}:deterministic=false"

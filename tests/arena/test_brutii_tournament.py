@@ -168,7 +168,7 @@ def test_roles_of_the_tournament(played: tuple[Path, list[GameRecord]]) -> None:
     """Per agent and role: 2 Brutii games and 8 family seat-games for the heuristic (1/5 of its games as the
     Brutii), 8 and 32 for random; the Brutii seat's line counts every game once."""
     records = played[1]
-    results = summarize(records, seed=0)
+    results = summarize(records)
     roles = results.roles
     assert roles is not None
     assert [(e.spec, e.role, e.games) for e in roles.entries] == [
@@ -213,7 +213,7 @@ def test_role_shares_count_shared_wins_against_parity() -> None:
     """The Brutii seat (0) wins alone once, shares a win once and loses twice in four 5-seat games: win rate 2/4,
     share (1 + 1/2)/4 against parity 1/5; the family seats win 3 of their 16 seat-games."""
     records = [record(0, (0,)), record(1, (0, 2)), record(2, (1,)), record(3, (3,))]
-    roles = role_results(records, lambda wins, seats: (0.0, 1.0))
+    roles = role_results(records)
     assert roles is not None
     seat = roles.seat
     assert (seat.games, seat.wins, seat.win_rate) == (4, 2, 0.5)
@@ -223,7 +223,7 @@ def test_role_shares_count_shared_wins_against_parity() -> None:
     a = roles.entry("a", "brutii")
     assert (a.games, a.wins, a.win_share) == (4, 2, 1.5)
     assert [(e.spec, e.role) for e in roles.entries] == [("a", ROLES[0]), ("b", ROLES[1])]
-    assert role_results([dataclasses.replace(record(0, (0,)), config={"players": 5})], lambda w, s: (0, 1)) is None
+    assert role_results([dataclasses.replace(record(0, (0,)), config={"players": 5})]) is None
 
 
 def test_a_drawn_brutii_seat_is_read_from_the_set_up() -> None:

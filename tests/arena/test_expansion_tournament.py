@@ -38,6 +38,13 @@ from tribune_env.engine.view import PlayerView
 
 EXPANSION = TournamentDefinition.create(("random",) * 3, players=3, games=6, seed=7, round_limit=3, expansion=True)
 BASE = dataclasses.replace(EXPANSION, game=dataclasses.replace(EXPANSION.game, expansion=False))
+
+
+def changed(definition: TournamentDefinition, **changes: object) -> TournamentDefinition:
+    """``definition`` with ``changes`` to its stored form (settings or game options)."""
+    return TournamentDefinition.from_dict({**definition.to_dict(), **changes})
+
+
 EXPANSION_REGIONS = ("refugium", "basilica", "capitoleum")
 
 
@@ -123,7 +130,7 @@ def test_an_expansion_tournament_plays_expansion_games_and_records_the_rule_set(
 
 def test_a_base_tournament_file_records_base_rules(tmp_path: Path) -> None:
     path = tmp_path / "base.sqlite"
-    records = run_tournament(dataclasses.replace(BASE, games=3, round_limit=1), path, workers=1, progress=False)
+    records = run_tournament(changed(BASE, games=3, round_limit=1), path, workers=1, progress=False)
     assert meta(path)["rules"] == "base" and "expansion" not in json.loads(meta(path)["definition"])
     assert all("expansion" not in r.config and not replay_game(r).config.expansion for r in records)
 
@@ -188,14 +195,14 @@ def test_a_results_file_of_the_other_rule_set_is_refused_unchanged(
 def test_a_file_from_before_the_expansion_holds_base_games(tmp_path: Path) -> None:
     """A results file without a ``rules`` row (written before the expansion) is a base file."""
     path = tmp_path / "old.sqlite"
-    base = dataclasses.replace(BASE, games=3, round_limit=1)
+    base = changed(BASE, games=3, round_limit=1)
     run_tournament(base, path, workers=1, progress=False)
     edit(path, "DELETE FROM meta WHERE key = 'rules'")
     with ResultStore(path, base.to_dict()) as store:
         assert store.rules == "base" and len(store.records()) == 3
     before = path.read_bytes()
     with pytest.raises(StoreError, match="holds base games, not expansion games; rerun without --expansion"):
-        ResultStore(path, dataclasses.replace(base, expansion=True).to_dict())
+        ResultStore(path, changed(base, expansion=True).to_dict())
     assert path.read_bytes() == before
 
 

@@ -1,4 +1,4 @@
-"""Tournament results: win rates, bootstrap intervals, ranks, openskill ratings, head-to-head, JSON, plots."""
+"""Tournament results: win rates, Wilson intervals, ranks, openskill ratings, head-to-head, JSON, plots."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from rich.console import Console
 from tribune_arena.records import Forfeit, GameRecord, SeatTiming
 from tribune_arena.tournament.plots import save_plots
 from tribune_arena.tournament.results import rate_games, summarize
+from tribune_arena.tournament.stats import win_rate_interval
 
 
 def record(
@@ -52,7 +53,7 @@ def test_win_rate_rank_score_exact() -> None:
         record(2, ["a", "b"], [1, 2], scores=[4, 2]),
         record(3, ["b", "a"], [2, 1], scores=[0, 6]),
     ]
-    res = summarize(records, resamples=200)
+    res = summarize(records)
     a, b = res.entry("a"), res.entry("b")
     assert (a.games, a.wins, a.win_rate) == (4, 3, 0.75)
     assert (b.games, b.wins, b.win_rate) == (4, 1, 0.25)
@@ -69,7 +70,7 @@ def test_duplicate_specs_are_one_entry_with_a_result_per_seat() -> None:
         record(1, ["random", "heuristic", "random", "random"], [2, 1, 3, 3]),
         record(2, ["random", "random", "heuristic", "random"], [1, 2, 3, 4]),
     ]
-    res = summarize(records, resamples=200)
+    res = summarize(records)
     h, r = res.entry("heuristic"), res.entry("random")
     assert (h.games, h.wins) == (3, 2)
     assert (r.games, r.wins) == (9, 1)
@@ -79,7 +80,7 @@ def test_duplicate_specs_are_one_entry_with_a_result_per_seat() -> None:
 
 def test_shared_wins_count_as_wins_and_split_the_win_share() -> None:
     records = [record(0, ["a", "b", "c"], [1, 1, 3]), record(1, ["a", "b", "c"], [2, 1, 3])]
-    res = summarize(records, resamples=100)
+    res = summarize(records)
     a, b, c = res.entry("a"), res.entry("b"), res.entry("c")
     assert (a.wins, b.wins, c.wins) == (1, 2, 0)
     assert a.win_share == pytest.approx(0.5) and b.win_share == pytest.approx(1.5)
@@ -87,19 +88,28 @@ def test_shared_wins_count_as_wins_and_split_the_win_share() -> None:
     assert sum(e.win_share for e in res.entries) == pytest.approx(res.games)
 
 
-def test_bootstrap_interval_contains_the_estimate_and_narrows_with_more_games() -> None:
+def test_the_interval_is_wilsons_over_the_seat_games_contains_the_estimate_and_narrows_with_more_games() -> None:
     def games(n: int) -> list[GameRecord]:
         rng = random.Random(n)
         return [record(i, ["a", "b"], [1, 2] if rng.random() < 0.6 else [2, 1]) for i in range(n)]
 
     widths = []
     for n in (20, 500):
-        a = summarize(games(n), seed=1, resamples=1000).entry("a")
+        a = summarize(games(n)).entry("a")
         low, high = a.win_rate_ci
         assert 0.0 <= low <= a.win_rate <= high <= 1.0
+        assert a.win_rate_ci == win_rate_interval(a.wins, a.games)
         widths.append(high - low)
     assert widths[1] < widths[0] / 2
-    assert summarize(games(20), seed=1).entry("a").win_rate_ci == summarize(games(20), seed=1).entry("a").win_rate_ci
+    assert summarize(games(20)).entry("a").win_rate_ci == summarize(games(20)[::-1]).entry("a").win_rate_ci
+
+
+def test_an_entry_with_several_seats_a_game_counts_its_seat_games() -> None:
+    """Two seats of ``r`` a game, never winning: Wilson's 0 of 2n, not a point."""
+    records = [record(i, ["h", "r", "r"], [1, 2, 3]) for i in range(10)]
+    r = summarize(records).entry("r")
+    assert (r.wins, r.games) == (0, 20)
+    assert r.win_rate_ci == win_rate_interval(0, 20) and r.win_rate_ci[1] > 0.1
 
 
 def test_ratings_are_openskill_plackett_luce_on_the_same_matches() -> None:
@@ -116,7 +126,7 @@ def test_ratings_are_openskill_plackett_luce_on_the_same_matches() -> None:
         rated = model.rate([[direct[s]] for s in r.seating], ranks=list(r.ranks))
         for s, team in zip(r.seating, rated, strict=True):
             direct[s] = team[0]
-    res = summarize(list(reversed(records)), resamples=50)  # fed in game_id order whatever the input order
+    res = summarize(list(reversed(records)))  # fed in game_id order whatever the input order
     for s in specs:
         e = res.entry(s)
         assert e.mu == pytest.approx(direct[s].mu) and e.sigma == pytest.approx(direct[s].sigma)
@@ -142,7 +152,7 @@ def test_the_agent_that_always_wins_is_rated_highest_and_consistent_with_results
         rng.shuffle(seating)
         others = iter(rng.sample([2, 3, 4], 3))
         records.append(record(i, seating, [1 if s == "champ" else next(others) for s in seating]))
-    res = summarize(records, resamples=100)
+    res = summarize(records)
     champ = res.entries[0]
     assert champ.spec == "champ" and champ.win_rate == 1.0
     assert champ.mu == max(e.mu for e in res.entries)
@@ -157,7 +167,7 @@ def test_head_to_head_counts() -> None:
         record(1, ["b", "a", "c"], [1, 1, 3]),
         record(2, ["c", "b", "a"], [1, 2, 3]),
     ]
-    res = summarize(records, resamples=50)
+    res = summarize(records)
     ab = res.pair("a", "b")
     assert (ab.games, ab.meetings, ab.ahead, ab.behind, ab.tied) == (3, 4, 2, 1, 1)
     assert ab.ahead_rate == pytest.approx(0.5)
@@ -180,7 +190,7 @@ def test_forfeits_timings_json_and_tables() -> None:
         ),
         record(1, ["a", "b"], [1, 2], timings=[SeatTiming(6, 1.0, 0.5), SeatTiming(5, 0.5, 0.2)]),
     ]
-    res = summarize(records, resamples=50)
+    res = summarize(records)
     a = res.entry("a")
     assert a.forfeits == 1 and res.entry("b").forfeits == 0
     assert a.seconds_per_move == pytest.approx(3.0 / 10)
@@ -188,6 +198,7 @@ def test_forfeits_timings_json_and_tables() -> None:
     doc = res.to_json()
     assert json.loads(json.dumps(doc)) == doc
     assert {"games", "players", "leaderboard", "head_to_head", "forfeits", "rating_model"} <= set(doc)
+    assert doc["interval"]["method"] == "wilson" and doc["confidence"] == doc["interval"]["confidence"] == 0.95
     line = doc["leaderboard"][0]
     assert {"spec", "win_rate", "win_rate_ci", "mu", "sigma", "ordinal", "mean_rank", "win_share"} <= set(line)
     out = io.StringIO()
@@ -205,7 +216,7 @@ def test_empty_results() -> None:
 
 def test_plots_are_png_files(tmp_path: Path) -> None:
     records = [record(i, ["a", "b", "c"], [1 + (i + s) % 3 for s in range(3)]) for i in range(12)]
-    paths = save_plots(summarize(records, resamples=50), tmp_path / "plots")
+    paths = save_plots(summarize(records), tmp_path / "plots")
     assert len(paths) == 2
     for path in paths:
         data = path.read_bytes()

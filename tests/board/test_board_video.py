@@ -110,11 +110,3 @@ def test_record_video_writes_a_file(tmp_path: Path) -> None:
     env.close()
     videos = list((tmp_path / "videos").glob("board*.mp4"))
     assert len(videos) == 1 and videos[0].stat().st_size > 1000
-
-
-def test_tribune_bench_times_the_rgb_array_frame() -> None:
-    """The frame time is a `tribune bench` figure (median and p90 over a random game's decisions)."""
-    from tribune_arena.bench.environments import frame_timings
-
-    median, p90 = frame_timings(3, seed=2, frames=12)
-    assert 0 < median <= p90

@@ -49,6 +49,7 @@ BAD: dict[str, list[list[str]]] = {
         ["--seed", str(2**63)],
         ["--players", "7"],
         ["--peers", "nope"],
+        ["--peers", "chess_v6"],  # a PettingZoo game, but not one of the peers the bench knows
     ],
     "docs": [["--out", "afile"], ["--out", "missing"], ["--out", "/proc"]],
     "tournament": [

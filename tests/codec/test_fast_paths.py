@@ -16,7 +16,7 @@ import random
 
 import numpy as np
 import pytest
-from tests.reference_observation import ObservationEncoder as ReferenceEncoder
+from reference_observation import ObservationEncoder as ReferenceEncoder
 
 from tribune_env import Game
 from tribune_env.codec import Space, codec_for, encoder_for

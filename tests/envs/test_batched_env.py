@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 
@@ -115,29 +113,9 @@ def test_sb3_adapter_seeds_options_and_terminal_observations() -> None:
     assert finished >= 3
 
 
-def test_bench_measures_the_new_rows(capsys: pytest.CaptureFixture[str]) -> None:
-    from tribune_arena.bench.environments import bench
-    from tribune_cli.core import main
-
-    report = bench(seconds=0.05, players=(4,), peers=("tictactoe_v3",))
-    (figures,) = report.tribune
-    (peer,) = report.peers
-    assert peer.aec_steps_per_s
-    expected = figures.raw_aec_steps_per_s / peer.aec_steps_per_s
-    assert report.ratios(4, raw=True)["tictactoe_v3"] == pytest.approx(expected)
-    assert report.to_dict()["raw_ratios_4p"] == report.ratios(4, raw=True)
-    assert figures.raw_aec_steps_per_s > 0 and figures.batched_steps_per_s > 0
-    assert figures.expansion_raw_aec_steps_per_s > 0 and figures.view_games_per_s > 0
-    assert main(["bench", "--seconds", "0.05", "--players", "2", "--peers", "--json"]) == 0
-    row = json.loads(capsys.readouterr().out)["tribune"][0]
-    for key in ("raw_aec_steps_per_s", "batched_steps_per_s", "expansion_raw_aec_steps_per_s", "view_games_per_s"):
-        assert row[key] > 0, key
-    assert main(["bench", "--seconds", "0.05", "--players", "2", "--peers"]) == 0  # the table prints them
-
-
-def test_policy_rows_of_the_bench_choose_legal_actions_and_measure() -> None:
-    """The ``+ policy`` figures: the network picks only masked-in actions, one pass for many rows; both rates run."""
-    from tribune_arena.bench.environments import _MlpPolicy, batched_policy_rate, single_policy_rate
+def test_the_policy_of_the_bench_chooses_legal_actions() -> None:
+    """The network of the bench's ``+ policy`` figures picks only masked-in actions, one pass for many rows."""
+    from tribune_arena.bench.environments import _MlpPolicy
 
     rng = np.random.default_rng(0)
     policy = _MlpPolicy(12, 7, seed=1)
@@ -145,4 +123,3 @@ def test_policy_rows_of_the_bench_choose_legal_actions_and_measure() -> None:
     masks[np.arange(64), rng.integers(7, size=64)] = True
     chosen = policy(rng.random((64, 12), dtype=np.float32), masks)
     assert chosen.shape == (64,) and masks[np.arange(64), chosen].all()
-    assert single_policy_rate(2, 0.2, 0) > 0 and batched_policy_rate(2, 0.2, 0, num_envs=4) > 0

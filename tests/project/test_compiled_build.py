@@ -80,18 +80,6 @@ def test_pure_switch_selects_the_sources() -> None:
     assert flag == "False" and file.endswith(".py")
 
 
-def test_bench_reports_the_build_and_measures_the_other_one_where_installed() -> None:
-    from tribune_arena.bench.environments import BenchReport, compare_builds, compiled_build_installed
-
-    report = BenchReport(0.05, 0, "3.11", "x", compiled=tribune_env.compiled())
-    compare_builds(report, (2,), 0.05, 0, lambda _msg: None)
-    if not compiled_build_installed():
-        assert IN_CHECKOUT and not report.builds and "pure Python only" in report.builds_note
-        return
-    other = [f for f in report.builds if f.build == ("pure" if report.compiled else "compiled")]
-    assert len(other) == 1 and other[0].players == 2 and other[0].engine_decisions_per_s > 0
-
-
 # -- compiled and pure play the same games ----------------------------------------------------------------------
 
 

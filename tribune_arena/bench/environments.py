@@ -56,6 +56,7 @@ from tribune_env.envs.aec import expansion_raw_env as tribune_expansion_raw_aec
 from tribune_env.envs.aec import raw_env as tribune_raw_aec
 from tribune_env.envs.single import TribuneSingleEnv
 from tribune_env.envs.table import Table
+from tribune_env.extras import missing_extra
 
 PEERS = ("tictactoe_v3", "connect_four_v3", "texas_holdem_v4")
 PLAYER_COUNTS = (2, 3, 4, 5)
@@ -437,7 +438,7 @@ def bench(
         try:
             factory = peer_factory(name)
         except Exception as err:  # a missing optional dependency: say so and go on
-            report.peers.append(PeerFigures(name, None, None, f"unavailable: {err}"))
+            report.peers.append(PeerFigures(name, None, None, f"unavailable: {missing_extra(name, 'bench', err)}"))
             continue
         steps, games = aec_rate(factory, seconds, seed)
         report.peers.append(PeerFigures(name, steps, games))

@@ -58,7 +58,6 @@ REGION_NAMES: dict[Region, str] = {
 """The regions' names as printed on the board."""
 
 
-
 # -- the victory card ------------------------------------------------------------------------------------------------
 
 
@@ -338,8 +337,16 @@ def _region_effect(game: Game, spec: SpaceSpec, view: PlayerView) -> str:
     region = spec.region
     assert region is not None
     comps = game.config.components
-    numbers = comps.region(region).numbers if not region.expansion else {}
     slot = spec.slot
+    if region is Region.REFUGIUM:
+        return "late in the round you may discard slaves (paying their value) for a patron tile, or pairs of slaves"
+    if region is Region.BASILICA:
+        extra = comps.expansion
+        up = tile_text(extra, view.emperor_up) if extra is not None and view.emperor_up >= 0 else "none face up"
+        return f"late in the round you may claim a favor of the emperor tile whose requirements you meet ({up})"
+    if region is Region.CAPITOLEUM:
+        return "late in the round you may choose an official not chosen this round"
+    numbers = comps.region(region).numbers  # regions I-VIII: the base board's
     if region in (Region.THERMAE, Region.FORUM):
         field = view.board[region][slot] if slot < len(view.board[region]) else ()
         return f"costs {_denarii(numbers['cost'])} in phase 3 to take {_cards(game, field)} (nothing if you cannot pay)"
@@ -368,19 +375,11 @@ def _region_effect(game: Game, spec: SpaceSpec, view: PlayerView) -> str:
             "in phase 3 you may sacrifice a card of the revealed card's faction for an eternal favor of the "
             "gods (needs the Vestal Virgins marker)"
         )
-    if region is Region.FIELD_OF_MARS:
-        per_pair = _plural(numbers["laurels_per_pair"], "laurel")
-        return (
-            f"in phase 3 you may lay a pair of cards of one faction: {per_pair} per pair,"
-            f" {numbers['bonus_laurels']} more for the single highest pair"
-        )
-    if region is Region.REFUGIUM:
-        return "late in the round you may discard slaves (paying their value) for a patron tile, or pairs of slaves"
-    if region is Region.BASILICA:
-        extra = comps.expansion
-        up = tile_text(extra, view.emperor_up) if extra is not None and view.emperor_up >= 0 else "none face up"
-        return f"late in the round you may claim a favor of the emperor tile whose requirements you meet ({up})"
-    return "late in the round you may choose an official not chosen this round"
+    per_pair = _plural(numbers["laurels_per_pair"], "laurel")  # the Field of Mars
+    return (
+        f"in phase 3 you may lay a pair of cards of one faction: {per_pair} per pair,"
+        f" {numbers['bonus_laurels']} more for the single highest pair"
+    )
 
 
 def _placement_effect(game: Game, space: int, view: PlayerView) -> str:

@@ -28,7 +28,7 @@ from agents import Agent, check_specs_support, make_agent
 from tribune_arena.human import explain
 from tribune_arena.human.bot import bot_move
 from tribune_env.engine.actions import Action, Bid, Decline
-from tribune_env.engine.config import GameConfig
+from tribune_env.engine.config import GameConfig, RuleSet
 from tribune_env.engine.decisions import Pending
 from tribune_env.engine.game import Game
 from tribune_env.engine.registry import DECISIONS, is_bid
@@ -46,6 +46,12 @@ HELP = (
     "  hand        show your hand\n"
     "  quit        leave the game"
 )
+TITLES = {
+    RuleSet.BASE: "Tribune",
+    RuleSet.EXPANSION: "Tribune with the expansion",
+    RuleSet.BRUTII: "Tribune with the expansion and the Brutii (P{brutii} is the Brutii)",
+}
+"""The first words of a game, per rule set (``{brutii}``: the Brutii's seat)."""
 
 
 class LineSource(Protocol):
@@ -254,11 +260,9 @@ class HumanGame:
     def play(self) -> int:
         """Play to the end (or until the person leaves) and print the result; returns 0."""
         seats = ", ".join(f"P{s} {name}" for s, name in enumerate(self.names))
-        config = self.game.config
-        rules = " with the expansion" if config.expansion else ""
         brutii = self.game.view(self.seat).brutii
-        rules += f" and the Brutii (P{brutii} is the Brutii)" if brutii >= 0 else ""
-        self.say(f"Tribune{rules}: {self.game.num_players} players ({seats}). Type 'help' at any question.")
+        title = TITLES[self.game.config.rules].format(brutii=brutii)
+        self.say(f"{title}: {self.game.num_players} players ({seats}). Type 'help' at any question.")
         self.say("\n".join(explain.victory_lines(self.game, self.seat)))
         self._mark = explain.mark(self.game, self.seat)
         try:

@@ -24,6 +24,7 @@ from tribune_arena.tournament.play import PlaySettings, close_agents, play_game
 from tribune_arena.tournament.schedule import ScheduledGame, TournamentError
 from tribune_arena.tournament.workers import WorkerCrash as WorkerCrash
 from tribune_arena.tournament.workers import WorkerPool
+from tribune_env.extras import missing_extra
 
 BACKENDS = ("local", "ray")
 #: Ray tasks kept queued per CPU, so that no Ray worker waits for the next game
@@ -88,7 +89,7 @@ def import_ray() -> Any:
     try:
         return importlib.import_module("ray")
     except ImportError:
-        raise TournamentError("the ray backend needs Ray: pip install 'tribune-rl[ray]'") from None
+        raise TournamentError(missing_extra("the ray backend", "ray")) from None
 
 
 _RAY_POOL: list[tuple[PlaySettings, WorkerPool]] = []

@@ -13,6 +13,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from tribune_arena.tournament.results import Results
+from tribune_arena.tournament.stats import INTERVAL_NAME
 
 RATING_PNG = "rating.png"
 WIN_RATE_PNG = "win_rate.png"
@@ -55,7 +56,7 @@ def _win_rate(results: Results, path: Path) -> None:
     low = [max(0.0, e.win_rate - e.win_rate_ci[0]) for e in results.entries]
     high = [max(0.0, e.win_rate_ci[1] - e.win_rate) for e in results.entries]
     ax.bar(x, rates, color="tab:blue", alpha=0.7)
-    ax.errorbar(x, rates, yerr=[low, high], fmt="none", ecolor="black", capsize=5, label="95% bootstrap CI")
+    ax.errorbar(x, rates, yerr=[low, high], fmt="none", ecolor="black", capsize=5, label=INTERVAL_NAME)
     parities = sorted({round(e.parity, 6) for e in results.entries})
     for i, parity in enumerate(parities):
         label = "parity (1 / players)" if i == 0 else None
@@ -64,13 +65,14 @@ def _win_rate(results: Results, path: Path) -> None:
     ax.set_ylim(0, 1)
     ax.set_xlabel("agent")
     ax.set_ylabel("win rate")
-    ax.set_title(f"Win rate over {results.games} games (95% bootstrap CI over games)")
+    ax.set_title(f"Win rate over {results.games} games ({INTERVAL_NAME}s over seat-games)")
     ax.legend(loc="best", fontsize="small")
     fig.savefig(path, dpi=100)
 
 
 def save_plots(results: Results, out_dir: str | Path) -> list[Path]:
-    """Write ``rating.png`` (mu ± 2 sigma, and mu - 3 sigma) and ``win_rate.png`` (bars, 95% CI, parity line).
+    """Write ``rating.png`` (mu ± 2 sigma, and mu - 3 sigma) and ``win_rate.png`` (bars, 95% Wilson intervals,
+    parity line).
 
     Creates ``out_dir``; returns the paths written.
     """

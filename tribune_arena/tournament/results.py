@@ -11,9 +11,9 @@ Per entry:
   a win). ``win_rate = wins / games``. ``win_share``: the sum over won
   seat-games of ``1 / len(winners)`` (a two-way shared win gives 0.5), so the
   win shares of one game add up to 1; ``win_share_rate = win_share / games``.
-* ``win_rate_ci``: 95% percentile bootstrap interval of the win rate,
-  resampling the entry's *games* (whole games with all its seats in them)
-  with replacement, using numpy's ``Generator`` seeded by ``seed``.
+* ``win_rate_ci``: the 95% Wilson interval of the win rate, ``wins`` of
+  ``games`` seat-games (:func:`~tribune_arena.tournament.stats.win_rate_interval`:
+  why Wilson, why the seat-game; never a point, also at 0% and 100%).
 * ``mean_rank`` (1 is best), ``mean_score``, ``forfeits``,
   ``seconds_per_move`` (total decision time / decisions over its seats).
 * ``mu``, ``sigma``, ``ordinal`` (``mu - 3 sigma``): openskill's Plackett-Luce
@@ -24,7 +24,7 @@ Per entry:
   the averages of its seats' updated values.
 
 In tournaments of Brutii games ``roles`` holds the results per role (the Brutii seat against the family seats,
-:mod:`~tribune_arena.tournament.roles`), with intervals drawn from the same generator after the leaderboard's.
+:mod:`~tribune_arena.tournament.roles`), with the same intervals.
 
 Head-to-head, for each ordered pair of distinct entries that met: every pair
 of seats (one of A, one of B) at one table is a *meeting*; A is ``ahead``
@@ -39,17 +39,16 @@ from dataclasses import asdict, dataclass
 from itertools import permutations
 from typing import Any
 
-import numpy as np
 from openskill.models import PlackettLuce
 from rich import box
 from rich.table import Table
 
 from tribune_arena.records import GameRecord
 from tribune_arena.tournament.roles import RoleResults, role_results
+from tribune_arena.tournament.stats import CONFIDENCE, INTERVAL_HEADER, interval_meta, percent_range, win_rate_interval
 from tribune_env.data import Components
 
 RATING_MODEL = "openskill PlackettLuce"
-CONFIDENCE = 0.95
 
 
 @dataclass(frozen=True)
@@ -111,8 +110,6 @@ class Results:
     players: tuple[int, ...]  # the distinct table sizes
     truncated: int
     forfeits: list[ForfeitInfo]
-    seed: int
-    resamples: int
     roles: RoleResults | None = None  # Brutii games only: the Brutii seat against the family seats
 
     def entry(self, spec: str) -> EntryStats:
@@ -130,14 +127,15 @@ class Results:
         raise KeyError((spec, opponent))
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-serialisable document with stable keys (``roles`` only with Brutii games)."""
+        """A JSON-serialisable document with stable keys (``roles`` only with Brutii games; ``interval`` says how
+        the ``*_ci`` intervals were made: documents written before it was Wilson have ``bootstrap`` there)."""
         doc = {
             "games": self.games,
             "players": list(self.players),
             "truncated": self.truncated,
             "rating_model": RATING_MODEL,
             "confidence": CONFIDENCE,
-            "bootstrap": {"seed": self.seed, "resamples": self.resamples, "unit": "game"},
+            "interval": interval_meta(),
             "leaderboard": [{**asdict(e), "win_rate_ci": list(e.win_rate_ci)} for e in self.entries],
             "head_to_head": [{**asdict(h), "ahead_rate": h.ahead_rate} for h in self.head_to_head],
             "forfeits": [asdict(f) for f in self.forfeits],
@@ -156,11 +154,10 @@ class Results:
         )
         width = max((len(e.spec) for e in self.entries), default=5)
         table.add_column("agent", overflow="fold", min_width=min(width, 24))
-        headers = ("mu -\n3 sigma", "mu", "sigma", "games", "wins", "win\nrate", "95%\nCI", "mean\nrank", "mean\nscore")
-        for name in (*headers, "for-\nfeits", "ms per\nmove"):
+        headers = ("mu -\n3 sigma", "mu", "sigma", "games", "wins", "win\nrate", INTERVAL_HEADER, "mean\nrank")
+        for name in (*headers, "mean\nscore", "for-\nfeits", "ms per\nmove"):
             table.add_column(name, justify="right", no_wrap=True)
         for e in self.entries:
-            low, high = e.win_rate_ci
             table.add_row(
                 e.spec,
                 f"{e.ordinal:.1f}",
@@ -169,7 +166,7 @@ class Results:
                 str(e.games),
                 str(e.wins),
                 f"{e.win_rate:.1%}",
-                f"{low * 100:.0f}-{high:.0%}",
+                percent_range(e.win_rate_ci),
                 f"{e.mean_rank:.2f}",
                 f"{e.mean_score:.1f}",
                 str(e.forfeits),
@@ -205,20 +202,6 @@ def _seats_by_spec(record: GameRecord) -> dict[str, list[int]]:
     return seats
 
 
-def bootstrap_ci(
-    wins: np.ndarray[Any, Any], seats: np.ndarray[Any, Any], rng: np.random.Generator, resamples: int
-) -> tuple[float, float]:
-    """95% percentile interval of ``sum(wins) / sum(seats)`` resampling the games (array positions)."""
-    n = len(wins)
-    if n == 0:
-        return (0.0, 0.0)
-    idx = rng.integers(0, n, size=(resamples, n))
-    rates = wins[idx].sum(axis=1) / seats[idx].sum(axis=1)
-    tail = (1 - CONFIDENCE) / 2 * 100
-    low, high = np.percentile(rates, [tail, 100 - tail])
-    return (float(low), float(high))
-
-
 def rate_games(records: Sequence[GameRecord], model: PlackettLuce | None = None) -> dict[str, tuple[float, float]]:
     """``{spec: (mu, sigma)}`` after rating every game in ``game_id`` order (see the module docstring)."""
     model = model or PlackettLuce()
@@ -237,39 +220,35 @@ def rate_games(records: Sequence[GameRecord], model: PlackettLuce | None = None)
 
 
 class _Tally:
-    """Running sums of one entry; ``per_game`` keeps (wins, seats) per game for the bootstrap."""
+    """Running sums of one entry."""
 
     def __init__(self) -> None:
         self.games = self.wins = self.forfeits = self.rank_sum = self.score_sum = self.moves = 0
         self.win_share = self.seconds = self.parity = 0.0
-        self.per_game: list[tuple[int, int]] = []
 
     def add(self, record: GameRecord, seats: list[int]) -> None:
-        game_wins = 0
         for seat in seats:
             self.games += 1
             self.rank_sum += record.ranks[seat]
             self.score_sum += record.scores[seat]
             self.parity += 1 / record.players
             if seat in record.winners:
-                game_wins += 1
+                self.wins += 1
                 self.win_share += 1 / len(record.winners)
             if record.forfeit is not None and record.forfeit.seat == seat:
                 self.forfeits += 1
             if seat < len(record.timings):
                 self.moves += record.timings[seat].moves
                 self.seconds += record.timings[seat].total
-        self.wins += game_wins
-        self.per_game.append((game_wins, len(seats)))
 
-    def stats(self, spec: str, ci: tuple[float, float], rating: tuple[float, float]) -> EntryStats:
+    def stats(self, spec: str, rating: tuple[float, float]) -> EntryStats:
         mu, sigma = rating
         return EntryStats(
             spec=spec,
             games=self.games,
             wins=self.wins,
             win_rate=self.wins / self.games,
-            win_rate_ci=ci,
+            win_rate_ci=win_rate_interval(self.wins, self.games),
             win_share=self.win_share,
             win_share_rate=self.win_share / self.games,
             mean_rank=self.rank_sum / self.games,
@@ -298,17 +277,12 @@ def _head_to_head(records: Sequence[GameRecord]) -> list[HeadToHead]:
     return [HeadToHead(a, b, *line) for (a, b), line in sorted(counts.items())]
 
 
-def summarize(
-    records: Sequence[GameRecord], seed: int = 0, resamples: int = 2000, components: Components | None = None
-) -> Results:
+def summarize(records: Sequence[GameRecord], *, components: Components | None = None) -> Results:
     """Leaderboard, head-to-head and ratings of ``records`` (see the module docstring); ``components`` is the
     component set the games were played with (default: the packaged set; the roles may replay a game's set-up).
 
-    Deterministic: the same records (in any order), ``seed`` and ``resamples``
-    give the same results.
+    Deterministic: the same records, in any order, give the same results (the intervals draw no random numbers).
     """
-    if resamples < 1:
-        raise ValueError(f"resamples must be >= 1, got {resamples}")
     records = sorted(records, key=lambda r: r.game_id)
     tallies: dict[str, _Tally] = defaultdict(_Tally)
     forfeits: list[ForfeitInfo] = []
@@ -319,15 +293,8 @@ def summarize(
             f = record.forfeit
             forfeits.append(ForfeitInfo(record.game_id, f.seat, record.seating[f.seat], f.reason, f.message))
     ratings = rate_games(records)
-    rng = np.random.default_rng(seed)
-    entries = []
-    for spec in sorted(tallies):
-        tally = tallies[spec]
-        per_game = np.array(tally.per_game, dtype=np.int64)
-        ci = bootstrap_ci(per_game[:, 0], per_game[:, 1], rng, resamples)
-        entries.append(tally.stats(spec, ci, ratings[spec]))
-    entries.sort(key=lambda e: (-e.ordinal, e.spec))
-    roles = role_results(records, lambda wins, seats: bootstrap_ci(wins, seats, rng, resamples), components)
+    entries = sorted((tallies[spec].stats(spec, ratings[spec]) for spec in tallies), key=lambda e: (-e.ordinal, e.spec))
+    roles = role_results(records, components)
     return Results(
         entries=entries,
         head_to_head=_head_to_head(records),
@@ -335,7 +302,5 @@ def summarize(
         players=tuple(sorted({r.players for r in records})),
         truncated=sum(r.truncated for r in records),
         forfeits=forfeits,
-        seed=seed,
-        resamples=resamples,
         roles=roles,
     )

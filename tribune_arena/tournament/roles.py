@@ -2,9 +2,9 @@
 
 A Brutii game has two kinds of seat: the Brutii's (no followers, action cards) and the families'. For every
 entry (agent spec) and role :class:`RoleStats` counts its seat-games in that role, its wins (a shared win counts
-as a win) with a 95% percentile bootstrap interval of the win rate (resampling the entry's games in that role,
-as the leaderboard does), its win share (1/k of a k-way shared win) and the parity of that role: the win rate of
-an equal player, 1/players.
+as a win) with the 95% Wilson interval of the win rate over those seat-games (the leaderboard's interval,
+:func:`~tribune_arena.tournament.stats.win_rate_interval`), its win share (1/k of a k-way shared win) and the
+parity of that role: the win rate of an equal player, 1/players.
 
 :class:`BrutiiSeat` does the same for the Brutii seat whoever plays it, and for the family seats together: the
 Brutii's share of the wins (the sum of his win shares over the games) against parity (1/N at N seats), and the
@@ -16,15 +16,15 @@ Games without the Brutii have no roles; :func:`role_results` is ``None`` for a t
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
 from typing import Any
 
-import numpy as np
 from rich import box
 from rich.table import Table
 
 from tribune_arena.records import GameRecord
+from tribune_arena.tournament.stats import INTERVAL_HEADER, percent_range, win_rate_interval
 from tribune_env.data import Components
 from tribune_env.engine.game import Game
 
@@ -66,7 +66,8 @@ class BrutiiSeat:
     """The Brutii seat over all Brutii games whoever played it, and the family seats together.
 
     ``share`` is the Brutii's share of the wins (his win shares over ``games``), ``parity`` the share of an equal
-    seat (the mean of 1/players), ``share_ratio`` = share / parity.
+    seat (the mean of 1/players), ``share_ratio`` = share / parity. ``share_ci`` is the interval of a fractional
+    count (:func:`~tribune_arena.tournament.stats.win_rate_interval`).
     """
 
     games: int
@@ -85,7 +86,7 @@ class BrutiiSeat:
 
 @dataclass
 class _Tally:
-    """Running sums of one (spec, role); ``per_game`` keeps (wins, seats, win share) per game for the bootstrap."""
+    """Running sums of one (spec, role)."""
 
     games: int = 0
     wins: int = 0
@@ -93,40 +94,26 @@ class _Tally:
     parity: float = 0.0
     rank_sum: int = 0
     score_sum: int = 0
-    per_game: list[tuple[int, int, float]] = field(default_factory=list)
 
     def add(self, record: GameRecord, seats: Sequence[int]) -> None:
-        wins = share = 0.0
         for seat in seats:
             self.games += 1
             self.parity += 1 / record.players
             self.rank_sum += record.ranks[seat]
             self.score_sum += record.scores[seat]
             if seat in record.winners:
-                wins += 1
-                share += 1 / len(record.winners)
-        self.wins += int(wins)
-        self.share += share
-        self.per_game.append((int(wins), len(seats), share))
-
-    def arrays(self) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any]]:
-        rows = np.array(self.per_game, dtype=np.float64).reshape(-1, 3)
-        return rows[:, 0], rows[:, 1], rows[:, 2]
+                self.wins += 1
+                self.share += 1 / len(record.winners)
 
 
-Interval = Callable[[np.ndarray[Any, Any], np.ndarray[Any, Any]], tuple[float, float]]
-"""A 95% interval of ``sum(values) / sum(seats)`` resampling the games (the leaderboard's bootstrap)."""
-
-
-def _stats(spec: str, role: str, t: _Tally, ci: Interval) -> RoleStats:
-    wins, seats, _ = t.arrays()
+def _stats(spec: str, role: str, t: _Tally) -> RoleStats:
     return RoleStats(
         spec=spec,
         role=role,
         games=t.games,
         wins=t.wins,
         win_rate=t.wins / t.games,
-        win_rate_ci=ci(wins, seats),
+        win_rate_ci=win_rate_interval(t.wins, t.games),
         win_share=t.share,
         win_share_rate=t.share / t.games,
         parity=t.parity / t.games,
@@ -135,23 +122,21 @@ def _stats(spec: str, role: str, t: _Tally, ci: Interval) -> RoleStats:
     )
 
 
-def _seat(brutii: _Tally, family: _Tally, ci: Interval) -> BrutiiSeat:
-    wins, seats, share = brutii.arrays()
-    family_wins, family_seats, _ = family.arrays()
+def _seat(brutii: _Tally, family: _Tally) -> BrutiiSeat:
     parity = brutii.parity / brutii.games
     return BrutiiSeat(
         games=brutii.games,
         wins=brutii.wins,
         win_rate=brutii.wins / brutii.games,
-        win_rate_ci=ci(wins, seats),
+        win_rate_ci=win_rate_interval(brutii.wins, brutii.games),
         share=brutii.share / brutii.games,
-        share_ci=ci(share, seats),
+        share_ci=win_rate_interval(brutii.share, brutii.games),
         parity=parity,
         share_ratio=brutii.share / brutii.games / parity,
         family_games=family.games,
         family_wins=family.wins,
         family_win_rate=family.wins / family.games if family.games else 0.0,
-        family_win_rate_ci=ci(family_wins, family_seats),
+        family_win_rate_ci=win_rate_interval(family.wins, family.games),
     )
 
 
@@ -179,7 +164,7 @@ class RoleResults:
         }
 
     def table(self) -> Table:
-        """Per agent and role: seat-games, wins, win rate with its 95% CI, win share and parity."""
+        """Per agent and role: seat-games, wins, win rate with its 95% Wilson interval, win share and parity."""
         table = Table(
             title="Roles: each agent as the Brutii and as a family (win rate, 95% CI; parity 1/players)",
             box=box.SIMPLE_HEAD,
@@ -187,17 +172,16 @@ class RoleResults:
             collapse_padding=True,
         )
         table.add_column("agent", overflow="fold")
-        for name in ("role", "games", "wins", "win\nrate", "95%\nCI", "win\nshare", "parity", "mean\nrank"):
+        for name in ("role", "games", "wins", "win\nrate", INTERVAL_HEADER, "win\nshare", "parity", "mean\nrank"):
             table.add_column(name, justify="right", no_wrap=True)
         for e in self.entries:
-            low, high = e.win_rate_ci
             table.add_row(
                 e.spec,
                 e.role,
                 str(e.games),
                 str(e.wins),
                 f"{e.win_rate:.1%}",
-                f"{low * 100:.0f}-{high:.0%}",
+                percent_range(e.win_rate_ci),
                 f"{e.win_share_rate:.1%}",
                 f"{e.parity:.1%}",
                 f"{e.mean_rank:.2f}",
@@ -213,36 +197,28 @@ class RoleResults:
             pad_edge=False,
             collapse_padding=True,
         )
-        for name in ("games", "Brutii\nwins", "Brutii\nwin rate", "95%\nCI", "Brutii\nshare", "95%\nCI"):
+        for name in ("games", "Brutii\nwins", "Brutii\nwin rate", INTERVAL_HEADER, "Brutii\nshare", INTERVAL_HEADER):
             table.add_column(name, justify="right", no_wrap=True)
-        for name in ("parity", "share /\nparity", "family\nwin rate", "95%\nCI"):
+        for name in ("parity", "share /\nparity", "family\nwin rate", INTERVAL_HEADER):
             table.add_column(name, justify="right", no_wrap=True)
         table.add_row(
             str(s.games),
             str(s.wins),
             f"{s.win_rate:.1%}",
-            _percent_range(s.win_rate_ci),
+            percent_range(s.win_rate_ci),
             f"{s.share:.1%}",
-            _percent_range(s.share_ci),
+            percent_range(s.share_ci),
             f"{s.parity:.1%}",
             f"{s.share_ratio:.2f}",
             f"{s.family_win_rate:.1%}",
-            _percent_range(s.family_win_rate_ci),
+            percent_range(s.family_win_rate_ci),
         )
         return table
 
 
-def _percent_range(ci: tuple[float, float]) -> str:
-    return f"{ci[0] * 100:.0f}-{ci[1]:.0%}"
-
-
-def role_results(
-    records: Sequence[GameRecord], ci: Interval, components: Components | None = None
-) -> RoleResults | None:
-    """The per-role results of the Brutii games among ``records`` (by game id), ``None`` when there are none.
-
-    Intervals come from ``ci``, called per entry in (spec, role) order, then for the Brutii seat; ``components``
-    is the component set the games were played with (:func:`brutii_seat`)."""
+def role_results(records: Sequence[GameRecord], components: Components | None = None) -> RoleResults | None:
+    """The per-role results of the Brutii games among ``records`` (by game id), ``None`` when there are none;
+    ``components`` is the component set the games were played with (:func:`brutii_seat`)."""
     tallies: dict[tuple[str, str], _Tally] = defaultdict(_Tally)
     brutii, family = _Tally(), _Tally()
     for record in sorted(records, key=lambda r: r.game_id):
@@ -259,5 +235,5 @@ def role_results(
     if not brutii.games:
         return None
     order = sorted(tallies, key=lambda k: (k[0], ROLES.index(k[1])))
-    entries = [_stats(spec, role, tallies[(spec, role)], ci) for spec, role in order]
-    return RoleResults(entries, _seat(brutii, family, ci))
+    entries = [_stats(spec, role, tallies[(spec, role)]) for spec, role in order]
+    return RoleResults(entries, _seat(brutii, family))

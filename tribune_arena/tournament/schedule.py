@@ -350,11 +350,11 @@ def _tournament_game(game: object) -> GameConfig:
         raise ValueError(f"game: expected a GameConfig, got {type(game).__name__}")
     if game.start_seat is not None:
         raise ValueError(
-            f"start_seat: a tournament draws the starting player from each deal's seed (rotating the seating with "
-            f"it), got {game.start_seat}"
+            f"start_seat: a tournament plays None, not {game.start_seat} (each deal's seed draws the starting player, "
+            "and the rotations rotate it with the seating)"
         )
     if not game.auto_forced:
-        raise ValueError("auto_forced: a tournament applies forced decisions itself (auto_forced=true), got false")
+        raise ValueError("auto_forced: a tournament plays True, not False (it applies forced decisions itself)")
     if game.brutii and game.brutii_seat is None:
         return dataclasses.replace(game, brutii_seat=BRUTII_SEAT)
     return game

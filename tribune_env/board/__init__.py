@@ -1,7 +1,7 @@
 """The drawn board: the whole table as SVG (:func:`board_svg`) and as a fixed-size RGB frame (:func:`board_rgb`).
 
 This package reads the engine, data and codec only. Rasterising needs the ``render`` extra
-(``pip install 'tribune-rl[render]'``); SVG does not.
+(``pip install -e '.[render]'`` in a checkout); SVG does not.
 """
 
 from __future__ import annotations

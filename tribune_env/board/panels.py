@@ -1,12 +1,18 @@
-"""The panels of the drawing: the victory card with each player's progress, the running decision, the players."""
+"""The panels of the drawing: the victory card with each player's progress, the running decision, the players;
+and what each rule set adds to the drawing (:data:`EXTRAS`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from tribune_env.board import style as st
+from tribune_env.board.expansion import draw_expansion
 from tribune_env.board.scene import Scene
 from tribune_env.board.svg import Canvas, draw_cards, hand_cards
 from tribune_env.data import Faction, Region
 from tribune_env.engine.brutii import card_name, disc_name
+from tribune_env.engine.config import RuleSet
 from tribune_env.engine.state import TILE_NAMES, TRIBUNE
 from tribune_env.engine.view import OBJECTIVE_NAMES, PublicPlayer, objective_amounts
 
@@ -92,13 +98,14 @@ def draw_decision(cv: Canvas, sc: Scene, x: float, y: float, w: float, h: float)
         bids = ", ".join(f"P{s}: {'out' if b == -2 else b}" for s, b in sorted(sc.bids.items()))
         cv.text(x + 10, ty + 12, f"sealed bids: {bids}", 11)
         ty += 18
-    if v.brutii >= 0:
-        ty = draw_brutii(cv, sc, x + 10, ty + 12)
+    for lines in EXTRAS[sc.config.rules].public:
+        ty = lines(cv, sc, x + 10, ty + 12)
     if ty == y + 34:
         cv.text(x + 10, ty + 12, "nothing staged", 11, st.LINE)
 
 
 def draw_brutii(cv: Canvas, sc: Scene, x: float, y: float) -> float:
+    """The Brutii's public state (R45) from ``(x, y)``; returns the y below it."""
     v = sc.view
     revealed = ", ".join(disc_name(d) for d in v.brutii_revealed) or "-"
     played = ", ".join(card_name(c) for c in v.brutii_played) or "-"
@@ -135,9 +142,8 @@ def draw_player(cv: Canvas, sc: Scene, s: int, x: float, y: float, w: float, h: 
     cv.text(x + 18, y + 40, f"{p.money} denarii · {p.laurels} laurels · {p.legions} legions · "
             f"{p.followers} followers to place · tile: {TILE_NAMES[p.tile]} · favor: {favor}", 12)  # fmt: skip
     draw_markers(cv, p, x + 18, y + 48)
-    if v.expansion:
-        tiles = " ".join(f"#{t}" for t in p.emperor_tiles) or "none"
-        cv.text(x + 330, y + 60, f"patron tiles {p.patrons} · emperor tiles {tiles}", 11)
+    for holdings in EXTRAS[sc.config.rules].holdings:
+        holdings(cv, p, x + 330, y + 60)
     hand = sc.hands.get(s)
     size = p.hand_size if hand is None else sum(hand)
     cv.text(x + 18, y + 84, f"hand {size}", 11, bold=True)
@@ -156,3 +162,31 @@ def draw_markers(cv: Canvas, p: PublicPlayer, x: float, y: float) -> None:
         fill = st.FACTION_COLOURS[f]
         cv.rect(x + 56 + i * 36, y + 1, 32, 14, fill, st.INK, 3)
         cv.text(x + 72 + i * 36, y + 12, st.FACTION_SHORT[f], 9, st.text_colour(fill), anchor="middle")
+
+
+def draw_expansion_holdings(cv: Canvas, p: PublicPlayer, x: float, y: float) -> None:
+    """A player's patron tiles and claimed favor of the emperor tiles (R33, R35)."""
+    tiles = " ".join(f"#{t}" for t in p.emperor_tiles) or "none"
+    cv.text(x, y, f"patron tiles {p.patrons} · emperor tiles {tiles}", 11)
+
+
+@dataclass(frozen=True)
+class Extras:
+    """What a rule set adds to the drawing: the width of the table row and the boards drawn beside it (from
+    ``(x, y)``), lines in each player's panel (from ``(x, y)``), lines of public state in the decision panel (from
+    ``(x, y)``, each returning the y below it)."""
+
+    table_width: float
+    boards: tuple[Callable[[Canvas, Scene, float, float], None], ...] = ()
+    holdings: tuple[Callable[[Canvas, PublicPlayer, float, float], None], ...] = ()
+    public: tuple[Callable[[Canvas, Scene, float, float], float], ...] = ()
+
+
+_WITH_EXPANSION = Extras(300, boards=(draw_expansion,), holdings=(draw_expansion_holdings,))
+EXTRAS: dict[RuleSet, Extras] = {
+    RuleSet.BASE: Extras(930),
+    RuleSet.EXPANSION: _WITH_EXPANSION,
+    RuleSet.BRUTII: Extras(300, _WITH_EXPANSION.boards, _WITH_EXPANSION.holdings, public=(draw_brutii,)),
+}
+"""Per rule set, what the drawing adds: the expansion board (regions IX-XI) beside the table and the expansion's
+holdings in the player panels; with the Brutii also his public state (R45)."""

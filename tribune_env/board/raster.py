@@ -15,19 +15,17 @@ from tribune_env.board.style import FONT, WIDTH
 from tribune_env.board.svg import Box, scene_layers
 from tribune_env.engine.game import Game
 from tribune_env.engine.state import GameState
+from tribune_env.extras import missing_extra
 
 FRAME_SHAPE = (640, 1024, 3)
 """(height, width, channels) of every frame, whatever the game: both sides divisible by 16 for video encoders."""
-
-EXTRA_HINT = "pip install 'tribune-rl[render]'"
-
 
 @cache
 def _rasteriser() -> Any:
     try:
         import resvg_py
     except ImportError as err:
-        raise ImportError(f"drawing the board as an image needs the 'render' extra (resvg-py): {EXTRA_HINT}") from err
+        raise ImportError(missing_extra("drawing the board as an image", "render", err)) from err
     return resvg_py
 
 

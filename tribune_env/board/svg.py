@@ -157,17 +157,16 @@ def scene_layers(sc: Scene) -> tuple[str, list[tuple[str, Box]]]:
 
 def draw(cv: Canvas, sc: Scene) -> None:
     """Everything, in drawing order."""
-    from tribune_env.board.panels import draw_decision, draw_players, draw_victory  # (a cycle)
+    from tribune_env.board.panels import EXTRAS, draw_decision, draw_players, draw_victory  # (a cycle)
 
+    extras = EXTRAS[sc.config.rules]
     cv.rect(0, 0, st.WIDTH, st.HEIGHT, st.PAPER, fixed=True)
     draw_status(cv, sc)
-    for i, region in enumerate(r for r in sc.tables.regions if not r.expansion):
-        draw_region(cv, sc, region, 10 + (i % 4) * 234, 44 + (i // 4) * 174, 228, 168)
-    draw_table(cv, sc, 10, 394, 300 if sc.view.expansion else 930, 120)
-    if sc.view.expansion:
-        from tribune_env.board.expansion import draw_expansion  # (a cycle)
-
-        draw_expansion(cv, sc, 316, 394)
+    for i, printed in enumerate(sc.config.components.regions):  # regions I-VIII, the base board
+        draw_region(cv, sc, printed.region, 10 + (i % 4) * 234, 44 + (i // 4) * 174, 228, 168)
+    draw_table(cv, sc, 10, 394, extras.table_width, 120)
+    for board in extras.boards:
+        board(cv, sc, 316, 394)
     width = 930 / len(Faction)
     for f in Faction:
         draw_faction(cv, sc, f, 10 + int(f) * width, 522, width - 6, 222)

@@ -167,10 +167,9 @@ class TribuneBatchedEnv(VectorEnv[Any, Any, Any]):
 
 
 def action_array(actions: Any) -> np.ndarray:
-    """``actions`` as an array, each value kept as given where numpy would change it: a list mixing small integers
-    with one beyond int64 becomes float64 (and the value of every game's action changes), so such a list stays an
-    object array of its values and each game judges its own (an illegal-move error for the game with the bad one)."""
-    acts = np.asarray(actions)
-    if acts.dtype.kind not in "iu" and not isinstance(actions, np.ndarray):
-        acts = np.asarray(actions, dtype=object)
-    return acts
+    """``actions`` as an array; a list or tuple keeps its values as given (an object array), since numpy would change
+    them: ``[3, 2**63]`` becomes floats and ``[3, True]`` integers, so a bad value would reach a game as another one
+    (or another game's action as a float). Each game then judges its own value."""
+    if isinstance(actions, list | tuple):
+        return np.asarray(actions, dtype=object)
+    return np.asarray(actions)

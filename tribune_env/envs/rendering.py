@@ -2,7 +2,7 @@
 
 Every frame has the shape :data:`~tribune_env.board.FRAME_SHAPE` whatever the game, so Gymnasium's
 ``RecordVideo`` and Stable-Baselines3's video recorder can write a whole game. The frame is seat-neutral: the whole
-table with every hand face down. Rasterising needs the ``render`` extra (``pip install 'tribune-rl[render]'``).
+table with every hand face down. Rasterising needs the ``render`` extra (``pip install -e '.[render]'``).
 """
 
 from __future__ import annotations

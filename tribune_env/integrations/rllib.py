@@ -21,7 +21,7 @@ Everything RLlib needs from the project is here, so a user writes no glue::
   ``.npz`` policy format; ``training.rllib_export.export_module`` writes that file, so an RLlib-trained network
   plays as ``ppo:PATH`` in tournaments and ``tribune play``.
 
-Ray and torch are imported when this module is; install them with ``pip install 'tribune-rl[rllib]'``.
+Ray and torch are imported when this module is; install them with the ``rllib`` extra (``pip install -e '.[rllib]'``).
 """
 
 from __future__ import annotations
@@ -31,6 +31,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
+
+from tribune_env.extras import missing_extra
 
 try:
     import torch
@@ -43,9 +45,7 @@ try:
     from ray.rllib.core.rl_module.torch import TorchRLModule
     from ray.rllib.env.multi_agent_env import MultiAgentEnv
 except ImportError as err:  # pragma: no cover - depends on the install
-    raise ImportError(
-        f"tribune_env.integrations.rllib needs Ray RLlib and torch: pip install 'tribune-rl[rllib]' ({err})"
-    ) from err
+    raise ImportError(missing_extra("tribune_env.integrations.rllib", "rllib", err)) from err
 
 from tribune_env.engine.config import config_fields
 from tribune_env.envs.dense_reward import ScoreShaping

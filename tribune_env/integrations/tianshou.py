@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 from tribune_env.codec import Space
 from tribune_env.engine.config import GameConfig
 from tribune_env.envs.options import config_and_space, split_options
+from tribune_env.extras import missing_extra
 
 if TYPE_CHECKING:
     from gymnasium import spaces
@@ -45,7 +46,6 @@ if TYPE_CHECKING:
     from tianshou.env import BaseVectorEnv, PettingZooEnv
 
 EXTRA = "tianshou"
-INSTALL_HINT = "pip install 'tribune-rl[tianshou]' (pip install -e '.[tianshou]' in a checkout)"
 
 
 def require_tianshou() -> ModuleType:
@@ -53,9 +53,7 @@ def require_tianshou() -> ModuleType:
     try:
         return importlib.import_module("tianshou")
     except ImportError as missing:
-        raise ImportError(
-            f"tribune_env.integrations.tianshou needs Tianshou 2.x, which is not installed ({missing}): {INSTALL_HINT}"
-        ) from missing
+        raise ImportError(missing_extra("tribune_env.integrations.tianshou", EXTRA, missing)) from missing
 
 
 def make_env(config: GameConfig | None = None, *, space: Space | str | None = None, **kwargs: Any) -> PettingZooEnv:

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, current_app, jsonify, request, send_from_directory
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import ClientDisconnected, HTTPException
 
 from tribune_arena.human.web.bots import DEFAULT_BOT_SECONDS, DEFAULT_BOT_WORKERS
 from tribune_arena.human.web.session import GameManager, SaveDir, WebError, game_options
@@ -70,8 +70,8 @@ def _body() -> object:
     """The request's JSON body; :class:`WebError` 400 for one that is missing, unreadable or not JSON."""
     try:
         data = request.get_data(cache=True)
-    except OSError as exc:  # a malformed chunked body (werkzeug's "Invalid chunk header")
-        raise WebError(400, f"the request body could not be read ({exc!s:.100})") from None
+    except (OSError, ClientDisconnected):  # a malformed chunked body ("Invalid chunk header"), a body cut short
+        raise WebError(400, "the request body could not be read (malformed or incomplete)") from None
     if not data:
         raise WebError(400, "the request needs a JSON body")
     if not request.is_json:

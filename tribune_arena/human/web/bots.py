@@ -27,6 +27,7 @@ import multiprocessing.connection
 import os
 import queue
 import signal
+import sys
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -178,7 +179,8 @@ class _Worker:
         self.process: Any = None
         self.conn: Connection | None = None
 
-    def _start(self) -> None:
+    def start(self) -> None:
+        """Start a fresh worker process (the old one, if any, is killed)."""
         self.stop()
         ours, theirs = self.context.Pipe()
         self.process = self.context.Process(target=serve, args=(theirs, self.board, self.limit), name="tribune-bot")
@@ -193,7 +195,7 @@ class _Worker:
     def _send(self, decision: Decision) -> None:
         for attempt in range(2):
             if self.process is None or not self.process.is_alive():
-                self._start()
+                self.start()
             assert self.conn is not None
             try:
                 self.conn.send(decision)
@@ -261,6 +263,17 @@ class _Worker:
             conn.close()
 
 
+_PROJECT = frozenset({"tribune_env", "agents", "tribune_arena", "training", "tribune_cli"})
+
+
+def _preload() -> list[str]:
+    """The modules the fork server imports once for all its workers: this one, and the project's modules the server
+    has imported (a worker runs its parent's main module as it starts; what that imports is then there already)."""
+    main = sys.modules.get("__main__")
+    loaded = [name for name, module in list(sys.modules.items()) if module is not main]
+    return ["tribune_arena.tournament.play", __name__, *(n for n in loaded if n.partition(".")[0] in _PROJECT)]
+
+
 class BotPool:
     """``workers`` worker processes making bots' decisions, each call under ``seconds`` (thread-safe: a decision
     waits for a free worker). Processes start when first needed; :meth:`close` ends them."""
@@ -273,7 +286,7 @@ class BotPool:
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
         if context.get_start_method() == "forkserver":
-            context.set_forkserver_preload(["tribune_arena.tournament.play", __name__])
+            context.set_forkserver_preload(_preload())
         self.seconds = seconds
         self._workers = [_Worker(context, seconds) for _ in range(workers)]
         self._free: queue.SimpleQueue[_Worker] = queue.SimpleQueue()
@@ -284,10 +297,10 @@ class BotPool:
     def decide(self, decision: Decision) -> Action:
         """The bot's action for ``decision`` (not yet checked against the legal ones); :class:`BotFailure` says
         what went wrong (an exception, an overrun, an illegal choice, its process dying)."""
-        if self.closed:
-            raise BotFailure("the server is stopping")
         worker = self._free.get()
         try:
+            if self.closed:
+                raise BotFailure("the server is stopping")
             kind, payload = worker.decide(decision)
         finally:
             self._free.put(worker)
@@ -295,11 +308,26 @@ class BotPool:
             raise BotFailure(payload)
         return parse_action(payload)
 
+    def warm(self) -> None:
+        """Start the worker processes now rather than at the first decisions (a failure is left to those)."""
+        for _ in self._workers:
+            worker = self._free.get()
+            try:
+                if not self.closed and worker.process is None:
+                    worker.start()
+            except BotFailure:
+                pass
+            finally:
+                self._free.put(worker)
+
     def close(self) -> None:
-        """End every worker process."""
+        """End every worker process, once the decisions being made are over (each is bounded by the limit)."""
         self.closed = True
-        for worker in self._workers:
+        workers = [self._free.get() for _ in self._workers]
+        for worker in workers:
             worker.stop(graceful=True)
+        for worker in workers:
+            self._free.put(worker)
 
 
 class RemoteBot(Agent):

@@ -1,0 +1,36 @@
+"""``tribune bench`` runs end to end. Its figures are the benchmark's business (``tribune bench``,
+``python -m tribune_arena.bench.learners``), not the test suite's: this smoke test checks only that every figure
+is reported; option errors are in test_cli_options.py."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tribune_arena.bench.environments import BenchReport
+from tribune_cli.core import main
+
+
+@pytest.mark.slow
+def test_bench_command_reports_every_figure(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--seconds", "0.05", "--players", "2", "--peers", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert set(doc) >= set(BenchReport.__dataclass_fields__)
+    (row,) = doc["tribune"]
+    assert row["players"] == 2 and doc["peers"] == [] and doc["ratios_4p"] == {}
+    figures = {name: value for name, value in row.items() if name != "players"}
+    assert figures and all(value > 0 for value in figures.values()), figures
+    assert row["expansion_ratio"] == pytest.approx(row["expansion_decisions_per_s"] / row["engine_decisions_per_s"])
+    assert row["frame_ms"] <= row["frame_p90_ms"]
+    assert doc["builds_note"] or doc["builds"]
+
+
+def test_the_learner_bench_refuses_bad_options() -> None:
+    from tribune_arena.bench.learners import main as learners
+    from tribune_arena.bench.learners import sb3_rate
+
+    with pytest.raises(SystemExit):
+        learners(["--seconds", "0"])
+    with pytest.raises(ValueError, match="unknown vector environment"):
+        sb3_rate("nothing", 8, 8)

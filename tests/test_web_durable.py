@@ -1,0 +1,403 @@
+"""``tribune serve`` keeps every game: killed with SIGKILL and restarted, a game goes on at the same step with the
+same choices (and the same bots' moves); games are never dropped for newer ones; resigning and abandoning are
+recorded; bots move under a time limit; requests that used to crash the server (HTTP 500) are answered 400.
+
+The servers here are real ``tribune serve`` processes on a free loopback port, spoken to over HTTP (http.client),
+or the app through Flask's test client where a test needs agents registered by :mod:`tests.hostile_agents`.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import tests.hostile_agents  # noqa: F401  (registers the ``hostile`` agents)
+from tribune_arena.human.web.app import create_app
+from tribune_arena.human.web.session import GameManager, SaveDir
+from tribune_arena.human.web.store import GAMES_FILE, StoreError
+from tribune_arena.tournament.store import ResultStore
+from tribune_cli.main import main as tribune_main
+
+GAME = {"players": 3, "opponents": "random", "round_limit": 2, "seed": 7}
+VOLATILE = ("id", "changes", "log")
+"""State keys that may differ between two copies of one position (the id; what is shown since the last request)."""
+
+
+# -- a real server ---------------------------------------------------------------------------------
+
+
+class Server:
+    """``tribune serve`` in a subprocess; :meth:`call` sends one request and returns ``(status, JSON body)``."""
+
+    def __init__(self, save: Path, *extra: str) -> None:
+        command = [sys.executable, "-m", "tribune_cli.main", "serve", "--port", "0", "--save-dir", str(save), *extra]
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        found = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        died = self.process.poll() is not None and self.process.stderr is not None
+        assert found, (line, self.process.stderr.read() if died and self.process.stderr else "")
+        self.port = int(found[1])
+        self.banner = line
+
+    def connection(self) -> http.client.HTTPConnection:
+        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+
+    def call(self, method: str, path: str, body: object = None) -> tuple[int, Any]:
+        conn = self.connection()
+        try:
+            data = None if body is None else json.dumps(body)
+            conn.request(method, path, data, {"Content-Type": "application/json"} if data is not None else {})
+            response = conn.getresponse()
+            return response.status, json.loads(response.read() or b"null")
+        finally:
+            conn.close()
+
+    def kill(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        for stream in (self.process.stdout, self.process.stderr):
+            if stream is not None:
+                stream.close()
+
+
+@pytest.fixture
+def servers(tmp_path: Path) -> Iterator[list[Server]]:
+    """The servers a test starts (appended to the list), stopped at its end."""
+    started: list[Server] = []
+    yield started
+    for server in started:
+        server.stop()
+
+
+def _first(state: dict[str, Any]) -> dict[str, Any]:
+    decision = state["decision"]
+    if decision["bid"] is not None:
+        return {"bid": decision["bid"]["min"], "step": state["step"]}
+    return {"choice": len(decision["choices"]) // 2, "step": state["step"]}
+
+
+def _same(a: dict[str, Any], b: dict[str, Any]) -> None:
+    assert {k: v for k, v in a.items() if k not in VOLATILE} == {k: v for k, v in b.items() if k not in VOLATILE}
+
+
+def _stored(save: Path, game_id: str) -> tuple[str, int]:
+    with sqlite3.connect(save / GAMES_FILE) as db:
+        status, steps = db.execute("SELECT status, steps FROM games WHERE id = ?", (game_id,)).fetchone()
+        moves = db.execute("SELECT COUNT(*) FROM moves WHERE game = ?", (game_id,)).fetchone()[0]
+    assert moves == steps
+    return status, steps
+
+
+# -- kill -9 and restart -----------------------------------------------------------------------------
+
+
+def test_a_game_goes_on_after_the_server_is_killed(tmp_path: Path, servers: list[Server]) -> None:
+    """SIGKILL in the middle of the bots' moves: every move committed before is kept, and the restarted server goes
+    on at the step, with the choices and the bots' moves of a server never stopped."""
+    save, body = tmp_path / "saved", {**GAME, "players": 4, "opponents": "mcts:iterations=40"}
+    servers.append(first := Server(save))
+    status, state = first.call("POST", "/api/games", body)
+    assert status == 201
+    game_id = state["id"]
+    played = []
+    for _ in range(2):
+        played.append(_first(state))
+        status, state = first.call("POST", f"/api/games/{game_id}/action", played[-1])
+        assert status == 200 and not state["over"], state
+        assert _stored(save, game_id) == ("playing", state["step"])  # committed before the answer
+    before, killed = _kill_while_the_bots_think(first, save, state, played)
+
+    servers.append(second := Server(save))
+    assert "1 unfinished" in second.banner
+    status, listed = second.call("GET", "/api/games")
+    assert status == 200 and listed["games"] == [game_id] and listed["unfinished"][0]["step"] == killed
+    status, restored = second.call("GET", f"/api/games/{game_id}")
+    assert status == 200 and restored["id"] == game_id and restored["step"] > killed > before + 1
+    app = create_app(tmp_path / "reference")  # the same moves on a server never stopped
+    try:
+        client = app.test_client()
+        reference = client.post("/api/games", json=body).get_json()
+        for move in played:
+            reference = client.post(f"/api/games/{reference['id']}/action", json=move).get_json()
+        _same(reference, restored)  # the same step, the same choices in the same words, the same board
+        move = _first(restored)
+        status, restored = second.call("POST", f"/api/games/{game_id}/action", move)
+        reference = client.post(f"/api/games/{reference['id']}/action", json=move).get_json()
+        assert status == 200
+        _same(reference, restored)
+    finally:
+        app.extensions["tribune_games"].close()
+
+
+def _kill_while_the_bots_think(
+    server: Server, save: Path, state: dict[str, Any], played: list[dict[str, Any]]
+) -> tuple[int, int]:
+    """Play the person's moves (appended to ``played``) until one is answered by several bot moves, and SIGKILL the
+    server once that move and a bot's are committed; returns the step before that move and the steps stored."""
+    game_id = state["id"]
+    for _ in range(10):
+        before = state["step"]
+        answers: list[Any] = []
+        played.append(_first(state))
+        request = threading.Thread(target=_call_quietly, args=(server, game_id, played[-1], answers))
+        request.start()
+        while request.is_alive() and _stored(save, game_id)[1] < before + 2:
+            time.sleep(0.005)
+        if request.is_alive():
+            server.kill()
+            request.join(30)
+            status, stored = _stored(save, game_id)
+            assert status == "playing" and (not answers or isinstance(answers[0], OSError))
+            return before, stored
+        request.join()
+        assert answers[0][0] == 200
+        state = answers[0][1]
+    raise AssertionError("no move was answered by several bot moves")
+
+
+def _call_quietly(server: Server, game_id: str, body: object, answers: list[Any]) -> None:
+    try:
+        answers.append(server.call("POST", f"/api/games/{game_id}/action", body))
+    except OSError as exc:  # the server was killed while answering
+        answers.append(exc)
+
+
+def test_a_restarted_server_restores_every_game_exactly(tmp_path: Path) -> None:
+    app = create_app(tmp_path)
+    client = app.test_client()
+    try:
+        ids = [client.post("/api/games", json={**GAME, "seed": n}).get_json()["id"] for n in range(3)]
+        state = client.get(f"/api/games/{ids[0]}").get_json()
+        for _ in range(3):
+            state = client.post(f"/api/games/{ids[0]}/action", json=_first(state)).get_json()
+        assert not state["over"] and state["step"] == _stored(tmp_path, ids[0])[1]
+    finally:
+        app.extensions["tribune_games"].close()
+    app = create_app(tmp_path)
+    client = app.test_client()
+    try:
+        assert set(client.get("/api/games").get_json()["games"]) == set(ids)
+        restored = client.get(f"/api/games/{ids[0]}").get_json()
+        _same(restored, state)  # the same step, the same choices in the same words, the same board and notes
+        assert restored["changes"] == state["changes"]  # "since your last decision" counts from the same point
+        assert client.post(f"/api/games/{ids[0]}/action", json=_first(restored)).status_code == 200
+    finally:
+        app.extensions["tribune_games"].close()
+
+
+def test_a_second_server_on_the_same_directory_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    app = create_app(tmp_path)
+    try:
+        with pytest.raises(StoreError, match="another `tribune serve`"):
+            create_app(tmp_path)
+        assert tribune_main(["serve", "--port", "0", "--save-dir", str(tmp_path)]) == 2
+        assert "another `tribune serve`" in capsys.readouterr().err
+    finally:
+        app.extensions["tribune_games"].close()
+    create_app(tmp_path).extensions["tribune_games"].close()  # free again once the first one stopped
+
+
+# -- nothing is dropped ---------------------------------------------------------------------------------
+
+
+def test_a_hundred_new_games_do_not_lose_an_unfinished_one(tmp_path: Path) -> None:
+    manager = GameManager(SaveDir(tmp_path), max_games=8)
+    try:
+        mine = manager.create({**GAME, "players": 2})
+        mine.act(_first(mine.state()))
+        before = mine.state()
+        others = [manager.create({**GAME, "players": 2, "seed": n}).id for n in range(100)]
+        assert len(manager.live()) <= 8 and mine.id not in manager.live()  # out of memory, not lost
+        assert set(manager.ids()) == {mine.id, *others}
+        with manager.locked(mine.id) as again:
+            assert again is not mine
+            _same(again.state(), before)
+            again.act(_first(again.state()))
+            assert again.step > before["step"]
+    finally:
+        manager.close()
+
+
+# -- resign and abandon ---------------------------------------------------------------------------------
+
+
+def test_resign_and_abandon_are_recorded(tmp_path: Path) -> None:
+    save = tmp_path / "saved"
+    app = create_app(save)
+    client = app.test_client()
+    try:
+        resigned = client.post("/api/games", json=GAME).get_json()
+        abandoned = client.post("/api/games", json={**GAME, "seed": 8}).get_json()
+        state = client.post(f"/api/games/{resigned['id']}/resign").get_json()
+        assert state["status"] == "resigned" and state["over"] and state["decision"] is None
+        assert state["result"]["verdict"].startswith("You resigned") and state["result"]["ranks"][0] == 3
+        assert client.post(f"/api/games/{resigned['id']}/resign").status_code == 409
+        state = client.post(f"/api/games/{abandoned['id']}/abandon").get_json()
+        assert state["status"] == "abandoned" and state["saved"] is None and "abandoned" in state["result"]["verdict"]
+        assert client.post(f"/api/games/{abandoned['id']}/action", json={"choice": 0}).status_code == 409
+        assert client.get("/api/games").get_json() == {"games": [], "unfinished": []}
+        record = client.get(f"/api/games/{resigned['id']}/record").get_json()["record"]
+        assert record["forfeit"]["reason"] == "resigned" and record["forfeit"]["seat"] == 0
+    finally:
+        app.extensions["tribune_games"].close()
+    assert _stored(save, resigned["id"])[0] == "resigned" and _stored(save, abandoned["id"])[0] == "abandoned"
+    with ResultStore(save / "tribune-serve-base.sqlite") as store:  # a replayable record, as finished games are
+        games = store.games(replay=True)
+    assert [(g.game_id, g.problem) for g in games] == [(0, None)]
+    assert games[0].record is not None and games[0].record.forfeit is not None
+    assert tribune_main(["replay", str(save / "tribune-serve-base.sqlite"), "--game", "0"]) == 0
+    app = create_app(save)  # after a restart: as they were
+    try:
+        client = app.test_client()
+        assert client.get(f"/api/games/{resigned['id']}").get_json()["status"] == "resigned"
+        assert client.get(f"/api/games/{abandoned['id']}").get_json()["status"] == "abandoned"
+    finally:
+        app.extensions["tribune_games"].close()
+
+
+def test_a_move_that_cannot_be_stored_is_undone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    app = create_app(tmp_path)
+    client = app.test_client()
+    try:
+        state = client.post("/api/games", json=GAME).get_json()
+        store = app.extensions["tribune_games"].store
+
+        def full(*args: object) -> None:
+            raise StoreError("database or disk is full")
+
+        with monkeypatch.context() as patch:
+            patch.setattr(store, "add_move", full)
+            response = client.post(f"/api/games/{state['id']}/action", json=_first(state))
+        assert response.status_code == 503 and "disk is full" in response.get_json()["error"]
+        _same(client.get(f"/api/games/{state['id']}").get_json(), state)  # rebuilt from what was stored
+        assert client.post(f"/api/games/{state['id']}/action", json=_first(state)).status_code == 200
+    finally:
+        app.extensions["tribune_games"].close()
+
+
+# -- bots under a time limit ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def quick_bots(tmp_path: Path) -> Iterator[Any]:
+    app = create_app(tmp_path, bot_seconds=0.4, bot_workers=1)
+    yield app.test_client()
+    app.extensions["tribune_games"].close()
+
+
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ("hostile:mode=swallow", "past the 0.4 s limit: its process was killed"),  # sleeps forever, ignores alarms
+        ("mcts:iterations=1000000000", "act() took"),  # interrupted at the limit
+    ],
+)
+def test_a_bot_past_its_limit_plays_its_first_legal_choice(quick_bots: Any, spec: str, words: str) -> None:
+    start = time.monotonic()
+    response = quick_bots.post("/api/games", json={**GAME, "players": 2, "opponents": spec})
+    assert response.status_code == 201, response.get_json()
+    state = response.get_json()
+    assert state["notes"] and all("first legal choice" in note for note in state["notes"])
+    assert words in state["notes"][0] and state["notes"][0].startswith(f"P1 {spec}")
+    assert time.monotonic() - start < 2.5 * len(state["notes"]) + 3
+    moved = quick_bots.post(f"/api/games/{state['id']}/action", json=_first(state))
+    assert moved.status_code == 200  # the game goes on
+
+
+def test_a_bot_asking_for_more_time_than_the_limit_is_refused(quick_bots: Any) -> None:
+    for spec in ("mcts:seconds=inf", "mcts:seconds=5"):
+        response = quick_bots.post("/api/games", json={**GAME, "opponents": spec})
+        assert response.status_code == 422 and "limit of 0.4 s" in response.get_json()["error"]
+    assert quick_bots.post("/api/games", json={**GAME, "opponents": "mcts:seconds=0.1"}).status_code == 201
+
+
+def test_bot_limits_are_checked_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    for value in ("0", "-1", "nan", "inf", "1e9"):
+        assert tribune_main(["serve", "--bot-seconds", value]) == 2
+        assert "--bot-seconds" in capsys.readouterr().err
+    assert tribune_main(["serve", "--bot-workers", "0"]) == 2
+    assert "--bot-workers" in capsys.readouterr().err
+
+
+# -- the requests that crashed the server -------------------------------------------------------------------
+
+
+def test_former_server_errors_are_bad_requests(tmp_path: Path) -> None:
+    app = create_app(tmp_path)
+    client = app.test_client()
+    try:
+        assert client.post("/api/games", json={**GAME, "players": None}).status_code == 201  # the default count
+        seat = client.post("/api/games", json={**GAME, "seat": None})
+        assert seat.status_code == 422 and "seat: expected an integer" in seat.get_json()["error"]
+        state = client.post("/api/games", json=GAME).get_json()
+        for deep in ("[" * 1000 + "]" * 1000, '{"a":' * 1000 + "1" + "}" * 1000, "[" * 40 + "]" * 40):
+            for url in ("/api/games", f"/api/games/{state['id']}/action"):
+                response = client.post(url, data=deep, content_type="application/json")
+                assert response.status_code == 400 and "nested too deeply" in response.get_json()["error"]
+        big = client.post("/api/games", data="[" + "0," * 600_000 + "0]", content_type="application/json")
+        assert big.status_code == 413 and big.get_json()["status"] == 413
+    finally:
+        app.extensions["tribune_games"].close()
+
+
+def _send(server: Server, method: str, path: str, headers: dict[str, str], raw_body: bytes = b"") -> tuple[int, Any]:
+    """A request whose headers (``Host`` included) and body bytes are sent as given."""
+    conn = server.connection()
+    try:
+        conn.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
+        for name, value in headers.items():
+            conn.putheader(name, value)
+        conn.endheaders()
+        if raw_body:
+            conn.send(raw_body)
+        response = conn.getresponse()
+        return response.status, json.loads(response.read())
+    finally:
+        conn.close()
+
+
+def test_a_malformed_chunked_body_or_host_is_a_400(tmp_path: Path, servers: list[Server]) -> None:
+    servers.append(server := Server(tmp_path))
+    status, state = server.call("POST", "/api/games", GAME)
+    assert status == 201
+    chunked = {"Host": "127.0.0.1", "Content-Type": "application/json", "Transfer-Encoding": "chunked"}
+    for path in ("/api/games", f"/api/games/{state['id']}/action"):
+        status, doc = _send(server, "POST", path, chunked, b"zz\r\n{}\r\n0\r\n\r\n")
+        assert (status, doc["status"]) == (400, 400) and "could not be read" in doc["error"], doc
+    for host, expected in (("127.0.0.1:80:80", 400), ("127.0.0.1:8000:", 400), ("evil.example", 403)):
+        status, doc = _send(server, "GET", "/api/options", {"Host": host})
+        assert (status, doc["status"]) == (expected, expected), doc
+    status, after = server.call("GET", f"/api/games/{state['id']}")
+    assert status == 200 and after["step"] == state["step"]  # nothing changed, the server is fine
+
+
+def test_the_games_database_is_sqlite_in_wal_mode(tmp_path: Path) -> None:
+    GameManager(SaveDir(tmp_path)).close()
+    with sqlite3.connect(tmp_path / GAMES_FILE) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"meta", "games", "moves"} <= tables
+    assert not (tmp_path / "tribune-serve-base.sqlite").exists() and os.listdir(tmp_path)
