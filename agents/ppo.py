@@ -57,6 +57,7 @@ from tribune_env.engine.actions import Action
 from tribune_env.engine.config import GameConfig, RuleSet
 from tribune_env.engine.view import PlayerView
 from tribune_env.extras import missing_extra
+from tribune_env.threads import limited_threads
 
 __all__ = [
     "ACTIVATIONS",
@@ -382,16 +383,21 @@ class NumpyPolicy:
         return x
 
     def logits(self, obs: npt.ArrayLike) -> Array:
-        """Unmasked action logits: shape ``(n,)`` or ``(batch, n)``."""
+        """Unmasked action logits: shape ``(n,)`` or ``(batch, n)``. Computed with native threads limited
+        (:func:`~tribune_env.threads.limited_threads`: one BLAS thread unless ``TRIBUNE_THREADS`` says otherwise)."""
         weight, bias = self.action
-        return _forward(self._input(obs), self.layers, self.activation) @ weight.T + bias
+        x = self._input(obs)
+        with limited_threads():
+            return _forward(x, self.layers, self.activation) @ weight.T + bias
 
     def value(self, obs: npt.ArrayLike) -> Array:
-        """The critic's value estimate: shape ``()`` or ``(batch,)``."""
+        """The critic's value estimate: shape ``()`` or ``(batch,)``; threads limited as for :meth:`logits`."""
         if self.value_head is None:
             raise ValueError(f"{self.source}: this policy has no critic")
         weight, bias = self.value_head
-        out = _forward(self._input(obs), self.value_layers, self.activation) @ weight.T + bias
+        x = self._input(obs)
+        with limited_threads():
+            out = _forward(x, self.value_layers, self.activation) @ weight.T + bias
         return out[..., 0]
 
     def act(self, obs: npt.ArrayLike, mask: npt.ArrayLike, rng: np.random.Generator | None, deterministic: bool) -> int:

@@ -475,7 +475,8 @@ def test_a_bot_in_the_web_app_locally_but_not_on_a_remote_server() -> None:
     try:
         session = manager.create(body)
         while not session.game.is_over:
-            session.act({"choice": 0})
+            decision = session.state()["decision"]
+            session.act({"bid": decision["bid"]["min"]} if decision["bid"] else {"choice": 0})
         assert session.state()["result"] is not None
     finally:
         manager.close()

@@ -92,6 +92,14 @@ def servers(tmp_path: Path) -> Iterator[list[Server]]:
         server.stop()
 
 
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the tests that do not stop it."""
+    server = Server(tmp_path_factory.mktemp("shared"))
+    yield server
+    server.stop()
+
+
 def _first(state: dict[str, Any]) -> dict[str, Any]:
     decision = state["decision"]
     if decision["bid"] is not None:
@@ -117,7 +125,7 @@ def _stored(save: Path, game_id: str) -> tuple[str, int]:
 def test_a_game_goes_on_after_the_server_is_killed(tmp_path: Path, servers: list[Server]) -> None:
     """SIGKILL in the middle of the bots' moves: every move committed before is kept, and the restarted server goes
     on at the step, with the choices and the bots' moves of a server never stopped."""
-    save, body = tmp_path / "saved", {**GAME, "players": 4, "opponents": "mcts:iterations=40"}
+    save, body = tmp_path / "saved", {**GAME, "players": 4, "opponents": "mcts:iterations=15"}
     servers.append(first := Server(save))
     status, state = first.call("POST", "/api/games", body)
     assert status == 201
@@ -379,8 +387,8 @@ def _send(server: Server, method: str, path: str, headers: dict[str, str], raw_b
         conn.close()
 
 
-def test_a_malformed_chunked_body_or_host_is_a_400(tmp_path: Path, servers: list[Server]) -> None:
-    servers.append(server := Server(tmp_path))
+def test_a_malformed_chunked_body_or_host_is_a_400(shared: Server) -> None:
+    server = shared
     status, state = server.call("POST", "/api/games", GAME)
     assert status == 201
     chunked = {"Host": "127.0.0.1", "Content-Type": "application/json", "Transfer-Encoding": "chunked"}
@@ -401,3 +409,32 @@ def test_the_games_database_is_sqlite_in_wal_mode(tmp_path: Path) -> None:
         tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"meta", "games", "moves"} <= tables
     assert not (tmp_path / "tribune-serve-base.sqlite").exists() and os.listdir(tmp_path)
+
+
+# -- in the browser -----------------------------------------------------------------------------------------
+
+
+def test_the_start_page_lists_unfinished_games_to_resume_or_resign(page: Any, shared: Server) -> None:
+    server = shared
+    status, state = server.call("POST", "/api/games", GAME)
+    assert status == 201
+    status, state = server.call("POST", f"/api/games/{state['id']}/action", _first(state))
+    assert status == 200
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.goto(f"http://127.0.0.1:{server.port}/")
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.is_visible("#unfinished") and page.get_attribute("body", "data-unfinished") != "0"
+    item = page.locator(f"#unfinished-list li[data-game='{state['id']}']")
+    assert f"step {state['step']}" in item.text_content() and "P0 you" in item.text_content()
+    item.locator("a.resume").click()
+    page.wait_for_selector("#game:not([hidden])")
+    assert page.get_attribute("body", "data-step") == str(state["step"]) and page.is_hidden("#unfinished")
+    assert page.locator("#choices [data-choice]").count() == len(state["decision"]["choices"])
+    page.click("#resign")
+    page.wait_for_selector("body[data-over='1']")
+    assert page.get_attribute("body", "data-status") == "resigned" and "You resigned" in page.text_content("#verdict")
+    assert "tribune replay" in page.text_content("#saved") and page.is_hidden("#game-actions")
+    listed = int(page.get_attribute("body", "data-unfinished") or 0)
+    page.click("#new-game")
+    page.wait_for_function(f"document.body.dataset.unfinished === '{listed - 1}'")
+    assert page.locator(f"#unfinished-list li[data-game='{state['id']}']").count() == 0 and page.is_visible("#setup")

@@ -9,8 +9,12 @@ curve), and the exported policy: ``final.npz`` is an ordinary ``ppo:PATH`` agent
   ``ppo.net_pi``/``net_vf``) plays every seat the league gives the learner, masked by the action mask;
 * sampling runs on ``ray.env_runners`` Ray actors with ``ray.envs_per_env_runner`` games each, on a local Ray
   instance, or on a cluster (``ray.address``); a rollout is ``ppo.n_steps`` learner steps per environment;
+* an env runner lost with its node (or killed by Ray) is restarted by RLlib where the cluster has room, and the run
+  trains on with the others meanwhile; with none left it waits :data:`RUNNERS_LOST_WAIT` seconds, then saves a
+  checkpoint and stops with a TrainError that says to resume;
 * checkpoints are RLlib checkpoint folders ``checkpoints/step-NNNNNNNNN.rllib/`` (metadata beside them as
-  ``.json``), resumable with ``--resume``; ``logs/progress.csv`` and TensorBoard events hold the training metrics.
+  ``.json``), resumable with ``--resume`` (``ray.*`` may change then); ``logs/progress.csv`` and TensorBoard events
+  hold the training metrics.
   Imitation pretraining and ``run.init_from`` are SB3 features and are refused by the config check.
 
 Steps are the learner's decisions (RLlib's module steps of :data:`~training.rllib_env.LEARNER`), the unit of
@@ -36,6 +40,7 @@ from training.config import ConfigError, TrainConfig, check_agents
 from training.evaluation import drop_after
 from training.rllib_env import LEARNER, LeagueMultiAgentEnv, broadcast, learner_mapping
 from training.trainer import Trainer, TrainError, _steps_of, check_resume
+from tribune_arena.tournament.backends import ray_auth_hint
 
 CHECKPOINT_SUFFIX = ".rllib"
 POLICY_NAME = "policy.npz"  # the learner's numpy export inside every RLlib checkpoint folder
@@ -237,7 +242,8 @@ class RLlibTrainer(Trainer):
         try:
             ray.init(address=address, **options)
         except Exception as exc:  # ConnectionError, ValueError, RuntimeError... for an unreachable cluster
-            raise TrainError(f"ray.address {address!r}: cannot start or join Ray ({type(exc).__name__}: {exc})") \
+            hint = ray_auth_hint(exc)
+            raise TrainError(f"ray.address {address!r}: cannot start or join Ray ({type(exc).__name__}: {exc}){hint}") \
                 from None
         self._started_ray = True
 

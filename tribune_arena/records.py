@@ -30,8 +30,9 @@ def printable(text: object) -> str:
     return "".join(ascii(c)[1:-1] if _unsafe(c) else c for c in value)
 
 
-#: ``crashed``: the agent's process died in one of its calls (``os._exit``, a signal, a crash in native code)
-FORFEIT_REASONS = ("raised", "illegal", "timeout", "crashed")
+#: ``crashed``: the agent's process died in one of its calls (``os._exit``, a signal, a crash in native code);
+#: ``resigned``: the person gave the game up in ``tribune serve``
+FORFEIT_REASONS = ("raised", "illegal", "timeout", "crashed", "resigned")
 
 
 @dataclass(frozen=True)

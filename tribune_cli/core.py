@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from tribune_arena.bench.environments import (
+    BATCH,
     PEERS,
     PLAYER_COUNTS,
     BenchReport,
@@ -28,6 +29,7 @@ from tribune_env.codec.docs import write_docs
 from tribune_env.engine.config import RuleSet
 from tribune_env.engine.decisions import Phase
 from tribune_env.simulate import SimulationSummary, agent_rng, play_random_game, simulate_config
+from tribune_env.threads import thread_limit
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -267,7 +269,24 @@ def _bench_tables(report: BenchReport) -> list[Table]:
             continue
         ratios = "  ".join(f"{t.players}p {t.aec_steps_per_s / p.aec_steps_per_s:.2f}x" for t in report.tribune)
         peers.add_row(p.name, f"{p.aec_steps_per_s:,.0f}", f"{p.games_per_s or 0:,.1f}", ratios)
-    return [ours, paths, expansion, peers, _builds_table(report)]
+    return [ours, paths, _threads_table(report), expansion, peers, _builds_table(report)]
+
+
+def _threads_table(report: BenchReport) -> Table:
+    """The "+ policy" figures with native thread pools limited (tribune_env.threads) and as this process found them."""
+    limit = "no limit (TRIBUNE_THREADS=0)" if report.thread_limit is None else f"limited to {report.thread_limit}"
+    found = ", ".join(f"{name} {n}" for name, n in report.threads_found.items()) or "none loaded"
+    table = Table(title=f"A policy per step: native threads {limit} vs as found ({found})")
+    for column in ("players", "path", "limited steps/s", "as found steps/s", "limited ÷ as found"):
+        table.add_column(column, justify="right")
+    for t in report.tribune:
+        for path, limited, found_rate in (
+            ("Gym + policy", t.single_policy_steps_per_s, t.single_policy_unlimited_steps_per_s),
+            (f"batched x{BATCH} + policy", t.batched_policy_steps_per_s, t.batched_policy_unlimited_steps_per_s),
+        ):
+            ratio = f"{limited / found_rate:.2f}x" if found_rate else "-"
+            table.add_row(str(t.players), path, f"{limited:,.0f}", f"{found_rate:,.0f}", ratio)
+    return table
 
 
 def _builds_table(report: BenchReport) -> Table:
@@ -295,6 +314,10 @@ def _bench(args: argparse.Namespace) -> int:
         check_options(args.seconds, args.seed, tuple(args.players), tuple(args.peers))
     except ValueError as exc:
         return _error(ValueError(f"--{exc}"))
+    try:
+        thread_limit()  # a bad TRIBUNE_THREADS, before anything is measured
+    except ValueError as exc:
+        return _error(exc)
     # Progress is one line per measurement: a live spinner is a second thread, and it measurably slows the
     # measured loop (numpy releases the GIL, and the spinner takes it), so the figures would be wrong.
     console = Console(stderr=True)

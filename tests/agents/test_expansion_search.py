@@ -6,20 +6,14 @@ from __future__ import annotations
 import random
 
 import pytest
-from agent_games import play_game
+from agent_games import answers_alike, play_game
 from hidden_info import redeal_everything_hidden
 from positions import random_game
 
-from agents import Agent, InfoSet, make_agent
-from tribune_env import Action, DecisionKind, Game, GameConfig
+from tribune_env import DecisionKind, Game, GameConfig
 
 FAST = "mcts:iterations=8,depth=10"
 FLAT = "mcts:search=flat,iterations=2"
-
-
-def _decide(agent: Agent, game: Game) -> Action:
-    seat = game.current_seat
-    return agent.act(game.view(seat), game.legal_actions(), InfoSet(game, seat))
 
 
 @pytest.mark.parametrize(("players", "spec"), [(2, FAST), (4, FAST), (3, FLAT), (5, FLAT)])
@@ -54,10 +48,5 @@ def test_does_not_peek_at_hidden_information(seed: int) -> None:
     game = _at_expansion_decision(seed)
     seat = game.current_seat
     other = Game(redeal_everything_hidden(game.state, seat, random.Random(seed)))
-    answers = []
-    for g in (game, other):
-        agent = make_agent("mcts:iterations=30,depth=20", 7)
-        agent.reset(seat, g.config, 11)
-        answers.append(_decide(agent, g))
-    assert answers[0] == answers[1]
+    answers_alike("mcts:iterations=30,depth=20", (game, other), seat)
     assert game.pending is not None and game.pending.kind in set(DecisionKind)

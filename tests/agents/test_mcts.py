@@ -6,21 +6,15 @@ import random
 import time
 
 import pytest
-from agent_games import play_game
+from agent_games import answers_alike, decide, play_game
 from hidden_info import redeal
 from positions import pick, position, random_game
 
-from agents import Agent, AgentError, InfoSet, make_agent
+from agents import AgentError, make_agent
 from agents.mcts import BID_LEVELS, MctsAgent, candidates
 from tribune_env import COMMIT, DECLINE, Action, Bid, DecisionKind, Game, GameConfig
 
 FAST = "mcts:iterations=8,depth=10"
-
-
-def _decide(agent: Agent, game: Game) -> Action:
-    """Ask ``agent`` for the current seat's choice, with the seat's view and InfoSet."""
-    seat = game.current_seat
-    return agent.act(game.view(seat), game.legal_actions(), InfoSet(game, seat))
 
 
 def _play(config: GameConfig, seed: int, spec: str = FAST) -> list[Action]:
@@ -51,7 +45,7 @@ def test_heuristic_rollouts() -> None:
         game.apply(game.legal_actions()[0])
     agent = make_agent("mcts:iterations=6,depth=8,rollout=heuristic,opponents=rollout", 0)
     agent.reset(game.current_seat, game.config, 1)
-    assert _decide(agent, game) in game.legal_actions()
+    assert decide(agent, game) in game.legal_actions()
 
 
 def test_time_budget_is_respected() -> None:
@@ -61,7 +55,7 @@ def test_time_budget_is_respected() -> None:
     agent = make_agent("mcts:seconds=0.05", 1)
     assert isinstance(agent, MctsAgent)
     start = time.perf_counter()
-    _decide(agent, game)
+    decide(agent, game)
     assert time.perf_counter() - start < 0.5
     assert agent.last_iterations >= 1
 
@@ -80,11 +74,11 @@ def test_finds_the_winning_takeover() -> None:
     game = _takeover()
     agent = make_agent("mcts:iterations=60", 0)
     assert game.legal_actions() == [pick(game, "legates:3"), DECLINE]
-    assert _decide(agent, game) == pick(game, "legates:3")
+    assert decide(agent, game) == pick(game, "legates:3")
     game.apply(pick(game, "legates:3"))
     game.apply(pick(game, "legates:4"))
     assert game.legal_actions() == [COMMIT, DECLINE]
-    assert _decide(agent, game) == COMMIT
+    assert decide(agent, game) == COMMIT
 
 
 @pytest.mark.parametrize(("seed", "steps"), [(1, 30), (2, 90), (3, 200)])
@@ -96,12 +90,7 @@ def test_does_not_peek_at_hidden_cards(seed: int, steps: int) -> None:
     seat = game.current_seat
     other = Game(redeal(game.state, seat, random.Random(seed)))
     assert other.state.players != game.state.players or other.state.draw != game.state.draw
-    answers = []
-    for g in (game, other):
-        agent = make_agent("mcts:iterations=30,depth=20", 7)
-        agent.reset(seat, g.config, 11)
-        answers.append(_decide(agent, g))
-    assert answers[0] == answers[1]
+    answers_alike("mcts:iterations=30,depth=20", (game, other), seat)
 
 
 def test_bias_pulls_towards_the_heuristic_answer() -> None:
@@ -111,10 +100,10 @@ def test_bias_pulls_towards_the_heuristic_answer() -> None:
     seat = game.current_seat
     heuristic = make_agent("heuristic", 0)
     heuristic.reset(seat, game.config, 0)
-    expected = _decide(heuristic, game)
+    expected = decide(heuristic, game)
     agent = make_agent("mcts:iterations=60,depth=0,bias=1000", 0)
     agent.reset(seat, game.config, 0)
-    assert _decide(agent, game) == expected
+    assert decide(agent, game) == expected
 
 
 def test_bids_are_thinned_to_levels() -> None:
@@ -122,7 +111,7 @@ def test_bids_are_thinned_to_levels() -> None:
     assert game.pending is not None and game.pending.kind is DecisionKind.CHARIOT_BID
     thinned = candidates(game)
     assert thinned == [Bid(a) for a in sorted(BID_LEVELS) if a <= 30]
-    answer = _decide(make_agent("mcts:iterations=40", 0), game)
+    answer = decide(make_agent("mcts:iterations=40", 0), game)
     assert answer in thinned
 
 

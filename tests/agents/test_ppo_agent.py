@@ -9,14 +9,12 @@ import subprocess
 import sys
 import zipfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
-import torch
 from agent_games import play_game, texts
 from paths import ROOT
-from sb3_contrib import MaskablePPO
 
 import agents.ppo as ppo
 from agents import AgentError, make_agent
@@ -36,6 +34,9 @@ from agents.ppo import (
 from tribune_env import Game, GameConfig
 from tribune_env.envs.single import TribuneSingleEnv
 
+if TYPE_CHECKING:
+    from sb3_contrib import MaskablePPO
+
 PI, VF = [16, 16], [16]
 
 
@@ -50,6 +51,9 @@ def meta_for(activation: str, signature: dict[str, Any] | None = None, pi: list[
 
 def build(activation: str, path: Path) -> MaskablePPO:
     """A tiny MaskablePPO after one short update, saved with its metadata at ``path``."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
     env = TribuneSingleEnv(players=4)
     fn = torch.nn.Tanh if activation == "tanh" else torch.nn.ReLU
     model = MaskablePPO(
@@ -73,6 +77,8 @@ def build(activation: str, path: Path) -> MaskablePPO:
 
 @pytest.fixture(scope="module")
 def checkpoints(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, MaskablePPO]]:
+    import torch
+
     root = tmp_path_factory.mktemp("ppo")
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
@@ -102,6 +108,8 @@ def samples() -> tuple[np.ndarray, np.ndarray]:
 
 
 def torch_outputs(model: MaskablePPO, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    import torch
+
     policy = model.policy
     with torch.no_grad():
         x = torch.as_tensor(obs)

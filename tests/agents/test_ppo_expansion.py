@@ -9,10 +9,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-import torch
 from agent_games import play_game
 from paths import ROOT
-from sb3_contrib import MaskablePPO
 
 import agents.ppo as ppo
 from agents import AgentError, make_agent
@@ -24,6 +22,8 @@ PI, VF = [16, 16], [16]
 
 
 def _train(env: Any, path: Path, expansion: bool) -> Path:
+    from sb3_contrib import MaskablePPO
+
     model = MaskablePPO(
         "MlpPolicy",
         env,
@@ -48,6 +48,8 @@ def _train(env: Any, path: Path, expansion: bool) -> Path:
 
 @pytest.fixture(scope="module")
 def models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    import torch
+
     root = tmp_path_factory.mktemp("ppo-expansion")
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
@@ -113,7 +115,7 @@ def test_the_expansion_spec_loads_the_shipped_file(
 def test_a_training_run_on_the_expansion(tmp_path: Path) -> None:
     """`tribune train` with env.expansion: imitation, PPO, self-play snapshots and evaluation on expansion games; the
     checkpoint records the expansion space and plays as an agent."""
-    from rich.console import Console
+    from training_runs import quiet
 
     from training.config import load_config
     from training.trainer import train
@@ -127,7 +129,7 @@ def test_a_training_run_on_the_expansion(tmp_path: Path) -> None:
         "pretrain.teacher": "random",
     }
     config = load_config(root / "configs" / "smoke.yaml", overrides)
-    train(config, console=Console(file=open("/dev/null", "w")))
+    train(config, console=quiet())
     run = tmp_path / "smoke"
     final = next(run.glob("final.zip"))
     policy = load_policy(final)

@@ -59,7 +59,7 @@ def test_round_and_after_are_checked(
         ("axb", "expected WIDTHxHEIGHT"),
         ("12x-3", "expected WIDTHxHEIGHT"),
         ("1.5x3", "expected WIDTHxHEIGHT"),
-        ("١٢x12", "expected WIDTHxHEIGHT"),  # Arabic-Indic digits: str.isdigit, but not pixels
+        ("\u0661\u0662x12", "expected WIDTHxHEIGHT"),  # Arabic-Indic digits: str.isdigit, but not pixels
         ("0x5", f"each side must be 1 to {MAX_SIDE} pixels"),
         ("5x0", f"each side must be 1 to {MAX_SIDE} pixels"),
         (f"{MAX_SIDE + 1}x10", f"each side must be 1 to {MAX_SIDE} pixels"),
@@ -86,8 +86,10 @@ def test_size_accepts_the_bounds() -> None:
     ("content", "expected"),
     [
         (b"hello\n", "not a JSON game document (Expecting value at line 1, column 1, char 0)"),
-        (b'{"config": {"players": 3},\n  oops}', "not a JSON game document (Expecting property name enclosed in "
-         "double quotes at line 2, column 3, char 29)"),
+        (
+            b'{"config": {"players": 3},\n  oops}',
+            "not a JSON game document (Expecting property name enclosed in double quotes at line 2, column 3, char 29)",
+        ),
         (b"", "not a JSON game document (Expecting value at line 1, column 1, char 0)"),
         (b"\xff\xfe{}", "not a JSON game document (not UTF-8 text: byte 0)"),
         (b"[" * 100_000, "not a JSON game document (nested too deeply)"),

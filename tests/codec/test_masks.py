@@ -1,4 +1,5 @@
-"""Action masks and observations over 1,000 complete random games (2 to 5 players).
+"""Action masks and observations over 1,000 complete random games (2 to 5 players; the quick suite plays the first
+25 at each player count, the whole run is marked slow).
 
 At the checked decisions of every game: the mask of the seat to act is a 0/1
 int8 vector that is never empty; every index it allows decodes to a legal engine
@@ -34,6 +35,7 @@ from tribune_env.envs import Table
 PLAYER_COUNTS = (2, 3, 4, 5)
 GAMES = 1000
 GAMES_PER_COUNT = GAMES // len(PLAYER_COUNTS)
+FEW_GAMES = 25  # per player count: the run of the quick suite (the thousand games are marked slow)
 # Share of the decisions of each kind that are checked: the commonest kinds are sampled, the rare ones
 # (assassins, leaders, Pantheon, legion purchase, take-over penalty, ...) are always checked.
 CHECK_RATE = {
@@ -144,14 +146,18 @@ def play_checked_game(table: Table, seed: int, stats: Counter[str]) -> None:
     stats["games"] += 1
 
 
+@pytest.mark.parametrize(
+    "games", [pytest.param(FEW_GAMES, id="few"), pytest.param(GAMES_PER_COUNT, id="all", marks=pytest.mark.slow)]
+)
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
-def test_masks_over_complete_random_games(players: int) -> None:
+def test_masks_over_complete_random_games(players: int, games: int) -> None:
+    """``games`` complete games at ``players`` seats (the first of the thousand when fewer)."""
     table = Table(players=players)
     stats: Counter[str] = Counter()
-    for g in range(GAMES_PER_COUNT):
+    for g in range(games):
         play_checked_game(table, seed=players * 100_000 + g, stats=stats)
-    assert stats["games"] == GAMES_PER_COUNT
-    assert stats["checked"] > 10 * GAMES_PER_COUNT, stats
+    assert stats["games"] == games
+    assert stats["checked"] > 10 * games, stats
     # every decision kind that random play reaches regularly was checked
     for kind in (
         "setup_discard",
@@ -178,17 +184,18 @@ def test_the_run_covers_a_thousand_games() -> None:
 @settings(max_examples=25, deadline=None)
 @given(players=st.sampled_from(PLAYER_COUNTS), seed=st.integers(0, 2**32 - 1), steps=st.integers(0, 2000))
 def test_every_allowed_action_applies_on_a_clone(players: int, seed: int, steps: int) -> None:
-    """At one decision, *every* index of the mask is applied on its own clone; the original is unchanged."""
+    """At one decision, *every* index of the mask is applied on its own clone; the original is unchanged. A game
+    that ends within ``steps`` is checked at its end, then at its last decision."""
     table = Table(players=players)
     game = table.new_game(np.random.default_rng(seed))
     rng = random.Random(seed)
     for _ in range(steps):
-        if game.is_over:
-            break
+        last_decision = game.clone()
         game.apply(rng.choice(game.legal_actions()))
-    if game.is_over:
-        check_game_over(table)
-        return
+        if game.is_over:
+            check_game_over(table)
+            game = table.game = last_decision
+            break
     before = game.to_json()
     allowed = check_decision(table, rng, samples=0)
     seat = game.current_seat

@@ -17,7 +17,7 @@ import pytest
 from env_checks import run_api_test, sb3_check_env
 from gymnasium.utils.env_checker import check_env as gym_check_env
 from hidden_info import assert_no_leak as observation_unchanged
-from hidden_info import leaky_encoder, redeal_everything_hidden
+from hidden_info import leaky_encoder, redeal_everything_hidden, walk_checking_leaks
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pettingzoo.test import seed_test
@@ -234,18 +234,15 @@ def test_brutii_observations_ignore_hidden_information(players: int) -> None:
     staged cards or face-down discs are in play, for every seat."""
     seen: Counter[str] = Counter()
     rng = random.Random(players)
+
+    def every_seat(state: GameState) -> None:
+        for seat in range(players):
+            assert_no_leak(ENC, state, seat, rng, tries=1)
+
     for seed in range(4):
         game = brutii_game(players, 700 * players + seed)
-        play = random.Random(seed)
-        step = 0
-        while not game.is_over:
-            special = _special(game.state) - {"brutii hand", "face-down discs"}
-            if special or step % 25 == 0:
-                seen.update(_special(game.state))
-                for seat in range(players):
-                    assert_no_leak(ENC, game.state, seat, rng, tries=1)
-            game.apply(play.choice(game.legal_actions()))
-            step += 1
+        common = {"brutii hand", "face-down discs"}
+        seen += walk_checking_leaks(game, random.Random(seed), _special, common, 25, every_seat)
     for kind in ("brutii hand", "sealed opt-out", "brutii bid", "brutii staged", "face-down discs"):
         assert seen[kind] > 0, f"the games never reached {kind!r}: {seen}"
 

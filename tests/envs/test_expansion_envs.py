@@ -17,7 +17,7 @@ import pytest
 from env_checks import run_api_test, sb3_check_env
 from gymnasium.utils.env_checker import check_env as gym_check_env
 from hidden_info import assert_no_leak as observation_unchanged
-from hidden_info import leaky_encoder, redeal_everything_hidden
+from hidden_info import leaky_encoder, redeal_everything_hidden, walk_checking_leaks
 from pettingzoo.test import seed_test
 from positions import random_game
 
@@ -199,18 +199,14 @@ def test_expansion_observation_ignores_hidden_information(players: int) -> None:
     """Along whole expansion games: every 30th decision and every decision with special hidden information."""
     seen: Counter[str] = Counter()
     rng = random.Random(players)
+
+    def every_seat(state: GameState) -> None:
+        for seat in range(players):
+            assert_no_leak(ENC, state, seat, rng, tries=1)
+
     for seed in range(4):
         game = expansion_game(players, 500 * players + seed, 0)
-        play = random.Random(seed)
-        step = 0
-        while not game.is_over:
-            kinds = _special(game.state) - {"emperor pile", "sealed bid"}
-            if kinds or step % 30 == 0:
-                seen.update(_special(game.state))
-                for seat in range(players):
-                    assert_no_leak(ENC, game.state, seat, rng, tries=1)
-            game.apply(play.choice(game.legal_actions()))
-            step += 1
+        seen += walk_checking_leaks(game, random.Random(seed), _special, {"emperor pile", "sealed bid"}, 30, every_seat)
     for kind in ("augur cards", "emperor pile", "sealed bid", "staged slaves"):
         assert seen[kind] > 0, f"the games never reached {kind!r}: {seen}"
 

@@ -41,7 +41,7 @@ VARIANTS: dict[str, dict[str, Any]] = {
 HUGE = [2**31, 2**53 + 1, 2**63 - 1, 2**63, 2**64 - 1, 2**64, 10**30, -(2**63), -(2**63) - 1, -(10**30)]
 FORMS = ("int", "int64", "uint64", "int32", "uint8", "array")
 """The integer types a bad integer is given in, where it fits (else as a Python int)."""
-STRANGE = [np.float64(2.0), np.float32(1.0), np.bool_(True), np.array([1]), np.array(2.0), np.array(True), [3], (4,), {}]
+STRANGE = [np.float64(2.0), np.float32(1.0), np.bool_(True), np.array([1]), np.array(2.0), np.array(True), [3], (4,)]
 
 # A bad value, resolved against the action space and the current mask when it is played:
 #   ("masked", k, form): the k-th (mod count) action of the space that is illegal now;
@@ -89,7 +89,12 @@ def plans(formats: tuple[str, ...], round_limits: tuple[int, int], max_bad: int)
 
 def in_form(value: int, form: str) -> Any:
     """``value`` as the numpy type ``form`` when it fits, else as it is."""
-    kinds = {"int64": np.int64, "uint64": np.uint64, "int32": np.int32, "uint8": np.uint8}
+    kinds: dict[str, type[np.integer[Any]]] = {
+        "int64": np.int64,
+        "uint64": np.uint64,
+        "int32": np.int32,
+        "uint8": np.uint8,
+    }
     if form in kinds:
         info = np.iinfo(kinds[form])
         return kinds[form](value) if info.min <= value <= info.max else value
@@ -246,6 +251,7 @@ def play_single(variant: str, plan: Plan) -> None:
         "obs_format": plan.obs_format,
     }
     base_game = variant.startswith("base")
+    env: Any
     if plan.via_make:  # gymnasium.make's wrappers (order enforcing, the passive checker) in front
         env = gymnasium.make(SINGLE_ID if base_game else EXPANSION_SINGLE_ID, **options)
     else:

@@ -8,31 +8,32 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
 from paths import ROOT
 
-pytest.importorskip("ray.rllib")
-torch = pytest.importorskip("torch")
+from agents.ppo import NumpyPolicy, load_policy, signature_for
+from training.config import ConfigError, config_from_dict
+from tribune_env import GameConfig
+from tribune_env.envs.table import IllegalMoveError
 
-from agents.ppo import NumpyPolicy, load_policy, signature_for  # noqa: E402
-from training.config import ConfigError, config_from_dict  # noqa: E402
-from training.rllib_export import export_module  # noqa: E402
-from tribune_env import GameConfig  # noqa: E402
-from tribune_env.envs.table import IllegalMoveError  # noqa: E402
-from tribune_env.integrations.rllib import (  # noqa: E402
-    MASK_KEY,
-    OBS_KEY,
-    TribuneMultiAgentEnv,
-    TribuneTorchModule,
-    module_spec,
-)
+if TYPE_CHECKING:
+    from tribune_env.integrations.rllib import TribuneMultiAgentEnv, TribuneTorchModule
+
+
+@pytest.fixture(autouse=True)
+def _needs_rllib() -> None:
+    """Every test here needs RLlib and torch (imported by the tests, so that collecting them stays cheap)."""
+    pytest.importorskip("ray.rllib")
+    pytest.importorskip("torch")
 
 
 def _play(env: TribuneMultiAgentEnv, seed: int, rng: np.random.Generator) -> dict[str, Any]:
     """A whole masked random game; checks the turn protocol at every step and returns what it saw."""
+    from tribune_env.integrations.rllib import MASK_KEY, OBS_KEY
+
     obs, infos = env.reset(seed=seed)
     totals: dict[str, float] = {}
     steps = 0
@@ -58,6 +59,8 @@ def _play(env: TribuneMultiAgentEnv, seed: int, rng: np.random.Generator) -> dic
 def test_random_games_follow_the_turn_protocol_and_pay_the_final_result() -> None:
     """Only the seat to act is observed, masks are the legal choices, and at the end every seat gets its obs and
     the win_loss result (1 to the winners, else 0 or -1 under the scheme) exactly once."""
+    from tribune_env.integrations.rllib import TribuneMultiAgentEnv
+
     env = TribuneMultiAgentEnv({"players": 4, "round_limit": 12})
     rng = np.random.default_rng(0)
     for seed in range(3):
@@ -71,6 +74,8 @@ def test_random_games_follow_the_turn_protocol_and_pay_the_final_result() -> Non
 
 
 def test_dense_reward_sums_to_the_score_change_and_the_result() -> None:
+    from tribune_env.integrations.rllib import TribuneMultiAgentEnv
+
     env = TribuneMultiAgentEnv({"players": 3, "round_limit": 6, "reward": "dense"})
     seen = _play(env, 5, np.random.default_rng(5))
     assert any(abs(v) > 0 for v in seen["totals"].values())
@@ -86,6 +91,8 @@ def test_dense_reward_sums_to_the_score_change_and_the_result() -> None:
 
 
 def test_illegal_actions_penalty_repeat_penalty_end_and_raise() -> None:
+    from tribune_env.integrations.rllib import MASK_KEY, TribuneMultiAgentEnv
+
     env = TribuneMultiAgentEnv({"players": 4, "illegal_penalty": -2.0})
     obs, _ = env.reset(seed=1)
     (agent,) = obs
@@ -112,6 +119,8 @@ def test_illegal_actions_penalty_repeat_penalty_end_and_raise() -> None:
 
 @pytest.mark.parametrize("bad", [{"player": 4}, {"illegal_action": "ignore"}, {"illegal_penalty": "x"}])
 def test_bad_options_are_named(bad: dict[str, Any]) -> None:
+    from tribune_env.integrations.rllib import TribuneMultiAgentEnv
+
     with pytest.raises(ValueError, match=next(iter(bad)).split("_")[0]):
         TribuneMultiAgentEnv(bad)
 
@@ -120,6 +129,8 @@ def test_rllibs_own_environment_check_passes() -> None:
     """RLlib's check steps unmasked random actions: the default penalty mode lets it through (it raised before)."""
     from ray.rllib.utils.pre_checks.env import check_multiagent_environments
 
+    from tribune_env.integrations.rllib import TribuneMultiAgentEnv
+
     check_multiagent_environments(TribuneMultiAgentEnv({"players": 4}))
     check_multiagent_environments(TribuneMultiAgentEnv({"players": 5, "expansion": True, "brutii": True}))
 
@@ -127,8 +138,11 @@ def test_rllibs_own_environment_check_passes() -> None:
 def _module(obs_size: int, n: int, activation: str = "tanh") -> TribuneTorchModule:
     from gymnasium import spaces
 
-    space = spaces.Dict({OBS_KEY: spaces.Box(0.0, 1.0, (obs_size,), np.float32),
-                         MASK_KEY: spaces.Box(0.0, 1.0, (n,), np.float32)})
+    from tribune_env.integrations.rllib import MASK_KEY, OBS_KEY, TribuneTorchModule, module_spec
+
+    space = spaces.Dict(
+        {OBS_KEY: spaces.Box(0.0, 1.0, (obs_size,), np.float32), MASK_KEY: spaces.Box(0.0, 1.0, (n,), np.float32)}
+    )
     module = module_spec(space, spaces.Discrete(n), pi=[32, 16], vf=[8], activation=activation).build()
     assert isinstance(module, TribuneTorchModule)
     return module
@@ -136,12 +150,21 @@ def _module(obs_size: int, n: int, activation: str = "tanh") -> TribuneTorchModu
 
 @pytest.mark.parametrize("activation", ["tanh", "relu"])
 def test_exported_policy_computes_what_the_module_computes(tmp_path: Path, activation: str) -> None:
+    import torch
+
+    from training.rllib_export import export_module
+    from tribune_env.integrations.rllib import MASK_KEY, OBS_KEY
+
     config = GameConfig(players=4)
     signature = signature_for(config)
     size, n = signature["observation"]["size"], signature["actions"]["n"]
     module = _module(size, n, activation)
-    meta = {"format": "tribune-ppo/1", "signature": signature, "space": "base",
-            "net": {"pi": [32, 16], "vf": [8], "activation": activation}}
+    meta = {
+        "format": "tribune-ppo/1",
+        "signature": signature,
+        "space": "base",
+        "net": {"pi": [32, 16], "vf": [8], "activation": activation},
+    }
     path = export_module(module, meta, tmp_path / "p.npz")
     policy = NumpyPolicy.from_file(path)
     rng = np.random.default_rng(0)
@@ -161,6 +184,7 @@ def test_exported_policy_computes_what_the_module_computes(tmp_path: Path, activ
 
 def test_export_refuses_a_network_that_does_not_match_the_metadata(tmp_path: Path) -> None:
     from agents.ppo import CheckpointError
+    from training.rllib_export import export_module
 
     signature = signature_for(GameConfig(players=4))
     module = _module(signature["observation"]["size"], signature["actions"]["n"])
@@ -200,8 +224,11 @@ def test_league_env_maps_self_seats_to_rllib_and_plays_the_rest_inside() -> None
 def test_league_env_gives_the_learner_the_brutii_role() -> None:
     from training.rllib_env import LeagueMultiAgentEnv
 
-    data = {"backend": "rllib", "env": {"players": 5, "expansion": True, "brutii": True, "learner_role": "brutii"},
-            "opponents": {"mix": {"random": 1.0}}}
+    data = {
+        "backend": "rllib",
+        "env": {"players": 5, "expansion": True, "brutii": True, "learner_role": "brutii"},
+        "opponents": {"mix": {"random": 1.0}},
+    }
     env = LeagueMultiAgentEnv({"train": config_from_dict(data).resolved()})
     for seed in range(4):
         env.reset(seed=seed)
@@ -249,7 +276,9 @@ def _write(path: Path, text: str) -> Path:
 def test_tribune_train_with_the_rllib_backend_trains_resumes_and_exports(tmp_path: Path, local_ray: Any) -> None:
     from tribune_cli.main import main
 
-    config = _write(tmp_path / "rl.yaml", f"""
+    config = _write(
+        tmp_path / "rl.yaml",
+        f"""
 name: rl
 backend: rllib
 output: {tmp_path / "runs"}
@@ -260,7 +289,8 @@ ppo: {{n_steps: 128, batch_size: 64, n_epochs: 1, net_pi: [32], net_vf: [32]}}
 eval: {{every: 256, games: 4, opponents: [random], workers: 1}}
 run: {{total_timesteps: 256, checkpoint_every: 128, keep_checkpoints: 1, progress_bar: false, torch_threads: 1}}
 ray: {{env_runners: 0}}
-""")
+""",
+    )
     assert main(["train", str(config)]) == 0
     run = tmp_path / "runs" / "rl"
     final = run / "final.npz"
@@ -280,8 +310,26 @@ ray: {{env_runners: 0}}
     out = tmp_path / "exported.npz"
     assert main(["train", "--export", str(sorted((run / "checkpoints").glob("step-*.rllib"))[-1]), str(out)]) == 0
     store = tmp_path / "t.sqlite"
-    assert main(["tournament", f"ppo:{out}", "random", "random", "random", "--games", "4", "--workers", "1",
-                 "--round-limit", "10", "--results", str(store)]) == 0
+    assert (
+        main(
+            [
+                "tournament",
+                f"ppo:{out}",
+                "random",
+                "random",
+                "random",
+                "--games",
+                "4",
+                "--workers",
+                "1",
+                "--round-limit",
+                "10",
+                "--results",
+                str(store),
+            ]
+        )
+        == 0
+    )
 
 
 @pytest.mark.slow
@@ -292,8 +340,20 @@ def test_rllib_recipe_runs(tmp_path: Path, local_ray: Any) -> None:
     assert spec is not None and spec.loader is not None
     recipe = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(recipe)
-    summary = recipe.main(["--iterations", "1", "--batch", "300", "--env-runners", "0", "--export",
-                           str(tmp_path / "shared.npz"), "--games", "2"])
+    summary = recipe.main(
+        [
+            "--iterations",
+            "1",
+            "--batch",
+            "300",
+            "--env-runners",
+            "0",
+            "--export",
+            str(tmp_path / "shared.npz"),
+            "--games",
+            "2",
+        ]
+    )
     assert summary["steps"] >= 300 and summary["games"] >= 2  # whole seat rotations
     assert load_policy(tmp_path / "shared.npz", GameConfig(players=4)).n_actions > 0
 
@@ -302,6 +362,7 @@ def test_rllib_recipe_runs(tmp_path: Path, local_ray: Any) -> None:
 def test_an_illegal_move_inside_a_ray_worker_arrives_as_itself(local_ray: Any) -> None:
     """Ray re-creates a task's exception class on the caller's side; ours must survive that (it used to arrive as
     ``TypeError: IllegalMoveError.__init__() missing 2 required positional arguments``)."""
+    from tribune_env.integrations.rllib import MASK_KEY, TribuneMultiAgentEnv
 
     @local_ray.remote
     def illegal_step() -> None:

@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import gymnasium
 import numpy as np
 import pytest
-import torch
-from sb3_contrib import MaskablePPO
-from sb3_contrib.common.maskable.utils import get_action_masks
 
 from tribune_env import TribuneSingleEnv
 from tribune_env.envs import SINGLE_ID, RandomPolicy, model_policy
+
+if TYPE_CHECKING:
+    from sb3_contrib import MaskablePPO
 
 TIMESTEPS = 2048
 
 
 def train(env: gymnasium.Env, seed: int = 0) -> MaskablePPO:
+    from sb3_contrib import MaskablePPO
+
     model = MaskablePPO(
         "MlpPolicy",
         env,
@@ -50,6 +54,9 @@ def play_episode(env: TribuneSingleEnv, seed: int, learner: MaskablePPO | None =
 
 @pytest.mark.slow
 def test_maskable_ppo_trains_and_plays_as_an_opponent() -> None:
+    import torch
+    from sb3_contrib.common.maskable.utils import get_action_masks
+
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
     try:

@@ -4,10 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from sb3_contrib import MaskablePPO
-from sb3_contrib.common.maskable.utils import get_action_masks
-from stable_baselines3.common.env_util import make_vec_env
-from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
 import tribune_env
 from tribune_env.envs import SINGLE_ID, TribuneSingleEnv
@@ -45,6 +41,11 @@ def test_frames_change_with_the_game() -> None:
 
 def test_make_vec_env_with_its_default_render_mode() -> None:
     """SB3's make_vec_env asks for render_mode='rgb_array' unless told otherwise; the env must accept it."""
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.utils import get_action_masks
+    from stable_baselines3.common.env_util import make_vec_env
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
     venv = make_vec_env(SINGLE_ID, n_envs=2, env_kwargs={"players": 3}, seed=0, vec_env_cls=DummyVecEnv)
     try:
         assert venv.render_mode == "rgb_array"
@@ -62,6 +63,10 @@ def test_make_vec_env_with_its_default_render_mode() -> None:
 def test_subprocess_vector_env_trains(env_id: object) -> None:
     """Worker processes (SubprocVecEnv) start without importing tribune_env, so a plain id is unknown there;
     the "module:id" form and the class both work, as the README says."""
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.env_util import make_vec_env
+    from stable_baselines3.common.vec_env import SubprocVecEnv
+
     venv = make_vec_env(env_id, n_envs=2, env_kwargs={"players": 4}, seed=0, vec_env_cls=SubprocVecEnv)  # type: ignore[arg-type]
     try:
         model = MaskablePPO("MlpPolicy", venv, n_steps=64, batch_size=64, n_epochs=1, seed=0, device="cpu")

@@ -1,10 +1,12 @@
-"""Playing whole games between agent specs in tests: :func:`play_game`."""
+"""Agents in tests: whole games between agent specs (:func:`play_game`), one decision (:func:`decide`), and the
+no-peeking check of searching agents (:func:`answers_alike`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from agents.base import Agent
 from agents.specs import make_agent
 from tribune_env.engine.actions import Action
 from tribune_env.engine.config import GameConfig
@@ -46,3 +48,21 @@ def play_game(
 def texts(actions: Sequence[Action]) -> list[str]:
     """The notation of ``actions``."""
     return [action_text(a) for a in actions]
+
+
+def decide(agent: Agent, game: Game) -> Action:
+    """Ask ``agent`` for the current seat's choice, with the seat's view and InfoSet."""
+    seat = game.current_seat
+    return agent.act(game.view(seat), game.legal_actions(), InfoSet(game, seat))
+
+
+def answers_alike(spec: str, games: Sequence[Game], seat: int, seed: int = 7, reset_seed: int = 11) -> None:
+    """A fresh ``spec`` agent (seed ``seed``, reset with ``reset_seed``) in ``seat`` gives the same answer in each of
+    ``games``: games that differ only in what ``seat`` may not know (R1, R2) must not change a searching agent's
+    answer."""
+    answers = []
+    for game in games:
+        agent = make_agent(spec, seed)
+        agent.reset(seat, game.config, reset_seed)
+        answers.append(decide(agent, game))
+    assert all(answer == answers[0] for answer in answers), answers

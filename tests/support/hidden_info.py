@@ -11,11 +11,12 @@ observations in every layer.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable
 
 import numpy as np
 
-from tribune_env import DecisionKind, Region, default_components
+from tribune_env import DecisionKind, Game, Region, default_components
 from tribune_env.codec import ObservationEncoder, Space, encoder_for
 from tribune_env.data import Official
 from tribune_env.engine.config import DEFAULT_ROUND_LIMIT
@@ -148,3 +149,26 @@ def leaky_encoder(leak: Callable[[np.ndarray, GameState, int], None]) -> Observa
 
     encoder.encode = encode  # type: ignore[method-assign]
     return encoder
+
+
+def walk_checking_leaks(
+    game: Game,
+    play: random.Random,
+    special: Callable[[GameState], set[str]],
+    common: set[str],
+    every: int,
+    check: Callable[[GameState], None],
+) -> Counter[str]:
+    """Play ``game`` to its end with ``play``'s random choices, calling ``check(state)`` at every ``every``-th
+    decision and wherever ``special(state)`` holds a situation not in ``common`` (the rare hidden information);
+    returns how often each special situation was met at the checked decisions."""
+    seen: Counter[str] = Counter()
+    step = 0
+    while not game.is_over:
+        situations = special(game.state)
+        if situations - common or step % every == 0:
+            seen.update(situations)
+            check(game.state)
+        game.apply(play.choice(game.legal_actions()))
+        step += 1
+    return seen

@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 from agents.heuristic import HeuristicAgent
 from agents.random_agent import RandomAgent
 from training.config import config_from_dict
-from training.envs import make_env
 from training.league import OpponentSampler, SnapshotPool, pool_probability
 
 
@@ -82,6 +81,8 @@ def test_sampler_builds_separate_instances_for_seat_copies_and_reuses_them() -> 
 
 
 def test_league_env_draws_opponents_per_episode_and_replays_from_a_seed() -> None:
+    from training.envs import make_env
+
     config = config_from_dict({"opponents": {"mix": {"random": 1.0, "heuristic": 1.0}}})
 
     def episode(seed: int) -> tuple[list[str], int, list[int]]:
@@ -103,6 +104,8 @@ def test_league_env_draws_opponents_per_episode_and_replays_from_a_seed() -> Non
 
 
 def test_league_env_takes_snapshots_and_progress() -> None:
+    from training.envs import make_env
+
     env = make_env(config_from_dict({"league": {"enabled": True, "pool_size": 2}}), pool=["x.npz"])
     assert env.pool_paths() == ["x.npz"]
     env.add_snapshot("y.npz")

@@ -13,34 +13,22 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from paths import ROOT
-from rich.console import Console
+from training_runs import SMOKE, quiet, smoke
 
 from agents.ppo import META_NAME, load_policy, read_checkpoint_meta
 from agents.specs import make_agent
-from training.checkpoints import step_checkpoints
-from training.config import TrainConfig, load_config
-from training.evaluation import read_rows
-from training.trainer import TrainError, config_of_checkpoint, train
+from training.config import load_config
 from tribune_arena.tournament.runner import run_tournament
 from tribune_arena.tournament.schedule import TournamentDefinition
 from tribune_cli.main import main
 
-SMOKE = ROOT / "configs" / "smoke.yaml"
-
 pytestmark = pytest.mark.slow
-
-
-def smoke(tmp: Path, **overrides: object) -> TrainConfig:
-    return load_config(SMOKE, {"output": str(tmp), **overrides})
-
-
-def quiet() -> Console:
-    return Console(file=open("/dev/null", "w"))
 
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from training.trainer import train
+
     out = tmp_path_factory.mktemp("runs")
     final = train(smoke(out, **{"run.total_timesteps": 512}), console=quiet())
     assert final == out / "smoke" / "final.zip"
@@ -48,11 +36,18 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def digest(directory: Path) -> dict[str, str]:
-    return {str(p.relative_to(directory)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(directory.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(directory)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(directory.rglob("*"))
+        if p.is_file()
+    }
 
 
 def test_a_run_writes_models_logs_and_evaluations(run: Path) -> None:
+    from training.checkpoints import step_checkpoints
+    from training.evaluation import read_rows
+    from training.trainer import config_of_checkpoint
+
     assert (run / "final.zip").is_file() and (run / "final.npz").is_file()
     checkpoints = step_checkpoints(run / "checkpoints")
     assert [p.name for p in checkpoints] == ["step-000000256.zip", "step-000000512.zip"]
@@ -111,6 +106,10 @@ def test_numpy_export_plays_like_the_checkpoint(run: Path) -> None:
 
 
 def test_resume_continues_from_the_newest_checkpoint(run: Path, tmp_path: Path) -> None:
+    from training.checkpoints import step_checkpoints
+    from training.evaluation import read_rows
+    from training.trainer import train
+
     copy = tmp_path / "smoke"
     import shutil
 
@@ -136,6 +135,9 @@ def test_resume_continues_from_the_newest_checkpoint(run: Path, tmp_path: Path) 
 def test_resume_from_an_earlier_checkpoint_sets_later_ones_aside(run: Path, tmp_path: Path) -> None:
     import shutil
 
+    from training.checkpoints import step_checkpoints
+    from training.trainer import train
+
     copy = tmp_path / "smoke"
     shutil.copytree(run, copy)
     (copy / "final.zip").unlink()
@@ -151,6 +153,8 @@ def test_resume_from_an_earlier_checkpoint_sets_later_ones_aside(run: Path, tmp_
 
 
 def test_a_new_run_never_overwrites_an_old_one(run: Path) -> None:
+    from training.trainer import TrainError, train
+
     before = digest(run)
     with pytest.raises(TrainError, match="already holds a run"):
         train(smoke(run.parent), console=quiet())
@@ -158,6 +162,8 @@ def test_a_new_run_never_overwrites_an_old_one(run: Path) -> None:
 
 
 def test_resume_refuses_another_network_or_a_damaged_checkpoint(run: Path, tmp_path: Path) -> None:
+    from training.trainer import TrainError, train
+
     before = digest(run)
     with pytest.raises(TrainError, match=r"ppo\.net_pi"):
         train(smoke(run.parent, **{"ppo.net_pi": [8]}), resume="latest", console=quiet())

@@ -17,18 +17,14 @@ from typing import Any
 
 import pytest
 import yaml
-from paths import ROOT
-from rich.console import Console
+from training_runs import SMOKE, quiet
+from training_runs import smoke as smoke_config
 
-from training import trainer as trainer_module
 from training.checkpoints import export_snapshot as real_export
-from training.config import ConfigError, TrainConfig, config_from_dict, load_config
-from training.evaluation import read_rows
-from training.trainer import TrainError, train
+from training.config import ConfigError, TrainConfig, config_from_dict
 from tribune_arena.tournament.store import ResultStore
 from tribune_cli.main import main
 
-SMOKE = ROOT / "configs" / "smoke.yaml"
 BAD_SPECS = ["heuristic:depth=3", "nosuchagent", "ppo:missing-model.zip"]
 
 
@@ -37,14 +33,11 @@ class Killed(BaseException):
 
 
 def smoke(out: Path, **overrides: object) -> TrainConfig:
-    return load_config(SMOKE, {"output": str(out), "run.total_timesteps": 512, **overrides})
-
-
-def quiet() -> Console:
-    return Console(file=open("/dev/null", "w"))
+    return smoke_config(out, **{"run.total_timesteps": 512, **overrides})
 
 
 def steps(run: Path) -> list[int]:
+    from training.evaluation import read_rows
     return [r.timesteps for r in read_rows(run / "eval.csv")]
 
 
@@ -58,6 +51,7 @@ def digest(paths: list[Path]) -> dict[str, str]:
 
 def results(run: Path) -> list[tuple[object, ...]]:
     """The evaluation results in ``eval.csv`` (timings aside)."""
+    from training.evaluation import read_rows
     return [(r.timesteps, r.opponent, r.games, r.wins, r.ci_low, r.ci_high) for r in read_rows(run / "eval.csv")]
 
 
@@ -85,6 +79,7 @@ def _yaml_with(tmp: Path, key: str, spec: str) -> Path:
 def test_a_bad_spec_is_refused_by_check_and_before_a_run(
     key: str, spec: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    from training.trainer import TrainError, train
     config = _yaml_with(tmp_path, key, spec)
     for extra in (["--check"], []):
         assert main(["train", str(config), *extra]) == 2
@@ -108,6 +103,7 @@ def test_the_teacher_is_checked_too(tmp_path: Path) -> None:
 @pytest.fixture(scope="module")
 def finished(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """An uninterrupted run: the reference for the resumed ones."""
+    from training.trainer import train
     out = tmp_path_factory.mktemp("finished")
     train(smoke(out), console=quiet())
     return out / "smoke"
@@ -117,6 +113,8 @@ def finished(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_a_start_killed_before_its_first_checkpoint_does_not_block_a_rerun(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, finished: Path
 ) -> None:
+    from training import trainer as trainer_module
+    from training.trainer import train
     def killed(*args: Any, **kwargs: Any) -> Any:
         raise Killed
 
@@ -134,6 +132,7 @@ def test_a_start_killed_before_its_first_checkpoint_does_not_block_a_rerun(
 def test_a_kill_during_an_evaluation_is_redone_on_resume(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, finished: Path
 ) -> None:
+    from training.trainer import train
     real_add = ResultStore.add
     added: list[int] = []
 
@@ -162,6 +161,8 @@ def test_a_kill_during_an_evaluation_is_redone_on_resume(
 def test_a_kill_during_a_snapshot_export_is_redone_on_resume(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, finished: Path
 ) -> None:
+    from training import trainer as trainer_module
+    from training.trainer import train
     def export(checkpoint: Path, directory: Path) -> Path:
         if checkpoint.name == "step-000000256.zip" and directory.name == "snapshots":
             (directory / "step-000000256.tmp.npz").write_bytes(b"half an export")
@@ -190,6 +191,7 @@ def _results(run: Path) -> list[Path]:
 
 @pytest.mark.slow
 def test_resuming_a_finished_run_twice_changes_nothing(tmp_path: Path, finished: Path) -> None:
+    from training.trainer import train
     run = tmp_path / "smoke"
     shutil.copytree(finished, run)
     before = digest(_results(run))
@@ -201,6 +203,7 @@ def test_resuming_a_finished_run_twice_changes_nothing(tmp_path: Path, finished:
 
 @pytest.mark.slow
 def test_a_copied_run_folder_resumes_where_it_is(tmp_path: Path, finished: Path) -> None:
+    from training.trainer import train
     original = tmp_path / "a" / "smoke"
     shutil.copytree(finished, original)
     train(smoke(tmp_path / "a", **{"run.total_timesteps": 512}), resume="latest", console=quiet())

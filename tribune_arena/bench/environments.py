@@ -14,7 +14,9 @@ Every figure comes from random legal play timed with ``time.perf_counter``:
   steps/s (:class:`~tribune_env.envs.batched.TribuneBatchedEnv`, :data:`BATCH` games, counted over all games);
 * ``+ policy``: the single-agent and batched learner steps/s again with a policy network (:data:`POLICY_HIDDEN`,
   numpy, random weights) choosing every learner action: one forward pass per step, for one game or for
-  :data:`BATCH` games at once, which is what collecting a rollout pays;
+  :data:`BATCH` games at once, which is what collecting a rollout pays; measured with native thread pools limited
+  (:func:`~tribune_env.threads.limited_threads`, as the library runs its own policies) and again with the pools as
+  this process found them (``..._unlimited_...``): on busy cores the threaded forward pass costs many times more;
 * games/s of random play with a ``Game.view()`` per decision (the work of a tournament of random agents);
 * the ``rgb_array`` frame (the drawn board, :func:`~tribune_env.board.board_rgb`): median and 90th-percentile
   milliseconds over :data:`FRAMES` decisions of a random game (with the ``render`` extra only);
@@ -40,6 +42,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -57,6 +60,7 @@ from tribune_env.envs.aec import raw_env as tribune_raw_aec
 from tribune_env.envs.single import TribuneSingleEnv
 from tribune_env.envs.table import Table
 from tribune_env.extras import missing_extra
+from tribune_env.threads import limited_threads, thread_limit, threads_in_use
 
 PEERS = ("tictactoe_v3", "connect_four_v3", "texas_holdem_v4")
 PLAYER_COUNTS = (2, 3, 4, 5)
@@ -82,6 +86,8 @@ class TribuneFigures:
     batched_policy_steps_per_s: float = 0.0  # the same for TribuneBatchedEnv: one forward pass for BATCH games
     frame_ms: float = 0.0  # median ms of a render_mode="rgb_array" frame (board_rgb) over a random game; 0: no resvg
     frame_p90_ms: float = 0.0  # its 90th percentile
+    single_policy_unlimited_steps_per_s: float = 0.0  # single_policy_steps_per_s with the thread pools as found
+    batched_policy_unlimited_steps_per_s: float = 0.0  # batched_policy_steps_per_s with the thread pools as found
 
     @property
     def expansion_ratio(self) -> float:
@@ -118,6 +124,8 @@ class BenchReport:
     compiled: bool = False  # whether this process runs the mypyc-compiled engine (tribune_env.compiled())
     builds: list[BuildFigures] = field(default_factory=list)  # both builds side by side, where both are installed
     builds_note: str = ""  # why only one build was measured
+    threads_found: dict[str, int] = field(default_factory=dict)  # native pools' threads as found (threads_in_use())
+    thread_limit: int | None = None  # the "+ policy" figures' limit (tribune_env.threads); None: TRIBUNE_THREADS=0
 
     def ratios(self, players: int = 4, raw: bool = False) -> dict[str, float]:
         """AEC steps/s of Tribune at ``players`` (``env()``, or ``raw_env`` with ``raw``) divided by each available
@@ -269,10 +277,21 @@ class _MlpPolicy:
         return chosen
 
 
-def single_policy_rate(players: int, seconds: float, seed: int) -> float:
-    """Learner steps/s of the single-agent wrapper (random opponents) with :class:`_MlpPolicy` choosing."""
+def _threads(limit: bool) -> AbstractContextManager[object]:
+    """Native thread pools limited (:func:`~tribune_env.threads.limited_threads`) or left as found."""
+    return limited_threads() if limit else nullcontext()
+
+
+def single_policy_rate(players: int, seconds: float, seed: int, limit: bool = True) -> float:
+    """Learner steps/s of the single-agent wrapper (random opponents) with :class:`_MlpPolicy` choosing; ``limit``:
+    inside :func:`~tribune_env.threads.limited_threads`, else with the thread pools as found."""
     env = TribuneSingleEnv(players=players)
     policy = _MlpPolicy(env.observation_space.shape[0], int(env.action_space.n), seed)  # type: ignore[index,attr-defined]
+    with _threads(limit):
+        return _single_policy_loop(env, policy, seconds, seed)
+
+
+def _single_policy_loop(env: TribuneSingleEnv, policy: _MlpPolicy, seconds: float, seed: int) -> float:
     steps = episode = 0
     start = time.perf_counter()
     deadline = start + seconds
@@ -288,20 +307,22 @@ def single_policy_rate(players: int, seconds: float, seed: int) -> float:
     return steps / (time.perf_counter() - start)
 
 
-def batched_policy_rate(players: int, seconds: float, seed: int, num_envs: int = BATCH) -> float:
-    """Learner steps/s (all games) of :class:`TribuneBatchedEnv` with one :class:`_MlpPolicy` pass per step."""
+def batched_policy_rate(players: int, seconds: float, seed: int, num_envs: int = BATCH, limit: bool = True) -> float:
+    """Learner steps/s (all games) of :class:`TribuneBatchedEnv` with one :class:`_MlpPolicy` pass per step;
+    ``limit`` as for :func:`single_policy_rate`."""
     from tribune_env.envs.batched import TribuneBatchedEnv
 
     env = TribuneBatchedEnv(num_envs, players=players)
     obs, _ = env.reset(seed=seed)
     policy = _MlpPolicy(obs.shape[1], env.action_masks().shape[1], seed)
     steps = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        obs, *_ = env.step(policy(obs, env.action_masks()))
-        steps += num_envs
-    return steps / (time.perf_counter() - start)
+    with _threads(limit):
+        start = time.perf_counter()
+        deadline = start + seconds
+        while time.perf_counter() < deadline:
+            obs, *_ = env.step(policy(obs, env.action_masks()))
+            steps += num_envs
+        return steps / (time.perf_counter() - start)
 
 
 def _mid_game_states(players: int, seed: int, count: int) -> list[Game]:
@@ -414,6 +435,7 @@ def bench(
     check_options(seconds, seed, players, peers)
     report = BenchReport(seconds, seed, platform.python_version(), platform.processor() or platform.machine())
     report.compiled = compiled()
+    report.threads_found, report.thread_limit = threads_in_use(), thread_limit()
     note = progress or (lambda _msg: None)
     for n in players:
         note(f"tribune {n} players")
@@ -431,6 +453,8 @@ def bench(
         figures.view_games_per_s = view_play_rate(n, seconds, seed)
         figures.single_policy_steps_per_s = single_policy_rate(n, seconds, seed)
         figures.batched_policy_steps_per_s = batched_policy_rate(n, seconds, seed)
+        figures.single_policy_unlimited_steps_per_s = single_policy_rate(n, seconds, seed, limit=False)
+        figures.batched_policy_unlimited_steps_per_s = batched_policy_rate(n, seconds, seed, limit=False)
         figures.frame_ms, figures.frame_p90_ms = frame_timings(n, seed, max(20, min(FRAMES, int(seconds * 50))))
         report.tribune.append(figures)
     for name in peers:

@@ -127,8 +127,21 @@ def _ray_init(ray: Any, address: str | None, workers: int | None) -> bool:
     try:
         ray.init(**options)
     except (ConnectionError, ValueError, RuntimeError) as exc:
-        raise TournamentError(f"cannot start or reach Ray at {address or 'a new local instance'}: {exc}") from None
+        where = address or "a new local instance"
+        raise TournamentError(f"cannot start or reach Ray at {where}: {exc}{ray_auth_hint(exc)}") from None
     return True
+
+
+def ray_auth_hint(exc: BaseException) -> str:
+    """What to do when ``ray.init`` failed because the cluster refused this process's token ("" otherwise): Ray
+    says so only in the cause of its ``ConnectionError``."""
+    text = f"{exc} {exc.__cause__ or ''}"
+    if "InvalidAuthToken" not in text and "AuthenticationError" not in text:
+        return ""
+    return (
+        " (the cluster refused this process's authentication token: set RAY_AUTH_MODE=token and give it the "
+        "cluster's token in ~/.ray/auth_token, RAY_AUTH_TOKEN_PATH or RAY_AUTH_TOKEN)"
+    )
 
 
 def run_ray(
@@ -142,7 +155,10 @@ def run_ray(
 
     A game lost with its Ray worker or node (a node that dies, a worker killed from outside) is played again on
     another worker, up to :data:`RAY_RETRIES` times: games are deterministic, so the retry's record is the one the
-    lost game would have had, and each game is yielded once. An exception of the game itself is not retried."""
+    lost game would have had, and each game is yielded once. An exception of the game itself is not retried.
+    With no games to play, Ray is not needed (a finished tournament resumed after its cluster is gone)."""
+    if not games:
+        return
     ray = import_ray()
     owned = _ray_init(ray, address, workers)
     task = ray.remote(num_cpus=1, max_retries=RAY_RETRIES, retry_exceptions=False)(_ray_play)

@@ -16,6 +16,10 @@ the ``wins`` and ``games`` printed beside it. Two dependences are accepted, both
 * the games of one duplicate deal (its seat rotations) share the deal; the rotations are there to cancel the deal's
   luck, and the games are counted as independent trials (the bootstrap this replaced resampled games too).
 
+Measured (``tribune tournament greedy heuristic heuristic heuristic --games 200``, 50 deals, 2026-11-25): the
+variance of the win rate with the deal as the unit was 0.95 times the binomial one for ``greedy`` (one seat a
+game) and 0.12 times for ``heuristic`` (three seats a game).
+
 A fractional count (a win *share*: 1/k of a k-way shared win) gets the union of the Wilson intervals of the whole
 counts on either side of it, which is exact for a whole count and never narrower than the interval it stands for.
 """

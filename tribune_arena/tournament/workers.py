@@ -41,6 +41,7 @@ from tribune_arena.tournament.play import (
     replayed_record,
 )
 from tribune_arena.tournament.schedule import ScheduledGame, TournamentError
+from tribune_env.threads import limit_threads
 
 #: seconds past an agent call's limit before the runner kills its worker (the alarm inside gets the first chance)
 KILL_GRACE = 0.25
@@ -106,7 +107,12 @@ def _watch_parent() -> None:
 
 def serve(conn: Connection, board: Any, log: str, settings: PlaySettings) -> None:
     """A worker's life: play each game received on ``conn`` and send back ``("record", record)`` or
-    ``("error", message)`` (a failure of the engine or the runner, not of an agent); ``None`` ends it."""
+    ``("error", message)`` (a failure of the engine or the runner, not of an agent); ``None`` ends it.
+
+    The worker limits its native thread pools (BLAS, OpenMP, torch) to one thread, or ``TRIBUNE_THREADS``
+    (:func:`~tribune_env.threads.limit_threads`), before each game: the pool runs a worker per CPU, and a threaded
+    matrix product on busy cores costs a policy decision 10-30x more. Applied per game, it covers from the next
+    game on the libraries that an agent imported while building (torch for a ``.zip`` checkpoint)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the runner's business
     _watch_parent()
     monitor = _Board(board, log)
@@ -117,6 +123,7 @@ def serve(conn: Connection, board: Any, log: str, settings: PlaySettings) -> Non
         if game is None:
             break
         try:
+            limit_threads()
             record = play_game(game, settings.options, settings.time_limit, monitor, settings.components)
             conn.send(("record", record))
         except Exception as exc:

@@ -17,6 +17,11 @@ So game ``i`` plays exactly the episodes of a ``TribuneSingleEnv`` reset with se
 a seed after each end (tested). No processes, pipes or pickling are involved: use it where the games are cheap next
 to the cost of moving them between processes (see the README's "Batched environment"); ``tribune_env.integrations.sb3``
 adapts it to Stable-Baselines3's ``VecEnv``.
+
+Threads: ``step`` and ``reset`` play the games, and so the opponents' policies, with native thread pools limited
+(:func:`~tribune_env.threads.limited_threads`: one BLAS thread unless ``TRIBUNE_THREADS`` says otherwise). The
+learner's own policy, run between steps, is the caller's: on busy cores a threaded forward pass of 16 observations
+costs about 10x more, so run the rollout loop inside ``limited_threads()`` (``tribune bench``'s "+ policy" figures).
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from tribune_env.codec import Space
 from tribune_env.engine.config import GameConfig
 from tribune_env.envs.options import config_and_space, split_options
 from tribune_env.envs.single import TribuneSingleEnv, single_env_class
+from tribune_env.threads import limited_threads
 
 
 class TribuneBatchedEnv(VectorEnv[Any, Any, Any]):
@@ -91,10 +97,11 @@ class TribuneBatchedEnv(VectorEnv[Any, Any, Any]):
         """Reset every game; ``seed``: an int (game ``i`` gets ``seed + i``), one seed per game, or ``None``."""
         seeds = self._seeds(seed)
         infos: list[dict[str, Any]] = []
-        for i, (env, s) in enumerate(zip(self.envs, seeds, strict=True)):
-            obs, info = env.reset(seed=s, options=options)
-            self._obs[i] = obs
-            infos.append(info)
+        with limited_threads():
+            for i, (env, s) in enumerate(zip(self.envs, seeds, strict=True)):
+                obs, info = env.reset(seed=s, options=options)
+                self._obs[i] = obs
+                infos.append(info)
         return self._obs.copy(), {"infos": infos}
 
     def reset_game(
@@ -135,16 +142,17 @@ class TribuneBatchedEnv(VectorEnv[Any, Any, Any]):
         final_info = np.full(self.num_envs, None, dtype=object)
         done_rows = np.zeros(self.num_envs, dtype=bool)
         infos: list[dict[str, Any]] = []
-        for i, env in enumerate(self.envs):
-            obs, reward, terminated, truncated, info = env.step(acts[i])
-            self._rewards[i] = reward
-            self._terminations[i] = terminated
-            self._truncations[i] = truncated
-            if terminated or truncated:
-                final_obs[i], final_info[i], done_rows[i] = obs, info, True
-                obs, info = env.reset()
-            self._obs[i] = obs
-            infos.append(info)
+        with limited_threads():  # the opponents' policies (tribune_env.threads), one scope for all the games
+            for i, env in enumerate(self.envs):
+                obs, reward, terminated, truncated, info = env.step(acts[i])
+                self._rewards[i] = reward
+                self._terminations[i] = terminated
+                self._truncations[i] = truncated
+                if terminated or truncated:
+                    final_obs[i], final_info[i], done_rows[i] = obs, info, True
+                    obs, info = env.reset()
+                self._obs[i] = obs
+                infos.append(info)
         out: dict[str, Any] = {"infos": infos}
         if done_rows.any():
             out.update(final_obs=final_obs, _final_obs=done_rows, final_info=final_info, _final_info=done_rows)

@@ -258,7 +258,7 @@ def index_page() -> str:
         )
     lines.append(
         "\n`tribune_env.envs.batched.TribuneBatchedEnv` steps N single-agent games in one Gymnasium `VectorEnv` "
-        "(no id of its own; see [Training](../training.md)).\n"
+        "(no id of its own; see [Using the environments](usage.md#batched-environment)).\n"
     )
     return "".join(lines)
 

@@ -819,13 +819,12 @@ class GameManager:
         request = parse_new_game(body, self.allow_paths)
         _check_budgets(request.opponents, self.bots.seconds)
         session = PlaySession.create(request, self.store, self.bots, self.save_dir)
-        with session.lock:
-            self._keep(session)
-            self._resume(session)
-        return session
+        self._keep(session)
+        with self.locked(session.id) as held:
+            return held
 
     def _keep(self, session: PlaySession) -> None:
-        """Hold ``session`` in memory (its lock held by the caller), dropping the least recently used games that no
+        """Hold ``session`` in memory as the most recently used game, dropping the least recently used games that no
         request holds beyond :attr:`max_games`."""
         with self._lock:
             self._games[session.id] = session

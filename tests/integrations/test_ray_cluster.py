@@ -5,7 +5,8 @@ The cluster is what a user starts by hand: ``ray start --head`` and ``ray start 
 processes, one CPU each, every node in its own temporary directory, with token authentication on. Only loopback
 addresses are used: Ray 2.60 rewrites ``127.0.0.1`` (and ``localhost``) given as a node's IP or as the address to
 join into the machine's network address (``services.resolve_ip_for_localhost``), so the head is ``127.0.0.2`` and the
-worker node ``127.0.0.3``, addresses of the loopback interface it leaves alone. The token is a file of our own passed
+worker node ``127.0.0.3``, addresses of the loopback interface it leaves alone (Ray's servers still listen on every
+interface: the token guards them, and usage statistics are off). The token is a file of our own passed
 with ``RAY_AUTH_TOKEN_PATH`` (``ray start`` never writes one, and ``~/.ray/auth_token`` is left alone). The cluster is
 stopped by killing exactly the processes the two ``ray start --block`` commands started (each runs in its own
 session), never with ``ray stop``, which takes no address and kills every Ray process of the machine, other
@@ -24,6 +25,7 @@ import contextlib
 import json
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -157,10 +159,10 @@ class Cluster:
         _kill_session(self.worker)
         self.worker = None
 
-    def driver(self, args: list[str], log: Path, token: bool = True) -> subprocess.Popen[Any]:
+    def driver(self, args: list[str], log: Path, token: bool = True, **env_vars: str) -> subprocess.Popen[Any]:
         """``tribune ARGS`` as a driver of this cluster (``ray.address: auto`` finds it through RAY_ADDRESS, as on a
         cluster node), in its own session; its output goes to ``log``."""
-        env = dict(self.env(token), RAY_ADDRESS=self.address)
+        env = dict(self.env(token), RAY_ADDRESS=self.address, **env_vars)
         with log.open("wb") as out:
             process = subprocess.Popen([sys.executable, "-m", "tribune_cli.main", *args], env=env, stdout=out,
                                        stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
@@ -184,6 +186,7 @@ def cluster() -> Iterator[Cluster]:
         yield started
     finally:
         started.stop()
+        shutil.rmtree(root, ignore_errors=True)
 
 
 class Watch:
@@ -246,10 +249,11 @@ def local_games(tmp_path_factory: pytest.TempPathFactory) -> list[GameRecord]:
 
 
 def _stored(path: Path) -> list[GameRecord]:
+    """The games stored in ``path`` (each game id at most once: the table's primary key), all 8 of them."""
     with ResultStore(path) as store:
-        ids = [row[0] for row in store._db.execute("SELECT game_id FROM games ORDER BY game_id")]
-        assert ids == list(range(8)), f"every scheduled game exactly once, got ids {ids}"
-        return [without_timings(r) for r in store.records()]
+        records = store.records()
+    assert [r.game_id for r in records] == list(range(8)), "every scheduled game once"
+    return [without_timings(r) for r in records]
 
 
 def _tournament(cluster: Cluster, tmp_path: Path, name: str, watch: Watch) -> Path:
@@ -288,10 +292,12 @@ def test_a_tournament_finishes_when_the_worker_node_dies_mid_game(
     assert cluster.worker is None
     # the lost game was played again on the head: nothing lost, nothing twice, the same games as the local run
     assert _stored(results) == local_games
-    # running the command again finds every game stored
+    # running the command again finds every game stored, and needs no cluster for that
     log = tmp_path / "again.log"
-    again = cluster.driver([*TOURNAMENT, "--backend", "ray", "--ray-address", "auto", "--results", str(results)], log)
-    assert "resuming" in _wait(again, log) and again.returncode == 0
+    args = [*TOURNAMENT, "--backend", "ray", "--ray-address", "127.0.0.2:1", "--results", str(results)]
+    again = cluster.driver(args, log)
+    output = _wait(again, log)
+    assert again.returncode == 0 and "8 of 8 games already played" in output, output[-3000:]
     assert _stored(results) == local_games
 
 
@@ -299,10 +305,12 @@ def test_a_tournament_finishes_when_the_worker_node_dies_mid_game(
 @pytest.mark.slow
 def test_a_driver_without_the_token_is_refused(cluster: Cluster, tmp_path: Path) -> None:
     log = tmp_path / "no-token.log"
-    driver = cluster.driver([*TOURNAMENT, "--backend", "ray", "--ray-address", cluster.address, "--results",
-                             str(tmp_path / "none.sqlite")], log, token=False)
+    args = [*TOURNAMENT, "--backend", "ray", "--ray-address", cluster.address, "--results", str(tmp_path / "x.sqlite")]
+    # Ray tries for about 20 s by default before it gives up: 3 tries are enough here
+    driver = cluster.driver(args, log, token=False, RAY_gcs_server_port_wait_time_s="3")
     output = _wait(driver, log, limit=120)
     assert driver.returncode == 2 and f"cannot start or reach Ray at {cluster.address}" in output, output[-3000:]
+    assert "refused this process's authentication token: set RAY_AUTH_MODE=token" in output
 
 
 # -- RLlib training ----------------------------------------------------------------------------------------------
@@ -447,3 +455,12 @@ def test_training_saves_and_stops_when_its_env_runners_stay_lost(
     with pytest.raises(TrainError, match=r"no env runner has sampled .* at 64 steps: resume with --resume") as caught:
         _learn(tmp_path, monkeypatch, _FakeAlgo(64, None), total=1024)
     assert "step-64.rllib" in str(caught.value)  # the learner of the last iteration, saved
+
+
+def test_a_refused_token_is_named_only_when_ray_says_so() -> None:
+    from tribune_arena.tournament.backends import ray_auth_hint
+
+    refused = ConnectionError("Failed to connect to Ray cluster at 127.0.0.2:6379")
+    refused.__cause__ = RuntimeError("... ray.exceptions.AuthenticationError: RPC error: InvalidAuthToken: ...")
+    assert "set RAY_AUTH_MODE=token" in ray_auth_hint(refused)
+    assert ray_auth_hint(ConnectionError("Failed to connect to Ray cluster at 127.0.0.2:6379")) == ""
