@@ -69,7 +69,7 @@ Spec parameters (``mcts:iterations=400``, ``mcts:seconds=0.5,rollout=random``):
   placements, each played out to the end of the game by the heuristic on the same
   samples (:mod:`agents.flat`); ``iterations`` then counts samples per placement
   (default 4) and ``seconds`` defaults to 1. This is the strongest setting against
-  the ``heuristic`` agent (README, "Agent strength").
+  the ``heuristic`` agent (docs/agents/strength.md).
 
 Defaults. Against three ``heuristic`` opponents (4 players, 40 games, seats
 rotated, 400 iterations) evaluating the expanded node directly (``depth=0``)

@@ -11,8 +11,12 @@ agent from a spec and raises :class:`AgentError` naming what is wrong.
 from __future__ import annotations
 
 import importlib
+import math
+import re
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from agents.base import Agent, AgentError
 from tribune_env.engine.config import GameConfig, RuleSet
@@ -31,6 +35,23 @@ _BUILTIN = {
 }
 _COMMAND_LINE = frozenset({"cmd"})
 """Agents whose whole argument is one command line (``cmd:./mybot --level=3,fast``): commas and ``=`` are its own."""
+
+STRENGTH: dict[str, str] = {
+    "random": "the floor: each other agent wins 100% of 400 base games against three random (2026-11-22)",
+    "greedy": "100% against three random; 8% at a table of ppo, mcts:search=flat, heuristic and greedy "
+    "(base, 2026-11-22)",
+    "heuristic": "100% against three random; 15% at a table of ppo, mcts:search=flat, heuristic and greedy "
+    "(base, 2026-11-22)",
+    "mcts": "search=flat: 33.8% of 400 base games against three heuristic (parity 25%, 2026-11-22); search=tree: "
+    "about 20%",
+    "ppo": "56.0% of 400 base games against three heuristic (parity 25%, 2026-11-23)",
+    "ppo-expansion": "29.2% of 400 expansion games against three heuristic (parity 25%, 2026-11-23)",
+    "ppo-brutii": "28.0% of 400 Brutii games against four heuristic at 5 seats (parity 20%), 45.0% as the Brutii "
+    "(2026-11-24)",
+    "cmd": "the program's own",
+}
+"""A short measured note on each built-in agent's strength: win rates from the tournament runner, with the date
+measured; docs/agents/strength.md has the commands, the intervals and the times per move."""
 
 
 @dataclass(frozen=True)
@@ -142,6 +163,7 @@ def check_specs_support(specs: Iterable[str | AgentSpec], config: GameConfig) ->
 
 def take_int(params: dict[str, str], key: str, default: int, low: int = 1) -> int:
     """Pop an integer parameter (>= ``low``), or ``default``."""
+    _note(params, AgentParameter(key, f"an integer >= {low}", str(default) if default >= low else None))
     if key not in params:
         return default
     text = params.pop(key)
@@ -156,6 +178,8 @@ def take_int(params: dict[str, str], key: str, default: int, low: int = 1) -> in
 
 def take_float(params: dict[str, str], key: str, default: float | None, low: float = 0.0) -> float | None:
     """Pop a float parameter (> ``low``), or ``default``."""
+    kind = "a number" if low == -math.inf else f"a number > {low:g}"
+    _note(params, AgentParameter(key, kind, None if default is None else f"{default:g}"))
     if key not in params:
         return default
     text = params.pop(key)
@@ -170,6 +194,7 @@ def take_float(params: dict[str, str], key: str, default: float | None, low: flo
 
 def take_choice(params: dict[str, str], key: str, default: str, choices: tuple[str, ...]) -> str:
     """Pop a parameter that must be one of ``choices``."""
+    _note(params, AgentParameter(key, "|".join(choices), default))
     value = params.pop(key, default)
     if value not in choices:
         raise AgentError(f"parameter {key}: expected one of {', '.join(choices)}, got {value!r}")
@@ -180,3 +205,61 @@ def no_more(name: str, params: dict[str, str]) -> None:
     """Raise for parameters a factory did not use."""
     if params:
         raise AgentError(f"agent {name!r} has no parameter(s) {', '.join(sorted(params))}")
+
+
+# -- what a spec takes, for people ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AgentParameter:
+    """A parameter of an agent spec as its factory reads it: ``name=VALUE`` where ``value`` says what it takes (``"an
+    integer >= 1"``, ``"a number > 0"``, ``"random|heuristic"``), and its ``default`` as a spec would write it
+    (``None``: none, the agent decides). ``path`` is also the bare argument: ``ppo:model.zip``."""
+
+    name: str
+    value: str
+    default: str | None = None
+
+
+class _ParameterLog(dict[str, str]):
+    """Spec parameters that are empty and note what a factory asks of them (:func:`agent_parameters`)."""
+
+    def __init__(self, agent: str) -> None:
+        super().__init__()
+        self.agent = agent
+        self.asked: dict[str, AgentParameter] = {}
+
+    def pop(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+        value = "a command line" if self.agent in _COMMAND_LINE else "a file"
+        self.asked.setdefault(key, AgentParameter(key, value, default or None))
+        return default
+
+
+def _note(params: dict[str, str], parameter: AgentParameter) -> None:
+    """Note ``parameter`` when ``params`` is a :class:`_ParameterLog`."""
+    if isinstance(params, _ParameterLog):
+        params.asked.setdefault(parameter.name, parameter)
+
+
+def agent_parameters(name: str) -> tuple[AgentParameter, ...]:
+    """The parameters the agent ``name`` takes, in the order its factory reads them, found by building it with none
+    (the ``take_*`` helpers note each one); :class:`AgentError` for an unknown name."""
+    factory = _factory(name)
+    log = _ParameterLog(name)
+    try:
+        factory(log, 0).close()
+    except Exception:  # an agent that needs a parameter (cmd's command line) has asked for it all the same
+        pass
+    return tuple(log.asked.values())
+
+
+def agent_summary(name: str) -> str:
+    """What the agent ``name`` is, in one line: the first line of the docstring of the module that registers it,
+    without its spec name or markup (``"information-set Monte Carlo tree search (single-observer IS-MCTS)"``)."""
+    module = sys.modules.get(_factory(name).__module__)
+    lines = ((module.__doc__ if module else None) or "").strip().splitlines() or [""]
+    text = re.sub(r"^``[\w-]+``: ", "", lines[0]).rstrip(".")
+    text = re.sub(
+        r":\w+:`~?([^`]*)`", lambda m: m.group(1).rsplit(".", 1)[-1] if "~" in m.group(0) else m.group(1), text
+    )
+    return text.replace("``", "")

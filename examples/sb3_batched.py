@@ -15,7 +15,7 @@ Which one:
   plus one for the learner) it multiplies the sampling speed; on a crowded machine it only adds overhead.
 * ``BatchedVecEnv`` (``--vec batched``, :mod:`tribune_env.integrations.sb3`) steps the N games together in this process
   with stacked arrays and no per-game wrappers; like ``DummyVecEnv`` it pays SB3's per-step cost once for N games
-  (about 2.3x the steps/s of one environment at N=16 on a 2-core machine, README "Issue 16's figures").
+  (about 2.3x the steps/s of one environment at N=16 on a 2-core machine, docs/benchmarks.md, "Issue 16's figures").
 
 Run (needs ``pip install -e '.[train]'``)::
 

@@ -190,7 +190,7 @@ class RLlibTrainer(Trainer):
     # -- the algorithm ------------------------------------------------------------------------
 
     def algorithm_config(self, pool: list[str]) -> Any:
-        """RLlib's ``PPOConfig`` for this run (the mapping of the config's keys is in the README)."""
+        """RLlib's ``PPOConfig`` for this run (the mapping of the config's keys is in docs/training/rllib.md)."""
         from ray.rllib.algorithms.ppo import PPOConfig
         from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from agents import AgentError, make_agent
+from tribune_cli.command import Command
 from tribune_cli.game_flags import FLAGS, add_game_arguments, bounded_int, config_from_args, positive_int
 from tribune_env import Game
 from tribune_env.data import load_components
@@ -34,29 +35,22 @@ DEFAULT_SIZE = "1600x1000"
 
 
 def add_parser(commands: Any) -> None:
-    p = commands.add_parser(
-        "board",
-        help="draw a position of the game as SVG or PNG",
-        description="Draw a saved position (--position) or a seeded random game at a round as SVG or PNG. The game "
-        "flags choose the random game; a document's game is its own (only --components applies to it).",
-    )
-    p.add_argument("--out", required=True, type=Path, metavar="FILE", help="FILE.svg or FILE.png")
-    p.add_argument("--position", type=Path, metavar="GAME.json", help="a game document to draw")
+    """Add ``tribune board`` (:data:`COMMAND`) to ``commands``, an argparse sub-parsers action."""
+    COMMAND.add_to(commands)
+
+
+def _add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--out", required=True, type=Path, metavar="PATH", help="the picture to write: a .svg or .png file")
+    p.add_argument("--position", type=Path, metavar="PATH", help="a game document (JSON) to draw")
     add_game_arguments(p, seed_help="seed of the random game and of its agents' play")
     p.add_argument(
-        "--round", type=positive_int, default=3, metavar="R", help="draw the first follower placement of round R (>= 1)"
+        "--round", type=positive_int, default=3, metavar="N", help="draw the first follower placement of round N"
     )
-    p.add_argument("--agent", default="random", metavar="SPEC", help="who plays every seat up to then (default random)")
+    p.add_argument("--agent", default="random", metavar="SPEC", help="who plays every seat up to then")
+    p.add_argument("--after", type=bounded_int(0, None), default=0, metavar="N", help="then play N more decisions")
+    p.add_argument("--viewer", type=int, default=None, metavar="SEAT", help="draw what this seat may see")
     p.add_argument(
-        "--after", type=bounded_int(0, None), default=0, metavar="N", help="then play N (>= 0) more decisions"
-    )
-    p.add_argument("--viewer", type=int, default=None, metavar="K", help="draw what seat K may see")
-    p.add_argument(
-        "--size",
-        type=png_size,
-        default=DEFAULT_SIZE,
-        metavar="WxH",
-        help=f"PNG size in pixels, 1 to {MAX_SIDE} a side (default {DEFAULT_SIZE})",
+        "--size", type=png_size, default=DEFAULT_SIZE, metavar="WxH", help=f"PNG size in pixels, 1 to {MAX_SIDE} a side"
     )
 
 
@@ -164,3 +158,21 @@ def run(args: argparse.Namespace) -> int:
         return 2
     print(f"wrote {args.out} (round {game.round}, {game.phase.name.lower().replace('_', ' ')})")
     return 0
+
+
+COMMAND = Command(
+    "board",
+    "draw a position of the game as SVG or PNG",
+    (
+        (
+            "tribune board --agent heuristic --round 4 --viewer 0 --out board.png",
+            "heuristic agents at round 4, as seat 0 sees it; a PNG needs the render extra",
+        ),
+        ("tribune board --position game.json --out game.svg", "a saved game document"),
+    ),
+    _add_arguments,
+    run,
+    details="Draws a saved position (--position) or a seeded random game at a round. The game flags choose the "
+    "random game; a document's game is its own (only --components applies to it). Without --viewer the drawing "
+    "shows everything.",
+)

@@ -1,4 +1,5 @@
-"""Command line: ``tribune simulate|log|bench|docs``; parses arguments and prints, the work lives elsewhere."""
+"""The engine tools of ``tribune``: simulate, log, bench and docs (:data:`COMMANDS`), and the parser every command
+hangs on (:func:`base_parser`); parses arguments and prints, the work lives elsewhere."""
 
 from __future__ import annotations
 
@@ -9,10 +10,11 @@ import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
 
-from rich.console import Console
+from rich import box
+from rich.console import Console, RenderableType
 from rich.table import Table
+from rich.text import Text
 
 from tribune_arena.bench.environments import (
     BATCH,
@@ -23,6 +25,7 @@ from tribune_arena.bench.environments import (
     check_options,
     compiled_build_installed,
 )
+from tribune_cli.command import Command, HelpFormatter, OneLineParser, add_commands
 from tribune_cli.game_flags import add_game_arguments, config_from_args, positive_int, seed_int
 from tribune_env import __version__
 from tribune_env.codec.docs import write_docs
@@ -30,13 +33,6 @@ from tribune_env.engine.config import RuleSet
 from tribune_env.engine.decisions import Phase
 from tribune_env.simulate import SimulationSummary, agent_rng, play_random_game, simulate_config
 from tribune_env.threads import thread_limit
-
-
-class OneLineParser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line on stderr (exit status 2), without the usage block."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def writable_dir(path: str | Path, option: str) -> Path:
@@ -80,33 +76,58 @@ def broken_pipe() -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = OneLineParser(prog="tribune", description="Tribune: Primus Inter Pares rules engine tools.")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
-    sim = commands.add_parser("simulate", help="play games between uniformly random players and summarise them")
-    sim.add_argument("--games", type=positive_int, default=100, help="number of games (default: 100)")
-    add_game_arguments(sim, seed_help="game i uses engine seed N+i")
-    sim.add_argument("--json", action="store_true", help="print the summary as JSON")
-    sim.add_argument("--no-progress", action="store_true", help="never show the progress bar")
-
-    log = commands.add_parser("log", help="play one random game and print its event log and final board")
-    add_game_arguments(log, seed_help="engine seed; the same game as game 0 of `simulate --seed`")
-    log.add_argument("--seat", type=int, help="show only what this seat may read (default: everything)")
-
-    bench = commands.add_parser(
-        "bench", help="measure engine (base and expansion) and environment throughput against PettingZoo games"
+def base_parser() -> argparse.ArgumentParser:
+    """The ``tribune`` parser without its commands (``--help``, ``--version``); :func:`add_commands` adds them."""
+    parser = OneLineParser(
+        prog="tribune",
+        description="Tribune: Primus Inter Pares: play the board game, pit agents against each other, replay their "
+        "games, train them and measure them.",
+        epilog="Run `tribune COMMAND --help` for a command's options and examples; `tribune agents` lists the agents.",
+        formatter_class=HelpFormatter,
     )
-    bench.add_argument("--seconds", type=float, default=3.0, help="time per throughput figure (default: 3)")
-    bench.add_argument("--players", type=int, nargs="+", default=list(PLAYER_COUNTS), help="player counts")
-    bench.add_argument("--peers", nargs="*", default=list(PEERS), help=f"PettingZoo classic games (default: {PEERS})")
-    bench.add_argument("--seed", type=seed_int, default=0, help="seed of games and random play (default: 0)")
-    bench.add_argument("--json", action="store_true", help="print the figures as JSON")
-
-    docs = commands.add_parser("docs", help="regenerate docs/actions.md and docs/observation.md from the code")
-    docs.add_argument("--out", metavar="DIR", default="docs", help="directory to write into (default: docs)")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     return parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of the engine tools alone (:data:`COMMANDS`); :mod:`tribune_cli.main` adds the other commands."""
+    parser = base_parser()
+    add_commands(parser, COMMANDS)
+    return parser
+
+
+def _simulate_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--games", type=positive_int, default=100, metavar="N", help="number of games")
+    add_game_arguments(parser, seed_help="game i uses seed SEED+i")
+    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    parser.add_argument("--no-progress", action="store_true", help="never show the progress bar")
+
+
+def _log_arguments(parser: argparse.ArgumentParser) -> None:
+    add_game_arguments(parser, seed_help="seed of the game; the same game as game 0 of `tribune simulate --seed`")
+    parser.add_argument(
+        "--seat", type=int, metavar="SEAT", help="show only what this seat may read (default: everything)"
+    )
+
+
+def _bench_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seconds", type=float, default=3.0, metavar="SECONDS", help="time per throughput figure")
+    parser.add_argument(
+        "--players", type=int, nargs="+", default=list(PLAYER_COUNTS), metavar="N", help="player counts to measure"
+    )
+    parser.add_argument(
+        "--peers",
+        nargs="*",
+        default=list(PEERS),
+        metavar="NAME",
+        help="PettingZoo classic games to compare with; --peers alone: none",
+    )
+    parser.add_argument("--seed", type=seed_int, default=0, metavar="SEED", help="seed of the games and of random play")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+
+
+def _docs_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--out", metavar="DIR", default="docs", help="folder to write into")
 
 
 _RULES_MODE = {RuleSet.BASE: "", RuleSet.EXPANSION: ", expansion", RuleSet.BRUTII: ", expansion, Brutii"}
@@ -185,91 +206,108 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _bench_tables(report: BenchReport) -> list[Table]:
-    ours = Table(title=f"Tribune, random legal play ({report.seconds:g} s per figure)")
-    columns = (
-        "players",
-        "engine decisions/s",
-        "AEC steps/s",
-        "games/s",
-        "Gym steps/s",
-        "encode µs",
-        "mask µs",
-        "clone µs",
+def _table(title: str, *columns: str, caption: str | None = None) -> Table:
+    """A bench table: right-aligned figures under short headers, light rules, an optional caption explaining them."""
+    table = Table(title=title, caption=caption, box=box.SIMPLE_HEAD, caption_justify="left")
+    for i, column in enumerate(columns):
+        table.add_column(column, justify="right", no_wrap=i == 0)  # the row's name is never cut
+    return table
+
+
+def _ratio(numerator: float, denominator: float | None) -> str:
+    return f"{numerator / denominator:.2f}x" if denominator else "-"
+
+
+def _bench_tables(report: BenchReport) -> list[RenderableType]:
+    """The figures of ``report`` as tables that read at 80 columns (short headers, at most six columns a table, what
+    the headers mean in captions), then the engine build."""
+    speed = _table(
+        f"Tribune, random legal play ({report.seconds:g} s per figure)",
+        *("players", "engine decisions/s", "AEC steps/s", "games/s", "Gym steps/s"),
+        caption="engine: legal_actions + apply; AEC: the PettingZoo loop of env(); games/s from the same loop; "
+        "Gym: learner steps of TribuneSingleEnv against random opponents",
     )
-    for column in columns:
-        ours.add_column(column, justify="right")
+    costs = _table("Costs per call, mean µs over mid-game states", "players", "encode", "mask", "clone")
+    paths = _table(
+        "Environment paths, same run",
+        *("players", "raw_env steps/s", "env() ÷ raw_env", f"batched x{BATCH} steps/s", "÷ Gym"),
+        caption=f"batched: TribuneBatchedEnv, {BATCH} games, learner steps counted over all of them",
+    )
+    policy = _table(
+        "A policy per step, same run",
+        *("players", "Gym + policy steps/s", f"batched x{BATCH} + policy", "÷ Gym + policy"),
+        caption="one forward pass of a numpy MLP per step, for one game or for the batch",
+    )
+    views = _table("Views and frames, same run", "players", "view games/s", "rgb_array frame ms", "p90 ms")
     for t in report.tribune:
-        ours.add_row(
-            str(t.players),
+        players = str(t.players)
+        speed.add_row(
+            players,
             f"{t.engine_decisions_per_s:,.0f}",
             f"{t.aec_steps_per_s:,.0f}",
             f"{t.games_per_s:,.2f}",
             f"{t.single_steps_per_s:,.0f}",
-            f"{t.encode_us:.1f}",
-            f"{t.mask_us:.1f}",
-            f"{t.clone_us:.1f}",
         )
-    expansion = Table(title="The Tribune Expansion, same run")
-    for column in (
-        "players",
-        "base decisions/s",
-        "expansion decisions/s",
-        "expansion ÷ base",
-        "expansion AEC steps/s",
-        "÷ base AEC",
-        "expansion raw_env steps/s",
-    ):
-        expansion.add_column(column, justify="right")
+        costs.add_row(players, f"{t.encode_us:.1f}", f"{t.mask_us:.1f}", f"{t.clone_us:.1f}")
+        paths.add_row(
+            players,
+            f"{t.raw_aec_steps_per_s:,.0f}",
+            _ratio(t.aec_steps_per_s, t.raw_aec_steps_per_s),
+            f"{t.batched_steps_per_s:,.0f}",
+            _ratio(t.batched_steps_per_s, t.single_steps_per_s),
+        )
+        policy.add_row(
+            players,
+            f"{t.single_policy_steps_per_s:,.0f}",
+            f"{t.batched_policy_steps_per_s:,.0f}",
+            _ratio(t.batched_policy_steps_per_s, t.single_policy_steps_per_s),
+        )
+        frames = (f"{t.frame_ms:.1f}", f"{t.frame_p90_ms:.1f}") if t.frame_ms else ("-", "-")
+        views.add_row(players, f"{t.view_games_per_s:,.2f}", *frames)
+    if not any(t.frame_ms for t in report.tribune):
+        views.caption = "no frames: drawing the board needs the render extra"
+    return [speed, costs, paths, policy, _threads_table(report), views, *_expansion_tables(report)]
+
+
+def _expansion_tables(report: BenchReport) -> list[RenderableType]:
+    """The expansion against the base game, the PettingZoo peers, and the engine build(s)."""
+    engine = _table("The Tribune Expansion, same run", "players", "base decisions/s", "expansion decisions/s", "÷ base")
+    envs = _table("Expansion environments, same run", "players", "AEC steps/s", "÷ base AEC", "raw_env steps/s")
     for t in report.tribune:
-        expansion.add_row(
+        engine.add_row(
             str(t.players),
             f"{t.engine_decisions_per_s:,.0f}",
             f"{t.expansion_decisions_per_s:,.0f}",
             f"{t.expansion_ratio:.2f}x",
+        )
+        envs.add_row(
+            str(t.players),
             f"{t.expansion_aec_steps_per_s:,.0f}",
-            f"{t.expansion_aec_steps_per_s / t.aec_steps_per_s:.2f}x" if t.aec_steps_per_s else "-",
+            _ratio(t.expansion_aec_steps_per_s, t.aec_steps_per_s),
             f"{t.expansion_raw_aec_steps_per_s:,.0f}",
         )
-    paths = Table(title="Environment paths, same run")
-    for column in (
-        "players",
-        "raw_env steps/s",
-        "env() ÷ raw_env",
-        "batched x16 learner steps/s",
-        "÷ Gym steps/s",
-        "Gym + policy steps/s",
-        "batched x16 + policy",
-        "÷ Gym + policy",
-        "view games/s",
-        "rgb_array frame ms (p90)",
-    ):
-        paths.add_column(column, justify="right")
-    for t in report.tribune:
-        paths.add_row(
-            str(t.players),
-            f"{t.raw_aec_steps_per_s:,.0f}",
-            f"{t.aec_steps_per_s / t.raw_aec_steps_per_s:.2f}x" if t.raw_aec_steps_per_s else "-",
-            f"{t.batched_steps_per_s:,.0f}",
-            f"{t.batched_steps_per_s / t.single_steps_per_s:.2f}x" if t.single_steps_per_s else "-",
-            f"{t.single_policy_steps_per_s:,.0f}",
-            f"{t.batched_policy_steps_per_s:,.0f}",
-            f"{t.batched_policy_steps_per_s / t.single_policy_steps_per_s:.2f}x"
-            if t.single_policy_steps_per_s
-            else "-",
-            f"{t.view_games_per_s:,.2f}",
-            f"{t.frame_ms:.1f} ({t.frame_p90_ms:.1f})" if t.frame_ms else "- (no render extra)",
-        )
-    peers = Table(title="PettingZoo peers, same loop and policy")
-    for column in ("game", "AEC steps/s", "games/s", "Tribune steps/s ÷ peer, per player count"):
-        peers.add_column(column, justify="right")
+    tables: list[RenderableType] = [engine, envs]
+    if report.peers:
+        tables.append(_peers_table(report))
+    return [*tables, _builds_table(report)]
+
+
+def _peers_table(report: BenchReport) -> Table:
+    """PettingZoo's games in the same loop, and Tribune's AEC steps/s over theirs at each player count."""
+    missing = "; ".join(f"{p.name}: {p.error}" for p in report.peers if p.aec_steps_per_s is None)
+    peers = _table(
+        "PettingZoo peers, same loop and policy",
+        *("game", "AEC steps/s", "games/s", *(f"÷ {t.players}p" for t in report.tribune)),
+        caption="÷ Np: Tribune's AEC steps/s at N players divided by the peer's"
+        + (f". Not measured: {missing}" if missing else ""),
+    )
     for p in report.peers:
         if p.aec_steps_per_s is None:
-            peers.add_row(p.name, "-", "-", p.error)
+            peers.add_row(p.name, "-", "-", *("-" for _ in report.tribune))
             continue
-        ratios = "  ".join(f"{t.players}p {t.aec_steps_per_s / p.aec_steps_per_s:.2f}x" for t in report.tribune)
-        peers.add_row(p.name, f"{p.aec_steps_per_s:,.0f}", f"{p.games_per_s or 0:,.1f}", ratios)
-    return [ours, paths, _threads_table(report), expansion, peers, _builds_table(report)]
+        ratios = (_ratio(t.aec_steps_per_s, p.aec_steps_per_s) for t in report.tribune)
+        peers.add_row(p.name, f"{p.aec_steps_per_s:,.0f}", f"{p.games_per_s or 0:,.1f}", *ratios)
+    return peers
 
 
 def _threads_table(report: BenchReport) -> Table:
@@ -289,21 +327,25 @@ def _threads_table(report: BenchReport) -> Table:
     return table
 
 
-def _builds_table(report: BenchReport) -> Table:
-    """The engine build of this run, and both builds side by side where both are installed."""
+def _builds_table(report: BenchReport) -> RenderableType:
+    """Both engine builds side by side where both were measured; else one line naming the build of this run and why
+    there is no comparison."""
     running = "compiled (mypyc)" if report.compiled else "pure Python"
-    note = f" ({report.builds_note})" if report.builds_note else ""
-    table = Table(title=f"Engine build: {running}; compiled vs pure{note}")
-    for column in ("players", "build", "engine decisions/s", "AEC steps/s", "decisions ÷ pure", "AEC ÷ pure"):
-        table.add_column(column, justify="right")
+    if not report.builds:
+        why = report.builds_note or "the other build was not measured"
+        return Text(f"Engine build: {running}; compiled vs pure not compared: {why}.")
+    table = _table(
+        f"Engine build: {running}; compiled vs pure",
+        *("players", "build", "decisions/s", "AEC steps/s", "decisions ÷ pure", "AEC ÷ pure"),
+    )
     pure = {f.players: f for f in report.builds if f.build == "pure"}
     for f in report.builds:
         base = pure.get(f.players)
         ratio = ("-", "-")
         if base and base.engine_decisions_per_s and base.aec_steps_per_s:
             ratio = (
-                f"{f.engine_decisions_per_s / base.engine_decisions_per_s:.2f}x",
-                f"{f.aec_steps_per_s / base.aec_steps_per_s:.2f}x",
+                _ratio(f.engine_decisions_per_s, base.engine_decisions_per_s),
+                _ratio(f.aec_steps_per_s, base.aec_steps_per_s),
             )
         table.add_row(str(f.players), f.build, f"{f.engine_decisions_per_s:,.0f}", f"{f.aec_steps_per_s:,.0f}", *ratio)
     return table
@@ -352,7 +394,56 @@ def _docs(args: argparse.Namespace) -> int:
     return 0
 
 
+COMMANDS = (
+    Command(
+        "simulate",
+        "play games between uniformly random players and summarise them",
+        (
+            ("tribune simulate --games 20 --players 3 --seed 1", "20 random 3-player games, game i from seed 1+i"),
+            ("tribune simulate --brutii --games 50 --json", "50 games of the Brutii variant, the summary as JSON"),
+        ),
+        _simulate_arguments,
+        _simulate,
+        details="Game i is played from seed SEED+i, so the same command plays the same games.",
+    ),
+    Command(
+        "log",
+        "play one random game and print its event log and final board",
+        (
+            ("tribune log --players 2 --seed 4", "a 2-player game, everything shown"),
+            ("tribune log --expansion --seed 3 --seat 0", "an expansion game as seat 0 may read it"),
+        ),
+        _log_arguments,
+        _log,
+        details="The game is game 0 of `tribune simulate` with the same flags.",
+    ),
+    Command(
+        "bench",
+        "measure engine and environment speed against PettingZoo games",
+        (
+            ("tribune bench --seconds 1 --players 4", "4-player figures, one second each"),
+            ("tribune bench --seconds 0.5 --players 2 --peers --json", "no peers, the figures as JSON"),
+        ),
+        _bench_arguments,
+        _bench,
+        details="Throughput of random legal play: the engine, the PettingZoo loop, the Gymnasium wrapper, the batched "
+        "environment, a policy per step, the expansion against the base game, and PettingZoo's classic games in the "
+        "same loop. The figures depend on the machine and on what else runs on it.",
+    ),
+    Command(
+        "docs",
+        "regenerate docs/actions*.md and docs/observation*.md from the code (maintainers)",
+        (("tribune docs --out docs", "rewrite the generated pages in docs/"),),
+        _docs_arguments,
+        _docs,
+        hidden=True,
+    ),
+)
+"""The engine tools: simulate, log, bench and docs (a maintainers' command, not listed)."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """The engine tools alone (:data:`COMMANDS`); ``tribune`` itself is :func:`tribune_cli.main.main`."""
     args = build_parser().parse_args(argv)
     try:
         return _run(args)
@@ -361,14 +452,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    if args.command == "simulate":
-        return _simulate(args)
-    if args.command == "log":
-        return _log(args)
-    if args.command == "bench":
-        return _bench(args)
-    if args.command == "docs":
-        return _docs(args)
+    for command in COMMANDS:
+        if command.name == args.command:
+            return command.run(args)
     raise AssertionError(f"unhandled command {args.command!r}")  # pragma: no cover
 
 

@@ -5,13 +5,14 @@ them back with :func:`config_from_args`, so that the flags, their metavars, defa
 in every command::
 
     --players N  --expansion  --brutii  --brutii-seat SEAT  --victory-card ID  --point-variant
-    --round-limit N  --components PATH  --seed N
+    --round-limit N  --components PATH  --seed SEED
 
 What the flags mean together is :class:`~tribune_env.engine.config.GameConfig`'s to decide, not this module's: an
 unset flag is ``None`` (or false) and GameConfig supplies its default, so ``--players`` omitted is the rule set's
 default (5 with the Brutii), ``--brutii`` implies ``--expansion`` (R42), and ``--brutii-seat`` without ``--brutii``
 is refused. The defaults shown in the help are computed from the rule sets, and GameConfig's errors are reworded
-to name the flag (``--players: 4 is not supported with the Brutii; choose one of (5, 6)``).
+to name the flag (``--players: 4 is not supported with the Brutii; choose one of (5, 6)``). The seed's default is
+shown by :class:`tribune_cli.command.HelpFormatter` from its argparse default.
 
 The argparse number types of the command line (:func:`positive_int`, :func:`bounded_int`, :func:`seed_int`) live
 here too, below every command module.
@@ -151,7 +152,7 @@ def add_game_arguments(
         "--brutii-seat",
         type=int,
         metavar="SEAT",
-        help=brutii_seat_help or "the Brutii's seat, from 0 (with --brutii; default: drawn in each game, R43)",
+        help=brutii_seat_help or "the Brutii's seat, from 0, with --brutii (default: drawn in each game, R43)",
     )
     game.add_argument(
         "--victory-card", metavar="ID", help="victory card id (default: a random card valid for the game, R3)"
@@ -166,11 +167,7 @@ def add_game_arguments(
     if components:
         game.add_argument("--components", metavar="PATH", help="component TOML file (default: the packaged set)")
     game.add_argument(
-        "--seed",
-        type=seed_int,
-        default=DEFAULT_SEED,
-        metavar="N",
-        help=f"{seed_help or 'seed of the game'} (default: {DEFAULT_SEED})",
+        "--seed", type=seed_int, default=DEFAULT_SEED, metavar="SEED", help=seed_help or "seed of the game"
     )
 
 

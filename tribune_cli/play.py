@@ -9,6 +9,7 @@ from typing import Any, TextIO
 
 from agents import AgentError, agent_supports
 from tribune_arena.human.terminal import DEFAULT_OPPONENT, EXPANSION_FALLBACK, HumanGame, LineSource
+from tribune_cli.command import Command
 from tribune_cli.game_flags import add_game_arguments, config_from_args, default_players_text
 from tribune_env.data import Components
 from tribune_env.engine.config import GameConfig
@@ -17,27 +18,25 @@ from tribune_env.engine.config import GameConfig
 
 
 def add_parser(commands: Any) -> None:
-    parser = commands.add_parser(
-        "play",
-        help="play a game in the terminal against agents",
-        description="Play a game in the terminal against agents. Every opponent must play the game; the default "
-        f"opponent is {DEFAULT_OPPONENT} ({EXPANSION_FALLBACK} in a game it does not play).",
-    )
+    """Add ``tribune play`` (:data:`COMMAND`) to ``commands``, an argparse sub-parsers action."""
+    COMMAND.add_to(commands)
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "opponents",
         nargs="*",
-        metavar="OPPONENT",
+        metavar="SPEC",
         help=f"agent specs of the other seats in seat order; one spec fills every other seat "
         f"(default: {DEFAULT_OPPONENT})",
     )
-    parser.add_argument("--seat", type=int, default=0, help="your seat, from 0 (default: 0)")
+    parser.add_argument("--seat", type=int, default=0, metavar="SEAT", help="your seat, from 0")
     add_game_arguments(
         parser,
         seed_help="seed of the game and the agents",
-        players_help=f"players per game (default: 1 + the opponents given, else the rule set's default: "
-        f"{default_players_text()})",
-        brutii_seat_help="the Brutii's seat, from 0 (with --brutii; your own --seat makes you the Brutii; "
-        "default: drawn, R43)",
+        players_help=f"players per game (default: 1 + the opponents given, else {default_players_text()})",
+        brutii_seat_help="the Brutii's seat, from 0, with --brutii; your own --seat makes you the Brutii "
+        "(default: drawn, R43)",
     )
 
 
@@ -78,3 +77,18 @@ def run(
         print(f"tribune: error: {exc}", file=sys.stderr)
         return 2
     return session.play()
+
+
+COMMAND = Command(
+    "play",
+    "play a game in the terminal against agents",
+    (
+        ("tribune play", "you in seat 0 against the default opponents"),
+        ("tribune play heuristic greedy --seed 7", "3 players: you, heuristic and greedy; deal 7"),
+        ("tribune play mcts:iterations=400 --expansion --seat 2", "the expansion against MCTS, you in seat 2"),
+    ),
+    _add_arguments,
+    run,
+    details=f"Every opponent must play the game; the default opponent is {DEFAULT_OPPONENT} "
+    f"({EXPANSION_FALLBACK} in a game it does not play). `tribune agents` lists the agent specs.",
+)

@@ -4,12 +4,13 @@ or write it as one self-contained HTML page (:mod:`tribune_arena.replay.html`) a
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sqlite3
 import sys
 import tempfile
 import time
 import webbrowser
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -17,30 +18,38 @@ from tribune_arena.human.terminal import LineSource
 from tribune_arena.records import GameRecord, printable
 from tribune_arena.replay.text import STEP_HELP, Stepper
 from tribune_arena.tournament.store import ResultStore, StoredGame, StoreError
+from tribune_cli.command import Command
 from tribune_env.data import Components
 
 # -- the command -------------------------------------------------------------------
 
 
 def add_parser(commands: Any) -> None:
-    parser = commands.add_parser(
-        "replay", help="step through a stored tournament game with the text board, or write it as an HTML page"
+    """Add ``tribune replay`` (:data:`COMMAND`) to ``commands``, an argparse sub-parsers action."""
+    COMMAND.add_to(commands)
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "results", metavar="PATH", help="results file written by `tribune tournament` or `tribune serve`"
     )
-    parser.add_argument("results", metavar="RESULTS", help="results file written by `tribune tournament`")
     parser.add_argument("--game", type=int, metavar="ID", help="id of the game to replay")
     parser.add_argument("--list", action="store_true", help="list the stored games and exit")
     parser.add_argument(
-        "--seat", type=int, help="show only what this seat may read (default: everything); with --html: shown first"
+        "--seat",
+        type=int,
+        metavar="SEAT",
+        help="show only what this seat may read; with --html: the view shown first (default: everything)",
     )
     parser.add_argument("--step", action="store_true", help=f"step interactively ({STEP_HELP})")
     parser.add_argument("--board", action="store_true", help="also print the board at the start of every round")
     parser.add_argument(
         "--html",
-        metavar="FILE",
+        metavar="PATH",
         help="write the game as one self-contained HTML page (drawn board, log, slider, perspectives, score chart)",
     )
     parser.add_argument(
-        "--open", action="store_true", help="open the HTML page in the default browser (without --html: a temp file)"
+        "--open", action="store_true", help="open the HTML page in your browser (without --html: a temporary file)"
     )
 
 
@@ -139,6 +148,21 @@ def run(args: argparse.Namespace, input_stream: LineSource | None = None, out: T
     return 0
 
 
+@contextlib.contextmanager
+def _drawing_progress(steps: int) -> Iterator[Callable[[int], None] | None]:
+    """A progress bar on stderr over the ``steps`` steps drawn, when stderr is a terminal (else nothing: None)."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (TextColumn("drawing decisions"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("steps", total=steps)
+        yield lambda n: bar.advance(task, n)
+
+
 def _write_html(args: argparse.Namespace, record: GameRecord, out: TextIO, components: Components | None = None) -> int:
     """``--html FILE`` / ``--open``: write the replay page (and open it); errors return 2."""
     from tribune_arena.replay.html import write_replay_html  # the board drawing is only needed here
@@ -151,7 +175,8 @@ def _write_html(args: argparse.Namespace, record: GameRecord, out: TextIO, compo
         path = Path(tempfile.gettempdir()) / f"tribune-replay-{Path(args.results).stem}-game-{record.game_id}.html"
     started = time.perf_counter()
     try:
-        write_replay_html(record, path, components, seat=args.seat)
+        with _drawing_progress(len(record.actions) + 1) as progress:
+            write_replay_html(record, path, components, seat=args.seat, workers=None, progress=progress)
     except ValueError as exc:  # ReplayError or a bad --seat
         return _error(f"{args.results}: {exc}")
     except OSError as exc:
@@ -164,3 +189,18 @@ def _write_html(args: argparse.Namespace, record: GameRecord, out: TextIO, compo
     if args.open and not webbrowser.open(path.resolve().as_uri()):
         print(f"tribune: warning: no browser could be started; open {path.resolve().as_uri()}", file=sys.stderr)
     return 0
+
+
+COMMAND = Command(
+    "replay",
+    "show a stored game as text, step by step, or as an HTML page",
+    (
+        ("tribune replay results/tournament.sqlite --list", "the games stored in a results file"),
+        ("tribune replay results/tournament.sqlite --game 3 --step", "game 3, one decision at a time"),
+        ("tribune replay results/tournament.sqlite --game 3 --html game3.html", "game 3 as a page to open"),
+    ),
+    _add_arguments,
+    run,
+    details="A results file holds the games of `tribune tournament` (or the finished games of `tribune serve`); "
+    "--list shows their ids.",
+)

@@ -13,6 +13,7 @@ from typing import Any
 
 from tribune_arena.human.web.bots import DEFAULT_BOT_SECONDS, DEFAULT_BOT_WORKERS, MAX_BOT_SECONDS, MAX_BOT_WORKERS
 from tribune_arena.human.web.store import GAMES_FILE, StoreError
+from tribune_cli.command import Command
 from tribune_env.extras import missing_extra
 
 DEFAULT_PORT = 8000
@@ -20,12 +21,17 @@ DEFAULT_SAVE_DIR = "tribune-games"
 
 
 def add_parser(commands: Any) -> None:
-    parser = commands.add_parser("serve", help="play in the browser against agents (a local web app)")
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default: {DEFAULT_PORT}; 0: any free)")
+    """Add ``tribune serve`` (:data:`COMMAND`) to ``commands``, an argparse sub-parsers action."""
+    COMMAND.add_to(commands)
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, metavar="PORT", help="port to listen on; 0: any free")
     parser.add_argument(
         "--host",
         default="127.0.0.1",
-        help="address to listen on (default: 127.0.0.1; loopback only without --allow-remote)",
+        metavar="HOST",
+        help="address to listen on; loopback only without --allow-remote",
     )
     parser.add_argument(
         "--allow-remote",
@@ -38,8 +44,7 @@ def add_parser(commands: Any) -> None:
         default=DEFAULT_SAVE_DIR,
         metavar="DIR",
         help=f"where every game is kept, move by move ({GAMES_FILE}: unfinished games continue after a restart), "
-        f"and finished games are saved, one results file per rule set readable by `tribune replay` "
-        f"(default: ./{DEFAULT_SAVE_DIR})",
+        f"and finished games are saved, one results file per rule set readable by `tribune replay`",
     )
     parser.add_argument(
         "--no-save", action="store_true", help="keep games in memory only: lost when the server stops, none saved"
@@ -48,16 +53,16 @@ def add_parser(commands: Any) -> None:
         "--bot-seconds",
         type=float,
         default=DEFAULT_BOT_SECONDS,
-        metavar="S",
-        help=f"each bot's time limit per move; a bot past it plays its first legal choice and the page says so "
-        f"(default: {DEFAULT_BOT_SECONDS:g}; at most {MAX_BOT_SECONDS:g})",
+        metavar="SECONDS",
+        help=f"each bot's time limit per move, at most {MAX_BOT_SECONDS:g}; a bot past it plays its first legal "
+        "choice and the page says so",
     )
     parser.add_argument(
         "--bot-workers",
         type=int,
         default=DEFAULT_BOT_WORKERS,
         metavar="N",
-        help=f"processes that run the bots' moves (default: {DEFAULT_BOT_WORKERS})",
+        help=f"processes that run the bots' moves, at most {MAX_BOT_WORKERS}",
     )
 
 
@@ -130,3 +135,16 @@ def run(args: argparse.Namespace) -> int:
         server.server_close()
         games.close()
     return 0
+
+
+COMMAND = Command(
+    "serve",
+    "play in the browser against agents (a local web app)",
+    (
+        ("tribune serve", f"serve on http://127.0.0.1:{DEFAULT_PORT}/, games kept in ./{DEFAULT_SAVE_DIR}"),
+        ("tribune serve --port 0 --no-save", "any free port, nothing saved"),
+    ),
+    _add_arguments,
+    run,
+    details="Needs the web extra. Stop it with Ctrl+C; unfinished games continue after a restart unless --no-save.",
+)

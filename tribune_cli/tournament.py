@@ -30,6 +30,7 @@ from tribune_arena.tournament.schedule import (
     TournamentError,
     default_players,
 )
+from tribune_cli.command import Command
 from tribune_cli.core import writable_dir, writable_file
 from tribune_cli.game_flags import (
     add_game_arguments,
@@ -59,49 +60,43 @@ def _seconds(text: str) -> float:
 
 
 def add_parser(commands: Any) -> None:
-    """Add the ``tournament`` sub-command to ``commands`` (an argparse sub-parsers action)."""
-    p = commands.add_parser(
-        "tournament",
-        help="play a tournament between agents (seat rotation, duplicate deals), store and rate the games",
-        description="Play a tournament between agent specs. Every finished game is stored in an SQLite results file "
-        "at once; running the same command again resumes the tournament. Every agent must play the game. The "
-        "results file records the rule set (--expansion, --brutii), and resuming it needs the same choice. With "
-        "--brutii the Brutii's seat rotates like any other, and the results are also reported per role, the "
-        "Brutii seat against the family seats. With --components the results file keeps the component file's text, "
-        "so that its games resume and replay without the file.",
-    )
+    """Add ``tribune tournament`` (:data:`COMMAND`) to ``commands``, an argparse sub-parsers action."""
+    COMMAND.add_to(commands)
+
+
+def _add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("specs", nargs="+", metavar="SPEC", help="agent specs, e.g. random heuristic mcts:iterations=400")
     add_game_arguments(
         p,
         seed_help="tournament seed: deals and agent seeds",
         players_help="players per game (default: the number of specs, within the rule set's player counts: "
         f"{player_counts_text()}; at most {RuleSet.BASE.default_players(default_components())} without the Brutii)",
-        brutii_seat_help=f"the Brutii's seat in every game, from 0 (with --brutii; default: {BRUTII_SEAT}); the "
-        "rotations seat every entry there in turn",
+        brutii_seat_help="the Brutii's seat in every game, from 0, with --brutii; the rotations seat every entry "
+        f"there in turn (default: {BRUTII_SEAT})",
     )
     p.add_argument(
         "--games",
         type=bounded_int(1, MAX_GAMES),
         default=DEFAULT_GAMES,
         metavar="N",
-        help=f"games, rounded up to whole blocks (default: {DEFAULT_GAMES})",
+        help="games, rounded up to whole blocks",
     )
     p.add_argument("--results", metavar="PATH", help="SQLite results file (default: results/tournament-...sqlite)")
     p.add_argument(
         "--workers",
         type=bounded_int(1, MAX_WORKERS),
         metavar="N",
-        help="worker processes (default: one per CPU); 1 plays in this process; for --backend ray without an "
-        "address: the CPUs of the local Ray",
+        help="worker processes; 1 plays in this process; for --backend ray without an address: the CPUs of the "
+        "local Ray (default: one per CPU)",
     )
-    p.add_argument("--backend", choices=BACKENDS, default="local", help="where games run (default: local)")
-    p.add_argument("--ray-address", metavar="ADDR", help="Ray cluster address, e.g. auto (default: a local Ray)")
+    p.add_argument("--backend", choices=BACKENDS, default="local", help="where games run")
+    p.add_argument("--ray-address", metavar="ADDRESS", help="Ray cluster address, e.g. auto (default: a local Ray)")
     p.add_argument(
         "--time-limit",
         type=_seconds,
         default=DEFAULT_TIME_LIMIT,
         metavar="SECONDS",
-        help=f"per-move time limit; an agent over it forfeits the game; 0: none (default: {DEFAULT_TIME_LIMIT:g})",
+        help="per-move time limit; an agent over it forfeits the game; 0: none",
     )
     p.add_argument("--json", action="store_true", help="print the results as JSON only")
     p.add_argument("--plots", metavar="DIR", help="write rating and win-rate plots into DIR")
@@ -226,3 +221,22 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:  # the plots folder was removed or filled up during the run: the games are stored
         return _error(f"--plots: cannot write into {args.plots}: {exc.strerror or exc}; the results are in {path}")
     return 0
+
+
+COMMAND = Command(
+    "tournament",
+    "play agents against each other, store and rate the games",
+    (
+        ("tribune tournament heuristic greedy random random --games 40", "four agents, 10 deals x 4 seatings"),
+        ("tribune tournament mcts heuristic --expansion --workers 2", "head to head, expansion games, 2 processes"),
+        ("tribune tournament heuristic random --json --plots plots", "results as JSON, rating plots in plots/"),
+    ),
+    _add_arguments,
+    run,
+    details="Every finished game is stored in an SQLite results file at once; running the same command again "
+    "resumes the tournament. Every agent must play the game. The results file records the rule set (--expansion, "
+    "--brutii), and resuming it needs the same choice. With --brutii the Brutii's seat rotates like any other, and "
+    "the results are also reported per role, the Brutii seat against the family seats. With --components the "
+    "results file keeps the component file's text, so that its games resume and replay without the file. "
+    "`tribune agents` lists the agent specs; `tribune replay` shows a stored game.",
+)

@@ -1,5 +1,5 @@
-"""``tribune train CONFIG.yaml``: train a PPO agent as the config says: MaskablePPO (:mod:`training.trainer`), or
-Ray RLlib with ``backend: rllib`` (:mod:`training.rllib_trainer`).
+"""``tribune train PATH``: train a PPO agent as the YAML config says: Stable-Baselines3's MaskablePPO
+(:mod:`training.trainer`, ``backend: sb3``), or Ray RLlib with ``backend: rllib`` (:mod:`training.rllib_trainer`).
 
 ``--set KEY=VALUE`` overrides one config key (dotted, YAML value), e.g.
 ``--set run.total_timesteps=20000 --set name=try``. ``--resume`` continues
@@ -18,23 +18,39 @@ from typing import Any
 import yaml
 
 from agents.base import AgentError
+from tribune_cli.command import Command
 from tribune_env.extras import missing_extra
 
 
 def add_parser(commands: Any) -> None:
-    p = commands.add_parser(
-        "train",
-        help="train a MaskablePPO agent from a YAML config (checkpoints, evaluation, self-play)",
-        description="Train a MaskablePPO agent as CONFIG says. The run directory gets the resolved config, "
-        "TensorBoard and CSV logs, checkpoints, evaluations and a learning curve.",
+    """Add ``tribune train`` (:data:`COMMAND`) to ``commands``, an argparse sub-parsers action."""
+    COMMAND.add_to(commands)
+
+
+def _add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("config", nargs="?", metavar="PATH", help="training config, a YAML file (see configs/)")
+    p.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        dest="overrides",
+        help="override a config key, e.g. run.total_timesteps=20000 (repeatable)",
     )
-    p.add_argument("config", nargs="?", metavar="CONFIG.yaml", help="training config (see configs/)")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="overrides",
-                   help="override a config key, e.g. run.total_timesteps=20000 (repeatable)")
-    p.add_argument("--resume", nargs="?", const="latest", metavar="CHECKPOINT",
-                   help="continue the run from its newest checkpoint, or from CHECKPOINT")
-    p.add_argument("--export", nargs=2, metavar=("CHECKPOINT", "OUT.npz"),
-                   help="write the compact numpy policy of CHECKPOINT (plays without torch) and exit")
+    p.add_argument(
+        "--resume",
+        nargs="?",
+        const="latest",
+        metavar="PATH",
+        help="continue the run from its newest checkpoint, or from the checkpoint PATH",
+    )
+    p.add_argument(
+        "--export",
+        nargs=2,
+        metavar=("PATH", "PATH"),
+        help="write the compact numpy policy of a checkpoint (first PATH: an SB3 .zip or an RLlib checkpoint folder) "
+        "to a .npz file (second PATH) that plays without torch, and exit",
+    )
     p.add_argument("--check", action="store_true", help="check and print the resolved config, then exit")
 
 
@@ -95,3 +111,20 @@ def run(args: argparse.Namespace) -> int:
         print(f"tribune train: {exc}", file=sys.stderr)
         return 2
     return 0
+
+
+COMMAND = Command(
+    "train",
+    "train a PPO agent with Stable-Baselines3 or RLlib",
+    (
+        ("tribune train configs/smoke.yaml --check", "print the resolved config of the smoke run"),
+        ("tribune train configs/ppo-vs-random.yaml --set run.total_timesteps=20000", "a short run against random"),
+        ("tribune train configs/rllib-vs-random.yaml", "the same with Ray RLlib (backend: rllib)"),
+        ("tribune train --export runs/smoke/final.zip smoke.npz", "the final model of the smoke run for numpy"),
+    ),
+    _add_arguments,
+    run,
+    details="The config's backend chooses the library: sb3 (MaskablePPO from sb3-contrib, the train extra) or rllib "
+    "(Ray RLlib, the rllib extra). The run directory gets the resolved config, TensorBoard and CSV logs, "
+    "checkpoints, evaluations and a learning curve; --resume continues it.",
+)

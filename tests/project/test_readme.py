@@ -15,7 +15,7 @@ BLOCKS = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(encod
 
 
 def test_readme_has_examples() -> None:
-    assert len(BLOCKS) >= 2
+    assert len(BLOCKS) >= 1  # the ten-line example; the site's pages hold the rest (tests/project/test_docs_site.py)
 
 
 @pytest.mark.parametrize("index", range(len(BLOCKS)))

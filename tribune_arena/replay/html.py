@@ -12,6 +12,12 @@ a frame is a list of indices into a pool of distinct groups (most groups do not 
 the next), and the frames and the pool are stored gzip-compressed and base64-encoded; the page inflates it with the
 browser's ``DecompressionStream`` (Chromium 80+, Firefox 113+, Safari 16.4+; works from ``file://``).
 
+Time: drawing is almost all of it (a few ms per drawing, ``players + 1`` drawings per decision). Nearly every
+drawing differs from the one before (each shows whose decision is running), so none is skipped; with ``workers``
+> 1 the steps are drawn in chunks by worker processes (each replays the game up to its chunk) and merged in step
+order, so the page is the same byte for byte whatever the number of workers. ``progress`` is told of every step
+drawn.
+
 The page needs no network (no external scripts, styles, fonts or images). It holds the whole game, the
 omniscient view included: choosing a seat's perspective hides the rest on screen, not in the file.
 """
@@ -21,8 +27,11 @@ from __future__ import annotations
 import base64
 import gzip
 import json
+import multiprocessing
+import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from html import escape
 from importlib import resources
@@ -119,14 +128,40 @@ class ReplayDocument:
         return self.pool.svg(self.frames[step][perspective])
 
 
-def replay_document(record: GameRecord, components: Components | None = None) -> ReplayDocument:
-    """Replay ``record`` and draw every decision from every perspective; raises ``ReplayError``."""
-    players = record.players
+Progress = Callable[[int], None]
+"""Told the number of steps just drawn (the total is ``len(record.actions) + 1``)."""
+
+PARALLEL_MIN_STEPS = 120
+"""Games with fewer steps are drawn in this process: starting workers would cost more than it saves."""
+
+
+def default_workers(steps: int) -> int:
+    """The workers for a game of ``steps`` steps: one per CPU this process may use (at most 8), or 1 for a short
+    game (:data:`PARALLEL_MIN_STEPS`)."""
+    if steps < PARALLEL_MIN_STEPS:
+        return 1
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cpus = os.cpu_count() or 1
+    return max(1, min(cpus, 8))
+
+
+def replay_document(
+    record: GameRecord,
+    components: Components | None = None,
+    *,
+    workers: int | None = 1,
+    progress: Progress | None = None,
+) -> ReplayDocument:
+    """Replay ``record`` and draw every decision from every perspective; raises ``ReplayError``.
+
+    ``workers``: processes drawing the boards (None: :func:`default_workers`); the document is the same for any
+    number. ``progress`` is called with the number of steps drawn as they are drawn."""
     names = [f"P{s} {spec}" for s, spec in enumerate(record.seating)]
     doc = ReplayDocument(record, ["Everything (omniscient)", *names])
-    for step in replay_steps(record, components):
+    for step in replay_steps(record, components):  # the words first: a game that does not replay fails fast
         game = step.game
-        doc.frames.append([doc.pool.add(board_svg(game, viewer=v)) for v in (None, *range(players))])
         first_event = len(doc.events)
         for e in step.events:
             doc.events.append([step.number, e.round, Phase(e.phase).name.lower(), e.private_to, e.text])
@@ -144,7 +179,90 @@ def replay_document(record: GameRecord, components: Components | None = None) ->
             }
         )
         doc.round_scores[game.round] = list(game.scores())
+    count = len(doc.steps)
+    workers = default_workers(count) if workers is None else workers
+    if workers <= 1 or count < 2:
+        chunks = [_draw_steps(record, components, 0, count, progress)]
+    else:
+        chunks = _draw_in_workers(record, components, count, workers, progress)
+    for chunk in chunks:
+        doc.frames.extend(chunk.merge_into(doc.pool))
     return doc
+
+
+@dataclass
+class _Chunk:
+    """Frames of consecutive steps drawn into a pool of their own (what a worker sends back)."""
+
+    pool: FramePool
+    frames: list[list[list[int]]]
+
+    def merge_into(self, pool: FramePool) -> list[list[list[int]]]:
+        """The frames re-indexed into ``pool`` (its pieces added in this chunk's order, as if drawn into it)."""
+        heads, pieces = list(self.pool.heads), list(self.pool.pieces)
+        return [
+            [
+                [pool.heads.setdefault(heads[f[0]], len(pool.heads))]
+                + [pool.pieces.setdefault(pieces[i], len(pool.pieces)) for i in f[1:]]
+                for f in step
+            ]
+            for step in self.frames
+        ]
+
+
+def _draw_steps(
+    record: GameRecord, components: Components | None, start: int, stop: int, progress: Progress | None = None
+) -> _Chunk:
+    """Steps ``start`` to ``stop - 1`` drawn from every perspective (omniscient, then each seat)."""
+    chunk = _Chunk(FramePool(), [])
+    viewers = (None, *range(record.players))
+    for step in replay_steps(record, components):
+        if step.number >= stop:
+            break
+        if step.number >= start:
+            chunk.frames.append([chunk.pool.add(board_svg(step.game, viewer=v)) for v in viewers])
+            if progress is not None:
+                progress(1)
+    return chunk
+
+
+_WORKER_GAME: tuple[GameRecord, Components | None] | None = None
+
+
+def _init_worker(record: GameRecord, components: Components | None) -> None:
+    global _WORKER_GAME
+    _WORKER_GAME = (record, components)
+
+
+def _draw_in_worker(start: int, stop: int) -> _Chunk:
+    assert _WORKER_GAME is not None, "the worker was not initialised"
+    return _draw_steps(*_WORKER_GAME, start, stop)
+
+
+def _draw_in_workers(
+    record: GameRecord, components: Components | None, count: int, workers: int, progress: Progress | None
+) -> list[_Chunk]:
+    """All ``count`` steps drawn by ``workers`` processes, in chunks of a few dozen steps; the chunks in order."""
+    size = max(8, min(64, -(-count // (workers * 6))))
+    bounds = [(a, min(a + size, count)) for a in range(0, count, size)]
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if context.get_start_method() == "forkserver":
+        context.set_forkserver_preload([__name__])
+    done: dict[int, _Chunk] = {}
+    with ProcessPoolExecutor(
+        max_workers=min(workers, len(bounds)),
+        mp_context=context,
+        initializer=_init_worker,
+        initargs=(record, components),
+    ) as pool:
+        futures = {pool.submit(_draw_in_worker, a, b): i for i, (a, b) in enumerate(bounds)}
+        for future in as_completed(futures):
+            i = futures[future]
+            done[i] = future.result()
+            if progress is not None:
+                progress(bounds[i][1] - bounds[i][0])
+    return [done[i] for i in range(len(bounds))]
 
 
 # -- the score chart ---------------------------------------------------------------------------------------
@@ -236,12 +354,20 @@ def _result_rows(record: GameRecord) -> str:
     return "".join(rows)
 
 
-def replay_html(record: GameRecord, components: Components | None = None, seat: int | None = None) -> str:
+def replay_html(
+    record: GameRecord,
+    components: Components | None = None,
+    seat: int | None = None,
+    *,
+    workers: int | None = 1,
+    progress: Progress | None = None,
+) -> str:
     """The replay page of ``record`` (one self-contained HTML document); ``seat`` picks the perspective shown
-    first (default: omniscient). Raises ``ReplayError``, or :class:`ValueError` for a seat out of range."""
+    first (default: omniscient); ``workers`` and ``progress`` as in :func:`replay_document`. Raises
+    ``ReplayError``, or :class:`ValueError` for a seat out of range."""
     if seat is not None and not 0 <= seat < record.players:
         raise ValueError(f"--seat must be in 0..{record.players - 1}, got {seat}")
-    return document_html(replay_document(record, components), seat)
+    return document_html(replay_document(record, components, workers=workers, progress=progress), seat)
 
 
 def document_html(doc: ReplayDocument, seat: int | None = None) -> str:
@@ -282,9 +408,16 @@ def document_html(doc: ReplayDocument, seat: int | None = None) -> str:
 
 
 def write_replay_html(
-    record: GameRecord, path: str | Path, components: Components | None = None, seat: int | None = None
+    record: GameRecord,
+    path: str | Path,
+    components: Components | None = None,
+    seat: int | None = None,
+    *,
+    workers: int | None = 1,
+    progress: Progress | None = None,
 ) -> Path:
-    """Write the replay page of ``record`` to ``path`` (parents must exist); returns the path."""
+    """Write the replay page of ``record`` to ``path`` (parents must exist); returns the path. ``workers`` and
+    ``progress`` as in :func:`replay_document`."""
     target = Path(path)
-    target.write_text(replay_html(record, components, seat), encoding="utf-8")
+    target.write_text(replay_html(record, components, seat, workers=workers, progress=progress), encoding="utf-8")
     return target

@@ -15,8 +15,8 @@ are those of the single-agent environment. What the batch adds:
 
 So game ``i`` plays exactly the episodes of a ``TribuneSingleEnv`` reset with seed ``s + i`` and then reset without
 a seed after each end (tested). No processes, pipes or pickling are involved: use it where the games are cheap next
-to the cost of moving them between processes (see the README's "Batched environment"); ``tribune_env.integrations.sb3``
-adapts it to Stable-Baselines3's ``VecEnv``.
+to the cost of moving them between processes (docs/envs/usage.md, "Batched environment");
+``tribune_env.integrations.sb3`` adapts it to Stable-Baselines3's ``VecEnv``.
 
 Threads: ``step`` and ``reset`` play the games, and so the opponents' policies, with native thread pools limited
 (:func:`~tribune_env.threads.limited_threads`: one BLAS thread unless ``TRIBUNE_THREADS`` says otherwise). The

@@ -131,7 +131,7 @@ def _spaces_rows(page: EnvPage) -> list[str]:
     return [
         f"| action space | `{env.action_space}`; `env.action_masks()` gives the legal ones |\n",
         f"| observation space | {_box(env.observation_space)} (`obs_format=\"vector\"`, the default) |\n",
-        f'| `obs_format="dict"` | the AEC environment\'s `Dict` of `"observation"` and `"action_mask"` |\n',
+        '| `obs_format="dict"` | the AEC environment\'s `Dict` of `"observation"` and `"action_mask"` |\n',
         f'| `obs_format="flat"` | {_box(flat.observation_space)}; the mask at `env.mask_slice` = '
         f"`{flat.mask_slice}` |\n",
     ]

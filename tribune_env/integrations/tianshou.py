@@ -19,7 +19,7 @@ step stores the reward of every seat, and a seat's algorithm learns from the ste
 return summing its own reward column over the steps that follow (whoever moved). Tribune's default reward comes
 once, on the game's last step, so it reaches a seat that did not move last only through that n-step return: give
 :func:`dqn_algorithm` an ``n_step`` spanning the other seats' moves (``reward="dense"`` adds a shaped signal during
-the game; README, "Options for other RL libraries").
+the game; docs/envs/usage.md, "Options for other RL libraries").
 
 Tianshou is imported on first use; without it every function raises an :class:`ImportError` naming the
 ``tianshou`` extra.
