@@ -33,11 +33,13 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seat", type=int, default=0, metavar="SEAT", help="your seat, from 0")
     add_game_arguments(
         parser,
-        seed_help="seed of the game and the agents",
+        seed_help="seed of the game and the agents (default: drawn at random and printed, so that the game can be "
+        "replayed)",
         players_help=f"players per game (default: 1 + the opponents given, else {default_players_text()})",
         brutii_seat_help="the Brutii's seat, from 0, with --brutii; your own --seat makes you the Brutii "
         "(default: drawn, R43)",
     )
+    parser.set_defaults(seed=None)  # HumanGame draws one
 
 
 def default_opponent(config: GameConfig) -> str:

@@ -1,12 +1,12 @@
 """Native thread pools (BLAS, OpenMP, torch) limited for policy decisions: :func:`limit_threads`,
 :func:`limited_threads`.
 
-Why. numpy's BLAS (OpenBLAS) runs a matrix product of a policy network on one thread per core. On a machine whose
-cores are busy (a tournament's worker processes, other jobs) those threads wait for each other and a decision costs
-10-30x more: a batch of 16 observations through the shipped network, or one observation through the expansion
-network (about 1,500 inputs), is large enough for OpenBLAS to split it. One thread loses almost nothing on an idle
-machine, since these products are small. ``tribune bench`` shows both figures ("+ policy", BLAS threads limited
-and as found).
+Why. numpy's BLAS (OpenBLAS) splits a large enough matrix product over one thread per core. On a machine whose
+cores are busy (a tournament's worker processes, other jobs) those threads wait for each other and the product
+costs 10-30x more: measured on a loaded 2-core machine, a ``ppo-expansion`` decision (one observation of 2,442
+entries) took 26-29 ms in tournament workers against 1.5-1.8 ms with one thread, and a step of 16 games with a
+policy network 13x longer. One thread loses almost nothing on an idle machine, since these products are small.
+``tribune bench`` shows both ("A policy per step": limited and as found).
 
 The limit. ``n`` threads for every BLAS and OpenMP library loaded in this process (through threadpoolctl) and, if
 torch is already imported, for torch's intra-op pool (``torch.set_num_threads``; this module never imports torch).
@@ -14,19 +14,24 @@ When no ``n`` is given it is :func:`thread_limit`: the environment variable :dat
 if set, else :data:`DEFAULT_THREADS` (1). ``TRIBUNE_THREADS=0`` (or ``none``) turns the library's limits off: the
 thread pools are then never touched unless a caller names ``n``. A given ``n`` wins over the variable.
 
-Two forms, and where the library uses them:
+Two forms, and where the library uses them. A library that silently changed a process's thread pools for good
+would surprise the program that imports it, so the process-wide form is used only in processes the library owns:
 
 * :func:`limit_threads` sets the limit for the whole process, from now on (idempotent: call it again after loading
-  a library, e.g. importing torch, to cover it too). The library calls it only in processes it owns: the
-  tournament's game worker processes (also those under Ray), once per game.
-* :func:`limited_threads` is a context manager that sets the limit for its block and restores what it found. It is
-  what the library uses in processes it does not own: around the forward pass of
-  :class:`agents.ppo.NumpyPolicy` (so a ``ppo`` agent's decision, anywhere) and around a step of
+  a library, e.g. importing torch, to cover it too). The library calls it in the tournament's game worker processes
+  (those under Ray too), before each game.
+* :func:`limited_threads` is a context manager that sets the limit for its block and restores what it found. The
+  library uses it around the forward pass of the ``ppo`` agents' policy (``agents.ppo.NumpyPolicy``: a ``ppo``
+  decision anywhere, in ``tribune play``, the web app, an environment's opponent) and around a step or reset of
   :class:`~tribune_env.envs.batched.TribuneBatchedEnv` (its opponents' policies). Entering and leaving costs about
-  10-30 microseconds (less than 3% of a ``ppo`` decision); inside another block, or where :func:`limit_threads`
-  already holds, it costs almost nothing. Blocks are counted across threads under a lock: the first to enter
-  sets the limit, the last to leave restores it (nested blocks keep the outermost block's limit). While a block
-  runs, the limit holds for every thread of the process, since the pools are the process's.
+  25 microseconds on a loaded 2-core machine (3% of a ``ppo`` decision there), too much for a finer grain but not
+  for a decision; inside another block, or where :func:`limit_threads` already holds (a worker), about 5. Blocks
+  are counted across threads under a lock: the first to enter sets the limit, the last to leave restores what it
+  found (nested blocks keep the outermost block's limit). While a block runs the limit holds for every thread of
+  the process, since the pools are the process's.
+
+Search agents (``mcts``, its flat search) call no BLAS and no torch (they search with the engine), so they need no
+limit of their own; in a tournament their worker process is limited anyway.
 
 A learner's own policy, run between steps of an environment, is the caller's: wrap the rollout loop in
 :func:`limited_threads` or call :func:`limit_threads` once (``tribune bench`` does the former).
@@ -42,7 +47,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import numpy  # noqa: F401  (loads numpy's BLAS, so that the first limit already finds it)
-from threadpoolctl import ThreadpoolController
+from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
 
 __all__ = [
     "DEFAULT_THREADS",
@@ -112,6 +117,8 @@ def limit_threads(n: int | None = None) -> int | None:
 
     Idempotent, and cheap when nothing new was imported. Libraries loaded later are covered by the next call. An
     open :func:`limited_threads` block restores the threads it found when it leaves: call this outside any block.
+    Blocks with the same limit then change nothing (they do not look again: other code that raises the pools
+    afterwards should call this again).
     """
     global _process_limit
     limit = thread_limit(n)
@@ -184,7 +191,7 @@ def _leave() -> None:
 
 
 def _set(lib: Any, threads: int) -> None:
-    """Set one library's threads from any thread. threadpoolctl (3.6 on) lets only one Python thread, the first to
+    """Set one library's threads from any thread. Recent threadpoolctl lets only one Python thread, the first to
     set them, change OpenBLAS's process-wide pool and silently ignores the others, so that threads do not fight over
     it; this module's lock and block count do that job, so the calling thread takes control for the call and then
     gives it up (``clear_controlling_thread``)."""
@@ -206,10 +213,15 @@ def _restore(saved: list[tuple[Any, int]], saved_torch: int | None) -> None:
 
 def threads_in_use() -> dict[str, int]:
     """The threads of each native pool now, by library (threadpoolctl's ``internal_api``, e.g. ``openblas``,
-    ``openmp``) and ``torch`` when torch is imported: what the tests and ``tribune bench`` report."""
+    ``openmp``; a second library of a kind is ``openblas#2``) and ``torch`` when torch is imported: what the tests
+    and ``tribune bench`` report."""
     from threadpoolctl import threadpool_info
 
-    out = {str(info["internal_api"]): int(info["num_threads"]) for info in threadpool_info()}
+    out: dict[str, int] = {}
+    for info in threadpool_info():
+        name = str(info["internal_api"])
+        key = next(k for k in (name, *(f"{name}#{i}" for i in range(2, 100))) if k not in out)
+        out[key] = int(info["num_threads"])
     torch = _torch()
     if torch is not None:
         out["torch"] = int(torch.get_num_threads())

@@ -13,11 +13,11 @@ import pytest
 
 from tribune_arena.human import explain
 from tribune_arena.human.terminal import HumanGame
-from tribune_env.data import Region
+from tribune_env.data import BrutiiCard, Faction, Nationality, Official, Region
 from tribune_env.engine import scoring
 from tribune_env.engine.actions import PickCard, PlaceFollower
-from tribune_env.engine.config import GameConfig
-from tribune_env.engine.decisions import DecisionKind, TakeoverRole
+from tribune_env.engine.config import GameConfig, victory_cards_of
+from tribune_env.engine.decisions import DecisionKind, Phase, TakeoverRole
 from tribune_env.engine.game import Game
 from tribune_env.engine.registry import DECISIONS
 
@@ -33,13 +33,17 @@ COLON_ID = re.compile(r"\b[a-z_]+:[a-z0-9_]+")
 
 
 def internal_ids(config: GameConfig) -> re.Pattern[str]:
-    """Every id a person must never read: follower-space labels, card labels, victory card ids, decision keys and
-    region keys with an underscore (case-sensitive, whole words)."""
+    """Every id a person must never read (case-sensitive, whole words): follower-space labels, card labels, the
+    victory card ids of every rule set, decision keys, phases, region, faction and slave nationality keys (a
+    person reads ``Field of Mars``, ``Vestal Virgins``, ``Greek``), and the keys with an underscore of the officials
+    and the Brutii's action cards (their one-word keys, such as ``veto`` or ``augur``, are plain words)."""
     game = Game.new(config, seed=0)
     tables = game.state.tables
     words = {s.label for s in tables.spaces} | set(tables.card_label)
-    words |= {card.id for card in config.victory_cards()}
-    words |= {kind.key for kind in DecisionKind} | {region.key for region in Region if "_" in region.key}
+    words |= {card.id for card in victory_cards_of(config.components, True)}
+    words |= {kind.key for kind in DecisionKind} | {phase.name.lower() for phase in Phase if "_" in phase.name}
+    words |= {e.key for enum in (Region, Faction, Nationality) for e in enum}
+    words |= {e.key for enum in (Official, BrutiiCard) for e in enum if "_" in e.key}
     return re.compile(r"(?<![\w:])(" + "|".join(sorted(map(re.escape, words), key=len, reverse=True)) + r")(?![\w:])")
 
 
@@ -222,21 +226,24 @@ BOARD_ONLY = "draw pile"
 def test_the_terminal_shows_the_summary_not_the_board() -> None:
     out = io.StringIO()
     config = GameConfig(players=3, round_limit=2)
-    session = HumanGame(config, ["random", "random"], seat=1, seed=3, input_stream=Lines(), output=out)
+    session = HumanGame(config, ["random", "random"], seat=1, seed=3, input_stream=Lines(), output=out, width=100)
     assert session.play() == 0
     text = out.getvalue()
     before_end = text[: text.rfind("=" * 100)]  # the final board follows the last separator
     assert BOARD_ONLY not in before_end and "Since your last decision:" in text
-    assert text.count("Victory card: objectives met of ") >= 5 and "Progress (* = met):" in text
+    shown = [line for line in text.splitlines() if line.startswith("Victory card: objectives met of ")]
+    assert shown and "Progress (* = met):" in text
+    assert all(a != b for a, b in zip(shown, shown[1:], strict=False))  # the progress line when it changed
     assert " -- costs " in text and " -- take-over: " not in text  # costs shown; faction rewards after the space
     assert "faction field, space 1 -- in phase 4 you may take over the " in text
-    assert not leaks(before_end, internal_ids(config)), leaks(before_end, internal_ids(config))
+    assert not leaks(text, internal_ids(config)), leaks(text, internal_ids(config))  # the final board too
 
 
 def test_the_board_and_goal_commands() -> None:
     out = io.StringIO()
     config = GameConfig(players=3, round_limit=1)
-    session = HumanGame(config, ["random", "random"], seat=0, seed=1, input_stream=Lines("board", "goal"), output=out)
+    lines = Lines("board", "goal")
+    session = HumanGame(config, ["random", "random"], seat=0, seed=1, input_stream=lines, output=out, width=100)
     assert session.play() == 0
     text = out.getvalue()
     first = text[: text.find("You: ")]
@@ -248,7 +255,7 @@ def test_the_board_and_goal_commands() -> None:
 def test_a_takeover_prompt_shows_both_sets() -> None:
     game, seat = _takeover_position()
     out = io.StringIO()
-    session = HumanGame(game.config, ["random"] * 3, seat=seat, seed=1, input_stream=Lines(), output=out)
+    session = HumanGame(game.config, ["random"] * 3, seat=seat, seed=1, input_stream=Lines(), output=out, width=1000)
     session.game = game
     assert session.play() == 0
     text = out.getvalue()

@@ -16,8 +16,10 @@ import random
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from test_explain import internal_ids, leaks
 from test_replay import cli as replay_cli
 
 from agents.base import Agent
@@ -35,6 +37,16 @@ from tribune_env.engine.config import GameConfig, RuleSet
 from tribune_env.engine.decisions import BRUTII_DECISION_KINDS, DecisionKind
 from tribune_env.engine.game import Game
 from tribune_env.engine.registry import DECISIONS, option_labels
+
+
+NARROW = 72
+"""The terminal width of the whole scripted games: every line printed must fit it."""
+
+
+@pytest.fixture(autouse=True)
+def _terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same terminal width wherever the tests run (``tribune play`` fits its lines to it)."""
+    monkeypatch.setenv("COLUMNS", "100")
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
@@ -213,6 +225,33 @@ def _base_only(params: dict[str, str], seed: int | None) -> Agent:
 register_agent("baseonly", _base_only)
 
 
+class Transcribed(HumanGame):
+    """A game that also keeps what it says before the lines are fitted to the width (``transcript``): the scripted
+    person reads its questions there, and the tests their words."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.transcript = io.StringIO()
+
+    def say(self, text: str = "") -> None:
+        self.transcript.write(text + "\n")
+        super().say(text)
+
+
+WRONG_PLURAL = re.compile(r"\(s\)|(?<![\w.])[+-]?1 (laurels|legions|cards|denarii|followers|tiles|markers|pairs)\b")
+
+
+def check_layout(screen: str, width: int, config: GameConfig) -> None:
+    """What the person read: every line within ``width`` (the answers typed after ``> `` aside), no internal id
+    (:func:`test_explain.internal_ids`), no ``(s)`` plural and no ``1 laurels``."""
+    ids = internal_ids(config)
+    for line in screen.splitlines():
+        shown = re.sub(r"^(> )+", "", line)
+        assert len(shown) <= width, f"{len(shown)} columns: {shown!r}"
+        assert not leaks(shown, ids), f"{leaks(shown, ids)} in {shown!r}"
+        assert not WRONG_PLURAL.search(shown), shown
+
+
 class Person:
     """A scripted person: reads the last question on the screen and types a number from its list (a bid from its
     range), preferring :data:`CURIOUS` choices; every ``every``-th answer first tries something invalid."""
@@ -250,10 +289,11 @@ class Person:
 def play_expansion(players: int, seed: int, seat: int = 0, every: int = 0) -> str:
     out = io.StringIO()
     config = GameConfig(players=players, expansion=True)
-    session = HumanGame(config, ["random"] * (players - 1), seat=seat, seed=seed, output=out)
-    session.input = Person(out, seed, every)
+    session = Transcribed(config, ["random"] * (players - 1), seat=seat, seed=seed, output=out, width=NARROW)
+    session.input = Person(session.transcript, seed, every)
     assert session.play() == 0
-    return out.getvalue()
+    check_layout(out.getvalue(), NARROW, config)
+    return session.transcript.getvalue()
 
 
 def asked(text: str) -> set[DecisionKind]:
@@ -340,13 +380,14 @@ def test_an_assassin_in_a_take_over_is_explained_and_shown_staged() -> None:
     """R31: the assassin choice says what it removes; once staged it is listed among the chosen cards."""
     game, seat = _assassin_position()
     out = io.StringIO()
-    session = HumanGame(game.config, ["random"] * 3, seat=seat, seed=1, output=out)
+    session = Transcribed(game.config, ["random"] * 3, seat=seat, seed=1, output=out, width=NARROW)
     session.game = game
-    person = Person(out, 1, prefer=("Assassin",))
+    person = Person(session.transcript, 1, prefer=("Assassin",))
     person.rng.random = lambda: 0.0  # type: ignore[method-assign]  # always take the assassin while offered
     session.input = person
     assert session.play() == 0
-    text = out.getvalue()
+    check_layout(out.getvalue(), NARROW, game.config)
+    text = session.transcript.getvalue()
     protected = game.config.components.expansion.assassins.protected  # type: ignore[union-attr]
     assert (
         f"add to your set: Assassin (removes the highest card of the set to beat, never one of its {protected}" in text
@@ -436,10 +477,11 @@ class BrutiiPerson(Person):
 def play_brutii(players: int, seed: int, seat: int, brutii_seat: int, every: int = 0) -> str:
     out = io.StringIO()
     config = GameConfig(players=players, expansion=True, brutii=True, brutii_seat=brutii_seat)
-    session = HumanGame(config, ["random"] * (players - 1), seat=seat, seed=seed, output=out)
-    session.input = BrutiiPerson(out, seed, every, prefer=BRUTII_CURIOUS)
+    session = Transcribed(config, ["random"] * (players - 1), seat=seat, seed=seed, output=out, width=NARROW)
+    session.input = BrutiiPerson(session.transcript, seed, every, prefer=BRUTII_CURIOUS)
     assert session.play() == 0
-    return out.getvalue()
+    check_layout(out.getvalue(), NARROW, config)
+    return session.transcript.getvalue()
 
 
 def test_a_person_plays_the_brutii_through_every_decision_of_his_own() -> None:

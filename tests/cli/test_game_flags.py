@@ -209,7 +209,7 @@ def test_every_command_declares_the_same_flags_with_the_same_metavars_defaults_a
         None,
         "N",
         "PATH",
-        "N",
+        "SEED",
     ]
 
 

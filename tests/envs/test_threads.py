@@ -17,7 +17,7 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
-from threadpoolctl import threadpool_limits
+from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 
 from agents.ppo import SHIPPED, NumpyPolicy, load_policy
 from tribune_env.envs.batched import TribuneBatchedEnv
@@ -126,9 +126,9 @@ def test_the_batched_environment_steps_its_opponents_with_the_limit() -> None:
         return int(np.flatnonzero(mask)[0])
 
     env = TribuneBatchedEnv(2, players=3, opponents=opponent)
-    obs, _ = env.reset(seed=0)
+    env.reset(seed=0)
     for _ in range(5):
-        obs, *_ = env.step(env.action_masks().argmax(axis=1))
+        env.step(env.action_masks().argmax(axis=1))
     assert seen and all(set(found.values()) == {1} for found in seen), seen
     assert set(blas_threads().values()) == {FOUND}  # restored between steps, where the learner's policy runs
 
@@ -140,7 +140,8 @@ def test_a_ppo_policy_runs_its_forward_pass_with_the_limit() -> None:
 
     def activation(x: np.ndarray) -> np.ndarray:
         seen.append(blas_threads())
-        return np.tanh(x)
+        out: np.ndarray = np.tanh(x)
+        return out
 
     policy.activation = activation
     obs = np.zeros((4, policy.obs_size), dtype=np.float32)

@@ -9,15 +9,19 @@ victory card id such as ``alea_long``, a decision key) is ever part of the words
   (or the point-value variant) and each player's progress on its objectives (all public in Tribune: R1);
 - :func:`choice_words`, :func:`choice_detail`, :func:`explain_choice`: a legal choice, its cost and its effect;
 - :func:`mark` and :func:`changes_since`: what changed between two moments, in a few lines;
-- :func:`takeover_lines`: in a take-over, the set built so far and the set to beat (R15, R31).
+- :func:`takeover_lines`: in a take-over, the set built so far and the set to beat (R15, R31);
+- :func:`start_lines`: the game's start, for the first summary (the set-up discards are no change to report, R4);
+- :func:`person_text`, :func:`board_text`, :func:`log_lines`: the engine's own text (log lines, the text board) with
+  every internal id replaced by the printed name and every ``(s)`` plural settled (:func:`plural_words`).
 """
 
 from __future__ import annotations
 
 import re
+import weakref
 from dataclasses import dataclass
 
-from tribune_env.data import BrutiiCard, Faction, Official, Region
+from tribune_env.data import BrutiiCard, Faction, Nationality, Official, Region
 from tribune_env.engine.actions import (
     Action,
     Assassinate,
@@ -33,12 +37,12 @@ from tribune_env.engine.actions import (
     PlaceFollower,
 )
 from tribune_env.engine.brutii import card_effect
-from tribune_env.engine.config import AnyVictoryCard
-from tribune_env.engine.decisions import DecisionKind, Pending, TakeoverRole
+from tribune_env.engine.config import AnyVictoryCard, victory_cards_of
+from tribune_env.engine.decisions import DecisionKind, Pending, Phase, TakeoverRole
 from tribune_env.engine.game import Game
 from tribune_env.engine.registry import DECISIONS
 from tribune_env.engine.state import TRIBUNE
-from tribune_env.engine.tables import SpaceKind, SpaceSpec
+from tribune_env.engine.tables import SpaceKind, SpaceSpec, Tables
 from tribune_env.engine.text import tile_text
 from tribune_env.engine.view import HIDDEN, OBJECTIVE_NAMES, PlayerView, PublicPlayer, objective_amounts
 
@@ -124,7 +128,10 @@ def _objective_text(key: str, need: int | None) -> str:
         return "be tribune (hold the tribune tile)"
     if key == "favor":
         return "hold a favor of the gods (eternal or temporary)"
-    return f"at least {need} {OBJECTIVE_NAMES.get(key, key.replace('_', ' '))}"
+    name = OBJECTIVE_NAMES.get(key, key.replace("_", " "))
+    if need == 1:  # the names are plurals: "1 emperor tile", "1 denarius"
+        name = "denarius" if name == "denarii" else name.removesuffix("s")
+    return f"at least {need} {name}"
 
 
 def _card_objectives(card: AnyVictoryCard) -> tuple[str, ...]:
@@ -195,8 +202,9 @@ def _markers_to_end(game: Game) -> int:
     return game.config.point_variant_markers
 
 
-def victory_lines(game: Game, seat: int) -> list[str]:
-    """The victory card in words and each player's progress (the ``goal`` command; the web app's card panel)."""
+def victory_lines(game: Game, seat: int, progress: bool = True) -> list[str]:
+    """The victory card in words and (with ``progress``) each player's progress (the ``goal`` command; the web app's
+    card panel)."""
     goal = victory_goal(game)
     view = game.view(seat)
     if goal is None:
@@ -205,16 +213,19 @@ def victory_lines(game: Game, seat: int) -> list[str]:
             f"Point-value variant: the game ends after a round in which a player holds {need} faction markers;"
             " the highest score wins."
         ]
-        lines += [
-            f"  P{p}{_you(p, seat)}: {sum(view.players[p].markers)}/{need} faction markers"
-            for p in range(view.num_players)
-        ]
+        if progress:
+            lines += [
+                f"  P{p}{_you(p, seat)}: {sum(view.players[p].markers)}/{need} faction markers"
+                for p in range(view.num_players)
+            ]
         return lines
     lines = [
         f"Victory card: {goal.title} ({goal.length} game). Meet {goal.required} of these "
         f"{len(goal.objectives)} objectives at the end of a round to end the game:"
     ]
     lines += [f"  - {o.text}" + (" (obligatory)" if o.obligatory else "") for o in goal.objectives]
+    if not progress:
+        return lines
     lines.append("Progress (* = met):")
     lines += [
         f"  {p.text().replace(f'P{p.seat}:', f'P{p.seat}{_you(p.seat, seat)}:', 1)}"
@@ -305,7 +316,7 @@ def faction_rewards(game: Game, faction: int) -> str:
         Faction.PRAETORIANS: f"draw {_plural(n.get('takeover_cards', 0), 'card')}",
         Faction.PLEBEIANS: f"draw {_plural(n.get('takeover_cards', 0), 'card')}, then send an assassin",
         Faction.PATRICIANS: f"{_plural(n.get('takeover_laurels', 0), 'laurel')}",
-        Faction.VESTALS: f"{n.get('takeover_denarii', 0)} denarii",
+        Faction.VESTALS: _denarii(n.get("takeover_denarii", 0)),
         Faction.SENATORS: f"{_plural(n.get('takeover_laurels', 0), 'laurel')}",
     }[f]
     leader = {
@@ -313,14 +324,14 @@ def faction_rewards(game: Game, faction: int) -> str:
         Faction.LEGATES: f"{_plural(n.get('leader_laurels', 0), 'laurel')}",
         Faction.PRAETORIANS: "discard a card for a legion",
         Faction.PLEBEIANS: "one of two rewards",
-        Faction.PATRICIANS: f"{n.get('leader_denarii', 0)} denarii",
+        Faction.PATRICIANS: _denarii(n.get("leader_denarii", 0)),
         Faction.VESTALS: "an eternal favor of the gods",
         Faction.SENATORS: "the marker of a faction you lack",
     }[f]
     labels = DECISIONS[DecisionKind.BENEFIT_OPTION].options
     options = labels(game.config.components, faction) if labels is not None else None
     if options:
-        benefit = " or ".join(options)
+        benefit = " or ".join(plural_words(o) for o in options)
     elif f is Faction.PRAETORIANS:
         benefit = _plural(n.get("benefit_legions", 0), "legion")
     elif f is Faction.PATRICIANS:
@@ -416,7 +427,7 @@ def choice_words(game: Game, seat: int, action: Action) -> str:
         return f"place a follower on {space_name(game, action.space)}"
     if isinstance(action, ChooseRegion) and action.region in set(Region):
         return f"veto the {REGION_NAMES[Region(action.region)]}: no follower may go there this round"
-    text = game.describe(action)
+    text = person_text(game, game.describe(action))
     if isinstance(action, PickCard) and rule.card_verb and text.startswith("choose "):
         text = f"{rule.card_verb} {text.removeprefix('choose ')}"
     return text + expansion_note(game, seat, pending, action)
@@ -637,20 +648,22 @@ def _placements(game: Game, seat: int, start: int) -> list[str]:
     return [f"P{p}{_you(p, seat)} placed: {'; '.join(where)}" for p, where in sorted(placed.items())]
 
 
-def _delta(name: str, before: int, after: int) -> str:
+def _delta(name: str, before: int, after: int, plural: str = "") -> str:
+    """``+2 laurels``, ``-1 laurel`` ('' without a change); ``plural`` when it is not ``name`` + s."""
     d = after - before
-    return f"{'+' if d > 0 else ''}{d} {name}" if d else ""
+    word = name if abs(d) == 1 else plural or f"{name}s"
+    return f"{'+' if d > 0 else ''}{d} {word}" if d else ""
 
 
 def _player_changes(game: Game, seat: int, before: PlayerView, after: PlayerView, p: int) -> str:
     a, b = before.players[p], after.players[p]
     factions = game.config.components.factions
     parts = [
-        _delta("denarii", a.money, b.money),
-        _delta("laurels", a.laurels, b.laurels),
-        _delta("legions", a.legions, b.legions),
-        _delta("patron tiles", a.patrons, b.patrons),
-        _delta("emperor tiles", len(a.emperor_tiles), len(b.emperor_tiles)),
+        _delta("denarius", a.money, b.money, "denarii"),
+        _delta("laurel", a.laurels, b.laurels),
+        _delta("legion", a.legions, b.legions),
+        _delta("patron tile", a.patrons, b.patrons),
+        _delta("emperor tile", len(a.emperor_tiles), len(b.emperor_tiles)),
     ]
     gained = [factions[f].name for f, (x, y) in enumerate(zip(a.markers, b.markers, strict=True)) if y and not x]
     lost = [factions[f].name for f, (x, y) in enumerate(zip(a.markers, b.markers, strict=True)) if x and not y]
@@ -666,7 +679,7 @@ def _player_changes(game: Game, seat: int, before: PlayerView, after: PlayerView
     if p == seat:
         parts.extend(_hand_changes(game, before.hand, after.hand))
     elif a.hand_size != b.hand_size:
-        parts.append(_delta("cards in hand", a.hand_size, b.hand_size))
+        parts.append(_delta("card", a.hand_size, b.hand_size) + " in hand")
     parts = [x for x in parts if x]
     return f"P{p}{_you(p, seat)}: {', '.join(parts)}" if parts else ""
 
@@ -717,3 +730,203 @@ def changes_since(game: Game, seat: int, since: Mark) -> list[str]:
             lines.append(text)
     lines += _control_changes(game, seat, before, now)
     return lines or ["Nothing changed."]
+
+
+def start_lines(game: Game, seat: int) -> list[str]:
+    """The game's start as ``seat`` sees it, for the first summary (not a change: the others' set-up discards,
+    R4, are part of the start): the starting player, the deal and the set-up discards, each player's money and
+    cards in hand, and the placements already made when the person's first decision comes later."""
+    view = game.view(seat)
+    comps = game.config.components
+    deal, discards = comps.deal, comps.setup_discard
+    brutii = f"; P{view.brutii}{_you(view.brutii, seat)} is the Brutii" if view.brutii >= 0 else ""
+    lines = [
+        f"The game begins. P{view.start_seat}{_you(view.start_seat, seat)} is the starting player{brutii}.",
+        f"Set-up: every player was dealt {_plural(deal, 'card')} and discards {discards} of them face down (R4).",
+    ]
+    for p in range(view.num_players):
+        public = view.players[p]
+        lines.append(f"  P{p}{_you(p, seat)}: {_denarii(public.money)}, {_plural(public.hand_size, 'card')} in hand")
+    if view.round >= 1:
+        lines += _placements(game, seat, 0)
+    return lines
+
+
+# -- the engine's text for a person ---------------------------------------------------------------------------------
+
+_COUNTED = re.compile(r"\b(\d+) ((?:[A-Za-z]+ )?)([A-Za-z]+)\(s\)")
+_UNCOUNTED = re.compile(r"\b([A-Za-z]+)\(s\)")
+_WINNERS = re.compile(r"\bwinner\(s\)(: ?)((?:P\d+)(?:, P\d+)*)")
+
+
+def plural_words(text: str) -> str:
+    """``text`` with its ``(s)`` plurals settled: ``1 laurel(s)`` -> ``1 laurel``, ``2 greek pair(s)`` -> ``2 greek
+    pairs``, ``winner(s): P1, P3`` -> ``winners: P1, P3``; a ``word(s)`` without a number takes the number the same
+    word had before in ``text`` (``plays 1 assassin(s) ... with the assassin(s)``), else reads as a plural."""
+    counts: dict[str, int] = {}
+
+    def counted(m: re.Match[str]) -> str:
+        n, word = int(m[1]), m[3]
+        counts[word] = n
+        return f"{m[1]} {m[2]}{word}{'' if n == 1 else 's'}"
+
+    def winners(m: re.Match[str]) -> str:
+        return f"winner{'s' if ',' in m[2] else ''}{m[1]}{m[2]}"
+
+    text = _COUNTED.sub(counted, _WINNERS.sub(winners, text))
+    return _UNCOUNTED.sub(lambda m: m[1] + ("" if counts.get(m[1]) == 1 else "s"), text)
+
+
+@dataclass(frozen=True)
+class _Vocabulary:
+    """The internal ids of one component set and the words a person reads instead; ``cards`` are the card labels
+    (``vestals:3``), a run of which is written as a list."""
+
+    words: dict[str, str]
+    cards: frozenset[str]
+    pattern: re.Pattern[str]
+    run: re.Pattern[str]
+
+
+def _victory_card_words(card: AnyVictoryCard) -> str:
+    return f"{_title(card.title)} ({card.length} game)"
+
+
+_PROPER = {
+    **{region.key.replace("_", " "): name for region, name in REGION_NAMES.items()},
+    "setup": "set-up",
+    "takeover": "take-over",
+    "tigellinus": "Gaius Tigellinus",
+    "agrippa": "Agrippa",
+    "cato": "Cato",
+    "brutii": "Brutii",
+    "tribunus plebis": "Tribunus Plebis",
+    "augur": "Augur",
+    "legates": "Legates",
+}
+_PROPER_WORDS = re.compile(r"\b(" + "|".join(sorted(map(re.escape, _PROPER), key=len, reverse=True)) + r")\b")
+
+
+def _kind_words(key: str) -> str:
+    """A decision key or a phase in words, its proper nouns as printed: ``field_of_mars_pair`` -> ``Field of Mars
+    pair``, ``setup_discard`` -> ``set-up discard``."""
+    return _PROPER_WORDS.sub(lambda m: _PROPER[m[1]], key.replace("_", " "))
+
+
+def _vocabulary(game: Game) -> _Vocabulary:
+    tables = game.state.tables
+    cards = {tables.card_label[c]: tables.card_name(c) for c in range(tables.num_card_types)}
+    words: dict[str, str] = dict(cards)
+    words |= {spec.label: _space_name(game, spec) for spec in tables.spaces}
+    words |= {region.key: name for region, name in REGION_NAMES.items()}
+    words |= {card.id: _victory_card_words(card) for card in victory_cards_of(game.config.components, True)}
+    words |= {phase.name.lower(): _kind_words(phase.name.lower()) for phase in Phase if "_" in phase.name}
+    words |= {kind.key: _kind_words(kind.key) for kind in DecisionKind}
+    words |= {nationality.key: nationality.key.capitalize() for nationality in Nationality}
+    ids = "|".join(re.escape(key) for key in sorted(words, key=len, reverse=True))
+    labels = "|".join(re.escape(key) for key in sorted(cards, key=len, reverse=True))
+    card = rf"(?:{labels}|\?\?)"
+    return _Vocabulary(
+        words,
+        frozenset(cards),
+        re.compile(rf"(?<![\w:])(?:{ids})(?![\w:])"),
+        re.compile(rf"(?<![\w:?]){card}(?: {card})+(?![\w:?])"),
+    )
+
+
+_VOCABULARIES: weakref.WeakKeyDictionary[Tables, _Vocabulary] = weakref.WeakKeyDictionary()
+"""One vocabulary per component set, by its tables (shared by the games of one configuration)."""
+
+
+def _words_of(game: Game) -> _Vocabulary:
+    tables = game.state.tables
+    vocabulary = _VOCABULARIES.get(tables)
+    if vocabulary is None:
+        vocabulary = _VOCABULARIES[tables] = _vocabulary(game)
+    return vocabulary
+
+
+BRUTII_CARD_NAMES: dict[BrutiiCard, str] = {
+    BrutiiCard.PATRON: "Patron",
+    BrutiiCard.FACTION_TAKEOVER: "Faction Take-Over",
+    BrutiiCard.ETERNAL_FAVOR: "Eternal Favor",
+    BrutiiCard.FAVOR_OF_THE_EMPEROR: "Favor of the Emperor",
+    BrutiiCard.OFFICIAL: "Official",
+    BrutiiCard.CARDS: "Cards",
+    BrutiiCard.DENARII: "Denarii",
+    BrutiiCard.LAURELS: "Laurels",
+    BrutiiCard.BUY_A_LEGION: "Buy a Legion",
+    BrutiiCard.SLAVE_CARDS: "Slave Cards",
+    BrutiiCard.MASS_MURDER: "Mass Murder",
+    BrutiiCard.VETO: "Veto",
+}
+"""The Brutii's action cards as printed (the engine writes their keys in words: ``faction takeover``)."""
+
+_BRUTII_WORDS = {card.key.replace("_", " "): name for card, name in BRUTII_CARD_NAMES.items()}
+_BRUTII_ALTERNATIVES = "|".join(sorted(map(re.escape, _BRUTII_WORDS), key=len, reverse=True))
+_BRUTII_CARD = re.compile(rf'(action card "?|option \d of )({_BRUTII_ALTERNATIVES})\b')
+_BRUTII_LIST = re.compile(rf"(?<=[:,] )({_BRUTII_ALTERNATIVES})(?=[,;]|$| option| -)", re.M)
+_BRUTII_ROWS = re.compile(r"^ +(action cards played|options): .*$", re.M)
+_ONE = re.compile(r"(?<![\w.])([+-]?1) (?:(laurel|legion|card|follower|marker|patron|pair|turn)s|denarii)\b")
+
+
+def _brutii_words(text: str) -> str:
+    """The Brutii's action cards by their printed names where the engine names them: ``the action card "veto"``,
+    ``option 1 of cards`` and the board's rows of played, unplayed and optional cards."""
+    text = _BRUTII_CARD.sub(lambda m: m[1] + _BRUTII_WORDS[m[2]], text)
+    return _BRUTII_ROWS.sub(lambda row: _BRUTII_LIST.sub(lambda m: _BRUTII_WORDS[m[1]], row[0]), text)
+
+
+def person_text(game: Game, text: str) -> str:
+    """The engine's ``text`` (a log line, the text board, an action described) in a person's words: every internal
+    id (a card label ``vestals:3``, a space label ``thermae:1``, a region key ``field_of_mars``, a victory card id
+    ``alea_long``, a decision key ``setup_discard``, a phase ``follower_placement``) replaced by its printed name,
+    runs of cards separated by commas, and the ``(s)`` plurals settled (:func:`plural_words`)."""
+    vocabulary = _words_of(game)
+
+    def run(m: re.Match[str]) -> str:
+        items: list[str] = []
+        hidden = 0
+        for card in [*m[0].split(" "), ""]:
+            if card == "??":
+                hidden += 1
+                continue
+            if hidden:
+                items.append(_hidden(hidden))
+                hidden = 0
+            if card:
+                items.append(vocabulary.words[card])
+        return ", ".join(items)
+
+    text = _HIDDEN.sub(_hidden(1), vocabulary.run.sub(run, text))
+    text = plural_words(vocabulary.pattern.sub(lambda m: vocabulary.words[m[0]], text))
+    text = _ONE.sub(lambda m: f"{m[1]} {m[2] or 'denarius'}", text)
+    return _brutii_words(text) if game.config.brutii else text
+
+
+_HIDDEN = re.compile(r"(?<![\w?])\?\?(?![\w?])")
+
+
+def _hidden(count: int) -> str:
+    """``count`` face-down cards in words (the text board writes each as ``??``)."""
+    return "face-down card" if count == 1 else f"{count} face-down cards"
+
+
+_BOARD_ROW = re.compile(r"^  ([a-z_]+) +(?=cards|followers)", re.M)
+
+
+def board_text(game: Game, seat: int) -> str:
+    """The text board as ``seat`` sees it (:meth:`Game.render`) in a person's words (:func:`person_text`), the region
+    names aligned."""
+    width = max(len(name) for name in REGION_NAMES.values()) + 2
+
+    def row(m: re.Match[str]) -> str:
+        region = next((r for r in REGION_NAMES if r.key == m[1]), None)
+        return f"  {REGION_NAMES[region]:<{width}}" if region is not None else m[0]
+
+    return person_text(game, _BOARD_ROW.sub(row, game.render(seat)))
+
+
+def log_lines(game: Game, seat: int, start: int = 0) -> list[str]:
+    """The log lines from event ``start`` on that ``seat`` may read, in a person's words (:func:`person_text`)."""
+    return [person_text(game, e.text) for e in game.events[start:] if e.private_to in (-1, seat)]

@@ -1,11 +1,15 @@
 """``tribune play``: a person takes a seat against chosen agents in the terminal.
 
-At each of the person's decisions :class:`HumanGame` shows a compact summary of what changed since the last
-one (money, laurels, legions, placements, take-overs, own cards by name:
-:func:`tribune_arena.human.explain.changes_since`), a one-line progress summary on the victory card, the decision in
-words, in a take-over the set built so far and the set to beat, and the legal choices numbered 1..k, each with its
-cost and effect in words (bids: the range of amounts and what is at stake). The words come from
-:mod:`tribune_arena.human.explain`, which the web app shares. A number
+The game starts with its seed (drawn from the operating system unless given, and printed so that the game can be
+replayed with ``--seed``) and the victory card's objectives, once. At the person's first decision a summary of the
+game's start (:func:`tribune_arena.human.explain.start_lines`: the others' set-up discards are no change); at each
+later one a compact summary of what changed since the last one (money, laurels, legions, placements, take-overs,
+own cards by name: :func:`tribune_arena.human.explain.changes_since`), a one-line progress summary on the victory
+card when it changed, the decision in words, in a take-over the set built so far and the set to beat, and the legal
+choices numbered 1..k, each with its cost and effect in words (bids: the range of amounts and what is at stake).
+Every line fits the terminal's width (:func:`fit`: long choices wrap with a hanging indent), and no internal id
+is shown: the log and the text board go through :func:`tribune_arena.human.explain.person_text`. The words come
+from :mod:`tribune_arena.human.explain`, which the web app shares. A number
 picks; ``help``, ``board`` (the whole board as the seat sees it), ``goal`` (the victory card and everybody's
 progress), ``recent`` (the log lines since the last decision), ``log``, ``hand``, ``choices`` and ``quit`` are
 commands. Anything else gets a helpful message and the question again; end of input leaves the game cleanly.
@@ -20,7 +24,11 @@ who holds it (R36-R40), and what an assassin card does in a take-over (R31). Eve
 
 from __future__ import annotations
 
+import re
+import secrets
+import shutil
 import sys
+import textwrap
 from collections.abc import Sequence
 from typing import Protocol, TextIO
 
@@ -52,6 +60,37 @@ TITLES = {
     RuleSet.BRUTII: "Tribune with the expansion and the Brutii (P{brutii} is the Brutii)",
 }
 """The first words of a game, per rule set (``{brutii}``: the Brutii's seat)."""
+SEED_DIGITS = 6
+"""A seed drawn for a game has at most this many digits (easy to type again)."""
+MIN_WIDTH, MAX_WIDTH = 40, 120
+"""The width lines are fitted to: the terminal's, within these bounds (longer lines are hard to read)."""
+
+
+def draw_seed() -> int:
+    """A seed for a new game, drawn from the operating system's randomness (``0`` to ``10**SEED_DIGITS - 1``)."""
+    return secrets.randbelow(10**SEED_DIGITS)
+
+
+def terminal_width() -> int:
+    """The terminal's width (``COLUMNS`` when set, 80 when unknown), within :data:`MIN_WIDTH`..:data:`MAX_WIDTH`."""
+    return max(MIN_WIDTH, min(MAX_WIDTH, shutil.get_terminal_size().columns))
+
+
+_HANGING = re.compile(r"^( *)(\d+\. +|- +)?")
+
+
+def fit(line: str, width: int) -> list[str]:
+    """``line`` wrapped to ``width`` columns: a numbered choice (``  12. ...``) or a list item (``  - ...``)
+    continues under its text, any other line four columns deeper than it starts; words longer than a line are
+    broken."""
+    if len(line) <= width:
+        return [line]
+    found = _HANGING.match(line)
+    lead, marker = (found[1], found[2]) if found else ("", None)
+    indent = " " * (len(lead) + len(marker)) if marker else lead + "    "
+    if len(indent) > width // 2:
+        indent = " " * 4
+    return textwrap.wrap(line, width, subsequent_indent=indent, break_on_hyphens=False) or [line[:width]]
 
 
 class LineSource(Protocol):
@@ -75,18 +114,26 @@ class HumanGame:
         config: GameConfig,
         opponents: Sequence[str],
         seat: int = 0,
-        seed: int = 0,
+        seed: int | None = None,
         input_stream: LineSource | None = None,
         output: TextIO | None = None,
+        width: int | None = None,
     ) -> None:
-        """Raises ``ValueError`` for a bad seat or count, :class:`~agents.AgentError` for a bad spec or an opponent
-        that does not play this game (:meth:`~agents.Agent.supports`'s message), before any agent is kept."""
+        """``seed`` None: drawn (:func:`draw_seed`); ``width``: the columns lines are fitted to (default:
+        :func:`terminal_width`). Raises ``ValueError`` for a bad seat, count or width, :class:`~agents.AgentError`
+        for a bad spec or an opponent that does not play this game (:meth:`~agents.Agent.supports`'s message),
+        before any agent is kept."""
         if len(opponents) != config.players - 1:
             raise ValueError(f"{config.players} players need {config.players - 1} opponents, got {len(opponents)}")
         if not 0 <= seat < config.players:
             raise ValueError(f"--seat must be in 0..{config.players - 1}, got {seat}")
+        if width is not None and width < MIN_WIDTH:
+            raise ValueError(f"width must be at least {MIN_WIDTH} columns, got {width}")
         check_specs_support(opponents, config)
+        seed = draw_seed() if seed is None else seed
         self.seat = seat
+        self.seed = seed
+        self.width = terminal_width() if width is None else width
         self.input: LineSource = input_stream or sys.stdin
         self.out = output or sys.stdout
         self.game = Game.new(config, seed=seed)
@@ -102,15 +149,19 @@ class HumanGame:
             agent.reset(s, config, seed * 1000 + s)
             self.names.append(agent.spec)
         self._shown = 0  # events already shown to the person
-        self._mark: explain.Mark | None = None  # the moment of the person's last decision (set by play)
+        self._mark: explain.Mark | None = None  # the moment of the person's last decision (None before the first)
+        self._progress = ""  # the progress line last shown (or known from the start)
 
     # -- output helpers ----------------------------------------------------------
 
     def say(self, text: str = "") -> None:
-        print(text, file=self.out)
+        """Print ``text``, each line fitted to the width (:func:`fit`)."""
+        for line in text.split("\n"):
+            for part in fit(line, self.width):
+                print(part, file=self.out)
 
     def _readable(self, start: int = 0) -> list[str]:
-        return [e.text for e in self.game.events[start:] if e.private_to in (-1, self.seat)]
+        return explain.log_lines(self.game, self.seat, start)
 
     def _new_log(self) -> None:
         """The log lines since the person's last decision (the ``recent`` command, and at the end of the game)."""
@@ -121,12 +172,21 @@ class HumanGame:
                 self.say(f"  {line}")
 
     def _summary(self) -> None:
-        """What changed since the person's last decision, in a few lines (not the board)."""
+        """What changed since the person's last decision, in a few lines (not the board); before the first one the
+        game's start (:func:`~tribune_arena.human.explain.start_lines`)."""
         if self._mark is None:
-            self._mark = explain.mark(self.game, self.seat)
+            self.say("\n".join(explain.start_lines(self.game, self.seat)))
+            return
         self.say("Since your last decision:")
         for line in explain.changes_since(self.game, self.seat, self._mark):
             self.say(f"  {line}")
+
+    def _progress_line(self) -> None:
+        """The one-line progress on the victory card, when it changed since it was last shown."""
+        line = explain.progress_line(self.game, self.seat)
+        if line != self._progress:
+            self._progress = line
+            self.say(line)
 
     def _hand(self) -> str:
         tables = self.game.state.tables
@@ -156,7 +216,8 @@ class HumanGame:
         faction = ""
         if pending.faction >= 0:
             faction = f" ({self.game.config.components.factions[pending.faction].name})"
-        return f"Your decision, P{self.seat}, round {self.game.round}{faction}: {DECISIONS[pending.kind].prompt}"
+        when = f"round {self.game.round}" if self.game.round else "set-up"
+        return f"Your decision, P{self.seat}, {when}{faction}: {DECISIONS[pending.kind].prompt}"
 
     def _choices(self, pending: Pending, legal: Sequence[Action]) -> None:
         if is_bid(pending.kind):
@@ -186,7 +247,7 @@ class HumanGame:
         elif word in ("choices", "list", "c"):
             self._choices(pending, legal)
         elif word in ("board", "b"):
-            self.say(self.game.render(self.seat))
+            self.say(explain.board_text(self.game, self.seat))
         elif word in ("goal", "victory", "g"):
             self.say("\n".join(explain.victory_lines(self.game, self.seat)))
         elif word in ("recent", "r"):
@@ -227,9 +288,9 @@ class HumanGame:
     def _human(self, pending: Pending) -> Action:
         legal = self.game.legal_actions()
         self.say()
-        self.say("=" * 100)
+        self.say("=" * self.width)
         self._summary()
-        self.say(explain.progress_line(self.game, self.seat))
+        self._progress_line()
         self.say(self._question(pending))
         for line in explain.takeover_lines(self.game, self.seat):
             self.say(line)
@@ -263,8 +324,9 @@ class HumanGame:
         brutii = self.game.view(self.seat).brutii
         title = TITLES[self.game.config.rules].format(brutii=brutii)
         self.say(f"{title}: {self.game.num_players} players ({seats}). Type 'help' at any question.")
-        self.say("\n".join(explain.victory_lines(self.game, self.seat)))
-        self._mark = explain.mark(self.game, self.seat)
+        self.say(f"Deal: seed {self.seed} (replay this game with --seed {self.seed})")
+        self.say("\n".join(explain.victory_lines(self.game, self.seat, progress=False)))
+        self._progress = explain.progress_line(self.game, self.seat)  # nobody has met anything yet: not shown
         try:
             while (pending := self.game.pending) is not None:
                 action = self._human(pending) if pending.seat == self.seat else self._agent(pending.seat)
@@ -280,9 +342,9 @@ class HumanGame:
     def _result(self) -> None:
         game = self.game
         self.say()
-        self.say("=" * 100)
+        self.say("=" * self.width)
         self._new_log()
-        self.say(game.render(self.seat))
+        self.say(explain.board_text(game, self.seat))
         self.say("\n".join(explain.victory_lines(game, self.seat)))
         self.say("\nGame over" + (" (round limit reached)" if game.truncated else "") + ". Final result:")
         scores, ranks = game.scores(), game.ranks()
@@ -292,7 +354,8 @@ class HumanGame:
         if self.seat in game.winners:
             self.say("You win!" if len(game.winners) == 1 else "You share the win!")
         else:
-            self.say("Winner(s): " + ", ".join(f"P{s} {self.names[s]}" for s in game.winners))
+            winners = "Winner: " if len(game.winners) == 1 else "Winners: "
+            self.say(winners + ", ".join(f"P{s} {self.names[s]}" for s in game.winners))
 
 
 OPT_OUT = "out"
