@@ -229,7 +229,7 @@ class _ParameterLog(dict[str, str]):
         self.agent = agent
         self.asked: dict[str, AgentParameter] = {}
 
-    def pop(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+    def pop(self, key: str, default: Any = None) -> Any:
         value = "a command line" if self.agent in _COMMAND_LINE else "a file"
         self.asked.setdefault(key, AgentParameter(key, value, default or None))
         return default

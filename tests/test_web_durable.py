@@ -9,6 +9,7 @@ or the app through Flask's test client where a test needs agents registered by :
 from __future__ import annotations
 
 import http.client
+import importlib
 import json
 import os
 import re
@@ -24,7 +25,6 @@ from typing import Any
 
 import pytest
 
-import tests.hostile_agents  # noqa: F401  (registers the ``hostile`` agents)
 from tribune_arena.human.web.app import create_app
 from tribune_arena.human.web.session import GameManager, SaveDir
 from tribune_arena.human.web.store import GAMES_FILE, StoreError
@@ -311,6 +311,9 @@ def test_a_move_that_cannot_be_stored_is_undone(tmp_path: Path, monkeypatch: pyt
 
 @pytest.fixture
 def quick_bots(tmp_path: Path) -> Iterator[Any]:
+    """The app with bots limited to 0.4 s per move, and the ``hostile`` agents registered (imported here, not at
+    collection: a test that lists every registered agent must not meet them)."""
+    importlib.import_module("tests.hostile_agents")
     app = create_app(tmp_path, bot_seconds=0.4, bot_workers=1)
     yield app.test_client()
     app.extensions["tribune_games"].close()

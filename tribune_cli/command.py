@@ -165,10 +165,10 @@ class Command:
 
     def add_to(self, commands: argparse._SubParsersAction[Any]) -> argparse.ArgumentParser:
         """Add this command's parser to ``commands`` (a hidden command without a listing entry); returns it."""
-        listing = {} if self.hidden else {"help": self.summary}
-        parser: argparse.ArgumentParser = commands.add_parser(
-            self.name, description=self.description, epilog=self.epilog, formatter_class=HelpFormatter, **listing
-        )
+        options: dict[str, Any] = {"description": self.description, "epilog": self.epilog}
+        if not self.hidden:  # a parser added without help has no line in the listing
+            options["help"] = self.summary
+        parser: argparse.ArgumentParser = commands.add_parser(self.name, formatter_class=HelpFormatter, **options)
         self.add_arguments(parser)
         return parser
 

@@ -227,7 +227,11 @@ def _bench_tables(report: BenchReport) -> list[RenderableType]:
         caption="engine: legal_actions + apply; AEC: the PettingZoo loop of env(); games/s from the same loop; "
         "Gym: learner steps of TribuneSingleEnv against random opponents",
     )
-    costs = _table("Costs per call, mean µs over mid-game states", "players", "encode", "mask", "clone")
+    costs = _table(
+        "µs per call (mid-game)",
+        *("players", "encode", "mask", "clone"),
+        caption="means over mid-game states: observation, action mask, Game.clone()",
+    )
     paths = _table(
         "Environment paths, same run",
         *("players", "raw_env steps/s", "env() ÷ raw_env", f"batched x{BATCH} steps/s", "÷ Gym"),

@@ -413,12 +413,12 @@ def test_cli_play_expansion() -> None:
     args = ["play", "random", "--expansion", "--players", "3", "--round-limit", "2", "--seed", "4"]
     assert play.run(parse(args), input_stream=Always(out), output=out) == 0
     text = out.getvalue()
-    assert "with the expansion" in text and "refugium" in text and "capitoleum" in text
+    assert "with the expansion" in text and "  Refugium  " in text and "  Capitoleum  " in text  # the final board
     assert "officials: " in text and "Final result:" in text
     # the same game without --expansion has no expansion board
     out = io.StringIO()
     assert play.run(parse(args[:2] + args[3:]), input_stream=Always(out), output=out) == 0
-    assert "refugium" not in out.getvalue() and "with the expansion" not in out.getvalue()
+    assert "Refugium" not in out.getvalue() and "with the expansion" not in out.getvalue()
 
 
 def test_cli_play_expansion_refuses_agents_that_do_not_play_it(capsys: pytest.CaptureFixture[str]) -> None:
@@ -505,7 +505,7 @@ def test_a_person_plays_the_brutii_through_every_decision_of_his_own() -> None:
     for card in BrutiiCard:  # every card is offered with its effect, numbers from the component file
         assert f"({card_effect(card, spec.brutii)})" in text, card
     assert "or 'out' to opt out of the chariot auction (sealed, R49)" in text  # R49
-    assert "opts out of the chariot auction" in text or "opts out (sealed)" in text
+    assert "You: opt out of the chariot auction (sealed" in text
 
 
 def test_a_person_beside_the_brutii_plays_a_family() -> None:

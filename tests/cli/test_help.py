@@ -14,8 +14,7 @@ import shlex
 import pytest
 from rich.console import Console
 
-from agents import make_agent
-from agents import specs
+from agents import make_agent, specs
 from agents.specs import STRENGTH, agent_names, agent_parameters
 from tribune_arena.bench.environments import BenchReport, BuildFigures, PeerFigures, TribuneFigures
 from tribune_cli import core
@@ -50,7 +49,7 @@ def _sub_parsers() -> dict[str, argparse.ArgumentParser]:
 
 def _examples(text: str) -> list[str]:
     """The command lines of the "examples:" section (the help's last section); each other line is a comment."""
-    head, found, section = text.partition("\nexamples:\n")
+    _, found, section = text.partition("\nexamples:\n")
     assert found, "no examples: section"
     commands = []
     for line in section.rstrip("\n").splitlines():
@@ -191,8 +190,8 @@ def test_every_listed_option_is_one_the_agent_takes(name: str) -> None:
 
 
 def _report(builds: list[BuildFigures]) -> BenchReport:
-    names = [field.name for field in dataclasses.fields(TribuneFigures)]
-    rows = [TribuneFigures(**{n: players if n == "players" else 123_456.789 for n in names}) for players in (2, 3, 4, 5)]
+    figures = {field.name: 123_456.789 for field in dataclasses.fields(TribuneFigures) if field.name != "players"}
+    rows = [TribuneFigures(players, **figures) for players in (2, 3, 4, 5)]
     peers = [PeerFigures(name, 4_701.0, 637.4) for name in ("tictactoe_v3", "connect_four_v3")]
     peers.append(PeerFigures("texas_holdem_v4", None, None, "needs rlcard"))
     note = "" if builds else "pure Python only: no compiled build installed (editable install, or compiling failed)"

@@ -216,8 +216,8 @@ class HumanGame:
         faction = ""
         if pending.faction >= 0:
             faction = f" ({self.game.config.components.factions[pending.faction].name})"
-        when = f"round {self.game.round}" if self.game.round else "set-up"
-        return f"Your decision, P{self.seat}, {when}{faction}: {DECISIONS[pending.kind].prompt}"
+        when = f", round {self.game.round}" if self.game.round else ""  # round 0: the prompt says "Set-up"
+        return f"Your decision, P{self.seat}{when}{faction}: {DECISIONS[pending.kind].prompt}"
 
     def _choices(self, pending: Pending, legal: Sequence[Action]) -> None:
         if is_bid(pending.kind):

@@ -108,18 +108,21 @@ class Decision:
 
 
 class _Games:
-    """The games a worker has seen, each at the last position it decided on."""
+    """The games a worker has seen, each at the last position it decided on (with the actions that led there)."""
 
     def __init__(self) -> None:
-        self._games: OrderedDict[str, tuple[Game, int]] = OrderedDict()
+        self._games: OrderedDict[str, tuple[Game, tuple[str, ...]]] = OrderedDict()
 
     def at(self, decision: Decision) -> Game:
-        game, played = self._games.pop(decision.game_id, (None, 0))
-        if game is None or played > len(decision.actions):
-            game, played = Game.new(config_from_dict(decision.config), seed=decision.seed), 0
-        for text in decision.actions[played:]:
+        """The game of ``decision`` at its position: the cached one moved on if its actions lead there, else a
+        replay from the seed."""
+        actions = decision.actions
+        game, seen = self._games.pop(decision.game_id, (None, ()))
+        if game is None or actions[: len(seen)] != seen:
+            game, seen = Game.new(config_from_dict(decision.config), seed=decision.seed), ()
+        for text in actions[len(seen) :]:
             game.apply(parse_action(text))
-        self._games[decision.game_id] = (game, len(decision.actions))
+        self._games[decision.game_id] = (game, actions)
         while len(self._games) > _CACHED_GAMES:
             self._games.popitem(last=False)
         return game
