@@ -25,6 +25,7 @@ Run (needs ``pip install -e '.[train]'``)::
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -40,6 +41,11 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 from tribune_env.envs.registration import EXPANSION_SINGLE_MODULE_ID, SINGLE_MODULE_ID, GymEnvFactory
 
 
+def say(text: str) -> None:
+    """A line of progress on stderr (stdout keeps the summary)."""
+    print(text, file=sys.stderr, flush=True)
+
+
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0] if __doc__ else None)
     parser.add_argument("--timesteps", type=int, default=50_000, help="learner decisions, summed over environments")
@@ -52,6 +58,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--eval-games", type=int, default=4, help="games of the maskable evaluation (0: none)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--save", type=Path, default=None, help="where to save the model (.zip)")
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=sys.stderr.isatty(),
+        help="SB3's progress bar on stderr (default: on a terminal)",
+    )
     args = parser.parse_args(argv)
     if args.timesteps < 1 or args.n_envs < 1 or args.n_steps < 2 or args.eval_games < 0:
         parser.error("--timesteps and --n-envs must be >= 1, --n-steps >= 2 and --eval-games >= 0")
@@ -89,7 +101,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
             seed=args.seed, device="cpu",
         )
         start = time.perf_counter()
-        model.learn(total_timesteps=args.timesteps)
+        say(f"training {args.timesteps:,} steps")
+        model.learn(total_timesteps=args.timesteps, progress_bar=args.progress)
         seconds = time.perf_counter() - start
         summary: dict[str, Any] = {
             "vec": args.vec,
@@ -102,6 +115,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
             model.save(args.save)
             summary["model"] = str(args.save)
         if args.eval_games:
+            say(f"evaluating {args.eval_games} games")
             env_id = EXPANSION_SINGLE_MODULE_ID if args.expansion else SINGLE_MODULE_ID
             eval_env: Monitor[Any, Any] = Monitor(gym.make(env_id, players=args.players))
             eval_env.reset(seed=args.seed + 1)

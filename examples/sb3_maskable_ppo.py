@@ -12,6 +12,7 @@ Run (needs ``pip install -e '.[train]'``)::
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -26,6 +27,11 @@ import tribune_env  # noqa: F401  (registers the environments)
 from tribune_env.envs.registration import EXPANSION_SINGLE_ID, SINGLE_ID
 
 
+def say(text: str) -> None:
+    """A line of progress on stderr (stdout keeps the summary)."""
+    print(text, file=sys.stderr, flush=True)
+
+
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0] if __doc__ else None)
     parser.add_argument("--timesteps", type=int, default=20_000, help="learner decisions to train on")
@@ -35,6 +41,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--eval-games", type=int, default=10, help="games of the maskable evaluation (0: none)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--save", type=Path, default=None, help="where to save the model (.zip)")
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=sys.stderr.isatty(),
+        help="SB3's progress bar on stderr (default: on a terminal)",
+    )
     args = parser.parse_args(argv)
     if args.timesteps < 1 or args.n_steps < 2 or args.eval_games < 0:
         parser.error("--timesteps must be >= 1, --n-steps >= 2 and --eval-games >= 0")
@@ -50,7 +62,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         "MlpPolicy", env, n_steps=args.n_steps, batch_size=min(64, args.n_steps), seed=args.seed, device="cpu"
     )
     start = time.perf_counter()
-    model.learn(total_timesteps=args.timesteps)
+    say(f"training {args.timesteps:,} steps")
+    model.learn(total_timesteps=args.timesteps, progress_bar=args.progress)
     seconds = time.perf_counter() - start
     summary: dict[str, Any] = {"timesteps": int(model.num_timesteps), "steps_per_s": model.num_timesteps / seconds}
     if args.save is not None:
@@ -58,6 +71,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         model.save(args.save)
         summary["model"] = str(args.save)
     if args.eval_games:
+        say(f"evaluating {args.eval_games} games")
         eval_env: Monitor[Any, Any] = Monitor(gym.make(env_id, players=args.players))
         eval_env.reset(seed=args.seed + 1)
         # sb3-contrib's evaluation asks the environment for its masks before every prediction

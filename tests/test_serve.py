@@ -16,6 +16,7 @@ from tribune_arena.replay.text import replay_game
 from tribune_arena.tournament.store import ResultStore
 from tribune_cli.main import main as tribune_main
 from tribune_cli.serve import is_loopback
+from tribune_env.engine.config import DEFAULT_ROUND_LIMIT
 
 SHORT = {"players": 2, "opponents": "random", "round_limit": 1, "seed": 11}
 
@@ -72,6 +73,12 @@ def test_page_and_options(client: Any) -> None:
     assert 5 in options["rules"]["brutii"]["players"]
     cards = {c["id"]: c for c in options["rules"]["base"]["victory_cards"]}
     assert cards["alea_long"]["title"] and cards["alea_long"]["required"]["4"] == 4
+    assert options["round_limit"] == DEFAULT_ROUND_LIMIT and options["default_level"] == "strong"
+    for rules, strongest in [("base", "ppo"), ("expansion", "ppo-expansion"), ("brutii", "ppo-brutii")]:
+        levels = options["rules"][rules]["levels"]
+        assert [level["label"] for level in levels] == ["Beginner", "Intermediate", "Strong", "Strongest"]
+        assert [level["spec"] for level in levels] == ["random", "greedy", "heuristic", strongest]
+    assert 'value="60"' not in page_html and "How to play" in page_html
 
 
 def test_new_game_lists_the_choices_in_words(client: Any) -> None:
@@ -88,6 +95,7 @@ def test_new_game_lists_the_choices_in_words(client: Any) -> None:
         assert choice["card"] and '[data-where="hand"][data-seat="1"]' in choice["targets"][0]  # a set-up discard
         label = re.search(r'data-card="([^"]+)"', choice["targets"][0])
         assert label and f'data-card="{label[1]}" data-where="hand"' in state["board"]
+        assert choice["group"].endswith(" cards") and "_" not in choice["group"]  # grouped by the card's faction
     assert any("Alea" in line for line in state["victory"]) and len(state["progress"]) == 3
     assert state["progress_line"].startswith("Victory card")
     assert state["changes"]  # what changed since the last decision (at the start: nothing, or the bots' moves)
@@ -332,9 +340,13 @@ def test_a_whole_game_by_clicks_in_chromium(tab: Any, server: tuple[str, Path], 
     tab.check("input[name=rules][value=base]")
     tab.select_option("#players", "2")
     tab.select_option("#victory-card", "alea_short")
-    tab.fill("#round-limit", "1")
     tab.fill("#seed", "5")
-    tab.locator("#opponents input").first.fill("random")
+    assert tab.is_hidden("#round-limit") and tab.input_value("#opponents select") == "strong"
+    tab.select_option("#opponents select", "beginner")  # the named level: random
+    tab.click("#advanced summary")
+    assert tab.input_value("#round-limit") == str(DEFAULT_ROUND_LIMIT)
+    assert tab.get_attribute("#specs input", "placeholder") == "random"
+    tab.fill("#round-limit", "1")
     shots = {"setup": tmp_path / "setup.png"}
     tab.screenshot(path=str(shots["setup"]))
     tab.click("#start")
@@ -382,7 +394,8 @@ def test_clear_json_errors_reach_the_page(tab: Any, server: tuple[str, Path]) ->
     tab.goto(url + "#game=0123456789abcdef")
     tab.wait_for_selector("body[data-ready='1']")
     assert "unknown game id" in tab.text_content("#error") and tab.is_visible("#setup")
-    tab.locator("#opponents input").first.fill("nobody")
+    tab.click("#advanced summary")
+    tab.locator("#specs input").first.fill("nobody")
     tab.click("#start")
     tab.wait_for_selector("#error:not([hidden])")
     tab.wait_for_function("document.querySelector('#error').textContent.includes('unknown agent')")

@@ -303,7 +303,8 @@ class RLlibTrainer(Trainer):
         say = f"training {max(0, total - model.num_timesteps):,} steps with {cfg.ray.env_runners} env runner(s)"
         self.say(f"{say} x {cfg.ray.envs_per_env_runner} game(s) (Ray RLlib PPO)")
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-        with Progress(*columns, console=self.console, disable=not cfg.run.progress_bar) as bar:
+        lines = self.progress_lines(model.num_timesteps)
+        with Progress(*columns, console=self.console, disable=not self.progress_bar()) as bar:
             task = bar.add_task("learner steps", total=total, completed=model.num_timesteps)
             lost: float | None = None  # since when no env runner has sampled
             while model.num_timesteps < total:
@@ -324,6 +325,8 @@ class RLlibTrainer(Trainer):
                 model.num_timesteps += sampled
                 steps = model.num_timesteps
                 bar.update(task, completed=min(steps, total))
+                if lines is not None:
+                    lines.update(steps)
                 self._log_progress(model, result, time.perf_counter() - start)
                 snapshot = None
                 if cfg.league.enabled and _crossed(before, steps, cfg.league.snapshot_every):

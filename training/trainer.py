@@ -140,6 +140,39 @@ def check_resume(meta: dict[str, Any], config: TrainConfig, path: Path) -> list[
     return changes
 
 
+PROGRESS_EVERY = 60.0
+"""Seconds between two lines of progress on a console that is no terminal (a terminal shows a progress bar)."""
+
+
+class StepProgress:
+    """Training progress as one line every ``every`` seconds (``say``), for a console that is no terminal: steps
+    done of ``total``, the share, the rate since the start and the time left at that rate. Nothing within the first
+    ``every`` seconds, so a short run prints none. ``clock`` is injectable."""
+
+    def __init__(
+        self,
+        say: Any,
+        total: int,
+        done: int = 0,
+        every: float = PROGRESS_EVERY,
+        clock: Any = time.monotonic,
+    ) -> None:
+        self.say, self.total, self.every, self.clock = say, total, every, clock
+        self.start_steps = done
+        self.start = self.last = clock()
+
+    def update(self, steps: int) -> None:
+        """Say a line when ``every`` seconds passed since the last one (or the start)."""
+        now = self.clock()
+        if now - self.last < self.every:
+            return
+        self.last = now
+        rate = (steps - self.start_steps) / max(now - self.start, 1e-9)
+        left = f", about {(self.total - steps) / rate / 60:.0f} min left" if rate > 0 and steps < self.total else ""
+        share = steps / self.total if self.total else 1.0
+        self.say(f"trained {steps:,} of {self.total:,} steps ({share:.0%}), {rate:,.0f} steps/s{left}")
+
+
 class Trainer:
     """Builds the environments and model of a run and trains it (see the module docstring)."""
 
@@ -152,6 +185,17 @@ class Trainer:
 
     def say(self, text: str) -> None:
         self.console.print(text, soft_wrap=True, markup=False, highlight=False)
+
+    def progress_bar(self) -> bool:
+        """Whether to show a progress bar: ``run.progress_bar`` and the console is a terminal."""
+        return self.config.run.progress_bar and self.console.is_terminal
+
+    def progress_lines(self, done: int) -> StepProgress | None:
+        """The periodic one-line progress (:class:`StepProgress`) when ``run.progress_bar`` is set but the console is
+        no terminal (a log file, CI), else None."""
+        if not self.config.run.progress_bar or self.console.is_terminal:
+            return None
+        return StepProgress(self.say, self.config.run.total_timesteps, done)
 
     # -- model ----------------------------------------------------------------------
 
@@ -444,9 +488,12 @@ class Trainer:
         start = time.perf_counter()
         if remaining > 0:
             self.say(f"training {remaining:,} steps with {cfg.n_envs} environment(s) ({cfg.vec_env})")
+            callbacks = [callback]
+            if (lines := self.progress_lines(int(model.num_timesteps))) is not None:
+                callbacks.append(_progress_callback(lines))
             try:
                 model.learn(
-                    remaining, callback=callback, reset_num_timesteps=False, progress_bar=cfg.run.progress_bar
+                    remaining, callback=callbacks, reset_num_timesteps=False, progress_bar=self.progress_bar()
                 )
             except KeyboardInterrupt:
                 saved = self.save(model)
@@ -482,7 +529,7 @@ class Trainer:
         pre = self.config.pretrain
         cfg = self.config
         start = time.perf_counter()
-        with Progress(console=self.console, disable=not cfg.run.progress_bar) as bar:
+        with Progress(console=self.console, disable=not self.progress_bar()) as bar:
             task = bar.add_task(f"imitation games ({pre.teacher})", total=pre.games)
             data = collect(
                 pre.teacher, cfg.env.game, pre.games, cfg.seed, pre.keep, cfg.env.reward,
@@ -498,6 +545,18 @@ class Trainer:
                      "held-out accuracy {val_accuracy:.1%}".format(**metrics))
 
         pretrain(model.policy, data, pre.epochs, pre.batch_size, pre.learning_rate, pre.value_coef, cfg.seed, log)
+
+
+def _progress_callback(lines: StepProgress) -> Any:
+    """An SB3 callback that tells ``lines`` the steps done after every environment step."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class ProgressLines(BaseCallback):  # type: ignore[misc]
+        def _on_step(self) -> bool:
+            lines.update(int(self.num_timesteps))
+            return True
+
+    return ProgressLines()
 
 
 def _steps_of(path: Path) -> int:

@@ -38,7 +38,6 @@ from tribune_env.engine.decisions import BRUTII_DECISION_KINDS, DecisionKind
 from tribune_env.engine.game import Game
 from tribune_env.engine.registry import DECISIONS, option_labels
 
-
 NARROW = 72
 """The terminal width of the whole scripted games: every line printed must fit it."""
 

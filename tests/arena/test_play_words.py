@@ -9,6 +9,7 @@ The whole scripted games of every expansion and Brutii decision kind check the w
 from __future__ import annotations
 
 import io
+import itertools
 import random
 import re
 from typing import Any
@@ -187,4 +188,4 @@ def test_every_base_decision_fits_the_width_in_words(kind: DecisionKind) -> None
     assert kind in session.kinds and "Final result:" in out.getvalue()
     check_layout(out.getvalue(), NARROW, game.config)
     shown = [ln for ln in session.transcript.getvalue().splitlines() if ln.startswith("Victory card: objectives")]
-    assert all(a != b for a, b in zip(shown, shown[1:], strict=False))
+    assert all(a != b for a, b in itertools.pairwise(shown))

@@ -779,11 +779,10 @@ def plural_words(text: str) -> str:
 
 @dataclass(frozen=True)
 class _Vocabulary:
-    """The internal ids of one component set and the words a person reads instead; ``cards`` are the card labels
-    (``vestals:3``), a run of which is written as a list."""
+    """The internal ids of one component set and the words a person reads instead: ``pattern`` finds an id,
+    ``run`` a run of card labels (``vestals:3 ?? senators:7``), which is written as a list."""
 
     words: dict[str, str]
-    cards: frozenset[str]
     pattern: re.Pattern[str]
     run: re.Pattern[str]
 
@@ -802,7 +801,6 @@ _PROPER = {
     "brutii": "Brutii",
     "tribunus plebis": "Tribunus Plebis",
     "augur": "Augur",
-    "legates": "Legates",
 }
 _PROPER_WORDS = re.compile(r"\b(" + "|".join(sorted(map(re.escape, _PROPER), key=len, reverse=True)) + r")\b")
 
@@ -814,6 +812,8 @@ def _kind_words(key: str) -> str:
 
 
 def _vocabulary(game: Game) -> _Vocabulary:
+    """The ids of ``game``'s component set (cards, spaces, regions, victory cards of every rule set), the decision
+    keys, the phases and the slave nationalities, with their words."""
     tables = game.state.tables
     cards = {tables.card_label[c]: tables.card_name(c) for c in range(tables.num_card_types)}
     words: dict[str, str] = dict(cards)
@@ -828,7 +828,6 @@ def _vocabulary(game: Game) -> _Vocabulary:
     card = rf"(?:{labels}|\?\?)"
     return _Vocabulary(
         words,
-        frozenset(cards),
         re.compile(rf"(?<![\w:])(?:{ids})(?![\w:])"),
         re.compile(rf"(?<![\w:?]){card}(?: {card})+(?![\w:?])"),
     )
@@ -877,6 +876,14 @@ def _brutii_words(text: str) -> str:
     return _BRUTII_ROWS.sub(lambda row: _BRUTII_LIST.sub(lambda m: _BRUTII_WORDS[m[1]], row[0]), text)
 
 
+_HIDDEN = re.compile(r"(?<![\w?])\?\?(?![\w?])")
+
+
+def _hidden(count: int) -> str:
+    """``count`` face-down cards in words (the text board writes each as ``??``)."""
+    return "face-down card" if count == 1 else f"{count} face-down cards"
+
+
 def person_text(game: Game, text: str) -> str:
     """The engine's ``text`` (a log line, the text board, an action described) in a person's words: every internal
     id (a card label ``vestals:3``, a space label ``thermae:1``, a region key ``field_of_mars``, a victory card id
@@ -902,14 +909,6 @@ def person_text(game: Game, text: str) -> str:
     text = plural_words(vocabulary.pattern.sub(lambda m: vocabulary.words[m[0]], text))
     text = _ONE.sub(lambda m: f"{m[1]} {m[2] or 'denarius'}", text)
     return _brutii_words(text) if game.config.brutii else text
-
-
-_HIDDEN = re.compile(r"(?<![\w?])\?\?(?![\w?])")
-
-
-def _hidden(count: int) -> str:
-    """``count`` face-down cards in words (the text board writes each as ``??``)."""
-    return "face-down card" if count == 1 else f"{count} face-down cards"
 
 
 _BOARD_ROW = re.compile(r"^  ([a-z_]+) +(?=cards|followers)", re.M)

@@ -29,9 +29,10 @@ import gzip
 import json
 import multiprocessing
 import os
+import queue
 import re
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from html import escape
 from importlib import resources
@@ -226,43 +227,56 @@ def _draw_steps(
     return chunk
 
 
-_WORKER_GAME: tuple[GameRecord, Components | None] | None = None
+_WORKER: tuple[GameRecord, Components | None, Any] | None = None
+"""In a worker process: the game to draw and the queue that counts the steps drawn."""
 
 
-def _init_worker(record: GameRecord, components: Components | None) -> None:
-    global _WORKER_GAME
-    _WORKER_GAME = (record, components)
+def _init_worker(record: GameRecord, components: Components | None, drawn: Any) -> None:
+    global _WORKER
+    _WORKER = (record, components, drawn)
 
 
 def _draw_in_worker(start: int, stop: int) -> _Chunk:
-    assert _WORKER_GAME is not None, "the worker was not initialised"
-    return _draw_steps(*_WORKER_GAME, start, stop)
+    assert _WORKER is not None, "the worker was not initialised"
+    record, components, drawn = _WORKER
+    return _draw_steps(record, components, start, stop, drawn.put)
+
+
+CHUNKS_PER_WORKER = 3
+"""Chunks of steps per worker: a few, so that a worker slowed by other work on the machine delays the end little,
+and not many, since each chunk replays the game from its start."""
 
 
 def _draw_in_workers(
     record: GameRecord, components: Components | None, count: int, workers: int, progress: Progress | None
 ) -> list[_Chunk]:
-    """All ``count`` steps drawn by ``workers`` processes, in chunks of a few dozen steps; the chunks in order."""
-    size = max(8, min(64, -(-count // (workers * 6))))
+    """All ``count`` steps drawn by ``workers`` processes in :data:`CHUNKS_PER_WORKER` chunks each; the chunks in
+    order. The workers count every step drawn on a queue, which feeds ``progress``."""
+    size = max(8, -(-count // (workers * CHUNKS_PER_WORKER)))
     bounds = [(a, min(a + size, count)) for a in range(0, count, size)]
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     if context.get_start_method() == "forkserver":
         context.set_forkserver_preload([__name__])
-    done: dict[int, _Chunk] = {}
+    drawn = context.Queue()
     with ProcessPoolExecutor(
         max_workers=min(workers, len(bounds)),
         mp_context=context,
         initializer=_init_worker,
-        initargs=(record, components),
+        initargs=(record, components, drawn),
     ) as pool:
-        futures = {pool.submit(_draw_in_worker, a, b): i for i, (a, b) in enumerate(bounds)}
-        for future in as_completed(futures):
-            i = futures[future]
-            done[i] = future.result()
+        futures = [pool.submit(_draw_in_worker, a, b) for a, b in bounds]
+        told = 0
+        while told < count and not any(f.done() and f.exception() is not None for f in futures):
+            try:
+                told += drawn.get(timeout=0.2)
+            except queue.Empty:
+                continue
             if progress is not None:
-                progress(bounds[i][1] - bounds[i][0])
-    return [done[i] for i in range(len(bounds))]
+                progress(1)
+        chunks = [f.result() for f in futures]
+    drawn.close()
+    return chunks
 
 
 # -- the score chart ---------------------------------------------------------------------------------------

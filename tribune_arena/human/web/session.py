@@ -41,11 +41,12 @@ from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from agents import AgentError
-from agents.specs import agent_names, parse_spec
+from agents.specs import agent_names, agent_supports, parse_spec
 from tribune_arena.human import explain
 from tribune_arena.human.bot import bot_move
 from tribune_arena.human.web.bots import (
@@ -97,6 +98,7 @@ from tribune_env.engine.errors import TribuneError
 from tribune_env.engine.game import Game
 from tribune_env.engine.notation import action_text, parse_action
 from tribune_env.engine.registry import DECISIONS, is_bid
+from tribune_env.engine.tables import CardKind, SpaceKind
 
 HUMAN = "human"
 """The seating name of the person's seat in a saved record."""
@@ -238,9 +240,38 @@ def _game(doc: Mapping[str, Any]) -> GameConfig:
         raise WebError(422, str(exc)) from None
 
 
+LEVELS: tuple[tuple[str, str, Mapping[str, str]], ...] = (
+    ("beginner", "Beginner", {"base": "random", "expansion": "random", "brutii": "random"}),
+    ("intermediate", "Intermediate", {"base": "greedy", "expansion": "greedy", "brutii": "greedy"}),
+    ("strong", "Strong", {"base": "heuristic", "expansion": "heuristic", "brutii": "heuristic"}),
+    ("strongest", "Strongest", {"base": "ppo", "expansion": "ppo-expansion", "brutii": "ppo-brutii"}),
+)
+"""The opponents the new-game form offers by name, weakest first: (id, label, agent spec per rule set). The order is
+the measured one (docs/agents/strength.md: ``greedy`` and ``heuristic`` win every game against ``random``, ``greedy``
+finishes behind ``heuristic`` at one table, the shipped ``ppo`` models win well above parity against three
+``heuristic``). A spec whose agent does not play a rule set's default game falls back to :data:`FALLBACK_LEVEL_SPEC`."""
+FALLBACK_LEVEL_SPEC = "heuristic"
+DEFAULT_LEVEL = "strong"
+"""The level the form starts with."""
+
+
+@cache
+def _level_spec(rule_set: RuleSet, wanted: str) -> str:
+    """``wanted`` if its agent plays ``rule_set``'s default game (:func:`agent_supports`), else the fallback."""
+    return wanted if agent_supports(wanted, GameConfig.for_rules(rule_set)) is None else FALLBACK_LEVEL_SPEC
+
+
+def levels(rule_set: RuleSet) -> list[dict[str, str]]:
+    """The named opponent levels of ``rule_set``, weakest first, each ``{"id", "label", "spec"}``."""
+    return [
+        {"id": level, "label": label, "spec": _level_spec(rule_set, specs[rule_set.value])}
+        for level, label, specs in LEVELS
+    ]
+
+
 def game_options() -> dict[str, Any]:
     """What the new-game form offers: agent names, the rule sets of the packaged components (each with its player
-    counts, default player count and victory cards) and the default round limit."""
+    counts, default player count, victory cards and named opponent levels), the default level and round limit."""
     components = default_components()
     rules: dict[str, Any] = {}
     for rule_set in RuleSet:
@@ -262,12 +293,13 @@ def game_options() -> dict[str, Any]:
             "players": list(counts),
             "default_players": rule_set.default_players(components),
             "victory_cards": cards,
+            "levels": levels(rule_set),
         }
     return {
         "agents": agent_names(),
         "rules": rules,
         "round_limit": DEFAULT_ROUND_LIMIT,
-        "default_opponent": {"base": "heuristic", "expansion": "random"},
+        "default_level": DEFAULT_LEVEL,
     }
 
 
@@ -308,6 +340,32 @@ def _targets(game: Game, seat: int, action: Action) -> list[str]:
         case ChooseRegion(region):
             return [f'.region[data-region="{Region(region).key}"]']
     return []
+
+
+def _group(game: Game, action: Action) -> str:
+    """The heading the page groups ``action``'s button under: where it acts (the kind of place, the faction of a
+    card), else what it is."""
+    tables = game.state.tables
+    match action:
+        case PlaceFollower(space) if 0 <= space < len(tables.spaces):
+            place = tables.spaces[space].kind
+            return {SpaceKind.COIN_BOWL: "The coin bowl", SpaceKind.FACTION: "Faction fields"}.get(place, "Regions")
+        case PickCard(card) if 0 <= card < len(tables.card_kind):
+            kind = tables.card_kind[card]
+            if kind is CardKind.FACTION:
+                return f"{game.config.components.factions[tables.card_faction[card]].name} cards"
+            return "Slave cards" if kind is CardKind.SLAVE else "Assassin cards"
+        case ChooseFaction():
+            return "Factions"
+        case ChooseOfficial():
+            return "Officials"
+        case ChooseTile():
+            return "Favor of the emperor tiles"
+        case ChooseRegion():
+            return "Regions"
+        case Decline():
+            return "Pass"
+    return "Choices"
 
 
 def _amounts(legal: Sequence[Action]) -> list[int]:
@@ -664,6 +722,7 @@ class PlaySession:
                     "targets": _targets(game, self.seat, action),
                     "card": isinstance(action, PickCard),
                     "decline": isinstance(action, Decline),
+                    "group": _group(game, action),
                 }
             )
         bid = None

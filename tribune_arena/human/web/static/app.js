@@ -64,23 +64,49 @@ function refreshForm() {
   const cards = info.victory_cards.filter((c) => String(n) in c.required);
   fillSelect($("#victory-card"), [["", "random card"], ...cards.map((c) => [c.id, `${c.title} (${c.length})`])],
     $("#victory-card").value);
-  const box = $("#opponents");
-  const old = [...box.querySelectorAll("input")].map((i) => i.value);
-  const fallback = options.default_opponent[rules() === "base" ? "base" : "expansion"];
-  box.replaceChildren();
+  const levels = info.levels;
+  const oldLevels = [...$("#opponents").querySelectorAll("select")].map((i) => i.value);
+  const oldSpecs = [...$("#specs").querySelectorAll("input")].map((i) => i.value);
   const seat = Number($("#seat").value);
+  const levelRows = [];
+  const specRows = [];
   let k = 0;
   for (const s of seats) {
     if (s === seat) continue;
+    const level = el("select", null, "level");
+    level.id = `level-${k}`;
+    fillSelect(level, levels.map((l) => [l.id, l.label]),
+      levels.some((l) => l.id === oldLevels[k]) ? oldLevels[k] : options.default_level);
     const label = el("label", `P${s} `);
-    const input = el("input");
+    label.append(level);
+    levelRows.push(label);
+    const input = el("input", null, "opponent");
     input.setAttribute("list", "agent-names");
-    input.className = "opponent";
-    input.value = old[k] || fallback;
-    label.append(input);
-    box.append(label);
+    input.value = oldSpecs[k] || "";
+    const specLabel = el("label", `P${s} agent spec `);
+    specLabel.append(input);
+    specRows.push(specLabel);
     k += 1;
   }
+  $("#opponents").replaceChildren(...levelRows);
+  $("#specs").replaceChildren(...specRows);
+  refreshPlaceholders();
+}
+
+function refreshPlaceholders() {   // each spec field shows the spec of the level it would replace
+  const levels = options.rules[rules()].levels;
+  const chosen = [...$("#opponents").querySelectorAll("select")];
+  [...$("#specs").querySelectorAll("input")].forEach((input, k) => {
+    const level = levels.find((l) => l.id === chosen[k].value);
+    input.placeholder = level ? level.spec : "";
+  });
+}
+
+function opponents() {
+  const levels = options.rules[rules()].levels;
+  const chosen = [...$("#opponents").querySelectorAll("select")];
+  return [...$("#specs").querySelectorAll("input")].map((input, k) =>
+    input.value.trim() || levels.find((l) => l.id === chosen[k].value).spec);
 }
 
 async function startGame(event) {
@@ -90,10 +116,10 @@ async function startGame(event) {
     rules: rules(),
     players: Number($("#players").value),
     seat: Number($("#seat").value),
-    opponents: [...document.querySelectorAll("#opponents input")].map((i) => i.value.trim()),
+    opponents: opponents(),
     victory_card: $("#victory-card").value || null,
     point_variant: $("#point-variant").checked,
-    round_limit: Number($("#round-limit").value) || 60,
+    round_limit: Number($("#round-limit").value) || options.round_limit,
   };
   if ($("#seed").value !== "") body.seed = Number($("#seed").value);
   if (body.rules === "brutii" && $("#brutii-seat").value !== "") body.brutii_seat = Number($("#brutii-seat").value);
@@ -217,16 +243,27 @@ function showDecision(decision) {
   const targets = decision.choices.some((c) => c.targets.length);
   $("#hint").textContent = bid ? "Type your sealed bid." :
     targets ? "Click a highlighted card or space on the board, or a choice below." : "Click a choice.";
-  const box = $("#choices");
-  box.replaceChildren();
+  const groups = new Map();   // heading -> its buttons, in the order the choices come
   for (const choice of decision.choices) {
     const button = el("button", null, choice.card ? "choice card-choice" : "choice");
     button.type = "button";
     button.dataset.choice = String(choice.index);
     button.append(el("span", choice.words, "words"));
     if (choice.detail) button.append(el("span", choice.detail, "detail"));
-    box.append(button);
+    const group = choice.group || "Choices";
+    if (!groups.has(group)) groups.set(group, []);
+    groups.get(group).push(button);
   }
+  const sections = [];
+  for (const [heading, buttons] of groups) {
+    const section = el("section", null, "choice-group");
+    if (groups.size > 1) section.append(el("h3", heading));
+    const row = el("div", null, "choice-row");
+    row.append(...buttons);
+    section.append(row);
+    sections.push(section);
+  }
+  $("#choices").replaceChildren(...sections);
 }
 
 function showResult(s) {
@@ -269,6 +306,18 @@ async function init() {
   $("#setup-form").addEventListener("submit", startGame);
   $("#setup-form").addEventListener("change", (e) => {
     if (e.target.name === "rules" || e.target.id === "players" || e.target.id === "seat") refreshForm();
+    else if (e.target.classList.contains("level")) refreshPlaceholders();
+  });
+  $("#rules-link").addEventListener("click", (e) => {
+    e.preventDefault();
+    $("#how-to-play").open = true;
+    $("#how-to-play").scrollIntoView();
+    $("#how-to-play summary").focus();
+  });
+  $("#zoom").addEventListener("click", () => {
+    const fit = document.body.classList.toggle("fit-board");
+    $("#zoom").textContent = fit ? "Readable board" : "Fit board to the window";
+    $("#zoom").setAttribute("aria-pressed", String(fit));
   });
   $("#new-game").addEventListener("click", newGame);
   $("#new-game-top").addEventListener("click", newGame);
@@ -297,6 +346,7 @@ async function init() {
   await guarded(async () => {
     options = await api("GET", "/api/options");
     $("#agent-names").replaceChildren(...options.agents.map((a) => { const o = el("option"); o.value = a; return o; }));
+    $("#round-limit").value = String(options.round_limit);
     refreshForm();
   });
   const match = /game=([0-9a-f]+)/.exec(location.hash);
