@@ -637,6 +637,7 @@ def test_heuristic_uses_every_expansion_decision_kind() -> None:
     assert expansion_kinds <= seen
 
 
+@pytest.mark.slow
 def test_heuristic_and_greedy_beat_three_random_players() -> None:
     """A small sample of the strength measured in the README: each wins 8 of 8 four-player expansion games."""
     for spec in ("heuristic", "greedy"):

@@ -128,6 +128,7 @@ def test_sacrifices_for_an_eternal_favor_in_the_pantheon() -> None:
     assert decide(g) == PickCard(card(g, "praetorians:1"))
 
 
+@pytest.mark.slow
 def test_never_sends_the_assassin_against_its_own_set() -> None:
     for seed in range(40):
         g = Game.new(players=4, seed=seed)

@@ -112,6 +112,7 @@ def test_the_expansion_spec_loads_the_shipped_file(
     assert np.isfinite(load_policy(exported).logits(obs)).all()
 
 
+@pytest.mark.slow
 def test_a_training_run_on_the_expansion(tmp_path: Path) -> None:
     """`tribune train` with env.expansion: imitation, PPO, self-play snapshots and evaluation on expansion games; the
     checkpoint records the expansion space and plays as an agent."""

@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
+from slow_marks import slow_except_values
 
 from tribune_arena.human import explain
 from tribune_arena.human.terminal import HumanGame
@@ -76,7 +77,7 @@ def test_the_id_check_catches_ids() -> None:
     assert not leaks("place a follower on Thermae, space 2 -- costs 1 denarius", ids)
 
 
-@pytest.mark.parametrize("name", sorted(CONFIGS))
+@pytest.mark.parametrize("name", slow_except_values(sorted(CONFIGS), quick=["base", "brutii"]))
 def test_every_legal_choice_is_explained_in_words(name: str) -> None:
     config = CONFIGS[name]
     ids = internal_ids(config)

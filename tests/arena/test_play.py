@@ -300,6 +300,7 @@ def asked(text: str) -> set[DecisionKind]:
     return {kind for kind, rule in EXPANSION_KINDS.items() if f": {rule.prompt}\n" in text}
 
 
+@pytest.mark.slow
 def test_whole_expansion_games_ask_every_expansion_decision_in_words() -> None:
     """Scripted whole games (with invalid input mixed in) until the person met every expansion decision kind."""
     met: set[DecisionKind] = set()

@@ -20,6 +20,7 @@ from tribune_arena.tournament.store import ResultStore
 from tribune_cli.main import main
 
 ray: Any = pytest.importorskip("ray")
+pytestmark = pytest.mark.slow  # Ray instances take seconds to start
 
 DEFINITION = TournamentDefinition.create(("random", "random", "random"), players=3, games=6, seed=4, round_limit=4)
 

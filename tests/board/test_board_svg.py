@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from paths import ROOT
+from slow_marks import slow_except_values
 
 from tribune_env import Game
 from tribune_env.board import BOARD_HEIGHT, BOARD_WIDTH, board_svg
@@ -156,7 +157,7 @@ def swap_hidden(game: Game, viewer: int) -> Game | None:
     return other if changed else None
 
 
-@pytest.mark.parametrize("name", ["base4", "expansion4", "brutii5"])
+@pytest.mark.parametrize("name", slow_except_values(["base4", "expansion4", "brutii5"], quick=["base4", "brutii5"]))
 def test_a_seat_sees_nothing_hidden(name: str) -> None:
     """Two games that differ only in what a seat may not see draw the same for that seat, and differently for the
     omniscient drawing (so the swap did change something)."""

@@ -26,6 +26,7 @@ def play(game: Game, seed: int, steps: int) -> None:
         game.apply(rng.choice(game.legal_actions()))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "options", [{"players": 2}, {"players": 5, "expansion": True, "brutii": True}], ids=["base2", "brutii5"]
 )
@@ -91,6 +92,7 @@ def test_envs_draw_fixed_frames() -> None:
     assert isinstance(ansi.render(), str)
 
 
+@pytest.mark.slow
 def test_record_video_writes_a_file(tmp_path: Path) -> None:
     pytest.importorskip("moviepy")
     env = RecordVideo(

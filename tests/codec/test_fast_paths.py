@@ -17,6 +17,7 @@ import random
 import numpy as np
 import pytest
 from reference_observation import ObservationEncoder as ReferenceEncoder
+from slow_marks import slow_except
 
 from tribune_env import Game
 from tribune_env.codec import Space, codec_for, encoder_for
@@ -38,6 +39,7 @@ GAMES = [
     pytest.param({"players": 3, "expansion": True, "point_variant": True}, WIDE, id="expansion-point-variant"),
     *(pytest.param({"players": n, "expansion": True, "brutii": True}, WIDE, id=f"brutii-{n}p") for n in (5, 6)),
 ]
+GAMES = slow_except(GAMES, {"base-2p", "base-3p", "base-point-variant", "expansion-2p", "expansion-3p", "brutii-5p"})
 
 
 def _reference_mask(game: Game, seat: int, space: Space) -> np.ndarray:

@@ -28,6 +28,7 @@ from hidden_info import assert_no_leak, differing_pieces, hide_and_redeal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from positions import card, pick, place, position, random_game
+from slow_marks import slow_except_values
 from test_codec import modified_components
 
 from tribune_env import Bid, DecisionKind, Faction, Game, GameConfig, Region, default_components
@@ -159,7 +160,7 @@ def test_observation_ignores_hidden_information(players: int, seed: int, steps: 
         assert_no_leak(ENC, state, seat, rng)
 
 
-@pytest.mark.parametrize("players", PLAYER_COUNTS)
+@pytest.mark.parametrize("players", slow_except_values(PLAYER_COUNTS, quick=[2]))
 def test_observation_ignores_hidden_information_along_games(players: int) -> None:
     """R1, R2 along whole games: every 40th decision and every decision with special hidden information."""
     seen: Counter[str] = Counter()

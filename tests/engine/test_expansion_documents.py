@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from hidden_info import face_down_fields
 from paths import ROOT
+from slow_marks import slow_except_values
 
 from tribune_env import DecisionKind, Game, Phase
 from tribune_env.data import Official
@@ -61,7 +62,7 @@ def play(players: int, seed: int, round_limit: int = 30, **options: Any) -> tupl
 # --- round trips -------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.parametrize("players", slow_except_values([2, 3, 4, 5], quick=[2, 3]))
 @pytest.mark.parametrize("seed", [0, 1])
 def test_expansion_round_trip_continues_identically(players: int, seed: int) -> None:
     """At many decisions: to_json -> JSON text -> from_json gives the same document, and continuing with the same

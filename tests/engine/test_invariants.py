@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from paths import ROOT
+from slow_marks import slow_except
 
 from tribune_env import Faction, Game, Phase
 from tribune_env.engine.flow import legal_actions  # noqa: F401  (loads every record)
@@ -233,9 +234,18 @@ def _lockstep(game: Game, other: Game, rng: random.Random, refresh_every: int, r
     return other
 
 
-@pytest.mark.parametrize("players", PLAYER_COUNTS)
+#: whole games continued from a copy: forced decisions applied automatically or not, and the point variant, at every
+#: player count
+CONTINUATIONS = [
+    pytest.param(players, auto_forced, point_variant, id=f"{name}-{players}")
+    for name, auto_forced, point_variant in (("auto", True, False), ("manual", False, False), ("variant", True, True))
+    for players in PLAYER_COUNTS
+]
+
+
 @pytest.mark.parametrize(
-    ("auto_forced", "point_variant"), [(True, False), (False, False), (True, True)], ids=["auto", "manual", "variant"]
+    ("players", "auto_forced", "point_variant"),
+    slow_except(CONTINUATIONS, {"auto-2", "manual-2", "variant-2", "auto-3", "manual-3"}),
 )
 def test_json_roundtrip_continues_identically(players: int, auto_forced: bool, point_variant: bool) -> None:
     seed = 40 + players
@@ -252,9 +262,9 @@ def test_json_roundtrip_continues_identically(players: int, auto_forced: bool, p
     assert roundtrip(game).to_json() == game.to_json()
 
 
-@pytest.mark.parametrize("players", PLAYER_COUNTS)
 @pytest.mark.parametrize(
-    ("auto_forced", "point_variant"), [(True, False), (False, False), (True, True)], ids=["auto", "manual", "variant"]
+    ("players", "auto_forced", "point_variant"),
+    slow_except(CONTINUATIONS, {f"{name}-{n}" for name in ("auto", "manual", "variant") for n in (2, 3)}),
 )
 def test_clone_continues_identically(players: int, auto_forced: bool, point_variant: bool) -> None:
     seed = 50 + players

@@ -22,6 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pettingzoo.test import seed_test
 from positions import random_game
+from slow_marks import slow_except_values
 
 import tribune_env
 from tribune_env import DecisionKind, Game, default_components
@@ -148,6 +149,7 @@ def _check_decision(table: Table, seen: Counter[str]) -> None:
         _check_observation(obs, state, s)
 
 
+@pytest.mark.slow
 def test_masks_are_the_legal_choices_in_brutii_games() -> None:
     """Over whole random games at 5 and 6 seats: every Brutii decision kind (R44, R46, R51, R52, R54), the
     decisions he takes at a location through a card (R47, BRUTII_SLOT) and his chariot opt-out (R49) are met, and
@@ -228,7 +230,7 @@ def _special(state: GameState) -> set[str]:
     return out
 
 
-@pytest.mark.parametrize("players", SEATS)
+@pytest.mark.parametrize("players", slow_except_values(SEATS, quick=[5]))
 def test_brutii_observations_ignore_hidden_information(players: int) -> None:
     """Along whole Brutii games: every 25th decision and every decision where the Brutii's sealed chariot choice,
     staged cards or face-down discs are in play, for every seat."""

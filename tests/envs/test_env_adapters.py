@@ -12,6 +12,7 @@ import pettingzoo
 import pytest
 from env_checks import NO_SPEC_WARNING, run_api_test
 from gymnasium.utils.env_checker import check_env as gym_check_env
+from slow_marks import slow_except_values
 
 import tribune_env
 from tribune_env import IllegalMoveError, TribuneSingleEnv
@@ -68,7 +69,7 @@ def test_default_mode_still_raises() -> None:
 
 
 @pytest.mark.parametrize("obs_format", OBS_FORMATS)
-@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("players", slow_except_values([2, 4], quick=[2]))
 def test_penalty_mode_random_unmasked_actions(players: int, obs_format: str) -> None:
     """What RLlib's checker does: unmasked random actions never raise and an illegal one never changes the game."""
     env = tribune_env.env(players=players, illegal_action="penalty", illegal_penalty=-0.25, obs_format=obs_format)
@@ -176,7 +177,7 @@ def test_flat_space_and_mask_slice(factory: Any) -> None:
     assert np.all(space.high[flat.unwrapped.mask_slice] == 1.0) and np.all(space.low == 0.0)
 
 
-@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("players", slow_except_values([2, 4], quick=[2]))
 def test_flat_equals_dict_then_mask_every_step(players: int) -> None:
     """Two environments in lockstep: the flat observation is the dict's observation then its mask, for every agent."""
     flat = tribune_env.env(players=players, obs_format="flat")

@@ -129,6 +129,7 @@ def _check_decision(table: Table, game: Game, seen: Counter[str]) -> None:
         assert (obs >= 0).all() and (obs <= table.encoder.high).all()
 
 
+@pytest.mark.slow
 def test_masks_are_the_legal_choices_in_expansion_games() -> None:
     """Over whole random games at 2-5 players every expansion decision kind is met, and at each decision the mask
     decodes to exactly the legal choices (bids above the cap aside), with observations inside their bounds."""

@@ -5,7 +5,7 @@ files, so an edit can never be shadowed by stale compiled code. CI also installs
 virtual environment and runs this file against it with ``TRIBUNE_EXPECT_COMPILED=1``: the digest test then compares
 the compiled engine in this process with the pure sources in a subprocess.
 
-Run as a script (``python tests/test_compiled_build.py``), the file prints the digests as JSON.
+Run as a script (``python tests/project/test_compiled_build.py``), the file prints the digests as JSON.
 """
 
 from __future__ import annotations

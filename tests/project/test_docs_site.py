@@ -123,7 +123,7 @@ def test_page_code_runs(page: str, tmp_path: Path, monkeypatch: pytest.MonkeyPat
         elif block.lang in SHELLS:
             for line in _command_lines(block.code):
                 if "cmd:node " in line and shutil.which("node") is None:
-                    continue  # the Node.js example bot, where Node.js is installed (as tests/test_subprocess_agent.py)
+                    continue  # the Node.js example bot, where Node.js is installed
                 argv = shlex.split(line, comments=True)[1:]
                 argv += block.tiny.get(argv[0], [])
                 assert _tribune(argv) == 0, f"{page} block {block.index}: tribune {shlex.join(argv)}"

@@ -22,7 +22,7 @@ from test_replay import CONFIG, play_record
 from tribune_arena.human.web.app import create_app
 from tribune_arena.replay.html import replay_html
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 AXE = Path(os.environ.get("TRIBUNE_AXE", ROOT / ".ci" / "node" / "node_modules" / "axe-core" / "axe.min.js"))
 ARTEFACTS = Path(os.environ.get("TRIBUNE_ARTEFACTS", ROOT / "tests" / "artifacts"))
 SIZES = {"1280x800": {"width": 1280, "height": 800}, "1920x1080": {"width": 1920, "height": 1080}}

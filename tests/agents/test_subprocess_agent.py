@@ -35,7 +35,7 @@ from tribune_env.engine.notation import action_text, parse_action
 from tribune_env.engine.view import ViewData
 from tribune_env.envs.infoset import InfoSet
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PYTHON = shlex.quote(sys.executable)
 PYTHON_BOT = f"cmd:{PYTHON} {ROOT / 'examples' / 'bots' / 'random_bot.py'}"
 NODE_BOT = f"cmd:node {ROOT / 'examples' / 'bots' / 'random_bot.js'}"

@@ -11,7 +11,7 @@ and then in play, and at the end.
 
 To measure with more documents (the issue's count)::
 
-    python tests/test_document_consistency.py 3000
+    python tests/engine/test_document_consistency.py 3000
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ The engine bugs the fuzzing found are pinned at the end of the file by small
 deterministic regression tests (``test_regression_*``). To hunt with more
 examples, e.g.::
 
-    TRIBUNE_FUZZ_EXAMPLES=2000 pytest tests/test_fuzz_documents.py
+    TRIBUNE_FUZZ_EXAMPLES=2000 pytest tests/engine/test_fuzz_documents.py
 """
 
 from __future__ import annotations
@@ -933,7 +933,7 @@ def _run_isolated(code: str, timeout: float) -> None:
         capture_output=True,
         text=True,
         timeout=timeout,
-        cwd=Path(__file__).parent.parent,
+        cwd=Path(__file__).resolve().parents[2],
         check=False,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
