@@ -551,7 +551,7 @@ def _progress_callback(lines: StepProgress) -> Any:
     """An SB3 callback that tells ``lines`` the steps done after every environment step."""
     from stable_baselines3.common.callbacks import BaseCallback
 
-    class ProgressLines(BaseCallback):  # type: ignore[misc]
+    class ProgressLines(BaseCallback):
         def _on_step(self) -> bool:
             lines.update(int(self.num_timesteps))
             return True

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from positions import card, hand, place, position, set_of, space
 
 from agents import make_agent

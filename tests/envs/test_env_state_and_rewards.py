@@ -10,7 +10,6 @@ from typing import Any
 import numpy as np
 import pytest
 from env_checks import run_api_test
-from slow_marks import slow_except_values
 
 import tribune_env
 from tribune_env import TribuneSingleEnv
@@ -239,7 +238,8 @@ def test_module_qualified_id_works_in_a_fresh_interpreter() -> None:
     assert out.stdout.split() == ["bare-id-unknown", "True"], "the qualified id registers the bare ids too"
 
 
-@pytest.mark.parametrize("form", slow_except_values(["module_id", "factory"], quick=["module_id"]))
+@pytest.mark.slow  # worker processes started with spawn
+@pytest.mark.parametrize("form", ["module_id", "factory"])
 def test_subproc_vec_env_with_spawn(form: str) -> None:
     pytest.importorskip("stable_baselines3")
     from stable_baselines3.common.env_util import make_vec_env

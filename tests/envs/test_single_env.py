@@ -406,6 +406,7 @@ def test_reward_is_the_learners_result_fixed_seat(players: int) -> None:
     assert outcomes == {True, False}, "the learner both wins and loses"
 
 
+@pytest.mark.slow
 def test_learner_wins_and_loses_over_many_episodes() -> None:
     env = TribuneSingleEnv(players=2, learner_seat=1)
     won = Counter()

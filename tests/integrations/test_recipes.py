@@ -119,6 +119,7 @@ def _play_with(algorithm: Any, env: Any, moves: int) -> set[str]:
     return movers
 
 
+@pytest.mark.slow
 def test_tianshou_glue_every_seat_plays_legal_moves() -> None:
     from tribune_env.integrations import tianshou as ts_glue
 
@@ -146,6 +147,7 @@ def test_tianshou_vector_env_and_factory_pickle() -> None:
     envs.close()
 
 
+@pytest.mark.slow
 def test_tianshou_subprocess_vector_env_collects() -> None:
     from tianshou.data import Collector, CollectStats, VectorReplayBuffer
 

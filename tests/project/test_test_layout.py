@@ -8,7 +8,8 @@ from collections import Counter
 from paths import ROOT
 
 TESTS = ROOT / "tests"
-#: the folders of tests/: the project's layers (bottom-up), the project as a whole, and the shared helpers
+#: the folders of tests/ that hold code: the project's layers (bottom-up; ``web``: the browser app of tribune_arena),
+#: the project as a whole, and the shared helpers
 FOLDERS = {
     "data",
     "engine",
@@ -18,6 +19,7 @@ FOLDERS = {
     "integrations",
     "agents",
     "arena",
+    "web",
     "training",
     "cli",
     "project",
@@ -26,7 +28,7 @@ FOLDERS = {
 
 
 def test_tests_live_in_the_folders_of_the_layers() -> None:
-    folders = {p.name for p in TESTS.iterdir() if p.is_dir() and not p.name.startswith((".", "__"))}
+    folders = {p.name for p in TESTS.iterdir() if p.is_dir() and any(p.rglob("*.py"))}
     assert folders == FOLDERS, f"unexpected folders {sorted(folders - FOLDERS)}, missing {sorted(FOLDERS - folders)}"
     assert not list((TESTS / "support").glob("test_*.py")), "tests/support holds helpers, not tests"
     assert not list(TESTS.rglob("__init__.py")), "test folders are not packages (modules are imported by file name)"

@@ -158,7 +158,8 @@ def replay_document(
     """Replay ``record`` and draw every decision from every perspective; raises ``ReplayError``.
 
     ``workers``: processes drawing the boards (None: :func:`default_workers`); the document is the same for any
-    number. ``progress`` is called with the number of steps drawn as they are drawn."""
+    number. Workers are started with ``forkserver`` (or ``spawn``), so a script asking for more than one calls this
+    under ``if __name__ == "__main__":``. ``progress`` is called with the number of steps drawn as they are drawn."""
     names = [f"P{s} {spec}" for s, spec in enumerate(record.seating)]
     doc = ReplayDocument(record, ["Everything (omniscient)", *names])
     for step in replay_steps(record, components):  # the words first: a game that does not replay fails fast

@@ -31,8 +31,10 @@ value) is in ``highlight`` get the class ``hl`` and an outline.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape as _escape
+from xml.sax.saxutils import quoteattr as _quoteattr
 
 from tribune_env.board import style as st
 from tribune_env.board.scene import Scene, scene
@@ -44,6 +46,11 @@ from tribune_env.engine.view import HIDDEN
 
 PANEL_X, PANEL_W = 950, 640
 Box = tuple[float, float, float, float]  # x, y, width, height in canvas units
+
+# A board repeats the same few hundred labels in every frame (a replay draws thousands of frames): escaping them
+# once each is about a quarter of the drawing time.
+escape = functools.lru_cache(maxsize=8192)(_escape)
+quoteattr = functools.lru_cache(maxsize=8192)(_quoteattr)
 
 
 class Canvas:
