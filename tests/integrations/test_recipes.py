@@ -44,13 +44,15 @@ def test_recipe_documents_its_command(name: str) -> None:
     assert "def main(argv: Sequence[str] | None = None)" in source
 
 
-def test_examples_readme_and_readme_link_every_recipe() -> None:
+def test_examples_readme_and_the_recipes_page_name_every_recipe() -> None:
     listing = (EXAMPLES / "README.md").read_text(encoding="utf-8")
+    page = (ROOT / "docs" / "training" / "recipes.md").read_text(encoding="utf-8")
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for path in EXAMPLES.glob("*.py"):
         assert f"]({path.name})" in listing, f"examples/README.md does not link {path.name}"
     for name in RECIPES:
-        assert f"](examples/{name}.py)" in readme, f"README.md does not link examples/{name}.py"
+        assert f"`examples/{name}.py`" in page, f"docs/training/recipes.md does not name examples/{name}.py"
+    assert "](docs/training/recipes.md)" in readme, "README.md does not link the recipes page"
 
 
 # -- Stable-Baselines3 --------------------------------------------------------------------
