@@ -7,10 +7,10 @@ import random
 
 import pytest
 from agent_games import play_game, texts
+from hidden_info import redeal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from positions import random_game
-from test_view import redeal
 
 from agents import Agent, AgentError, make_agent, parse_spec
 from agents.specs import agent_names

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_replay import cli as replay_cli
+from game_records import replay_cli
 from test_results_integrity import edit, edit_record
 from test_tournament_run import without_timings
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_replay import play_record
+from game_records import play_record
 from test_replay_html import frame_svg, page_data
 
 from tribune_arena.records import Forfeit, GameRecord, printable

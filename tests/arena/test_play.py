@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from game_records import replay_cli
 from test_explain import internal_ids, leaks
-from test_replay import cli as replay_cli
 
 from agents.base import Agent
 from agents.random_agent import RandomAgent

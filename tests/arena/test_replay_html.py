@@ -1,5 +1,5 @@
 """``tribune replay --html``: the self-contained replay page, its frames and perspectives, and the page itself
-stepped through in a real headless Chromium (tests/browser.py)."""
+stepped through in a real headless Chromium (tests/support/browser.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_replay import CONFIG, play_record
+from game_records import CONFIG, play_record
 
 from tribune_arena.records import GameRecord
 from tribune_arena.replay.html import (

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_replay import play_record
+from game_records import play_record
 from test_replay_html import frame_svg, page_data, run_cli
 
 from tribune_arena.records import GameRecord

@@ -10,7 +10,6 @@ from statistics import NormalDist
 
 import pytest
 from rich.console import Console
-from scipy.stats import binomtest
 
 from tribune_arena.tournament.results import summarize
 from tribune_arena.tournament.runner import run_tournament
@@ -37,6 +36,8 @@ def test_no_wins_and_all_wins_give_an_interval_not_a_point(games: int) -> None:
 
 @pytest.mark.parametrize(("wins", "games"), [(0, 8), (8, 8), (1, 3), (30, 40), (0, 80), (57, 100), (228, 400)])
 def test_known_values_scipy_and_the_textbook_formula(wins: int, games: int) -> None:
+    from scipy.stats import binomtest
+
     low, high = win_rate_interval(wins, games)
     assert low <= wins / games <= high
     assert (low, high) == pytest.approx(textbook_wilson(wins, games), abs=1e-12)

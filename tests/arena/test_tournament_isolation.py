@@ -1,6 +1,6 @@
 """Whatever an agent does, the tournament finishes: the game ends as a forfeit with its reason, and a rerun resumes.
 
-The hostile agents are registered by :mod:`tests.hostile_agents`; worker
+The hostile agents are registered by :mod:`hostile_agents` (tests/support); worker
 processes import it by name (the module of the agent class), so they know them too. Each case
 plays a small tournament of three specs at two seats (six games): the four
 games of the hostile agent are forfeits, the two others are played out. Then
@@ -18,11 +18,11 @@ from typing import Any
 from unittest import mock
 
 import pytest
+from hostile_agents import LyingCard, LyingInt
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tribune_arena.tournament.runner as runner
-from tests.hostile_agents import LyingCard, LyingInt
 from tribune_arena.records import GameRecord
 from tribune_arena.tournament.runner import run_tournament
 from tribune_arena.tournament.schedule import TournamentDefinition
@@ -55,7 +55,7 @@ CASES = [
     Case("hostile:mode=interrupt,where=reset", "raised", "reset() raised KeyboardInterrupt"),
     Case("hostile:mode=sigterm,where=reset", "crashed", "reset(): the agent's process was killed by SIGTERM"),
     Case("hostile:mode=any", "illegal", "act() returned <unittest.mock._ANY object>, not one of the"),
-    Case("hostile:mode=liar", "illegal", "returned <tests.hostile_agents.LyingCard object>, not one of the"),
+    Case("hostile:mode=liar", "illegal", "returned <hostile_agents.LyingCard object>, not one of the"),
 ]
 
 

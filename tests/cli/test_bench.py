@@ -26,6 +26,7 @@ def test_bench_command_reports_every_figure(capsys: pytest.CaptureFixture[str]) 
     assert doc["builds_note"] or doc["builds"]
 
 
+@pytest.mark.slow  # the learner bench imports torch
 def test_the_learner_bench_refuses_bad_options() -> None:
     from tribune_arena.bench.learners import main as learners
     from tribune_arena.bench.learners import sb3_rate

@@ -115,7 +115,8 @@ def _tribune(args: list[str]) -> list[str]:
     return [sys.executable, "-m", "tribune_cli.main", *args]
 
 
-@pytest.mark.parametrize("json", [False, pytest.param(True, marks=pytest.mark.slow)], ids=["tables", "json"])
+@pytest.mark.slow  # whole tournaments in subprocesses
+@pytest.mark.parametrize("json", [False, True], ids=["tables", "json"])
 def test_a_closed_stdout_is_quiet(tmp_path: Path, json: bool) -> None:
     argv = [*TOURNAMENT, "--results", str(tmp_path / "r.sqlite"), "--no-progress", *(["--json"] if json else [])]
     proc = subprocess.Popen(_tribune(argv), stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)

@@ -128,7 +128,7 @@ def _check(doc: dict[str, Any]) -> None:
     _play_everything(components)
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])  # 400 below, marked slow
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])  # 400 below, marked slow
 @given(mutations())
 def test_a_mutated_component_file_is_refused_or_plays(steps: list[tuple[str, Path_, Any]]) -> None:
     _check(_mutate(DOC, steps))

@@ -170,6 +170,7 @@ def test_tianshou_subprocess_vector_env_collects() -> None:
     assert set(moved) <= {"player_0", "player_1", "player_2"} and len(set(moved)) >= 2
 
 
+@pytest.mark.slow
 def test_tianshou_glue_refuses_bad_input() -> None:
     from tribune_env.integrations import tianshou as ts_glue
 

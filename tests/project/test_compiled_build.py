@@ -31,7 +31,7 @@ from tribune_env._native import COMPILED_PACKAGES, compiled_modules
 from tribune_env.engine import state as state_module
 from tribune_env.engine.state import COPY_EXPR, FIELDS
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]  # tests/project/ is two levels down
 SOURCE_PACKAGE = ROOT / "tribune_env"
 IN_CHECKOUT = Path(tribune_env.__file__).resolve().parent == SOURCE_PACKAGE
 EXPECT_COMPILED = os.environ.get("TRIBUNE_EXPECT_COMPILED", "") == "1"

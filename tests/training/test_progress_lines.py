@@ -8,7 +8,6 @@ import io
 from rich.console import Console
 
 from training.config import config_from_dict
-from training.trainer import PROGRESS_EVERY, StepProgress, Trainer
 
 
 class Clock:
@@ -20,6 +19,8 @@ class Clock:
 
 
 def test_a_line_every_minute_with_the_rate_and_the_time_left() -> None:
+    from training.trainer import PROGRESS_EVERY, StepProgress
+
     said: list[str] = []
     clock = Clock()
     lines = StepProgress(said.append, total=100_000, done=10_000, clock=clock)
@@ -38,6 +39,8 @@ def test_a_line_every_minute_with_the_rate_and_the_time_left() -> None:
 
 
 def test_a_bar_on_a_terminal_lines_elsewhere_nothing_when_switched_off() -> None:
+    from training.trainer import StepProgress, Trainer
+
     def trainer(terminal: bool, bar: bool) -> Trainer:
         config = config_from_dict({"run": {"progress_bar": bar}})
         return Trainer(config, Console(file=io.StringIO(), force_terminal=terminal))

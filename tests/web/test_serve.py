@@ -317,7 +317,7 @@ def server(tmp_path: Path) -> Any:
 
 @pytest.fixture
 def tab(request: pytest.FixtureRequest) -> Any:
-    """The ``page`` fixture of ``tests/browser.py`` (a fresh Chromium page that fails on JavaScript errors)."""
+    """The ``page`` fixture of ``tests/support/browser.py`` (a fresh Chromium page that fails on JavaScript errors)."""
     return request.getfixturevalue("page")
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_replay import CONFIG, play_record
+from game_records import CONFIG, play_record
 
 from tribune_arena.human.web.app import create_app
 from tribune_arena.replay.html import replay_html

@@ -3,7 +3,7 @@ same choices (and the same bots' moves); games are never dropped for newer ones;
 recorded; bots move under a time limit; requests that used to crash the server (HTTP 500) are answered 400.
 
 The servers here are real ``tribune serve`` processes on a free loopback port, spoken to over HTTP (http.client),
-or the app through Flask's test client where a test needs agents registered by :mod:`tests.hostile_agents`.
+or the app through Flask's test client where a test needs agents registered by :mod:`hostile_agents` (tests/support).
 """
 
 from __future__ import annotations
@@ -313,7 +313,7 @@ def test_a_move_that_cannot_be_stored_is_undone(tmp_path: Path, monkeypatch: pyt
 def quick_bots(tmp_path: Path) -> Iterator[Any]:
     """The app with bots limited to 0.4 s per move, and the ``hostile`` agents registered (imported here, not at
     collection: a test that lists every registered agent must not meet them)."""
-    importlib.import_module("tests.hostile_agents")
+    importlib.import_module("hostile_agents")
     app = create_app(tmp_path, bot_seconds=0.4, bot_workers=1)
     yield app.test_client()
     app.extensions["tribune_games"].close()
