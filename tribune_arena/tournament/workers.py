@@ -56,6 +56,21 @@ _START_LIMIT = 60.0
 _BOARD = _TIMES + 3 * _MAX_SEATS
 
 
+def end_worker(process: Any, conn: Any, graceful: bool) -> None:
+    """End a worker process and close its pipe: let it close its agents (``graceful``: it is sent ``None`` and given
+    a few seconds) or kill it. Either may be ``None`` (nothing to end)."""
+    if process is not None:
+        if graceful and process.is_alive() and conn is not None:
+            with contextlib.suppress(OSError):
+                conn.send(None)
+            process.join(timeout=5)
+        if process.is_alive():
+            process.kill()
+        process.join()
+    if conn is not None:
+        conn.close()
+
+
 class WorkerCrash(TournamentError):
     """A worker process died outside any agent call (not an agent's doing: those are forfeits)."""
 
@@ -311,16 +326,7 @@ class _Slot:
         """End the worker: let it close its agents (``graceful``, a few seconds at most) or kill it."""
         process, conn, log = self.process, self.conn, self.log
         self.process, self.conn, self.log = None, None, -1
-        if process is not None:
-            if graceful and process.is_alive() and conn is not None:
-                with contextlib.suppress(OSError):
-                    conn.send(None)
-                process.join(timeout=5)
-            if process.is_alive():
-                process.kill()
-            process.join()
-        if conn is not None:
-            conn.close()
+        end_worker(process, conn, graceful)
         if log >= 0:
             os.close(log)
 

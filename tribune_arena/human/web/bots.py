@@ -59,6 +59,7 @@ from tribune_arena.tournament.workers import (
     _Call,
     _exit_text,
     _watch_parent,
+    end_worker,
 )
 from tribune_env.engine.actions import Action
 from tribune_env.engine.config import config_from_dict
@@ -254,16 +255,7 @@ class _Worker:
         """End the worker process: let it close its agents (``graceful``, a few seconds at most) or kill it."""
         process, conn = self.process, self.conn
         self.process, self.conn = None, None
-        if process is not None:
-            if graceful and process.is_alive() and conn is not None:
-                with contextlib.suppress(OSError):
-                    conn.send(None)
-                process.join(timeout=5)
-            if process.is_alive():
-                process.kill()
-            process.join()
-        if conn is not None:
-            conn.close()
+        end_worker(process, conn, graceful)
 
 
 _PROJECT = frozenset({"tribune_env", "agents", "tribune_arena", "training", "tribune_cli"})
