@@ -31,6 +31,8 @@ _BUILTIN = {
     "ppo": "agents.ppo",
     "ppo-expansion": "agents.ppo",
     "ppo-brutii": "agents.ppo",
+    "zero": "agents.zero",
+    "zero-net": "agents.zero",
     "cmd": "agents.subprocess_agent",
 }
 _COMMAND_LINE = frozenset({"cmd"})
@@ -48,6 +50,8 @@ STRENGTH: dict[str, str] = {
     "ppo-expansion": "29.2% of 400 expansion games against three heuristic (parity 25%, 2026-11-23)",
     "ppo-brutii": "28.0% of 400 Brutii games against four heuristic at 5 seats (parity 20%), 45.0% as the Brutii "
     "(2026-11-24)",
+    "zero": "not yet measured with the trained networks (issue 27)",
+    "zero-net": "not yet measured (issue 27)",
     "cmd": "the program's own",
 }
 """A short measured note on each built-in agent's strength: win rates from the tournament runner, with the date

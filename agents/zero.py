@@ -1,0 +1,492 @@
+"""``zero``: search guided by learned networks over sampled deals; ``zero-net``: the network alone.
+
+The searcher combines the policy and value networks of :mod:`agents.ppo`'s format (:class:`NumpyPolicy`) with
+search over determinizations, in the spirit of AlphaZero's root search with sequential halving (Danihelka et al.,
+2022, "Policy improvement by planning with Gumbel") and of information-set search (Cowling et al., 2012):
+
+1. **Prior.** The network's masked softmax at the seat's own observation ranks the legal actions. A decision with
+   one legal choice is answered at once; one where the top prior reaches ``threshold`` plays it without search
+   (the network is sure; this keeps the time per move low). With ``explore=true`` (self-play) Gumbel noise is added
+   to the logits before ranking, and no threshold applies.
+2. **Candidates.** The ``candidates`` best actions (by logit, plus the Gumbel noise when exploring).
+3. **Sequential halving over sampled deals.** The simulation budget (``simulations`` playouts per decision, or
+   what fits in ``seconds``) is split over ``ceil(log2(candidates))`` phases. In each phase fresh deals are drawn
+   with :meth:`InfoSet.sample` (everything hidden from the seat dealt at random, consistently with its view: other
+   hands, piles, face-down cards, sealed bids (R2, R49) and the chance key), every surviving candidate is played on
+   every deal (common deals, so candidates are compared on the same cards), and the worse half is dropped.
+4. **Playouts.** From each (deal, candidate) the game is played ``depth`` decisions forward by the network's most
+   probable legal action in every seat (all playouts of a phase advance together: one batched network call per
+   step; forced decisions are applied without a call). Chance (draws, the chariot race) is the engine's, drawn from
+   the sampled deal's fresh chance key.
+5. **Values, a vector for N players.** A finished playout is worth :func:`~tribune_env.envs.rewards.win_loss` to
+   each seat; an unfinished one is scored by the value network from each seat's own observation (one batched call),
+   giving a value per seat on the same scale (the networks are trained on ``win_loss``). The searching seat keeps
+   its own component; the means of every seat are reported in :class:`SearchResult`.
+6. **Choice.** The surviving candidate with the best mean value for the seat (with ``explore``: the best Gumbel
+   score ``g + logit + sigma(q)``). :meth:`SearchResult.target` is the improved policy that self-play learns from:
+   the softmax of the logits plus ``sigma`` of the completed, min-max-normalised values (Danihelka et al.).
+
+Nothing from the true hidden state reaches the search: it reads the :class:`InfoSet` only through ``observation``,
+``action_mask`` and ``sample``, which depend on the seat's view and the agent's generator (tested by re-dealing
+hidden cards). The ``iterations``/``simulations`` budget is reproducible from the agent's seed; a ``seconds`` budget
+is not (it depends on the machine).
+
+Networks: ``path`` names an ``.npz``/``.zip`` checkpoint; without it the agent uses the shipped network for the
+game's rule set (:func:`shipped_network`): a trained ``zero`` network when one ships, else the ``ppo`` one.
+
+Spec parameters (``zero``, ``zero:simulations=64,candidates=8``, ``zero:seconds=0.5``):
+
+* ``simulations`` (int >= 1, default 32): playouts per searched decision (candidates x deals, over all phases).
+* ``seconds`` (float > 0): wall-clock budget per decision instead; the simulations then follow from the measured
+  cost of a playout, and a phase that would overrun is not started.
+* ``candidates`` (int >= 1, default 4), ``depth`` (int >= 0, default 32), ``threshold`` (0 < t <= 1, default 0.95).
+* ``explore`` (``true`` | ``false``, default false): Gumbel exploration at the root, for self-play.
+* ``path``: the network.
+
+``zero-net`` plays the ``zero`` network alone (its most probable legal action; :class:`agents.ppo.PPOAgent`): about
+a millisecond per move, the fast level for training opponents and the browser.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from agents.base import Agent, AgentError, InfoSet
+from agents.ppo import (
+    SHIPPED,
+    SHIPPED_BRUTII,
+    SHIPPED_EXPANSION,
+    CheckpointError,
+    NumpyPolicy,
+    PPOAgent,
+    check_fits,
+    load_policy,
+    trained_on_expansion,
+)
+from agents.specs import Factory, no_more, register_agent, take_choice, take_float, take_int
+from tribune_env.codec import ActionCodec, ObservationEncoder, Space, codec_for, encoder_for
+from tribune_env.engine.actions import Action
+from tribune_env.engine.config import GameConfig, RuleSet
+from tribune_env.engine.game import Game
+from tribune_env.engine.view import PlayerView
+from tribune_env.envs.rewards import win_loss
+
+__all__ = [
+    "MODELS",
+    "Network",
+    "SearchResult",
+    "ZeroAgent",
+    "ZeroSearch",
+    "ZeroSettings",
+    "leaf_values",
+    "play_out",
+    "shipped_network",
+]
+
+Array = npt.NDArray[np.float32]
+
+MODELS = Path(__file__).parent / "models"
+ZERO_MODELS: dict[RuleSet, Path] = {
+    RuleSet.BASE: MODELS / "zero-4p.npz",
+    RuleSet.EXPANSION: MODELS / "zero-expansion-4p.npz",
+    RuleSet.BRUTII: MODELS / "zero-brutii.npz",
+}
+"""The trained ``zero`` networks, by rule set (a rule set without its file falls back to :data:`PPO_MODELS`)."""
+PPO_MODELS: dict[RuleSet, Path] = {
+    RuleSet.BASE: SHIPPED,
+    RuleSet.EXPANSION: SHIPPED_EXPANSION,
+    RuleSet.BRUTII: SHIPPED_BRUTII,
+}
+
+C_VISIT = 50.0  # sigma(q) = (C_VISIT + max visits) * C_SCALE * q, q min-max normalised (Danihelka et al., 2022)
+C_SCALE = 0.1
+
+
+def shipped_network(rules: RuleSet) -> Path:
+    """The network ``zero`` and ``zero-net`` use for games of ``rules`` when no ``path`` is given."""
+    zero = ZERO_MODELS[rules]
+    return zero if zero.exists() else PPO_MODELS[rules]
+
+
+@dataclass(frozen=True)
+class ZeroSettings:
+    """The search's knobs (see the module docstring); validated by the spec parser."""
+
+    simulations: int = 32
+    seconds: float | None = None
+    candidates: int = 4
+    depth: int = 32
+    threshold: float = 0.95
+    explore: bool = False
+
+
+class Network:
+    """A policy/value network bound to one game kind: its encoder and codec, batched calls."""
+
+    def __init__(self, policy: NumpyPolicy, config: GameConfig) -> None:
+        check_fits(policy, config)
+        self.policy = policy
+        self.space = Space.EXPANSION if trained_on_expansion(policy) else Space.BASE
+        self.encoder: ObservationEncoder = encoder_for(config.components, config.round_limit, self.space)
+        self.codec: ActionCodec = codec_for(config.components, self.space)
+        self.players = config.players
+
+    def observations(self, games: Sequence[Game], seats: Sequence[int]) -> Array:
+        """The observation of ``seats[i]`` in ``games[i]``, stacked."""
+        encode = self.encoder.encode
+        return np.stack([encode(g.state, s) for g, s in zip(games, seats, strict=True)]).astype(np.float32, copy=False)
+
+    def choices(self, game: Game) -> tuple[list[Action], list[int]]:
+        """The legal actions the codec expresses in ``game`` and their indices (bids above the cap left out)."""
+        seat, n, encode = game.current_seat, game.num_players, self.codec.encode
+        actions: list[Action] = []
+        indices: list[int] = []
+        for action in game.legal_actions():
+            i = encode(action, seat, n)
+            if i >= 0:
+                actions.append(action)
+                indices.append(i)
+        return actions, indices
+
+
+def _advance_forced(game: Game) -> None:
+    """Apply decisions with a single legal choice (no network call needed)."""
+    while not game.is_over:
+        legal = game.legal_actions()
+        if len(legal) != 1:
+            return
+        game.apply(legal[0])
+
+
+def play_out(net: Network, games: Sequence[Game], depth: int) -> int:
+    """Play every game ``depth`` decisions forward (or to its end) by the network's most probable legal action in
+    every seat; all games advance together, one batched policy call per step. Games are changed in place. Returns
+    the number of decisions the network made (forced ones not counted)."""
+    for game in games:
+        _advance_forced(game)
+    active = [g for g in games if not g.is_over]
+    made = 0
+    for _ in range(depth):
+        if not active:
+            break
+        made += len(active)
+        seats = [g.current_seat for g in active]
+        logits = net.policy.logits(net.observations(active, seats))
+        for row, game in zip(logits, active, strict=True):
+            actions, indices = net.choices(game)
+            if not actions:  # only inexpressible bids (above the codec's cap): the smallest of them
+                game.apply(game.legal_actions()[0])
+            else:
+                game.apply(actions[int(np.argmax(row[indices]))])
+            _advance_forced(game)
+        active = [g for g in active if not g.is_over]
+    return made
+
+
+def leaf_values(net: Network, games: Sequence[Game]) -> Array:
+    """A value per seat for every game, shape ``(len(games), players)``: ``win_loss`` for finished games, the value
+    network from each seat's own observation otherwise."""
+    n = net.players
+    out = np.zeros((len(games), n), dtype=np.float32)
+    open_rows = [i for i, g in enumerate(games) if not g.is_over]
+    for i, game in enumerate(games):
+        if game.is_over:
+            out[i] = win_loss(game)
+    if open_rows:
+        batch = [games[i] for i in open_rows for _ in range(n)]
+        seats = [s for _ in open_rows for s in range(n)]
+        values = net.policy.value(net.observations(batch, seats)).reshape(len(open_rows), n)
+        out[open_rows] = values
+    return out
+
+
+def _masked_softmax(logits: Array, mask: npt.NDArray[np.bool_]) -> Array:
+    z: npt.NDArray[np.float64] = np.where(mask, logits.astype(np.float64), -np.inf)
+    z = np.exp(z - z.max())
+    out: Array = (z / z.sum()).astype(np.float32)
+    return out
+
+
+@dataclass
+class SearchResult:
+    """What one search found at a decision of ``seat``; arrays over the codec's action indices."""
+
+    seat: int
+    index: int  # the chosen action's index
+    logits: Array  # the network's logits (unmasked)
+    mask: npt.NDArray[np.bool_]
+    candidates: list[int] = field(default_factory=list)  # indices searched, best prior first
+    q: list[float] = field(default_factory=list)  # mean value for ``seat`` per candidate
+    visits: list[int] = field(default_factory=list)  # playouts per candidate
+    values: list[list[float]] = field(default_factory=list)  # mean value of every seat per candidate
+    searched: bool = False
+    simulations: int = 0
+    decisions: int = 0  # simulated decisions (playout steps) of the search
+
+    @property
+    def prior(self) -> Array:
+        """The network's masked softmax."""
+        return _masked_softmax(self.logits, self.mask)
+
+    def target(self) -> Array:
+        """The improved policy: softmax of the logits plus sigma of the completed, normalised values; the prior for
+        a decision that was not searched."""
+        if not self.searched or len(self.candidates) < 2:
+            return self.prior
+        prior = self.prior
+        q = np.asarray(self.q, dtype=np.float64)
+        v_mix = float(np.dot(prior[self.candidates], q) / max(prior[self.candidates].sum(), 1e-9))
+        completed = np.full(self.logits.shape, v_mix)
+        completed[self.candidates] = q
+        low, high = min(q.min(), v_mix), max(q.max(), v_mix)
+        normalised = (completed - low) / (high - low) if high > low else np.zeros_like(completed)
+        sigma = (C_VISIT + max(self.visits)) * C_SCALE * normalised
+        return _masked_softmax((self.logits + sigma).astype(np.float32), self.mask)
+
+
+class ZeroSearch:
+    """The search of one seat (see the module docstring): :meth:`run` on an :class:`InfoSet`."""
+
+    def __init__(self, net: Network, settings: ZeroSettings, seed: int | None) -> None:
+        self.net = net
+        self.settings = settings
+        self.np_rng = np.random.default_rng(seed)
+        #: measured seconds per simulated decision (for the ``seconds`` budget); starts from a typical figure
+        self.cost = 1e-4
+
+    def reseed(self, seed: int) -> None:
+        self.np_rng = np.random.default_rng(seed)
+
+    def run(self, info: InfoSet, rng_sample: object) -> SearchResult:
+        """Search the decision of ``info.seat``; ``rng_sample`` is the ``random.Random`` deals are drawn from."""
+        net, settings = self.net, self.settings
+        logits = net.policy.logits(info.observation(net.space)).astype(np.float32)
+        mask = info.action_mask(net.space).astype(bool)
+        legal = np.flatnonzero(mask)
+        if legal.size == 0:
+            raise AgentError("the network's action space expresses none of the legal actions")
+        result = SearchResult(info.seat, int(legal[np.argmax(logits[legal])]), logits, mask)
+        if legal.size == 1:
+            return result
+        scores = logits[legal].astype(np.float64)
+        if settings.explore:
+            scores = scores + self.np_rng.gumbel(size=scores.shape)
+        elif float(_masked_softmax(logits, mask).max()) >= settings.threshold:
+            return result
+        order = np.argsort(-scores, kind="stable")[: settings.candidates]
+        result.candidates = [int(legal[i]) for i in order]
+        gumbel = dict(zip(result.candidates, (scores[order] - logits[result.candidates]).tolist(), strict=True))
+        self._halve(info, rng_sample, result, gumbel)
+        return result
+
+    def _budget(self) -> tuple[int, float]:
+        """(simulations, deadline) of this decision."""
+        settings = self.settings
+        if settings.seconds is None:
+            return settings.simulations, math.inf
+        per_playout = self.cost * max(settings.depth, 1)
+        simulations = max(settings.candidates, int(settings.seconds / per_playout))
+        return simulations, time.perf_counter() + settings.seconds
+
+    def _halve(self, info: InfoSet, rng_sample: object, result: SearchResult, gumbel: dict[int, float]) -> None:
+        net, seat = self.net, info.seat
+        codec, n = net.codec, net.players
+        budget, deadline = self._budget()
+        remaining = list(result.candidates)
+        phases = max(1, math.ceil(math.log2(len(remaining))))
+        totals = {c: np.zeros(n, dtype=np.float64) for c in remaining}
+        counts = dict.fromkeys(remaining, 0)
+        start = time.perf_counter()
+        left = budget
+        for phase in range(phases):
+            per = max(1, left // ((phases - phase) * len(remaining)))  # what is left, shared by the phases to come
+            left -= per * len(remaining)
+            began = time.perf_counter()
+            if phase and began + (began - start) / phase > deadline:
+                break  # the next phase would overrun the time budget
+            games = []
+            for _ in range(per):
+                deal = info.sample(rng_sample)  # type: ignore[arg-type]
+                for c in remaining:
+                    game = deal.clone(events=False)
+                    game.apply(codec.decode(c, seat, n))
+                    games.append(game)
+            steps = self._simulate(games)
+            values = leaf_values(net, games).reshape(per, len(remaining), n)
+            for j, c in enumerate(remaining):
+                totals[c] += values[:, j, :].sum(axis=0)
+                counts[c] += per
+            result.simulations += len(games)
+            result.decisions += steps
+            elapsed = time.perf_counter() - began
+            self.cost = 0.8 * self.cost + 0.2 * elapsed / max(steps, 1)
+            remaining = self._survivors(remaining, totals, counts, seat, result, gumbel)
+        result.q = [float(totals[c][seat] / counts[c]) if counts[c] else 0.0 for c in result.candidates]
+        result.visits = [counts[c] for c in result.candidates]
+        result.values = [(totals[c] / max(counts[c], 1)).tolist() for c in result.candidates]
+        result.searched = True
+        result.index = self._choose(remaining, totals, counts, seat, result, gumbel)
+
+    def _simulate(self, games: list[Game]) -> int:
+        """Play the games out; the number of simulated decisions (for the cost estimate), at least one per game."""
+        return max(play_out(self.net, games, self.settings.depth), len(games))
+
+    def _score(
+        self,
+        c: int,
+        totals: dict[int, np.ndarray],
+        counts: dict[int, int],
+        seat: int,
+        result: SearchResult,
+        gumbel: dict[int, float],
+    ) -> float:
+        mean = float(totals[c][seat] / counts[c]) if counts[c] else -math.inf
+        if not self.settings.explore:
+            return mean
+        visits = max(counts.values())
+        return gumbel[c] + float(result.logits[c]) + (C_VISIT + visits) * C_SCALE * mean
+
+    def _survivors(
+        self,
+        remaining: list[int],
+        totals: dict[int, np.ndarray],
+        counts: dict[int, int],
+        seat: int,
+        result: SearchResult,
+        gumbel: dict[int, float],
+    ) -> list[int]:
+        keep = max(1, math.ceil(len(remaining) / 2))
+        ranked = sorted(remaining, key=lambda c: -self._score(c, totals, counts, seat, result, gumbel))
+        return ranked[:keep]
+
+    def _choose(
+        self,
+        remaining: list[int],
+        totals: dict[int, np.ndarray],
+        counts: dict[int, int],
+        seat: int,
+        result: SearchResult,
+        gumbel: dict[int, float],
+    ) -> int:
+        return max(remaining, key=lambda c: (self._score(c, totals, counts, seat, result, gumbel), -remaining.index(c)))
+
+
+class ZeroAgent(Agent):
+    """Search guided by a policy/value network (see the module docstring)."""
+
+    name = "zero"
+    rule_sets = frozenset(RuleSet)
+
+    def __init__(self, settings: ZeroSettings, path: str | None = None, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.settings = settings
+        self.path = path
+        self._seed = seed
+        self.search: ZeroSearch | None = None
+        #: the last search's result (for measurements and self-play targets)
+        self.last: SearchResult | None = None
+
+    def _policy_for(self, config: GameConfig) -> NumpyPolicy:
+        return load_policy(self.path if self.path is not None else shipped_network(config.rules))
+
+    def supports(self, config: GameConfig) -> str | None:
+        problem = super().supports(config)
+        if problem is not None:
+            return problem
+        try:
+            check_fits(self._policy_for(config), config)
+        except CheckpointError as err:
+            return str(err)
+        return None
+
+    def reset(self, seat: int, config: GameConfig, seed: int) -> None:
+        super().reset(seat, config, seed)
+        net = Network(self._policy_for(config), config)
+        if self.search is None or self.search.net.policy is not net.policy or self.search.net.players != net.players:
+            self.search = ZeroSearch(net, self.settings, seed)
+        else:
+            self.search.net = net
+        self.search.reseed(seed)
+
+    def act(self, view: PlayerView, legal: Sequence[Action], info: InfoSet | None = None) -> Action:
+        if info is None:
+            raise AgentError("the zero agent needs the InfoSet (info) to search")
+        if len(legal) == 1:
+            self.last = None
+            return legal[0]
+        search = self.search
+        if search is None:
+            raise AgentError("the zero agent was not reset for a game")
+        result = search.run(info, self.rng)
+        self.last = result
+        chosen = search.net.codec.decode(result.index, view.seat, view.num_players)
+        for action in legal:
+            if action == chosen:
+                return action
+        raise AgentError(f"the search chose {chosen!r} (action {result.index}), which is not legal here")
+
+
+def _settings(params: dict[str, str]) -> ZeroSettings:
+    defaults = ZeroSettings()
+    simulations = take_int(params, "simulations", take_int(params, "iterations", defaults.simulations))
+    seconds = take_float(params, "seconds", None)
+    candidates = take_int(params, "candidates", defaults.candidates)
+    depth = take_int(params, "depth", defaults.depth, low=0)
+    threshold = take_float(params, "threshold", defaults.threshold)
+    if threshold is None or threshold > 1:
+        raise AgentError(f"parameter threshold: expected a number in (0, 1], got {threshold}")
+    explore = take_choice(params, "explore", "false", ("true", "false")) == "true"
+    return ZeroSettings(simulations, seconds, candidates, depth, threshold, explore)
+
+
+def _make_zero(params: dict[str, str], seed: int | None) -> Agent:
+    path = params.pop("path", None)
+    settings = _settings(params)
+    no_more("zero", params)
+    return ZeroAgent(settings, path, seed)
+
+
+class ZeroNetAgent(PPOAgent):
+    """The ``zero`` network alone: its most probable legal action (the network follows the game's rule set)."""
+
+    name = "zero-net"
+
+    def __init__(self, path: str | None, seed: int | None) -> None:
+        self.path = path
+        super().__init__(load_policy(path if path is not None else shipped_network(RuleSet.BASE)), True, seed)
+        if path is None:  # the shipped networks together play every rule set
+            self.rule_sets = frozenset(RuleSet)
+
+    def supports(self, config: GameConfig) -> str | None:
+        if self.path is not None:
+            return super().supports(config)
+        try:
+            check_fits(load_policy(shipped_network(config.rules)), config)
+        except CheckpointError as err:
+            return str(err)
+        return Agent.supports(self, config)
+
+    def reset(self, seat: int, config: GameConfig, seed: int) -> None:
+        if self.path is None:  # the shipped network of this rule set
+            self.policy = load_policy(shipped_network(config.rules))
+            self.space = Space.EXPANSION if trained_on_expansion(self.policy) else Space.BASE
+            self._misfits.clear()
+        super().reset(seat, config, seed)
+
+
+def _make_net(params: dict[str, str], seed: int | None) -> Agent:
+    path = params.pop("path", None)
+    no_more("zero-net", params)
+    return ZeroNetAgent(path, seed)
+
+
+_ZERO: Factory = _make_zero
+register_agent("zero", _ZERO)
+register_agent("zero-net", _make_net)
