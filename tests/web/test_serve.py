@@ -76,8 +76,8 @@ def test_page_and_options(client: Any) -> None:
     assert options["round_limit"] == DEFAULT_ROUND_LIMIT and options["default_level"] == "strong"
     for rules, strongest in [("base", "ppo"), ("expansion", "ppo-expansion"), ("brutii", "ppo-brutii")]:
         levels = options["rules"][rules]["levels"]
-        assert [level["label"] for level in levels] == ["Beginner", "Intermediate", "Strong", "Strongest"]
-        assert [level["spec"] for level in levels] == ["random", "greedy", "heuristic", strongest]
+        assert [level["label"] for level in levels] == ["Beginner", "Intermediate", "Strong", "Expert", "Strongest"]
+        assert [level["spec"] for level in levels] == ["random", "greedy", "heuristic", strongest, "zero"]
     assert 'value="60"' not in page_html and "How to play" in page_html
 
 
