@@ -31,13 +31,27 @@ COMMANDS = {
     "serve": "tribune_cli.serve",
     "agents": "tribune_cli.agent_list",
     "tournament": "tribune_cli.tournament",
+    "benchmark": "tribune_cli.benchmark",
     "replay": "tribune_cli.replay",
     "train": "tribune_cli.train",
     "board": "tribune_cli.board",
 }
 """The top-layer commands and their modules (each with ``COMMAND``, ``add_parser`` and ``run``)."""
 
-ORDER = ("play", "serve", "agents", "tournament", "replay", "train", "simulate", "log", "board", "bench", "docs")
+ORDER = (
+    "play",
+    "serve",
+    "agents",
+    "tournament",
+    "benchmark",
+    "replay",
+    "train",
+    "simulate",
+    "log",
+    "board",
+    "bench",
+    "docs",
+)
 """The order of ``tribune --help``: playing, agents and their games, training, then the engine tools."""
 
 

@@ -40,13 +40,15 @@ class _RateColumn(ProgressColumn):
 
 
 @contextlib.contextmanager
-def _progress(show: bool, done: int, total: int, console: Console | None) -> Iterator[Callable[[], None]]:
+def _progress(
+    show: bool, done: int, total: int, console: Console | None, title: str = "tournament"
+) -> Iterator[Callable[[], None]]:
     """A progress bar (if ``show``) over all games of the tournament; yields the function that counts one game."""
     if not show:
         yield lambda: None
         return
     columns = (
-        TextColumn("[bold]tournament"),
+        TextColumn(title, style="bold"),
         BarColumn(),
         MofNCompleteColumn(),
         _RateColumn(),
@@ -86,6 +88,8 @@ def run_tournament(
     address: str | None = None,
     progress: bool = True,
     console: Console | None = None,
+    only: Callable[[ScheduledGame], bool] | None = None,
+    title: str = "tournament",
 ) -> list[GameRecord]:
     """Play the games of ``definition`` missing from the results file ``store_path`` and return all its records.
 
@@ -95,14 +99,16 @@ def run_tournament(
     :class:`~tribune_arena.tournament.store.StoreError` for a results
     file of another tournament or rule set (all before anything is written) and
     :class:`~tribune_arena.tournament.schedule.TournamentError` if a worker fails.
-    Notes (schedule, resume, speed) go to ``console`` when one is given.
+    Notes (schedule, resume, speed) go to ``console`` when one is given; ``title`` names the progress bar.
+    ``only`` plays (and returns) the scheduled games it is true of and no other (a benchmark track plays the seatings
+    of its agent's role and a prefix of the deals); the results file is the definition's all the same.
     Worker processes start fresh interpreters (forkserver), so a script that
     calls this with several workers needs the ``if __name__ == "__main__":`` guard.
     """
     if backend not in BACKENDS:
         raise ValueError(f"backend: expected one of {', '.join(BACKENDS)}, got {backend!r}")
     modules = agent_modules(definition.specs, definition.config())
-    games = definition.schedule()
+    games = [game for game in definition.schedule() if only is None or only(game)]
     settings = PlaySettings(definition.options(), definition.time_limit, modules, definition.game.components)
 
     def note(text: str) -> None:
@@ -112,14 +118,14 @@ def run_tournament(
     with ResultStore(store_path, definition.to_dict()) as store:
         done = store.done_ids()
         todo = [game for game in games if game.game_id not in done]
-        if len(games) != definition.games:
+        if only is None and len(games) != definition.games:
             note(f"{definition.games} games rounded up to {len(games)}: whole blocks of {definition.block_size()}")
         if done:
             note(f"resuming {store.path}: {len(games) - len(todo)} of {len(games)} games already played")
         start = time.perf_counter()
         stream = _games(todo, settings, backend, workers, address)
         show = progress and bool(todo)
-        with contextlib.closing(stream), _progress(show, len(games) - len(todo), len(games), console) as tick:
+        with contextlib.closing(stream), _progress(show, len(games) - len(todo), len(games), console, title) as tick:
             for record in stream:
                 store.add(record)
                 tick()
@@ -127,4 +133,7 @@ def run_tournament(
             elapsed = time.perf_counter() - start
             rate = len(todo) / elapsed
             note(f"played {len(todo)} games in {elapsed:.1f} s: {rate:.1f} games/s, {_where(backend, workers)}")
-        return store.records()
+        if only is None:
+            return store.records()
+        wanted = {game.game_id for game in games}
+        return [record for record in store.records() if record.game_id in wanted]
