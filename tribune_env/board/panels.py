@@ -3,18 +3,20 @@ and what each rule set adds to the drawing (:data:`EXTRAS`)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from tribune_env.board import style as st
-from tribune_env.board.expansion import draw_expansion
+from tribune_env.board.expansion import draw_expansion, draw_held_emperor_tiles, draw_patrons
 from tribune_env.board.scene import Scene
-from tribune_env.board.svg import Canvas, draw_cards, hand_cards
-from tribune_env.data import Faction, Region
+from tribune_env.board.svg import Canvas, card_face, draw_back, draw_cards, draw_face, hand_cards
+from tribune_env.data import Faction, Nationality, Region
 from tribune_env.engine.brutii import card_name, disc_name
 from tribune_env.engine.config import RuleSet
 from tribune_env.engine.state import TILE_NAMES, TRIBUNE
-from tribune_env.engine.view import OBJECTIVE_NAMES, PublicPlayer, objective_amounts
+from tribune_env.engine.tables import Tables
+from tribune_env.engine.view import HIDDEN, OBJECTIVE_NAMES, PublicPlayer, objective_amounts
 
 BASE_ORDER = ("tribune", "favor", "laurels", "legions", "denarii", "markers", "emperor_tiles", "patrons")
 
@@ -118,11 +120,43 @@ def draw_brutii(cv: Canvas, sc: Scene, x: float, y: float) -> float:
 
 
 def draw_players(cv: Canvas, sc: Scene, x: float, y: float, w: float, h: float) -> None:
-    """One panel per player, top to bottom."""
+    """One panel per player, top to bottom, and the legend of the cards below them."""
     n = len(sc.view.players)
-    ph = min(190.0, h / n)
+    ph = min(190.0, (h - LEGEND_H - 6) / n)
     for s in range(n):
         draw_player(cv, sc, s, x, y + s * ph, w, ph - 6)
+    cv.add(legend_svg(sc.tables, x, y + h - LEGEND_H, w), fixed=True)
+
+
+LEGEND_H = 56
+
+
+@functools.lru_cache(maxsize=64)
+def legend_svg(tables: Tables, x: float, y: float, w: float) -> str:
+    """The legend of the cards (``<g id="legend">``, drawn once per component set and place): a sample of each kind
+    of card in the game with its name, and the face-down back. Its samples are no ``card`` groups."""
+    cv = Canvas()
+    cv.open("legend", ident="legend")
+    cv.rect(x, y, w, LEGEND_H, st.BOX, st.LINE, 6)
+    samples: list[tuple[int, str, str]] = [
+        (tables.faction_cards[Faction.LEGATES][1], "faction card", "value, faction"),
+        (tables.leader_card[Faction.GLADIATORS], f"leader {st.LEADER_GLYPH}", "value 0"),
+    ]
+    if tables.assassin_card >= 0:
+        samples.append((tables.slave_cards[Nationality.GREEK][2], "slave", " ".join(st.SLAVE_SHORT.values())))
+        samples.append((tables.assassin_card, f"assassin {st.ASSASSIN_GLYPH}", "value 0"))
+    samples.append((HIDDEN, "face down", "hidden"))
+    step = (w - 12) / len(samples)
+    for i, (card, name, hint) in enumerate(samples):
+        cx = x + 8 + i * step
+        if card == HIDDEN:
+            draw_back(cv, cx, y + 5)
+        else:
+            draw_face(cv, card_face(tables, card), cx, y + 5)
+        cv.text(cx + st.CARD_W + 6, y + 23, name, 12, bold=True)
+        cv.text(cx + st.CARD_W + 6, y + 39, hint, 11, st.HINT)
+    cv.close()
+    return "".join(cv.parts)
 
 
 def draw_player(cv: Canvas, sc: Scene, s: int, x: float, y: float, w: float, h: float) -> None:
@@ -143,7 +177,7 @@ def draw_player(cv: Canvas, sc: Scene, s: int, x: float, y: float, w: float, h: 
             f"{p.followers} followers to place · tile: {TILE_NAMES[p.tile]} · favor: {favor}", 12)  # fmt: skip
     draw_markers(cv, p, x + 18, y + 48)
     for holdings in EXTRAS[sc.config.rules].holdings:
-        holdings(cv, p, x + 330, y + 60)
+        holdings(cv, p, x + 330, y + 47)
     hand = sc.hands.get(s)
     size = p.hand_size if hand is None else sum(hand)
     cv.text(x + 18, y + 84, f"hand {size}", 11, bold=True)
@@ -165,9 +199,12 @@ def draw_markers(cv: Canvas, p: PublicPlayer, x: float, y: float) -> None:
 
 
 def draw_expansion_holdings(cv: Canvas, p: PublicPlayer, x: float, y: float) -> None:
-    """A player's patron tiles and claimed favor of the emperor tiles (R33, R35)."""
-    tiles = " ".join(f"#{t}" for t in p.emperor_tiles) or "none"
-    cv.text(x, y, f"patron tiles {p.patrons} · emperor tiles {tiles}", 11)
+    """A player's patron tiles and claimed favor of the emperor tiles (R33, R35), drawn as tiles, from ``(x, y)``
+    (the top of the row)."""
+    cv.text(x, y + 13, "patrons" if p.patrons else "patrons: none", 11)
+    after = draw_patrons(cv, p.patrons, x + 50, y) if p.patrons else x + 86
+    cv.text(after + 12, y + 13, "emperor tiles" if p.emperor_tiles else "emperor tiles: none", 11)
+    draw_held_emperor_tiles(cv, p.emperor_tiles, after + 88, y)
 
 
 @dataclass(frozen=True)

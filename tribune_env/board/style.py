@@ -2,23 +2,32 @@
 
 from __future__ import annotations
 
-from tribune_env.data import Faction, Region
+from tribune_env.data import Faction, Nationality, Region
 
 WIDTH, HEIGHT = 1600, 1000  # the SVG canvas (user units), the same for every game
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 PAPER, INK, LINE, BOX = "#f3ead7", "#2b2118", "#8a7556", "#fbf6ea"
+EXPANSION_BOX = "#ece3d3"  # regions IX-XI
 HIGHLIGHT = "#ff3d00"
-CARD_W, CARD_H = 26, 36
+HINT = "#66533e"  # quieter words (legend, tiles): WCAG AA contrast on the boxes and the emperor tiles
+CARD_W, CARD_H = 30, 46
+# A face-up card reads at a glance (R30): its fill is its faction's colour (grey: a slave, black: the assassin), its
+# value is the largest text on it, top left (still seen where cards overlap), its kind a short word at the bottom
+# (the faction, or the slave's nationality) and a glyph under the value for a leader or the assassin. The seven faction
+# colours are seven hues apart (rust and raspberry, not two reds).
+VALUE_SIZE = 22  # a one-digit value; two digits are drawn at VALUE_SIZE - 4 (on a board 900 pixels wide: >= 12 px)
+KIND_SIZE = 9
+LEADER_GLYPH, ASSASSIN_GLYPH = "♛", "†"  # both in DejaVu Sans, as on the legend
 
 PLAYER_COLOURS = ("#d62728", "#1f5fbf", "#2ca02c", "#e6a700", "#8e44ad", "#17a2b8")
 FACTION_COLOURS = {
-    Faction.GLADIATORS: "#9c3d1c",
+    Faction.GLADIATORS: "#a64b17",
     Faction.LEGATES: "#3b6db3",
     Faction.PRAETORIANS: "#5b3f8c",
-    Faction.PLEBEIANS: "#4f8a3c",
+    Faction.PLEBEIANS: "#4a7f37",
     Faction.PATRICIANS: "#c99a1e",
     Faction.VESTALS: "#e6e0cf",
-    Faction.SENATORS: "#b23a48",
+    Faction.SENATORS: "#a8285a",
 }
 FACTION_SHORT = {
     Faction.GLADIATORS: "Gla",
@@ -29,7 +38,11 @@ FACTION_SHORT = {
     Faction.VESTALS: "Ves",
     Faction.SENATORS: "Sen",
 }
-SLAVE_COLOUR, ASSASSIN_COLOUR, BACK_COLOUR = "#8d8d8d", "#222222", "#6b5a45"
+SLAVE_SHORT = {Nationality.NUBIAN: "Nub", Nationality.GERMANIAN: "Ger", Nationality.GREEK: "Gre"}
+SLAVE_COLOUR, ASSASSIN_COLOUR, BACK_COLOUR = "#687078", "#222222", "#6b5a45"
+# Tiles: a favor of the emperor tile is gold with a dark band (its kind, a star, and its id); a patron tile brown.
+EMPEROR_FILL, EMPEROR_BAND, EMPEROR_GLYPH = "#e8cf7d", "#6e5210", "★"
+PATRON_FILL = "#6d4c2f"
 ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI")
 OBJECTIVE_SHORT = {
     "tribune": "Tribune",

@@ -3,7 +3,7 @@
 The canvas is always ``0 0 1600 1000`` (see :mod:`tribune_env.board.style`): regions I-VIII top left, the table
 (coin bowl, Colosseum, piles, chariot, proconsul) and in expansion games regions IX-XI below them, the seven faction
 fields, the victory card with each player's progress and the running decision at the bottom, one panel per player on
-the right. The document has no scripts and no outside references.
+the right and the legend of the cards below them. The document has no scripts and no outside references.
 
 Addressable elements (``<g>`` groups a web page can highlight and accept clicks on):
 
@@ -14,15 +14,19 @@ Addressable elements (``<g>`` groups a web page can highlight and accept clicks 
   ``class="field" data-region="forum" data-field="0"`` (0-based).
 * card face up: ``class="card" data-card="senators:7"`` (the card label, ``Tables.card_by_label``) with
   ``data-where`` one of ``board``, ``set``, ``hand``, ``staged``, ``contest``, ``augur``, ``pair``, ``data-index``
-  (its position there) and ``data-seat`` (hand, set, pair). A face-down card has ``class="card hidden"`` and no
-  ``data-card``.
+  (its position there), ``data-seat`` (hand, set, pair) and ``data-kind`` (``faction``, ``leader``, ``slave``,
+  ``assassin``), in that order. Drawn to be read at a glance: filled with its faction's colour, its value the
+  largest text on it (top left), its kind a short word and a glyph (see :mod:`tribune_env.board.style` and the
+  legend, ``id="legend"``, whose samples are no ``card`` groups). A face-down card has ``class="card hidden"``, no
+  ``data-card`` or ``data-kind``, no text and the same back for every card.
 * faction field: ``class="faction" data-faction="gladiators" data-controller="-1" id="faction-gladiators"``.
 * player panel: ``class="player" data-seat="2" id="player-2"`` with ``data-money``, ``data-laurels``,
   ``data-legions``.
 * victory card: ``id="victory"`` (``data-card`` the victory card id), one ``class="progress" data-seat="k"`` row per
   player with ``data-met`` (objectives met), ``data-fulfils`` (``1``/``0``) and ``data-score`` (the score now).
 * ``id="chariot"`` (``data-faction``, empty off the board), ``id="proconsul"`` (``data-seat``, -1 if nobody).
-* expansion: ``class="official" data-official="augur" data-holder="-1"``; ``class="emperor-tile" data-tile="3"``.
+* expansion: ``class="official" data-official="augur" data-holder="-1"``; ``class="emperor-tile" data-tile="3"``
+  (``data-where``: ``face up`` or ``Matrona``), gold with its id and requirements.
 * ``id="status"``: the header line (round, phase, who decides what).
 
 Elements whose key (their ``data-space``, ``data-card``, ``data-faction``, ``data-region`` or ``data-official``
@@ -33,15 +37,16 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
+from dataclasses import dataclass
 from xml.sax.saxutils import escape as _escape
 from xml.sax.saxutils import quoteattr as _quoteattr
 
 from tribune_env.board import style as st
 from tribune_env.board.scene import Scene, scene
-from tribune_env.data import Faction, Official, Region, Requirement
+from tribune_env.data import Faction, Nationality, Official, Region, Requirement
 from tribune_env.engine.game import Game
 from tribune_env.engine.state import GameState
-from tribune_env.engine.tables import CardKind
+from tribune_env.engine.tables import CardKind, Tables
 from tribune_env.engine.view import HIDDEN
 
 PANEL_X, PANEL_W = 950, 640
@@ -185,24 +190,55 @@ def draw(cv: Canvas, sc: Scene) -> None:
 # -- pieces ------------------------------------------------------------------------------------------------------
 
 
-def card_colour(sc: Scene, card: int) -> str:
-    t = sc.tables
-    kind = t.card_kind[card]
-    if kind is CardKind.SLAVE:
-        return st.SLAVE_COLOUR
-    if kind is CardKind.ASSASSIN:
-        return st.ASSASSIN_COLOUR
-    return st.FACTION_COLOURS[Faction(t.card_faction[card])]
+@dataclass(frozen=True)
+class Face:
+    """What a face-up card shows (see :mod:`tribune_env.board.style`): its fill, the ink on it, its value (and the
+    value's font size), its kind in a short word, a glyph (``""``: none); ``kind`` and ``label`` are its data
+    attributes."""
+
+    fill: str
+    ink: str
+    value: str
+    value_size: float
+    word: str
+    glyph: str
+    kind: str  # "faction", "leader", "slave" or "assassin"
+    label: str
 
 
-def card_short(sc: Scene, card: int) -> str:
-    t = sc.tables
-    kind = t.card_kind[card]
+@functools.lru_cache(maxsize=1024)
+def card_face(tables: Tables, card: int) -> Face:
+    """The face of card type ``card`` (once per component set and card type)."""
+    kind = tables.card_kind[card]
+    value = tables.card_value[card]
     if kind is CardKind.SLAVE:
-        return t.card_name(card)[:3]
-    if kind is CardKind.ASSASSIN:
-        return "Asn"
-    return st.FACTION_SHORT[Faction(t.card_faction[card])]
+        nationality = Nationality(tables.card_nationality[card])
+        fill, word, glyph, key = st.SLAVE_COLOUR, st.SLAVE_SHORT[nationality], "", "slave"
+    elif kind is CardKind.ASSASSIN:
+        fill, word, glyph, key = st.ASSASSIN_COLOUR, "Asn", st.ASSASSIN_GLYPH, "assassin"
+    else:
+        faction = Faction(tables.card_faction[card])
+        leader = card == tables.leader_card[faction]
+        fill, word = st.FACTION_COLOURS[faction], st.FACTION_SHORT[faction]
+        glyph, key = (st.LEADER_GLYPH, "leader") if leader else ("", "faction")
+    size = st.VALUE_SIZE if value < 10 else st.VALUE_SIZE - 4
+    return Face(fill, st.text_colour(fill), str(value), size, word, glyph, key, tables.card_label[card])
+
+
+def draw_face(cv: Canvas, face: Face, x: float, y: float, fixed: bool = False) -> None:
+    """The pieces of a face-up card at ``(x, y)``, without its group."""
+    w, h = st.CARD_W, st.CARD_H
+    cv.rect(x, y, w, h, face.fill, st.INK, 3, fixed)
+    cv.text(x + 2.5, y + 20, face.value, face.value_size, face.ink, True, fixed=fixed)
+    if face.glyph:  # under the value, as a playing card's suit under its rank: seen where cards overlap
+        cv.text(x + 3, y + 33, face.glyph, 11, face.ink, fixed=fixed)
+    cv.text(x + 2.5, y + h - 4.5, face.word, st.KIND_SIZE, face.ink, True, fixed=fixed)
+
+
+def draw_back(cv: Canvas, x: float, y: float, fixed: bool = False) -> None:
+    """The pieces of a face-down card at ``(x, y)``: the same for every card, so it tells nothing."""
+    cv.rect(x, y, st.CARD_W, st.CARD_H, st.BACK_COLOUR, st.INK, 3, fixed)
+    cv.rect(x + 4, y + 4, st.CARD_W - 8, st.CARD_H - 8, "none", "#c8b48f", 2, fixed)
 
 
 def draw_card(cv: Canvas, sc: Scene, card: int, x: float, y: float, where: str, index: int, seat: int = -1) -> None:
@@ -210,19 +246,13 @@ def draw_card(cv: Canvas, sc: Scene, card: int, x: float, y: float, where: str, 
     owner = seat if seat >= 0 else None
     if card == HIDDEN:
         cv.open("card hidden", where=where, index=index, seat=owner)
-        cv.rect(x, y, st.CARD_W, st.CARD_H, st.BACK_COLOUR, st.INK, 3)
-        cv.rect(x + 4, y + 4, st.CARD_W - 8, st.CARD_H - 8, "none", "#c8b48f", 2)
+        draw_back(cv, x, y)
         cv.close()
         return
-    label = sc.tables.card_label[card]
-    cv.open("card", key=label, card=label, where=where, index=index, seat=owner)
-    fill = card_colour(sc, card)
-    ink = st.text_colour(fill)
-    cv.rect(x, y, st.CARD_W, st.CARD_H, fill, st.INK, 3)
-    cv.text(x + st.CARD_W / 2, y + 11, card_short(sc, card), 8, ink, anchor="middle")
-    value = sc.tables.card_value[card]
-    cv.text(x + st.CARD_W / 2, y + 30, str(value), 15, ink, True, "middle")
-    cv.outline(label, x, y, st.CARD_W, st.CARD_H)
+    face = card_face(sc.tables, card)
+    cv.open("card", key=face.label, card=face.label, where=where, index=index, seat=owner, kind=face.kind)
+    draw_face(cv, face, x, y)
+    cv.outline(face.label, x, y, st.CARD_W, st.CARD_H)
     cv.close()
 
 

@@ -295,7 +295,7 @@ function show(s) {
   showResult(s);
   list($("#changes"), s.changes);
   $("#progress-line").textContent = s.progress_line;
-  $("#victory").textContent = s.victory.join("\n");
+  $("#victory-box #victory").textContent = s.victory.join("\n");  // not the board's <g id="victory">
   list($("#log"), s.log);
   list($("#notes"), s.notes);
 }
