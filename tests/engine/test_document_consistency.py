@@ -401,19 +401,32 @@ def mutated(choose: Chooser, log: list[str]) -> Any:
 # --- the property ----------------------------------------------------------------------------------------
 
 
-@settings(
-    max_examples=300,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+_PROPERTY = settings(
+    deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
 )
-@given(data=st.data(), seed=st.integers(0, 2**16))
-def test_accepted_documents_play_to_the_end(data: st.DataObject, seed: int) -> None:
+
+
+def _mutated_document_plays(data: st.DataObject, seed: int) -> None:
     """Mutated base and expansion documents: ``InvalidStateError``, or a game that plays to the end intact."""
     log: list[str] = []
     doc = mutated(DataChooser(data), log)
     note("\n".join(log))
     check_document(doc, seed)
+
+
+@settings(_PROPERTY, max_examples=40)
+@given(data=st.data(), seed=st.integers(0, 2**16))
+def test_accepted_documents_play_to_the_end(data: st.DataObject, seed: int) -> None:
+    """40 mutated documents in the quick suite (each one plays a whole game with a save/reload check per step)."""
+    _mutated_document_plays(data, seed)
+
+
+@pytest.mark.slow
+@settings(_PROPERTY, max_examples=300)
+@given(data=st.data(), seed=st.integers(0, 2**16))
+def test_accepted_documents_play_to_the_end_many(data: st.DataObject, seed: int) -> None:
+    """The same property over 300 mutated documents (slow: CI runs it)."""
+    _mutated_document_plays(data, seed)
 
 
 def _positions(players: int, expansion: bool, brutii: bool, seed: int, per_kind: int = 3) -> list[dict[str, Any]]:
