@@ -18,7 +18,6 @@ from rich.console import Console
 
 from tribune_arena.records import GameRecord, printable
 from tribune_arena.tournament.backends import BACKENDS, WorkerCrash, import_ray
-from tribune_arena.tournament.plots import save_plots
 from tribune_arena.tournament.results import summarize
 from tribune_arena.tournament.runner import run_tournament
 from tribune_arena.tournament.schedule import (
@@ -169,6 +168,8 @@ def _report(records: list[GameRecord], args: argparse.Namespace, definition: Tou
     if results.roles is not None:  # Brutii games: the Brutii seat against the family seats
         tables += [results.roles.table(), results.roles.seat_table()]
     if args.plots:
+        from tribune_arena.tournament.plots import save_plots  # matplotlib, only when plots are asked for
+
         doc["plots"] = [str(p) for p in save_plots(results, args.plots)]
     if args.json:
         print(json.dumps(doc, indent=2))
