@@ -347,6 +347,8 @@ def config_from_dict(data: Any, source: str = "config", overrides: dict[str, Any
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: expected a mapping of sections, got {type(data).__name__}")
     data = _with_overrides(data, overrides or {}, source)
+    if data.get("algorithm", "ppo") == "ppo":  # `algorithm: zero` configs are training.zero's (tribune train picks)
+        data = {k: v for k, v in data.items() if k != "algorithm"}
     config: TrainConfig = _build(TrainConfig, data, source, "")
     _check(config, source)
     return config

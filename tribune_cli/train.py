@@ -1,5 +1,6 @@
 """``tribune train PATH``: train a PPO agent as the YAML config says: Stable-Baselines3's MaskablePPO
-(:mod:`training.trainer`, ``backend: sb3``), or Ray RLlib with ``backend: rllib`` (:mod:`training.rllib_trainer`).
+(:mod:`training.trainer`, ``backend: sb3``), or Ray RLlib with ``backend: rllib`` (:mod:`training.rllib_trainer`);
+a config with ``algorithm: zero`` trains a ``zero`` network by self-play with search (:mod:`training.zero.run`).
 
 ``--set KEY=VALUE`` overrides one config key (dotted, YAML value), e.g.
 ``--set run.total_timesteps=20000 --set name=try``. ``--resume`` continues
@@ -89,6 +90,10 @@ def run(args: argparse.Namespace) -> int:
         print("tribune train: give a CONFIG.yaml (see configs/)", file=sys.stderr)
         return 2
     try:
+        from training.zero.config import algorithm_of
+
+        if algorithm_of(args.config, _overrides(args.overrides)) == "zero":
+            return _run_zero(args)
         config = load_config(args.config, _overrides(args.overrides))
     except (ConfigError, ValueError) as exc:
         print(f"tribune train: {exc}", file=sys.stderr)
@@ -113,18 +118,49 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_zero(args: argparse.Namespace) -> int:
+    """``algorithm: zero``: expert iteration (:mod:`training.zero`); ``--resume`` continues the run's folder."""
+    from training.config import ConfigError
+    from training.zero.config import load_zero_config
+
+    try:
+        config = load_zero_config(args.config, _overrides(args.overrides))
+    except (ConfigError, ValueError) as exc:
+        print(f"tribune train: {exc}", file=sys.stderr)
+        return 2
+    if args.check:
+        print(yaml.safe_dump(config.resolved(), sort_keys=False), end="")
+        return 0
+    if args.resume not in (None, "latest"):
+        print("tribune train: a zero run resumes from its own folder: --resume takes no PATH", file=sys.stderr)
+        return 2
+    try:
+        from training.zero.run import ZeroTrainError, train_zero
+    except ImportError as exc:
+        print(missing_extra("tribune train (algorithm zero)", "train", exc), file=sys.stderr)
+        return 2
+    try:
+        train_zero(config, args.resume is not None)
+    except (ZeroTrainError, AgentError) as exc:
+        print(f"tribune train: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
 COMMAND = Command(
     "train",
-    "train a PPO agent with Stable-Baselines3 or RLlib",
+    "train a PPO agent, or a zero network by self-play with search",
     (
         ("tribune train configs/smoke.yaml --check", "print the resolved config of the smoke run"),
         ("tribune train configs/ppo-vs-random.yaml --set run.total_timesteps=20000", "a short run against random"),
         ("tribune train configs/rllib-vs-random.yaml", "the same with Ray RLlib (backend: rllib)"),
         ("tribune train --export runs/smoke/final.zip smoke.npz", "the final model of the smoke run for numpy"),
+        ("tribune train configs/zero-smoke.yaml", "expert iteration (algorithm: zero) in a tiny run"),
     ),
     _add_arguments,
     run,
     details="The config's backend chooses the library: sb3 (MaskablePPO from sb3-contrib, the train extra) or rllib "
-    "(Ray RLlib, the rllib extra). The run directory gets the resolved config, TensorBoard and CSV logs, "
+    "(Ray RLlib, the rllib extra); a config with algorithm: zero trains a zero network by self-play with search "
+    "(training.zero). The run directory gets the resolved config, TensorBoard and CSV logs, "
     "checkpoints, evaluations and a learning curve; --resume continues it.",
 )

@@ -1,0 +1,136 @@
+"""The zero learner: the torch network is exactly the NumpyPolicy's, and training on a fixed batch lowers the loss
+to near its floor (the targets' entropy), for the policy and the value."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import torch
+
+from agents.ppo import FORMAT, NumpyPolicy, load_policy
+from agents.zero import PPO_MODELS
+from training.zero.config import LearnerConfig
+from training.zero.learner import Learner, PolicyValueNet
+from training.zero.replay import Positions
+from tribune_env.engine.config import RuleSet
+
+OBS, ACTIONS = 12, 6
+
+
+@pytest.fixture(autouse=True)
+def one_thread() -> Iterator[None]:
+    """Tiny networks: one torch thread (several only contend on a busy machine)."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
+def tiny_policy(seed: int = 0) -> NumpyPolicy:
+    rng = np.random.default_rng(seed)
+    meta: dict[str, Any] = {
+        "format": FORMAT,
+        "signature": {"observation": {"size": OBS}, "actions": {"n": ACTIONS}},
+        "net": {"pi": [16, 16], "vf": [16], "activation": "tanh"},
+    }
+    shapes = {"pi.0": (16, OBS), "pi.1": (16, 16), "action": (ACTIONS, 16), "vf.0": (16, OBS), "value": (1, 16)}
+    arrays = {}
+    for name, shape in shapes.items():
+        arrays[f"{name}.weight"] = rng.normal(0, 0.3, shape).astype(np.float32)
+        arrays[f"{name}.bias"] = rng.normal(0, 0.1, shape[0]).astype(np.float32)
+    return NumpyPolicy.from_arrays(meta, arrays)
+
+
+def fixed_batch(rows: int = 64, seed: int = 1) -> Positions:
+    rng = np.random.default_rng(seed)
+    masks = rng.random((rows, ACTIONS)) < 0.6
+    masks[:, 0] = True
+    targets = np.where(masks, rng.random((rows, ACTIONS)) ** 3, 0.0)
+    targets /= targets.sum(axis=1, keepdims=True)
+    searched = rng.random(rows) < 0.5
+    targets[~searched] = 0.0
+    values = rng.choice([1.0, -1.0 / 3], size=rows).astype(np.float32)
+    return Positions(rng.normal(0, 1, (rows, OBS)).astype(np.float16), masks, targets.astype(np.float16), searched,
+                     values)
+
+
+def test_the_torch_network_is_the_numpy_policy() -> None:
+    policy = tiny_policy()
+    model = PolicyValueNet.from_policy(policy)
+    obs = np.random.default_rng(2).normal(0, 1, (5, OBS)).astype(np.float32)
+    with torch.no_grad():
+        logits, value = model(torch.as_tensor(obs))
+    np.testing.assert_allclose(logits.numpy(), policy.logits(obs), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(value.numpy(), policy.value(obs), rtol=1e-5, atol=1e-5)
+    back = NumpyPolicy.from_arrays(policy.meta, model.arrays())
+    for name, array in policy.arrays().items():
+        np.testing.assert_array_equal(back.arrays()[name], array)
+
+
+def test_the_shipped_network_loads_into_the_learner(tmp_path: Path) -> None:
+    policy = load_policy(PPO_MODELS[RuleSet.BASE])
+    learner = Learner(policy, LearnerConfig())
+    path = learner.policy(policy.meta).save_npz(tmp_path / "net.npz", "float16")
+    again = load_policy(path)
+    obs = np.zeros((2, policy.obs_size), dtype=np.float32)
+    np.testing.assert_allclose(again.logits(obs), policy.logits(obs), atol=2e-2)
+
+
+def entropy(data: Positions) -> float:
+    """The floor of the policy loss: the mean entropy of the searched targets."""
+    t = data.targets[data.searched].astype(np.float64)
+    return float(-(t * np.log(np.where(t > 0, t, 1.0))).sum(axis=1).mean())
+
+
+def test_training_lowers_the_loss_on_a_fixed_batch() -> None:
+    data = fixed_batch()
+    learner = Learner(tiny_policy(), LearnerConfig(batch_size=64, learning_rate=1e-2))
+    loss0, policy0, value0 = learner.evaluate(data)
+    floor = entropy(data)
+    assert policy0 > floor + 0.2  # a random network is far from the targets
+    for _ in range(200):
+        learner.train(data, seed=0)
+    loss1, policy1, value1 = learner.evaluate(data)
+    assert policy1 - floor < 0.1 * (policy0 - floor)  # KL(target || policy) down by 90%
+    assert value1 < 0.2 * value0
+    assert loss1 < loss0
+
+
+def test_unsearched_rows_teach_the_value_only() -> None:
+    data = fixed_batch()
+    data.searched[:] = False
+    learner = Learner(tiny_policy(), LearnerConfig(batch_size=64, learning_rate=1e-2))
+    before = learner.model.arrays()
+    stats = learner.train(data, seed=0)
+    after = learner.model.arrays()
+    assert stats.policy_loss == 0.0
+    for name in before:  # the actor's tower and head get no gradient
+        same = np.array_equal(before[name], after[name])
+        assert same == (name.startswith(("pi.", "action."))), name
+
+
+@pytest.mark.parametrize("epochs", [0.5, 1.0, 2.5])
+def test_an_iteration_samples_epochs_passes(epochs: float) -> None:
+    data = fixed_batch(rows=40)
+    learner = Learner(tiny_policy(), LearnerConfig(batch_size=16, epochs=epochs))
+    stats = learner.train(data, seed=3)
+    assert stats.samples == round(epochs * 40)
+    assert stats.steps == -(-stats.samples // 16)
+
+
+def test_training_is_reproducible_and_resumes(tmp_path: Path) -> None:
+    data = fixed_batch()
+    config = LearnerConfig(batch_size=16, learning_rate=1e-3)
+    one = Learner(tiny_policy(), config)
+    one.train(data, seed=5)
+    one.save(tmp_path / "state.pt")
+    one.train(data, seed=6)
+    two = Learner(tiny_policy(), config)
+    two.load(tmp_path / "state.pt")
+    two.train(data, seed=6)
+    for name, array in one.model.arrays().items():
+        np.testing.assert_array_equal(two.model.arrays()[name], array)

@@ -1,0 +1,83 @@
+"""Self-play games of the zero trainer: what a game records, that it is reproducible from its seed alone (in this
+process or a worker), and the replay window."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from agents.zero import PPO_MODELS, ZeroSettings
+from training.zero.replay import Positions, ReplayBuffer
+from training.zero.selfplay import NETWORK, GameData, SelfPlayJob, job_seed, make_pool, play_game
+from tribune_env.engine.config import GameConfig, RuleSet
+
+TINY = ZeroSettings(simulations=4, candidates=2, depth=4, explore=True)
+
+
+def job(index: int = 0, **changes: object) -> SelfPlayJob:
+    base = SelfPlayJob(GameConfig(), str(PPO_MODELS[RuleSet.BASE]), TINY, 0.5, "greedy", (("heuristic", 0.25),),
+                       job_seed(7, 1, index), index)
+    return dataclasses.replace(base, **changes)  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="module")
+def game() -> GameData:
+    return play_game(job())
+
+
+def test_a_game_records_the_network_seats(game: GameData) -> None:
+    rows = len(game)
+    assert rows > 20 and game.decisions > rows
+    assert NETWORK in game.seating and len(game.seating) == 4
+    assert game.obs.dtype == np.float16 and game.obs.shape == (rows, 1669)
+    assert game.masks.shape == game.targets.shape == (rows, 198)
+    assert 0.25 < game.searched.mean() < 0.75  # full_search 0.5 (a searched seat with one codec choice is not)
+    targets = game.targets.astype(np.float64)
+    np.testing.assert_allclose(targets[game.searched].sum(axis=1), 1.0, atol=2e-3)
+    assert (targets[~game.searched] == 0).all()
+    assert (targets[~game.masks] == 0).all()  # no target mass on an illegal action
+    assert set(game.values.tolist()) <= set(np.array(game.outcome, dtype=np.float32).tolist())
+    assert game.simulations > 0
+
+
+def test_a_game_depends_on_its_seed_only(game: GameData) -> None:
+    again = play_game(job())
+    for name in ("obs", "masks", "targets", "searched", "values"):
+        np.testing.assert_array_equal(getattr(again, name), getattr(game, name))
+    assert again.seating == game.seating
+
+
+def test_opponent_shares_and_fast_moves() -> None:
+    alone = play_game(job(full_search=0.0, opponents=(), fast_moves="sample"))
+    assert alone.seating == [NETWORK] * 4
+    assert not alone.searched.any() and alone.simulations == 0
+    assert len(alone) == alone.decisions  # every decision is a network seat's; auto_forced leaves none forced
+
+
+def test_the_replay_window_keeps_the_newest_positions() -> None:
+    def part(rows: int, value: float) -> Positions:
+        p = Positions.empty(3, 2)
+        return Positions(np.zeros((rows, 3), np.float16), np.ones((rows, 2), bool), np.zeros((rows, 2), np.float16),
+                         np.zeros(rows, bool), np.full(rows, value, np.float32)) if rows else p
+
+    buffer = ReplayBuffer(5, 3, 2)
+    for iteration, rows in ((1, 3), (2, 0), (3, 4)):
+        buffer.add(iteration, part(rows, float(iteration)))
+    assert buffer.data.values.tolist() == [1.0, 3.0, 3.0, 3.0, 3.0]
+    assert buffer.iterations() == [1, 2, 3]  # the shards load() reads back (an empty one too)
+
+
+def test_worker_processes_give_the_same_games() -> None:
+    jobs = [job(i, full_search=0.2) for i in range(3)]
+    expected = [play_game(j) for j in jobs]
+    pool = make_pool("multiprocessing", 2)
+    try:
+        got = pool.run(jobs)
+    finally:
+        pool.close()
+    assert [g.index for g in got] == [0, 1, 2]
+    for a, b in zip(got, expected, strict=True):
+        for name in ("obs", "masks", "targets", "searched", "values"):
+            np.testing.assert_array_equal(getattr(a, name), getattr(b, name))

@@ -1,0 +1,361 @@
+"""The configuration of a ``zero`` training run (``algorithm: zero``): a YAML file read into :class:`ZeroConfig`.
+
+Every key is optional; defaults are the dataclass defaults below. Unknown keys, wrong types and out-of-range values
+raise :class:`~training.config.ConfigError` naming the file, the dotted key and the problem, before anything is
+written; :func:`check_roles` also builds every agent the config names and loads ``init_from``, so a bad spec or a
+network for another game fails there. :meth:`ZeroConfig.resolved` is the complete configuration as plain data with
+the machine-dependent values (``workers: auto``, ``torch_threads: auto``) filled in; a run saves it, and a resume
+must match it except in :data:`RESUMABLE_CHANGES`.
+
+Sections (``docs/training/zero.md`` has the table): ``game`` (the game's options in the public dictionary form of
+:func:`~tribune_env.engine.config.config_from_dict`), ``init_from``, ``search``, ``selfplay``, ``learner``, ``eval``,
+``run``, ``ray``, and ``algorithm``, ``name``, ``seed``, ``output``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from agents.base import AgentError
+from agents.ppo import CheckpointError, check_fits, load_policy
+from agents.specs import agent_supports
+from agents.zero import PPO_MODELS, ZeroSettings
+from training.config import ConfigError, _build, _coerce, _with_overrides
+from tribune_arena.tournament.backends import default_workers
+from tribune_arena.tournament.schedule import TournamentDefinition
+from tribune_env.engine.config import GameConfig, config_to_dict
+
+ALGORITHMS = ("ppo", "zero")
+"""The values of a config's top-level ``algorithm`` key (absent: ``ppo``, :mod:`training.config`)."""
+BACKENDS = ("multiprocessing", "ray")
+FAST_MOVES = ("greedy", "sample")
+DEVICES = ("auto", "cpu", "cuda")
+RESUMABLE_CHANGES = (
+    "run.", "eval.", "selfplay.workers", "selfplay.backend", "ray.", "learner.device",
+    "learner.torch_threads", "name", "output",
+)
+"""Dotted keys (or their prefixes) that may differ between a run's saved config and its resume: where and how long it
+runs and how it is evaluated, never what it trains (the self-play games do not depend on the worker count)."""
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """The search of the self-play seats (:class:`agents.zero.ZeroSettings`; exploration is always on)."""
+
+    simulations: int = 32
+    candidates: int = 4
+    depth: int = 32
+
+    def settings(self) -> ZeroSettings:
+        return ZeroSettings(self.simulations, None, self.candidates, self.depth, explore=True)
+
+
+@dataclass(frozen=True)
+class SelfPlayConfig:
+    """The games of an iteration.
+
+    ``full_search`` is the playout cap randomisation (Wu, 2019, KataGo): the share of a seat's decisions that are
+    searched (and recorded with a policy target); the others are the network's move (``fast_moves``: its most
+    probable legal action, or a sample of its softmax), recorded with a value target only. ``opponents`` maps
+    agent specs to the share of seats they play (drawn per seat and game; the rest are the network with search).
+    """
+
+    games: int = 64
+    workers: int | str = "auto"
+    backend: str = "multiprocessing"
+    full_search: float = 0.25
+    fast_moves: str = "greedy"
+    opponents: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class LearnerConfig:
+    """The network's training after each iteration's games (Adam on the replay window)."""
+
+    batch_size: int = 512
+    learning_rate: float = 3e-4
+    epochs: float = 1.0  # passes over the replay window per iteration
+    value_weight: float = 1.0
+    weight_decay: float = 0.0
+    max_grad_norm: float = 1.0
+    replay_window: int = 100_000  # positions kept, newest first
+    device: str = "auto"  # auto: cuda when torch sees a GPU, else cpu
+    torch_threads: int | str = "auto"
+
+
+@dataclass(frozen=True)
+class ZeroEvalConfig:
+    """Tournaments of ``zero-net`` (the network alone) against ``players - 1`` copies of ``opponent``."""
+
+    every: int = 1  # iterations (0: never; the last iteration is always evaluated when > 0)
+    games: int = 40
+    opponent: str = "heuristic"
+    workers: int | str = "auto"
+    initial: bool = True  # also evaluate the starting network (iteration 0)
+
+
+@dataclass(frozen=True)
+class ZeroRunConfig:
+    """Length of the run."""
+
+    iterations: int = 20
+    max_minutes: float | None = None  # stop at an iteration boundary before this start has run this long
+    progress_bar: bool = True
+
+
+@dataclass(frozen=True)
+class ZeroRayConfig:
+    """``selfplay.backend: ray``: where Ray runs (``address`` null: a local instance of ``num_cpus`` CPUs, null: all;
+    ``auto`` or ``ray://head:10001``: a running cluster)."""
+
+    address: str | None = None
+    num_cpus: int | None = None
+
+
+SECTIONS: dict[str, type[Any]] = {
+    "search": SearchConfig,
+    "selfplay": SelfPlayConfig,
+    "learner": LearnerConfig,
+    "eval": ZeroEvalConfig,
+    "run": ZeroRunConfig,
+    "ray": ZeroRayConfig,
+}
+
+
+@dataclass(frozen=True)
+class ZeroConfig:
+    """A whole ``zero`` training run."""
+
+    algorithm: str = "zero"
+    name: str = "zero"
+    seed: int = 0
+    output: str = "runs"
+    game: GameConfig = field(default_factory=GameConfig)
+    init_from: str | None = None  # a .npz/.zip network; null: the shipped ppo network of the game's rule set
+    search: SearchConfig = field(default_factory=SearchConfig)
+    selfplay: SelfPlayConfig = field(default_factory=SelfPlayConfig)
+    learner: LearnerConfig = field(default_factory=LearnerConfig)
+    eval: ZeroEvalConfig = field(default_factory=ZeroEvalConfig)
+    run: ZeroRunConfig = field(default_factory=ZeroRunConfig)
+    ray: ZeroRayConfig = field(default_factory=ZeroRayConfig)
+
+    @property
+    def run_dir(self) -> Path:
+        return Path(self.output) / self.name
+
+    @property
+    def init_path(self) -> Path:
+        """The network the run starts from: ``init_from``, or the shipped ``ppo`` network of the game's rule set."""
+        return Path(self.init_from) if self.init_from is not None else PPO_MODELS[self.game.rules]
+
+    @property
+    def workers(self) -> int:
+        return _auto(self.selfplay.workers)
+
+    @property
+    def eval_workers(self) -> int:
+        return _auto(self.eval.workers)
+
+    @property
+    def torch_threads(self) -> int:
+        return _auto(self.learner.torch_threads)
+
+    def resolved(self) -> dict[str, Any]:
+        """The complete configuration as plain data, ``auto`` worker and thread counts replaced by this machine's."""
+        data: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, GameConfig):
+                data[f.name] = config_to_dict(value)
+            elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+                data[f.name] = dataclasses.asdict(value)
+            else:
+                data[f.name] = value
+        data["selfplay"]["workers"] = self.workers
+        data["eval"]["workers"] = self.eval_workers
+        data["learner"]["torch_threads"] = self.torch_threads
+        return data
+
+
+def _auto(value: int | str) -> int:
+    """``auto``: one per CPU this process may use."""
+    return default_workers() if value == "auto" else int(value)
+
+
+# -- loading ---------------------------------------------------------------------------
+
+
+def read_yaml(path: str | Path) -> dict[str, Any]:
+    """The mapping in the YAML file ``path``; ConfigError naming the file when it cannot be read or is no mapping."""
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the config: {exc.strerror or exc}") from None
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path}: not valid YAML: {exc}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a mapping of sections, got {type(data).__name__}")
+    return data
+
+
+def algorithm_of(path: str | Path, overrides: dict[str, Any] | None = None) -> str:
+    """The config's ``algorithm`` (``ppo`` when absent), ``overrides`` applied; ConfigError for another value."""
+    data = read_yaml(path)
+    value = (overrides or {}).get("algorithm", data.get("algorithm", "ppo"))
+    if value not in ALGORITHMS:
+        raise ConfigError(f"{path}: algorithm: expected one of {', '.join(ALGORITHMS)}, got {value!r}")
+    return str(value)
+
+
+def load_zero_config(path: str | Path, overrides: dict[str, Any] | None = None) -> ZeroConfig:
+    """Read and check a YAML config (``overrides``: dotted keys that win); also builds every agent it names."""
+    config = zero_config_from_dict(read_yaml(path), str(path), overrides)
+    check_roles(config, str(path))
+    return config
+
+
+def zero_config_from_dict(data: Any, source: str = "config", overrides: dict[str, Any] | None = None) -> ZeroConfig:
+    """Build and check a :class:`ZeroConfig` from plain data (as read from YAML or saved by a run)."""
+    if not isinstance(data, dict):
+        raise ConfigError(f"{source}: expected a mapping of sections, got {type(data).__name__}")
+    data = _with_overrides(data, overrides or {}, source)
+    fields = {f.name for f in dataclasses.fields(ZeroConfig)}
+    unknown = sorted(str(k) for k in set(data) - fields)
+    if unknown:
+        raise ConfigError(f"{source}: unknown key(s) {', '.join(unknown)}; known: {', '.join(fields)}")
+    hints = typing.get_type_hints(ZeroConfig)
+    values: dict[str, Any] = {}
+    for name, value in data.items():
+        if name == "game":
+            values[name] = _game(value, source)
+        elif name in SECTIONS:
+            values[name] = _build(SECTIONS[name], value or {}, source, name + ".")
+        else:
+            values[name] = _coerce(value, hints[name], source, name)
+    config = ZeroConfig(**values)
+    _check(config, source)
+    return config
+
+
+def _game(value: Any, source: str) -> GameConfig:
+    if not isinstance(value, dict):
+        raise ConfigError(f"{source}: game: expected a mapping of game options, got {value!r}")
+    try:
+        return GameConfig.from_dict(value)
+    except ValueError as exc:  # the message starts with the option's name
+        raise ConfigError(f"{source}: game.{exc}") from None
+
+
+# -- checks ----------------------------------------------------------------------------
+
+POSITIVE = (
+    "search.simulations", "search.candidates", "selfplay.games", "learner.batch_size", "learner.replay_window",
+    "eval.games", "run.iterations",
+)
+
+
+def _check(config: ZeroConfig, source: str) -> None:  # noqa: C901  (one line per rule)
+    """Range and consistency checks that types alone do not express."""
+
+    def fail(key: str, problem: str) -> None:
+        raise ConfigError(f"{source}: {key}: {problem}")
+
+    if config.algorithm != "zero":
+        fail("algorithm", f"this loader reads zero configs (algorithm: zero), got {config.algorithm!r}")
+    if not config.name or "/" in config.name or config.name.startswith("."):
+        fail("name", f"must be a plain directory name, got {config.name!r}")
+    for key in POSITIVE:
+        section, _, name = key.partition(".")
+        value = getattr(getattr(config, section), name)
+        if value < 1:
+            fail(key, f"must be >= 1, got {value}")
+    if config.search.depth < 0:
+        fail("search.depth", f"must be >= 0, got {config.search.depth}")
+    for key, auto in (("selfplay.workers", config.selfplay.workers), ("eval.workers", config.eval.workers),
+                      ("learner.torch_threads", config.learner.torch_threads)):
+        if auto != "auto" and (isinstance(auto, str) or auto < 1):
+            fail(key, f"expected an integer >= 1 or 'auto', got {auto!r}")
+    selfplay, learner = config.selfplay, config.learner
+    if selfplay.backend not in BACKENDS:
+        fail("selfplay.backend", f"expected one of {', '.join(BACKENDS)}, got {selfplay.backend!r}")
+    if selfplay.fast_moves not in FAST_MOVES:
+        fail("selfplay.fast_moves", f"expected one of {', '.join(FAST_MOVES)}, got {selfplay.fast_moves!r}")
+    if not 0.0 <= selfplay.full_search <= 1.0:
+        fail("selfplay.full_search", f"must be in 0..1, got {selfplay.full_search}")
+    for spec, share in selfplay.opponents.items():
+        if not 0.0 <= share <= 1.0:
+            fail(f"selfplay.opponents.{spec}", f"share of seats must be in 0..1, got {share}")
+    if sum(selfplay.opponents.values()) >= 1.0:
+        fail("selfplay.opponents", "the shares must add up to less than 1 (the other seats are the network's)")
+    for key, value in (("learner.learning_rate", learner.learning_rate), ("learner.epochs", learner.epochs),
+                       ("learner.max_grad_norm", learner.max_grad_norm)):
+        if not value > 0:
+            fail(key, f"must be > 0, got {value}")
+    for key, value in (("learner.value_weight", learner.value_weight),
+                       ("learner.weight_decay", learner.weight_decay), ("eval.every", config.eval.every)):
+        if value < 0:
+            fail(key, f"must be >= 0, got {value}")
+    if learner.device not in DEVICES and not learner.device.startswith("cuda:"):
+        fail("learner.device", f"expected auto, cpu, cuda or cuda:N, got {learner.device!r}")
+    if config.run.max_minutes is not None and not config.run.max_minutes > 0:
+        fail("run.max_minutes", f"must be > 0 (or null: no limit), got {config.run.max_minutes}")
+    if config.ray.num_cpus is not None and config.ray.num_cpus < 1:
+        fail("ray.num_cpus", f"must be >= 1 (or null: every CPU), got {config.ray.num_cpus}")
+    try:  # the evaluations play the run's game as tournaments
+        TournamentDefinition.for_config(["random"] * config.game.players, config.game)
+    except ValueError as exc:  # the message starts with the option's name
+        key, _, problem = str(exc).partition(": ")
+        fail(f"game.{key}", f"{problem} (the evaluations are tournaments of the run's game)")
+
+
+def agent_roles(config: ZeroConfig) -> list[tuple[str, str]]:
+    """``(key, spec)`` of every agent the run builds besides its own network: self-play and evaluation opponents."""
+    roles = [(f"selfplay.opponents.{spec}", spec) for spec in config.selfplay.opponents]
+    return [*roles, ("eval.opponent", config.eval.opponent)]
+
+
+def check_roles(config: ZeroConfig, source: str = "config") -> None:
+    """Build every agent of :func:`agent_roles` once (it must play the run's game) and load the starting network
+    (it must fit the game: :func:`~agents.ppo.check_fits`); ConfigError naming the key otherwise."""
+    for key, spec in agent_roles(config):
+        try:
+            problem = agent_supports(spec, config.game)
+        except Exception as exc:  # AgentError, or whatever a registered factory raises
+            problem = str(exc) if isinstance(exc, AgentError) else f"{type(exc).__name__}: {exc}"
+            raise ConfigError(f"{source}: {key}: agent {spec!r} cannot be built: {problem}") from None
+        if problem is not None:
+            raise ConfigError(f"{source}: {key}: {problem}")
+    try:
+        policy = load_policy(config.init_path)
+        check_fits(policy, config.game)
+    except CheckpointError as exc:
+        raise ConfigError(f"{source}: init_from: {exc}") from None
+    if policy.value_head is None:
+        raise ConfigError(f"{source}: init_from: {config.init_path} has no value network (the search needs one)")
+
+
+def config_changes(saved: dict[str, Any], current: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """``(harmless, blocking)``: the dotted keys whose values differ between two resolved configs, split by
+    :data:`RESUMABLE_CHANGES`."""
+    a, b = _flatten(saved), _flatten(current)
+    changed = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
+    harmless = [k for k in changed if k.startswith(RESUMABLE_CHANGES)]
+    return harmless, [k for k in changed if k not in harmless]
+
+
+def _flatten(data: Any, prefix: str = "") -> dict[str, Any]:
+    if not isinstance(data, dict) or (prefix and not data):
+        return {prefix.rstrip("."): data}
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        out.update(_flatten(value, f"{prefix}{key}."))
+    return out

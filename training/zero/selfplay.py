@@ -1,0 +1,326 @@
+"""Self-play games with search and what they teach: :func:`play_game`, run by :func:`play_games` on a backend.
+
+A game (:class:`SelfPlayJob`) is seeded from the run's seed, the iteration and the game's index alone
+(:func:`job_seed`), so its positions do not depend on which worker plays it, on how many there are, or on the
+backend. Each seat is the network with search (:class:`agents.zero.ZeroAgent`, exploration on) or, with the share
+``opponents`` gives, an opponent agent. At a decision of a network seat with more than one legal choice:
+
+* with probability ``full_search`` (playout cap randomisation, KataGo) the seat searches; the position is recorded
+  with the search's improved policy (:meth:`~agents.zero.SearchResult.target`) as its policy target;
+* otherwise it plays the network's move (``fast_moves``: its most probable legal action, or a sample of its
+  softmax); the position is recorded without a policy target.
+
+Every recorded position gets the game's final :func:`~tribune_env.envs.rewards.win_loss` of its seat as the value
+target. Opponent seats are not recorded. Workers need numpy only: the network travels as the path of its ``.npz``
+(or, on Ray, as its bytes, written to a local file once per network).
+
+Backends: ``multiprocessing`` (a pool of ``forkserver`` processes kept for the run; one worker plays in this
+process) and ``ray`` (a task per game on a local instance or a cluster).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import multiprocessing
+import os
+import random
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from agents.base import Agent
+from agents.specs import make_agent
+from agents.zero import Network, ZeroAgent, ZeroSettings
+from tribune_arena.tournament.schedule import derive_seed
+from tribune_env.engine.config import GameConfig
+from tribune_env.engine.game import Game
+from tribune_env.envs.infoset import InfoSet
+from tribune_env.envs.rewards import win_loss
+
+NETWORK = "zero"
+"""How :attr:`GameData.seating` names a seat the network plays."""
+
+
+class SelfPlayError(Exception):
+    """A self-play game or backend failed; the message says which and why."""
+
+
+def job_seed(seed: int, iteration: int, index: int) -> int:
+    """The seed of game ``index`` of ``iteration`` in a run seeded ``seed``."""
+    return derive_seed(seed, "zero-selfplay", iteration, index)
+
+
+@dataclass(frozen=True)
+class SelfPlayJob:
+    """One self-play game: everything a worker needs (picklable; ``network`` is an ``.npz`` path)."""
+
+    game: GameConfig
+    network: str
+    search: ZeroSettings
+    full_search: float
+    fast_moves: str
+    opponents: tuple[tuple[str, float], ...]
+    seed: int
+    index: int
+
+
+@dataclass
+class GameData:
+    """The recorded positions of one game (rows in decision order) and its summary.
+
+    ``obs`` float16 (rows x observation size), ``masks`` bool and ``targets`` float16 (rows x actions; a target is
+    zero where ``searched`` is false), ``values`` float32: the seat's final ``win_loss``.
+    """
+
+    index: int
+    obs: npt.NDArray[np.float16]
+    masks: npt.NDArray[np.bool_]
+    targets: npt.NDArray[np.float16]
+    searched: npt.NDArray[np.bool_]
+    values: npt.NDArray[np.float32]
+    seating: list[str] = field(default_factory=list)
+    outcome: list[float] = field(default_factory=list)
+    decisions: int = 0  # every decision of the game, all seats
+    simulations: int = 0  # playouts of its searches
+    seconds: float = 0.0
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+
+def _seating(job: SelfPlayJob, rng: random.Random) -> list[str]:
+    """Who plays each seat: an opponent spec with its share, else the network; at least one network seat."""
+    seats: list[str] = []
+    for _ in range(job.game.players):
+        u, spec = rng.random(), NETWORK
+        for name, share in job.opponents:
+            if u < share:
+                spec = name
+                break
+            u -= share
+        seats.append(spec)
+    if NETWORK not in seats:
+        seats[rng.randrange(len(seats))] = NETWORK
+    return seats
+
+
+def _agents(job: SelfPlayJob, seating: list[str], rng: random.Random) -> list[Agent]:
+    agents: list[Agent] = []
+    for seat, spec in enumerate(seating):
+        seed = rng.randrange(2**62)
+        agent: Agent = ZeroAgent(job.search, job.network, seed) if spec == NETWORK else make_agent(spec, seed)
+        agent.reset(seat, job.game, seed)
+        agents.append(agent)
+    return agents
+
+
+class _Recorder:
+    """The positions of the network seats as they are played."""
+
+    def __init__(self) -> None:
+        self.obs: list[np.ndarray] = []
+        self.masks: list[np.ndarray] = []
+        self.targets: list[np.ndarray | None] = []
+        self.seats: list[int] = []
+
+    def add(self, obs: np.ndarray, mask: np.ndarray, target: np.ndarray | None, seat: int) -> None:
+        self.obs.append(obs.astype(np.float16))
+        self.masks.append(mask)
+        self.targets.append(target)
+        self.seats.append(seat)
+
+    def data(self, index: int, outcome: list[float], obs_size: int, actions: int) -> GameData:
+        rows = len(self.seats)
+        targets = np.zeros((rows, actions), dtype=np.float16)
+        for i, target in enumerate(self.targets):
+            if target is not None:
+                targets[i] = target
+        return GameData(
+            index=index,
+            obs=np.array(self.obs, dtype=np.float16).reshape(rows, obs_size),
+            masks=np.array(self.masks, dtype=bool).reshape(rows, actions),
+            targets=targets,
+            searched=np.array([t is not None for t in self.targets], dtype=bool),
+            values=np.array([outcome[s] for s in self.seats], dtype=np.float32),
+            outcome=outcome,
+        )
+
+
+def _fast_move(net: Network, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator, sample: bool) -> int:
+    """The network's move: the masked argmax, or a sample of the masked softmax."""
+    legal = np.flatnonzero(mask)
+    scores = net.policy.logits(obs)[legal].astype(np.float64)
+    if not sample:
+        return int(legal[int(np.argmax(scores))])
+    p = np.exp(scores - scores.max())
+    return int(legal[rng.choice(legal.size, p=p / p.sum())])
+
+
+def play_game(job: SelfPlayJob) -> GameData:
+    """Play ``job``'s game to its end and return its recorded positions (see the module docstring)."""
+    start = time.perf_counter()
+    rng = random.Random(job.seed)
+    game = Game.new(job.game, seed=rng.randrange(2**62))
+    seating = _seating(job, rng)
+    agents = _agents(job, seating, rng)
+    np_rng = np.random.default_rng(rng.randrange(2**62))
+    net = next(a.search.net for a in agents if isinstance(a, ZeroAgent) and a.search is not None)
+    recorder = _Recorder()
+    simulations = decisions = 0
+    while not game.is_over:
+        seat, legal = game.current_seat, game.legal_actions()
+        decisions += 1
+        agent = agents[seat]
+        if not isinstance(agent, ZeroAgent) or len(legal) == 1:
+            game.apply(agent.act(game.view(seat), legal, InfoSet(game, seat)) if len(legal) > 1 else legal[0])
+            continue
+        info = InfoSet(game, seat, net.space)
+        obs, mask = info.observation(), info.action_mask().astype(bool)
+        if not mask.any():  # only bids above the codec's cap: the smallest, not recorded
+            game.apply(legal[0])
+            continue
+        if rng.random() < job.full_search:
+            action = agent.act(game.view(seat), legal, info)
+            result = agent.last
+            searched = result is not None and result.searched
+            simulations += result.simulations if result is not None else 0
+            recorder.add(obs, mask, result.target() if searched and result is not None else None, seat)
+        else:
+            index = _fast_move(net, obs, mask, np_rng, job.fast_moves == "sample")
+            action = net.codec.decode(index, seat, game.num_players)
+            recorder.add(obs, mask, None, seat)
+        game.apply(action)
+    data = recorder.data(job.index, win_loss(game), net.encoder.size, net.codec.n)
+    data.seating, data.decisions, data.simulations = seating, decisions, simulations
+    data.seconds = time.perf_counter() - start
+    return data
+
+
+def play_checked(job: SelfPlayJob) -> GameData:
+    """:func:`play_game`, any failure raised as a :class:`SelfPlayError` naming the game (it travels back from a
+    worker process whatever the original exception was)."""
+    try:
+        return play_game(job)
+    except Exception as exc:
+        problem = f"{type(exc).__name__}: {exc}"
+        raise SelfPlayError(f"self-play game {job.index} (seed {job.seed}) failed: {problem}") from None
+
+
+# -- backends ----------------------------------------------------------------------------
+
+
+Tick = Callable[[GameData], None]
+
+
+class LocalPool:
+    """Games on this machine: ``workers`` forkserver processes, kept until :meth:`close` (one: in this process)."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool: Any = None
+
+    def run(self, jobs: Sequence[SelfPlayJob], tick: Tick | None = None) -> list[GameData]:
+        """Play ``jobs``; their data in the jobs' order. ``tick`` hears of each game as it ends."""
+        results: list[GameData] = []
+        stream: Iterator[GameData]
+        if self.workers <= 1 or len(jobs) <= 1:
+            stream = map(play_checked, jobs)
+        else:
+            if self._pool is None:
+                self._pool = multiprocessing.get_context("forkserver").Pool(self.workers)
+            stream = self._pool.imap_unordered(play_checked, jobs)
+        for data in stream:
+            results.append(data)
+            if tick is not None:
+                tick(data)
+        return sorted(results, key=lambda d: d.index)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None
+
+
+def local_network(blob: bytes) -> str:
+    """A local file holding the network ``blob`` (an ``.npz``), written once per content (for Ray workers, which may
+    run where the run folder is not)."""
+    digest = hashlib.sha256(blob).hexdigest()[:20]
+    path = Path(tempfile.gettempdir()) / f"tribune-zero-{digest}.npz"
+    if not path.exists():
+        fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "wb") as out:
+            out.write(blob)
+        os.replace(tmp, path)
+    return str(path)
+
+
+def _play_remote(job: SelfPlayJob, blob: bytes) -> GameData:
+    """The Ray task: the game of ``job`` with its network read from ``blob``."""
+    return play_checked(dataclasses.replace(job, network=local_network(blob)))
+
+
+class RayPool:
+    """Games as Ray tasks (one CPU each) on a local Ray instance or a cluster."""
+
+    def __init__(self, address: str | None, num_cpus: int | None) -> None:
+        self.address, self.num_cpus = address, num_cpus
+        self._started = False
+
+    def _ray(self) -> Any:
+        try:
+            import ray
+        except ImportError:
+            raise SelfPlayError("selfplay.backend ray needs Ray: pip install -e '.[rllib]'") from None
+        if not ray.is_initialized():
+            from tribune_arena.tournament.backends import ray_auth_hint
+
+            options: dict[str, Any] = {"address": self.address, "include_dashboard": False, "configure_logging": False}
+            if self.address is None and self.num_cpus is not None:
+                options["num_cpus"] = self.num_cpus
+            try:
+                ray.init(**options)
+            except (ConnectionError, ValueError, RuntimeError) as exc:
+                where = self.address or "a new local instance"
+                raise SelfPlayError(f"cannot start or reach Ray at {where}: {exc}{ray_auth_hint(exc)}") from None
+            self._started = True
+        return ray
+
+    def run(self, jobs: Sequence[SelfPlayJob], tick: Tick | None = None) -> list[GameData]:
+        ray = self._ray()
+        blobs = {path: ray.put(Path(path).read_bytes()) for path in {job.network for job in jobs}}
+        task = ray.remote(num_cpus=1, max_retries=3)(_play_remote)
+        pending = [task.remote(job, blobs[job.network]) for job in jobs]
+        results: list[GameData] = []
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            try:
+                data: GameData = ray.get(done[0])
+            except Exception as exc:  # a game's error (or a lost task), raised again here by Ray
+                raise SelfPlayError(f"a self-play game failed on Ray: {exc}") from None
+            results.append(data)
+            if tick is not None:
+                tick(data)
+        return sorted(results, key=lambda d: d.index)
+
+    def close(self) -> None:
+        if self._started:
+            import ray
+
+            ray.shutdown()
+            self._started = False
+
+
+Pool = LocalPool | RayPool
+
+
+def make_pool(backend: str, workers: int, address: str | None = None, num_cpus: int | None = None) -> Pool:
+    """The self-play backend of a run: ``multiprocessing`` (``workers`` processes) or ``ray``."""
+    return RayPool(address, num_cpus) if backend == "ray" else LocalPool(workers)
