@@ -8,8 +8,9 @@ show:
 
 * **Cards** (R47): option 1 the Forum and Curia fields nobody stands on, each counted by the chance that it stays
   free to the end of phase 2 (an attractive field is taken sooner); option 2 a card per Curia occupant's discard
-  and the Catacombs pile left after the occupants' purchases. The better option is the card's worth; at the start
-  of phase 3 the same prices (now exact) choose the option.
+  and the Catacombs pile left after the purchases: each family occupant who can pay buys (the families buy to deny
+  him), and while placements are to come the families are drawn to the free Catacombs spaces (``CATACOMBS_PULL``).
+  The better option is the card's worth; at the start of phase 3 the same prices (now exact) choose the option.
 * **Denarii** (R47, R49): the coin bowl's followers so far and those likely to come (the rate at which this
   round's placements went to the bowl), the Latrine card's average value (all of it on an empty Latrine, half with
   an occupant, who may buy it and pay him) and a share of the chariot payment of the rival most likely to bid.
@@ -47,6 +48,26 @@ dependence of the location cards is neutral.
 The other decisions: the option choices above, the Veto's region, the cards laid for slaves (the least useful
 ones, in the ascending order the engine asks), the legion purchase (a legion against its price), and at the
 chariot (in :mod:`agents.heuristic`) the opt-out when "Denarii" is played and a rival is likely to bid.
+
+The last section holds the families' side: what their choices take from his face-up cards (R45: played cards,
+chosen options, the board, his hand size and money are public; his hand, the disc order and the face-down cards are
+never read), at his gain times ``DENY`` times his :func:`threat`:
+
+* **Cards** (:func:`cards_denial`, :func:`purchase_denial`, :func:`curia_denial`): the cards a follower removes from
+  the option he is likely to choose (a soft choice between the options' card counts, ``CARDS_SPREAD``): a Catacombs
+  purchase from option 2, a Forum or Curia field from option 1 (a Curia discard adds one to option 2). Once he has
+  chosen: buying at the Catacombs under option 2, discarding for a Curia field under option 1, keeping the card
+  under option 2.
+* **Denarii** (:func:`denarii_denial`, :func:`latrine_payment`): the Latrine card's value an empty Latrine gives him
+  (the occupant takes the money, since a buyer pays him), the denarius a follower on the coin bowl gives him.
+* **Faction Take-Over** (:func:`takeover_defence`): the fall of the better option's threat when the family stands on
+  a faction field (on "1" of an empty field option 1 passes it and option 2 must get past the family; on "2" behind
+  a lone "1" option 2 passes it); a faction's threat is the chance that a hand of his public size takes it
+  (:func:`takeover_chance`: a binomial draw of the faction's share of the deck) times what it brings him.
+
+Measured with every seat ``heuristic`` (``tribune tournament``, docs/agents/strength.md): nearly all of the effect is
+the Catacombs under "Cards" (the families reacting to "Cards" alone bring him to the same share as all reactions);
+one reacting family among three that do not wins more than they do, so the reaction is not mere altruism.
 """
 
 from __future__ import annotations
@@ -69,7 +90,7 @@ from agents.heuristic import (
     chariot_amount,
     exposure,
 )
-from agents.strategy import OBJECTIVE_WORTH, Valuation, best_set, can_beat
+from agents.strategy import BENEFIT_ROUNDS, OBJECTIVE_WORTH, Valuation, best_set, can_beat
 from tribune_env.data import (
     EXPANSION_OBJECTIVES,
     OBJECTIVES,
@@ -91,12 +112,27 @@ from tribune_env.engine.actions import (
     ChooseRegion,
     PickCard,
 )
+from tribune_env.engine.brutii_ops import CARDS_OPTION, TAKEOVER_OPTION
 from tribune_env.engine.decisions import DecisionKind, Pending
 from tribune_env.engine.state import SCROLL, TRIBUNE
-from tribune_env.engine.tables import SpaceKind, tables_for
+from tribune_env.engine.tables import SpaceKind, SpaceSpec, tables_for
 from tribune_env.engine.view import HIDDEN, PlayerView
 
-__all__ = ["RULES", "Outlook", "card_values", "option_values", "veto_values"]
+__all__ = [
+    "RULES",
+    "Outlook",
+    "card_values",
+    "cards_denial",
+    "curia_denial",
+    "denarii_denial",
+    "latrine_payment",
+    "option_values",
+    "placement_denial",
+    "purchase_denial",
+    "takeover_chance",
+    "takeover_defence",
+    "veto_values",
+]
 
 WAIT = 0.5  # how much a card fully dependent on the placements to come waits at the start of the round
 SURE = 0.8  # the chance of playing a card later at which holding it back is safe
@@ -118,7 +154,6 @@ DEPENDENCE: dict[BrutiiCard, float] = {
 
 BOWL_PRIOR = (1.0, 6.0)  # coin-bowl placements, placements: the prior of the rate at which followers go to the bowl
 LEFT_BY_OCCUPANT = 0.1  # share of an occupied field's cards its occupant leaves (does not buy or discard for)
-CATACOMBS_BUY = 0.8  # chance that a Catacombs occupant buys a card
 LATRINE_BUY = 0.5  # chance that a Latrine occupant buys the card (and pays the Brutii, R47)
 PAYMENT_SHARE = 0.6  # share of the likeliest rival bid he expects as the winner's payment (ties pay nothing, R49)
 PAIR_BONUS = 0.15  # share of a laurel a pair adds for the chance of the bonus laurel (R14)
@@ -132,6 +167,12 @@ MURDER_OPENS = 0.45  # share of a faction's worth a take-over that Mass Murder m
 RIVAL_OBJECTIVE = 0.5 * OBJECTIVE_WORTH  # what an objective is worth to a rival, for the Veto's prices
 PREVENTED = 0.3  # share of a later placement's gain that a Veto denies (the follower goes elsewhere)
 OWN_SHARE = 0.5  # share of a played card's worth that one of its several regions carries
+FAMILY_BUYS = 0.95  # chance that a family on the Catacombs that can pay buys (it denies him the card, R47)
+CATACOMBS_PULL = 3.0  # how much more a free Catacombs space draws the families than an average one once "Cards" shows
+# the families against his face-up cards (the last section)
+DENY = 1.0  # share of the Brutii's gain (times his threat) that a family gives up its own gain to deny him
+CARDS_SPREAD = 1.5  # cards by which one "Cards" option must lead for a family to be about 2:1 sure of his choice
+TIE_BEATS = 0.4  # chance that his set of as many cards as the displayed one has the higher sum (R48)
 
 
 # -- what the rest of phase 2 is likely to bring --------------------------------------------------------------------
@@ -309,11 +350,17 @@ def _cards_second(v: Valuation, o: Outlook) -> float:
                 cards += 1.0 if view.spaces[spaces[i]] >= 0 else 1.0 - o.stays_free()
     if not _vetoed(view, Region.CATACOMBS):
         pile = sum(len(f) for f in view.board[Region.CATACOMBS])
-        buyers = sum(
-            1.0 if view.spaces[s] >= 0 else 1.0 - o.stays_free() for s in v.tables.region_spaces[Region.CATACOMBS]
-        )
-        cards += max(0.0, pile - CATACOMBS_BUY * buyers)
+        cards += max(0.0, pile - contested(v, o))
     return cards * v.average_card()
+
+
+def contested(v: Valuation, o: Outlook) -> float:
+    """The Catacombs purchases before his pile (R47): each family occupant who can pay buys to deny him
+    (:func:`purchase_denial`), and the free spaces draw the families once "Cards" shows (``CATACOMBS_PULL``)."""
+    seat = v.seat
+    seated = _catacombs_buyers(v, _occupants(v.view), lambda s: FAMILY_BUYS if s != seat else 0.0)
+    free = sum(1 for s in v.tables.region_spaces[Region.CATACOMBS] if v.view.spaces[s] < 0)
+    return seated + free * (1.0 - o.stays_free(CATACOMBS_PULL)) * FAMILY_BUYS
 
 
 def cards_options(v: Valuation, o: Outlook) -> tuple[float, float]:
@@ -773,3 +820,217 @@ def opts_out(v: Valuation, protection: float) -> bool:
         return False
     payment = v.money(1) * chariot_payment(v)
     return payment > 0 and payment >= protection
+
+
+# -- the families against his played cards (R45: his played cards are public) ----------------------------------------
+#
+# What a family's choice takes from the Brutii is priced in his gains (cards, denarii, factions) as the family's own
+# valuation prices them, times ``DENY`` times his threat (:func:`threat`: more as he nears a win). Only the view is
+# read: his played cards and chosen options, the board, his public hand size and money (R45); his hand, his unplayed
+# discs and the face-down cards are never looked at.
+
+
+def against(v: Valuation) -> int:
+    """The Brutii's seat when the player of ``v`` is a family facing him, else -1 (no reaction)."""
+    brutii = v.view.brutii
+    return brutii if brutii >= 0 and brutii != v.seat else -1
+
+
+def deny_weight(v: Valuation) -> float:
+    """What one utility point of the Brutii's gain is worth to deny, to the family of ``v``."""
+    cached = v.memo.get("deny_weight")
+    if isinstance(cached, float):
+        return cached
+    weight = DENY * threat(v, v.view.brutii)
+    v.memo["deny_weight"] = weight
+    return weight
+
+
+def _cards_up(view: PlayerView) -> bool:
+    """Whether "Cards" lies face up with its option still to choose (R46: chosen at the start of phase 3)."""
+    return _played(view, BrutiiCard.CARDS) and view.brutii_options[CARDS_OPTION] < 0
+
+
+Occupants = Callable[[int], int]
+"""The seat on a follower space (-1: free), the view's or with a family's placement considered."""
+
+
+def _occupants(view: PlayerView, space: int = -1, seat: int = -1) -> Occupants:
+    return lambda s: seat if s == space else view.spaces[s]
+
+
+def _catacombs_buyers(v: Valuation, on: Occupants, chance: Callable[[int], float]) -> float:
+    """The purchases the Catacombs occupants of ``on`` who can pay are likely to make (``chance`` by seat, R47)."""
+    spaces = v.tables.region_spaces[Region.CATACOMBS]
+    prices = v.components.region(Region.CATACOMBS).prices
+    money = [p.money for p in v.view.players]
+    return sum(chance(on(s)) for slot, s in enumerate(spaces) if on(s) >= 0 and money[on(s)] >= prices[slot])
+
+
+def cards_take(v: Valuation, on: Occupants) -> tuple[float, float]:
+    """The cards "Cards" brings him under option 1 (the free Forum and Curia fields) and option 2 (a Curia
+    occupant's discard each, the Catacombs pile less the occupants who can pay), with the followers of ``on``
+    (R47). Every card counts one; the face-down ones are counted, never looked at."""
+    view, spaces = v.view, v.tables.region_spaces
+    first = second = 0.0
+    for region in (Region.FORUM, Region.CURIA):
+        if _vetoed(view, region):
+            continue
+        for i, field in enumerate(view.board[region]):
+            if on(spaces[region][i]) < 0:
+                first += len(field)
+            elif region is Region.CURIA and field:
+                second += 1.0
+    if not _vetoed(view, Region.CATACOMBS):
+        pile = sum(len(f) for f in view.board[Region.CATACOMBS])
+        second += max(0.0, pile - _catacombs_buyers(v, on, lambda seat: float(seat != view.brutii)))
+    return first, second
+
+
+def expected_take(first: float, second: float) -> float:
+    """What he takes with the option he is likely to choose: the better one, softly (``CARDS_SPREAD``)."""
+    p = 1.0 / (1.0 + math.exp(-(second - first) / CARDS_SPREAD))
+    return p * second + (1.0 - p) * first
+
+
+def cards_denial(v: Valuation, space: int) -> float:
+    """What the family's follower on ``space`` takes from a face-up "Cards" (R47; E92, E94, E95), in points: the
+    cards it removes from the option he is likely to choose (a Forum or Curia field of option 1, a Catacombs
+    purchase of option 2; a Curia discard adds one to option 2)."""
+    if not _cards_up(v.view):
+        return 0.0
+    before = expected_take(*cards_take(v, _occupants(v.view)))
+    after = expected_take(*cards_take(v, _occupants(v.view, space, v.seat)))
+    return deny_weight(v) * v.average_card() * (before - after)
+
+
+def denarii_denial(v: Valuation, spec: SpaceSpec) -> float:
+    """What the family's follower on ``spec`` takes from a face-up "Denarii" (R47; E93, E98): on the Latrine the value
+    of the card he gets from an empty one (the family takes the money), on the coin bowl the denarius it gives him."""
+    view = v.view
+    if not _played(view, BrutiiCard.DENARII):
+        return 0.0
+    if spec.kind is SpaceKind.COIN_BOWL:
+        return -deny_weight(v) * v.money(1)
+    if spec.region is Region.LATRINE and not _vetoed(view, Region.LATRINE):
+        return deny_weight(v) * v.money(1) * _mean_card_value(v.components)
+    return 0.0
+
+
+@cache
+def _faction_share(components: Components, faction: int) -> float:
+    """The share of the expansion deck's cards that belong to ``faction``."""
+    tables = tables_for(components, True)
+    copies = tables.card_copies
+    return sum(copies[c] for c in tables.faction_cards[faction]) / sum(copies)
+
+
+def _at_least(n: int, p: float, k: int) -> float:
+    """P(X >= k) for X ~ Binomial(n, p)."""
+    return sum(math.comb(n, i) * p**i * (1.0 - p) ** (n - i) for i in range(max(0, k), n + 1))
+
+
+def takeover_chance(v: Valuation, f: int) -> float:
+    """The chance that his hand takes faction ``f`` (R48, E102), from what everybody sees: his hand size, the deck's
+    share of the faction, the displayed set to beat (more cards, or as many with a higher sum). None of his own
+    factions nor the chariot's."""
+    view = v.view
+    brutii = view.brutii
+    if view.controller[f] == brutii or view.chariot == f:
+        return 0.0
+    smallest = v.components.min_set_size
+    target = len(view.sets[f]) if view.controller[f] >= 0 else 0
+    n, p = view.players[brutii].hand_size, _faction_share(v.components, f)
+    chance = _at_least(n, p, max(smallest, target + 1))
+    if target >= smallest:
+        chance += TIE_BEATS * (_at_least(n, p, target) - _at_least(n, p, target + 1))
+    return chance
+
+
+def brutii_faction_gain(v: Valuation, f: int) -> float:
+    """What taking faction ``f`` brings him, in the family's points: his marker (if new, with its share of the
+    markers objective), the first laurel, the take-over's legions and laurels, the rounds of benefit (as the family
+    prices them)."""
+    view = v.view
+    n = v.components.factions[f].numbers
+    gain = BENEFIT_ROUNDS * v.benefit(f)
+    if view.first_laurel[f]:
+        gain += v.scoring.laurel * v.components.starting_laurels
+    if not view.players[view.brutii].markers[f]:
+        gain += v.scoring.marker + RIVAL_OBJECTIVE / max(1, v.needs.thresholds.get("markers", 1))
+    return gain + n.get("takeover_legions", 0) * v.scoring.legion + n.get("takeover_laurels", 0) * v.scoring.laurel
+
+
+def takeover_threat(v: Valuation, on: Occupants) -> tuple[float, float]:
+    """What "Faction Take-Over" threatens under option 1 (fields with no follower) and option 2 (a lone follower of
+    another player on "1", who may answer him: ``CONTESTED``) with the followers of ``on`` (R48, E102)."""
+    first = second = 0.0
+    for f in Faction:
+        one, two = (on(s) for s in v.tables.faction_spaces[f])
+        if two >= 0 or one == v.view.brutii:
+            continue
+        worth = _faction_worth(v, f)
+        if one < 0:
+            first += worth
+        else:
+            second += CONTESTED * worth
+    return first, second
+
+
+def _faction_worth(v: Valuation, f: int) -> float:
+    cached = v.memo.get(f"brutii_faction{f}")
+    if isinstance(cached, float):
+        return cached
+    chance = takeover_chance(v, f)
+    worth = chance * deny_weight(v) * brutii_faction_gain(v, f) if chance else 0.0
+    v.memo[f"brutii_faction{f}"] = worth
+    return worth
+
+
+def takeover_defence(v: Valuation, space: int) -> float:
+    """What the family's follower on faction space ``space`` takes from a face-up "Faction Take-Over" (R48, E102): the
+    fall of the better option's threat (R46: the option is chosen at the start of phase 4, every follower placed)."""
+    view = v.view
+    if not _played(view, BrutiiCard.FACTION_TAKEOVER) or view.brutii_options[TAKEOVER_OPTION] >= 0:
+        return 0.0
+    before = max(takeover_threat(v, _occupants(view)))
+    after = max(takeover_threat(v, _occupants(view, space, v.seat)))
+    return before - after
+
+
+def placement_denial(v: Valuation, spec: SpaceSpec) -> float:
+    """What a family's follower on ``spec`` takes from the Brutii's face-up cards (0 for the Brutii himself and
+    without him): "Cards" (Forum, Curia, Catacombs), "Denarii" (Latrine, coin bowl), "Faction Take-Over"."""
+    if against(v) < 0 or not v.view.brutii_played:
+        return 0.0
+    if spec.kind is SpaceKind.FACTION:
+        return takeover_defence(v, spec.id)
+    value = denarii_denial(v, spec)
+    if spec.region in (Region.FORUM, Region.CURIA, Region.CATACOMBS):
+        value += cards_denial(v, spec.id)
+    return value
+
+
+def purchase_denial(v: Valuation) -> float:
+    """What a family's Catacombs purchase takes from him (R47, E95): a card of the pile "Cards" option 2 gives him."""
+    if against(v) < 0 or not _played(v.view, BrutiiCard.CARDS) or v.view.brutii_options[CARDS_OPTION] != 1:
+        return 0.0
+    return deny_weight(v) * v.average_card()
+
+
+def curia_denial(v: Valuation, field: Sequence[int]) -> float:
+    """What a family's Curia discard for ``field`` takes from him (R47, E94): with "Cards" option 1 the field he gets if
+    nobody discards for it; with option 2 minus the discarded card he gets."""
+    if against(v) < 0 or not _played(v.view, BrutiiCard.CARDS):
+        return 0.0
+    option = v.view.brutii_options[CARDS_OPTION]
+    if option == 0:
+        return deny_weight(v) * v.average_card() * len(field)
+    return -deny_weight(v) * v.average_card() if option == 1 else 0.0
+
+
+def latrine_payment(v: Valuation, price: int) -> float:
+    """What buying the Latrine card gives him with "Denarii" face up (R47, E93: the buyer pays him, not the stock)."""
+    if against(v) < 0 or not _played(v.view, BrutiiCard.DENARII):
+        return 0.0
+    return deny_weight(v) * v.money(price)

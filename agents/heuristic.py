@@ -64,6 +64,16 @@ apply; he chooses an official last, keeps the denarii his played "Patron" and "F
 and at the chariot opts out when "Denarii" is played and the likely winner's payment beats the protection a bid
 would buy (R49).
 
+A family facing the Brutii reacts to his face-up cards with public information only (R45; the rules in
+:mod:`agents.brutii_rules`, "the families against his played cards"): what a choice takes from him is priced at his
+gain times his threat (more as he nears a win). With "Cards" face up a placement is worth the cards it removes from
+the option he is likely to choose (a Catacombs purchase from option 2's pile, a Forum or Curia field from option 1);
+once he has chosen, a Catacombs occupant buys to deny him a card of option 2, and a Curia occupant discards for its
+field under option 1 and keeps its card under option 2 (R47). With "Denarii" face up the Latrine occupant takes the
+money (a buyer pays him) and the coin bowl counts the denarius it gives him (R47). With "Faction Take-Over" face up
+a faction space is worth the fall of the threat of his better option: the factions his hand (by its public size) may
+take behind an empty field or a lone follower (R48).
+
 Spec parameters: none.
 """
 
@@ -145,6 +155,10 @@ def _discard(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
 def _curia(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
     field = v.view.board[Region.CURIA][pending.index]
     gain = sum(v.card(c) for c in field if c != HIDDEN)
+    if v.view.brutii >= 0:  # R47: "Cards" option 1 takes the field nobody discards for, option 2 the discard
+        from agents.brutii_rules import curia_denial  # the Brutii's rules build on this module's
+
+        gain += curia_denial(v, field)
     cards = _picks(legal)
     if not cards:
         return DECLINE
@@ -166,6 +180,10 @@ def _latrine(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
     card = v.view.board[Region.LATRINE][0][0]
     price = v.tables.card_value[card]
     buy = v.card(card) - v.money(price) if price <= _spendable(v) else -1.0
+    if v.view.brutii >= 0 and price <= _spendable(v):  # R47: with "Denarii" face up the buyer pays the Brutii
+        from agents.brutii_rules import latrine_payment  # the Brutii's rules build on this module's
+
+        buy -= latrine_payment(v, price)
     return _best_option({0: v.money(price), 1: buy}, legal)
 
 
@@ -187,7 +205,12 @@ def _catacombs(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Actio
         return DECLINE
     price = v.components.region(Region.CATACOMBS).prices[pending.index]
     best = max(cards, key=v.card)
-    return PickCard(best) if v.card(best) > v.money(price) and price <= _spendable(v) else DECLINE
+    gain = v.card(best)
+    if v.view.brutii >= 0:  # R47: with "Cards" option 2 chosen a purchase is a card less of the Brutii's pile
+        from agents.brutii_rules import purchase_denial  # the Brutii's rules build on this module's
+
+        gain += purchase_denial(v)
+    return PickCard(best) if gain > v.money(price) and price <= _spendable(v) else DECLINE
 
 
 def _pantheon(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
@@ -435,6 +458,17 @@ def _price(v: Valuation, spec: SpaceSpec) -> int:
 
 
 def _space_value(v: Valuation, spec: SpaceSpec, budget: int) -> float:
+    """The placement on ``spec``: its own worth, and for a family facing the Brutii what it takes from his face-up
+    cards (R45, R47, R48: :func:`agents.brutii_rules.placement_denial`; nothing without him)."""
+    value = _own_space_value(v, spec, budget)
+    if v.view.brutii < 0 or v.view.brutii == v.seat or (spec.kind is SpaceKind.REGION and _price(v, spec) > budget):
+        return value  # no Brutii to react to, or a region space the family cannot pay for
+    from agents.brutii_rules import placement_denial  # the Brutii's rules build on this module's
+
+    return value + placement_denial(v, spec)
+
+
+def _own_space_value(v: Valuation, spec: SpaceSpec, budget: int) -> float:
     if spec.kind is SpaceKind.COIN_BOWL:
         amount = v.components.coin_bowl_later if v.view.coin_bowl else v.components.coin_bowl_first
         return v.money(amount) * (1.0 if budget >= 0 else 1.3)
