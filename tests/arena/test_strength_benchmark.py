@@ -27,7 +27,7 @@ from tribune_arena.benchmark import (
     write_record,
 )
 from tribune_arena.benchmark.run import PLAYED, SKIPPED, opponents_fingerprint, results_path, track_definition
-from tribune_arena.benchmark.suite import BRUTII, EVERY, FAMILY, check_deals
+from tribune_arena.benchmark.suite import BRUTII, EVERY, FAMILY, FINGERPRINTS, check_deals
 from tribune_arena.tournament.results import summarize
 from tribune_arena.tournament.store import ResultStore
 from tribune_env.engine.config import RuleSet
@@ -168,3 +168,11 @@ def test_the_opponents_fingerprint_changes_with_what_they_play(
     assert compare_notes(a, a) == []
     note = f"note: t: the opponents play differently in the two records (fingerprints {fingerprint}, {'0' * 16})"
     assert compare_notes(a, b) == [note]
+
+
+@pytest.mark.parametrize("track", TRACKS, ids=lambda t: t.name)
+def test_opponents_play_as_the_suite_version_says(track: Track) -> None:
+    """The opponents' games are pinned per suite version: if this fails, the engine, the heuristic or the shipped ppo
+    network changed what the opponents play, so records of the old and the new code are not comparable: bump
+    SUITE_VERSION and re-pin FINGERPRINTS (tribune_arena/benchmark/suite.py)."""
+    assert opponents_fingerprint(track) == FINGERPRINTS[track.name]

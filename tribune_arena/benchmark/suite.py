@@ -149,6 +149,17 @@ TRACKS: tuple[Track, ...] = (
 )
 """The tracks of :data:`SUITE_VERSION`, in table order."""
 
+FINGERPRINTS: dict[str, str] = {
+    "base-4p-vs-heuristic": "1b3e52c0f44e9f25",
+    "base-4p-vs-ppo": "c8857948bc607749",
+    "expansion-4p-vs-heuristic": "95ec4019b4a56929",
+    "brutii-5p-as-brutii": "6f9d1524f71e13b8",
+    "brutii-5p-as-family": "6f9d1524f71e13b8",
+}
+"""The opponents' fingerprint of every track of :data:`SUITE_VERSION` (``run.opponents_fingerprint``: the moves of
+the track's first deal with an opponent in every seat). A test pins them: a change of the engine, the ``heuristic``
+or the shipped ``ppo`` network that changes these games fails it, and then the suite needs a new version."""
+
 
 def track_names(tracks: Iterable[Track] = TRACKS) -> list[str]:
     return [track.name for track in tracks]
