@@ -17,11 +17,15 @@ from typing import Any, TextIO
 from tribune_arena.human.terminal import LineSource
 from tribune_arena.records import GameRecord, printable
 from tribune_arena.replay.text import STEP_HELP, Stepper
+from tribune_arena.replay.workers import MAX_DEFAULT_WORKERS, PARALLEL_MIN_DECISIONS
 from tribune_arena.tournament.store import ResultStore, StoredGame, StoreError
 from tribune_cli.command import Command
+from tribune_cli.game_flags import bounded_int
 from tribune_env.data import Components
 
 # -- the command -------------------------------------------------------------------
+
+MAX_WORKERS = 1024
 
 
 def add_parser(commands: Any) -> None:
@@ -50,6 +54,14 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--open", action="store_true", help="open the HTML page in your browser (without --html: a temporary file)"
+    )
+    parser.add_argument(
+        "--workers",
+        type=bounded_int(1, MAX_WORKERS),
+        metavar="N",
+        help="processes drawing the HTML page's boards; 1 draws in this process; the page is the same for any "
+        f"number (default: one per CPU, at most {MAX_DEFAULT_WORKERS}, for games of {PARALLEL_MIN_DECISIONS} "
+        "decisions or more)",
     )
 
 
@@ -103,7 +115,7 @@ def _load(args: argparse.Namespace, out: TextIO) -> tuple[GameRecord, Components
         return _error(f"{args.results}: {exc}")
 
 
-_ONE_GAME_OPTIONS = ("game", "seat", "step", "board", "html", "open")
+_ONE_GAME_OPTIONS = ("game", "seat", "step", "board", "html", "open", "workers")
 """The options about one game, which ``--list`` cannot honour."""
 
 
@@ -113,8 +125,8 @@ def _given(value: object) -> bool:
 
 
 def _option_problem(args: argparse.Namespace) -> str | None:
-    """Options that cannot do what they say, rather than be ignored: an empty ``--html`` path, and ``--list``
-    with an option about one game."""
+    """Options that cannot do what they say, rather than be ignored: an empty ``--html`` path, ``--list`` with an
+    option about one game, ``--workers`` without a page to draw."""
     html = getattr(args, "html", None)
     if html is not None and not html.strip():
         return "--html: give the path of the page to write (got an empty one)"
@@ -122,6 +134,8 @@ def _option_problem(args: argparse.Namespace) -> str | None:
         given = [f"--{name}" for name in _ONE_GAME_OPTIONS if _given(getattr(args, name, None))]
         if given:
             return f"--list only lists the stored games: it cannot be combined with {', '.join(given)}"
+    if getattr(args, "workers", None) is not None and html is None and not getattr(args, "open", False):
+        return "--workers draws the boards of the HTML page: give it with --html or --open"
     return None
 
 
@@ -169,6 +183,7 @@ def _write_html(args: argparse.Namespace, record: GameRecord, out: TextIO, compo
 
     if args.step or args.board:
         return _error("--html/--open cannot be combined with --step or --board")
+    workers = getattr(args, "workers", None)
     if args.html:
         path = Path(args.html)
     else:
@@ -176,7 +191,7 @@ def _write_html(args: argparse.Namespace, record: GameRecord, out: TextIO, compo
     started = time.perf_counter()
     try:
         with _drawing_progress(len(record.actions) + 1) as progress:
-            write_replay_html(record, path, components, seat=args.seat, workers=None, progress=progress)
+            write_replay_html(record, path, components, seat=args.seat, workers=workers, progress=progress)
     except ValueError as exc:  # ReplayError or a bad --seat
         return _error(f"{args.results}: {exc}")
     except OSError as exc:

@@ -10,6 +10,7 @@ import io
 import json
 import re
 import time
+from html import unescape
 from pathlib import Path
 from typing import Any
 
@@ -18,12 +19,15 @@ from game_records import CONFIG, play_record
 
 from tribune_arena.records import GameRecord
 from tribune_arena.replay.html import (
+    PIECE_JOIN,
     ReplayDocument,
+    delta_frames,
     document_html,
     replay_document,
     replay_html,
     score_chart,
-    split_svg,
+    svg_pieces,
+    undelta_frames,
 )
 from tribune_arena.replay.text import replay_steps
 from tribune_arena.tournament.store import ResultStore
@@ -52,17 +56,16 @@ def html(doc: ReplayDocument) -> str:
 
 
 def page_data(text: str) -> tuple[dict[str, Any], list[list[list[int]]], list[str]]:
-    """The page's JSON data (with the packed heads), and its frames and SVG pieces unpacked as the page does."""
+    """The page's JSON data, and its frames (decoded) and SVG pieces unpacked as the page does."""
     data = json.loads(re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', text, re.S)[1])
     packed = re.search(r'<script type="text/plain" id="replay-pool">(.*?)</script>', text, re.S)[1]
     chunks = gzip.decompress(base64.b64decode(packed.strip())).decode().split("\x00")
     index = json.loads(chunks[0])
-    return {**data, "heads": index["heads"]}, index["frames"], chunks[1:]
+    return {**data, "join": index["join"]}, undelta_frames(index["frames"]), chunks[1:]
 
 
 def frame_svg(data: dict[str, Any], frames: list[list[list[int]]], pieces: list[str], step: int, p: int) -> str:
-    frame = frames[step][p]
-    return data["heads"][frame[0]] + "".join(pieces[i] for i in frame[1:]) + "</svg>"
+    return str(data["join"]).join(pieces[i] for i in frames[step][p])
 
 
 def cards(svg: str) -> list[dict[str, str]]:
@@ -72,16 +75,21 @@ def cards(svg: str) -> list[dict[str, str]]:
 # -- the document ------------------------------------------------------------------------------------------
 
 
-def test_split_svg_round_trips_and_rejects_non_svg(rec: GameRecord) -> None:
-    game = next(replay_steps(rec)).game
-    svg = board_svg(game)
-    head, pieces = split_svg(svg)
-    assert head.startswith("<svg") and head + "".join(pieces) + "</svg>" == svg
-    assert len(pieces) > 10 and any(p.startswith('<g class="region"') for p in pieces)
-    with pytest.raises(ValueError, match="not an <svg>"):
-        split_svg("<div></div>")
-    with pytest.raises(ValueError, match="unclosed <g>"):
-        split_svg("<svg><g><g></g></svg>")
+def test_svg_pieces_round_trip(rec: GameRecord) -> None:
+    svg = board_svg(next(replay_steps(rec)).game)
+    pieces = svg_pieces(svg)
+    assert PIECE_JOIN.join(pieces) == svg and pieces[0].startswith("<svg") and pieces[-1].endswith("</svg>")
+    assert len(pieces) > 50 and any(p.startswith('class="region"') for p in pieces)
+    for text in ("", "<g ", "a<g b<g c", "<svg><g><g></g></svg>", "<g <g <g "):
+        assert PIECE_JOIN.join(svg_pieces(text)) == text
+
+
+def test_delta_frames_round_trip() -> None:
+    frames = [[[0, 1, 2], [0, 3]], [[0, 1, 2], [0, 4, 5, 6]], [[0, 7], [0, 4, 5, 6]], [[8, 1, 2, 9], [0, 4]]]
+    coded = delta_frames(frames)
+    assert coded == [[[0, 1, 2], [0, 3]], [[-3], [-1, 4, 5, 6]], [[-1, 7], [-4]], [[8, 1, 2, 9], [-2]]]
+    assert undelta_frames(coded) == frames
+    assert delta_frames([]) == [] and undelta_frames([[[]]]) == [[[]]]
 
 
 def test_frames_are_every_decision_from_every_perspective(rec: GameRecord, doc: ReplayDocument) -> None:
@@ -103,8 +111,8 @@ def test_the_page_is_self_contained(html: str, rec: GameRecord) -> None:
     assert "http://" not in html and "https://" not in html
     assert not re.search(r"<(link|img|iframe)\b", html) and not re.search(r"<script[^>]*\bsrc=", html)
     data, frames, pieces = page_data(html)
-    assert not any(re.search(r"\b(href|src)=", p) for p in [*pieces, *data["heads"]])
-    assert {m for h in data["heads"] for m in re.findall(r"https?://[^\"]*", h)} == {"http://www.w3.org/2000/svg"}
+    assert not any(re.search(r"\b(href|src)=", p) for p in pieces)
+    assert {m for p in pieces for m in re.findall(r"https?://[^\"]*", p)} == {"http://www.w3.org/2000/svg"}
     assert len(frames) == len(rec.actions) + 1 and len(data["steps"]) == len(rec.actions) + 1
     assert all(len(f) == rec.players + 1 for f in frames)
     assert data["perspectives"][0].startswith("Everything") and len(data["perspectives"]) == rec.players + 1
@@ -256,6 +264,15 @@ def test_the_page_in_chromium(page: Any, tmp_path: Path, rec: GameRecord, doc: R
     assert private_other > 0
     assert page.locator("#log .line").count() == len(doc.events) - private_other
     page.locator("#board").screenshot(path=str(tmp_path / "board-seat0.png"))
+
+    # every frame decoded as written: the text and the elements of some boards, from two perspectives
+    for perspective in (2, 0):
+        page.select_option("#perspective", str(perspective))
+        for step in (1, 7, decisions // 2, decisions - 1):
+            page.eval_on_selector("#slider", f"(s) => {{ s.value = '{step}'; s.dispatchEvent(new Event('input')); }}")
+            expected = doc.svg(step, perspective)
+            assert page.text_content("#board svg") == unescape(re.sub(r"<[^>]*>", "", expected)), (step, perspective)
+            assert page.locator("#board svg *").count() == len(re.findall(r"<[a-z]", expected)) - 1
 
     # the end of the game
     page.keyboard.press("End")

@@ -5,6 +5,7 @@ progress, and the command shows a progress bar on a terminal only."""
 from __future__ import annotations
 
 import io
+import os
 import sys
 from pathlib import Path
 
@@ -13,9 +14,10 @@ from game_records import play_record
 from test_replay_html import frame_svg, page_data, run_cli
 
 from tribune_arena.records import GameRecord
-from tribune_arena.replay import html
-from tribune_arena.replay.html import PARALLEL_MIN_STEPS, default_workers, replay_html
+from tribune_arena.replay import html, workers
+from tribune_arena.replay.html import replay_html
 from tribune_arena.replay.text import replay_steps
+from tribune_arena.replay.workers import MAX_DEFAULT_WORKERS, PARALLEL_MIN_DECISIONS, default_workers
 from tribune_arena.tournament.store import ResultStore
 from tribune_env.board import board_svg
 
@@ -42,9 +44,13 @@ def test_workers_make_the_same_page_with_every_frame_its_board(record: GameRecor
             assert frame_svg(data, frames, pieces, n, seat + 1) == board_svg(step.game, viewer=seat)
 
 
-def test_default_workers() -> None:
-    assert default_workers(PARALLEL_MIN_STEPS - 1) == 1
-    assert 1 <= default_workers(PARALLEL_MIN_STEPS) <= 8
+def test_default_workers_one_per_cpu_for_long_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    for cpus, expected in ((1, 1), (2, 2), (4, 4), (16, MAX_DEFAULT_WORKERS)):
+        monkeypatch.setattr(workers, "usable_cpus", lambda cpus=cpus: cpus)
+        assert default_workers(PARALLEL_MIN_DECISIONS) == expected, cpus
+        assert default_workers(PARALLEL_MIN_DECISIONS - 1) == 1
+    monkeypatch.undo()
+    assert MAX_DEFAULT_WORKERS == 4 and 1 <= workers.usable_cpus() <= (os.cpu_count() or 1)
 
 
 @pytest.fixture
@@ -84,3 +90,32 @@ def test_the_progress_bar_only_on_a_terminal(
     assert code == 0 and out.startswith(f"wrote {target}")
     assert callable(calls[0]) and "drawing decisions" in terminal.getvalue()
     assert target.read_text() == replay_html(record)
+
+
+def test_cli_workers_flag(
+    results: Path,
+    record: GameRecord,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    asked: list[object] = []
+    drawn = html.replay_document
+
+    def spy(*args: object, **kwargs: object) -> html.ReplayDocument:
+        asked.append(kwargs.get("workers"))
+        return drawn(*args, **{**kwargs, "workers": 1})  # type: ignore[arg-type]
+
+    monkeypatch.setattr(html, "replay_document", spy)
+    game = [str(results), "--game", str(record.game_id)]
+    target = tmp_path / "game.html"
+    assert run_cli([*game, "--html", str(target), "--workers", "3"])[0] == 0
+    assert run_cli([*game, "--html", str(target)])[0] == 0
+    assert asked == [3, None]  # None: default_workers
+    assert run_cli([*game, "--workers", "2"])[0] == 2
+    assert "--workers draws the boards of the HTML page" in capsys.readouterr().err
+    assert run_cli([str(results), "--list", "--workers", "2"])[0] == 2
+    assert "cannot be combined with --workers" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        run_cli([*game, "--html", str(target), "--workers", "0"])
+    assert asked == [3, None]

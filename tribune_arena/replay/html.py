@@ -6,17 +6,20 @@ decision (step 0 is the setup) and every perspective (omniscient, then each seat
 may see), the log lines, the decision made, and the scores at the end of each round. :func:`replay_html`
 turns it into the page; :func:`write_replay_html` writes it.
 
-File size: a game has hundreds of decisions and ``players + 1`` perspectives, and the frames drawn verbatim
-would take hundreds of MB. Each board SVG is split into its top-level groups (regions, factions, players, ...);
-a frame is a list of indices into a pool of distinct groups (most groups do not change from one decision to
-the next), and the frames and the pool are stored gzip-compressed and base64-encoded; the page inflates it with the
-browser's ``DecompressionStream`` (Chromium 80+, Firefox 113+, Safari 16.4+; works from ``file://``).
+File size: a game has hundreds of decisions and ``players + 1`` perspectives, and the frames drawn verbatim would
+take hundreds of MB. Each board SVG is cut into pieces, one per group (:func:`svg_pieces`: a card, a space, a
+label); a frame is a list of indices into a pool of distinct pieces (about 4% of the pieces drawn are new: a
+decision changes a few things on the board), coded against the frame of the step before (:func:`delta_frames`), so
+a view that did not change costs a few bytes. The frames and the pool are stored gzip-compressed and
+base64-encoded; the page inflates them with the browser's ``DecompressionStream`` (Chromium 80+, Firefox 113+,
+Safari 16.4+; works from ``file://``).
 
-Time: drawing is almost all of it (a few ms per drawing, ``players + 1`` drawings per decision). Nearly every
-drawing differs from the one before (each shows whose decision is running), so none is skipped; with ``workers``
-> 1 the steps are drawn in chunks by worker processes (each replays the game up to its chunk) and merged in step
-order, so the page is the same byte for byte whatever the number of workers. ``progress`` is told of every step
-drawn.
+Time: drawing is almost all of it (a few ms per drawing, ``players + 1`` drawings per decision). Every view is
+drawn at every step: the status line names the decision running, so (measured) hardly a view is the same as at the
+step before (7 of 3,731 in a Brutii game, none in a base game), and skipping those would not pay for the checks.
+With ``workers`` > 1 the steps are drawn in chunks by worker processes (each replays the game up to its chunk) and
+merged in step order, so the page is the same byte for byte whatever the number of workers. ``progress`` is told
+of every step drawn.
 
 The page needs no network (no external scripts, styles, fonts or images). It holds the whole game, the
 omniscient view included: choosing a seat's perspective hides the rest on screen, not in the file.
@@ -28,7 +31,6 @@ import base64
 import gzip
 import json
 import multiprocessing
-import os
 import queue
 import re
 from collections.abc import Callable, Sequence
@@ -41,73 +43,98 @@ from typing import Any
 
 from tribune_arena.records import GameRecord
 from tribune_arena.replay.text import GAME_KINDS, replay_steps
+from tribune_arena.replay.workers import default_workers
 from tribune_env.board import board_svg
 from tribune_env.board.style import PLAYER_COLOURS
 from tribune_env.data import Components
 from tribune_env.engine.decisions import Phase
 
-_GROUP_TAG = re.compile(r"<(/?)g\b[^>]*?(/?)>")
+PIECE_JOIN = "<g "
+"""What a frame's pieces are joined with (:func:`svg_pieces`)."""
 _POOL_SEPARATOR = "\x00"
 
+Frames = Sequence[Sequence[Sequence[int]]]
+"""``frames[step][perspective]``: a frame (piece indices) per decision and perspective."""
 
-def split_svg(svg: str) -> tuple[str, list[str]]:
-    """Split one ``<svg>`` document into its opening tag and its top-level pieces.
 
-    A piece is a top-level ``<g>`` group or the text between two of them; ``head + "".join(pieces) +
-    "</svg>"`` is ``svg`` again. Raises :class:`ValueError` when ``svg`` is not one ``<svg>...</svg>`` document.
-    """
-    if not svg.startswith("<svg") or not svg.endswith("</svg>"):
-        raise ValueError("not an <svg>...</svg> document")
-    head_end = svg.index(">") + 1
-    body_end = len(svg) - len("</svg>")
-    pieces: list[str] = []
-    depth = 0
-    start = head_end
-    for match in _GROUP_TAG.finditer(svg, head_end, body_end):
-        if match.group(1):  # </g>
-            depth -= 1
-            if depth == 0:
-                pieces.append(svg[start : match.end()])
-                start = match.end()
-            elif depth < 0:
-                raise ValueError("unbalanced </g> in the svg")
-        elif not match.group(2):  # <g ...> (a self-closing <g/> changes nothing)
-            if depth == 0 and match.start() > start:
-                pieces.append(svg[start : match.start()])
-                start = match.start()
-            depth += 1
-    if depth:
-        raise ValueError("unclosed <g> in the svg")
-    if body_end > start:
-        pieces.append(svg[start:body_end])
-    return svg[:head_end], pieces
+def svg_pieces(svg: str) -> list[str]:
+    """``svg`` cut at every :data:`PIECE_JOIN` (the start of a group's opening tag with attributes);
+    ``PIECE_JOIN.join(svg_pieces(svg)) == svg`` for any string. A piece is the rest of one group's opening tag and
+    what follows up to the next one's: a card, a follower space, a label. Most of them are the same from one
+    decision to the next (:class:`FramePool`)."""
+    return svg.split(PIECE_JOIN)
 
 
 class FramePool:
-    """Distinct SVG pieces; a frame is the list of its pieces' indices (:meth:`add`)."""
+    """The distinct SVG pieces (:func:`svg_pieces`), in the order first added; a frame is the list of its pieces'
+    indices (:meth:`add`)."""
 
     def __init__(self) -> None:
-        self.heads: dict[str, int] = {}
         self.pieces: dict[str, int] = {}
 
     def add(self, svg: str) -> list[int]:
-        """Store ``svg``; returns ``[head index, piece indices...]``."""
-        head, pieces = split_svg(svg)
-        return [self.heads.setdefault(head, len(self.heads))] + [
-            self.pieces.setdefault(p, len(self.pieces)) for p in pieces
-        ]
+        """Store ``svg``; returns its frame."""
+        pieces = self.pieces
+        return [pieces.setdefault(piece, len(pieces)) for piece in svg.split(PIECE_JOIN)]
 
     def svg(self, frame: Sequence[int]) -> str:
         """The SVG document of ``frame`` (the inverse of :meth:`add`)."""
-        heads, pieces = list(self.heads), list(self.pieces)
-        return heads[frame[0]] + "".join(pieces[i] for i in frame[1:]) + "</svg>"
+        pieces = list(self.pieces)
+        return PIECE_JOIN.join(pieces[i] for i in frame)
 
-    def packed(self, frames: object) -> str:
-        """``{"heads": [...], "frames": frames}`` as JSON, then the pieces, NUL-separated, gzip-compressed
-        (deterministic) and base64-encoded."""
-        index = json.dumps({"heads": list(self.heads), "frames": frames}, separators=(",", ":"))
+    def packed(self, frames: Frames) -> str:
+        """``{"join": PIECE_JOIN, "frames": delta_frames(frames)}`` as JSON, then the pieces, NUL-separated,
+        gzip-compressed (deterministic) and base64-encoded."""
+        index = json.dumps({"join": PIECE_JOIN, "frames": delta_frames(frames)}, separators=(",", ":"))
         raw = _POOL_SEPARATOR.join([index, *self.pieces]).encode()
         return base64.b64encode(gzip.compress(raw, compresslevel=9, mtime=0)).decode("ascii")
+
+
+def delta_frames(frames: Frames) -> list[list[list[int]]]:
+    """``frames`` coded against the step before: each run of ``k`` indices that the previous step's frame of the same
+    perspective has at the same positions becomes ``-k`` (about a quarter of the numbers are left);
+    :func:`undelta_frames` (and the page's script) decode it."""
+    coded: list[list[list[int]]] = []
+    before: Sequence[Sequence[int]] = ()
+    for step in frames:
+        coded.append([_delta(frame, before[p] if p < len(before) else ()) for p, frame in enumerate(step)])
+        before = step
+    return coded
+
+
+def _delta(frame: Sequence[int], before: Sequence[int]) -> list[int]:
+    changed = [i for i, (now, then) in enumerate(zip(frame, before, strict=False)) if now != then]
+    changed.extend(range(len(before), len(frame)))
+    coded: list[int] = []
+    at = 0  # the first position not yet coded
+    for i in changed:
+        if i > at:
+            coded.append(at - i)
+        coded.append(frame[i])
+        at = i + 1
+    if len(frame) > at:
+        coded.append(at - len(frame))
+    return coded
+
+
+def undelta_frames(coded: Frames) -> list[list[list[int]]]:
+    """The frames of :func:`delta_frames`'s output."""
+    frames: list[list[list[int]]] = []
+    before: list[list[int]] = []
+    for step in coded:
+        row: list[list[int]] = []
+        for p, codes in enumerate(step):
+            previous = before[p] if p < len(before) else []
+            frame: list[int] = []
+            for c in codes:
+                if c >= 0:
+                    frame.append(c)
+                else:
+                    frame.extend(previous[len(frame) : len(frame) - c])
+            row.append(frame)
+        frames.append(row)
+        before = row
+    return frames
 
 
 @dataclass
@@ -131,21 +158,6 @@ class ReplayDocument:
 
 Progress = Callable[[int], None]
 """Told the number of steps just drawn (the total is ``len(record.actions) + 1``)."""
-
-PARALLEL_MIN_STEPS = 120
-"""Games with fewer steps are drawn in this process: starting workers would cost more than it saves."""
-
-
-def default_workers(steps: int) -> int:
-    """The workers for a game of ``steps`` steps: one per CPU this process may use (at most 8), or 1 for a short
-    game (:data:`PARALLEL_MIN_STEPS`)."""
-    if steps < PARALLEL_MIN_STEPS:
-        return 1
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cpus = os.cpu_count() or 1
-    return max(1, min(cpus, 8))
 
 
 def replay_document(
@@ -182,7 +194,7 @@ def replay_document(
         )
         doc.round_scores[game.round] = list(game.scores())
     count = len(doc.steps)
-    workers = default_workers(count) if workers is None else workers
+    workers = default_workers(count - 1) if workers is None else workers
     if workers <= 1 or count < 2:
         chunks = [_draw_steps(record, components, 0, count, progress)]
     else:
@@ -200,16 +212,13 @@ class _Chunk:
     frames: list[list[list[int]]]
 
     def merge_into(self, pool: FramePool) -> list[list[list[int]]]:
-        """The frames re-indexed into ``pool`` (its pieces added in this chunk's order, as if drawn into it)."""
-        heads, pieces = list(self.pool.heads), list(self.pool.pieces)
-        return [
-            [
-                [pool.heads.setdefault(heads[f[0]], len(pool.heads))]
-                + [pool.pieces.setdefault(pieces[i], len(pool.pieces)) for i in f[1:]]
-                for f in step
-            ]
-            for step in self.frames
-        ]
+        """The frames re-indexed into ``pool``, this chunk's new pieces added in their order here: as if drawn into
+        ``pool`` (so the chunks merged in step order make the pool of one process drawing every step)."""
+        if not pool.pieces:
+            pool.pieces = dict(self.pool.pieces)
+            return self.frames
+        index = [pool.pieces.setdefault(piece, len(pool.pieces)) for piece in self.pool.pieces]
+        return [[[index[i] for i in frame] for frame in step] for step in self.frames]
 
 
 def _draw_steps(
