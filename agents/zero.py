@@ -28,7 +28,7 @@ search over determinizations, in the spirit of AlphaZero's root search with sequ
 
 Nothing from the true hidden state reaches the search: it reads the :class:`InfoSet` only through ``observation``,
 ``action_mask`` and ``sample``, which depend on the seat's view and the agent's generator (tested by re-dealing
-hidden cards). The ``iterations``/``simulations`` budget is reproducible from the agent's seed; a ``seconds`` budget
+hidden cards). The ``simulations`` budget is reproducible from the agent's seed; a ``seconds`` budget
 is not (it depends on the machine).
 
 Networks: ``path`` names an ``.npz``/``.zip`` checkpoint; without it the agent uses the shipped network for the
@@ -435,7 +435,7 @@ class ZeroAgent(Agent):
 
 def _settings(params: dict[str, str]) -> ZeroSettings:
     defaults = ZeroSettings()
-    simulations = take_int(params, "simulations", take_int(params, "iterations", defaults.simulations))
+    simulations = take_int(params, "simulations", defaults.simulations)
     seconds = take_float(params, "seconds", None)
     candidates = take_int(params, "candidates", defaults.candidates)
     depth = take_int(params, "depth", defaults.depth, low=0)
