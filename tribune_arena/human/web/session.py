@@ -250,7 +250,8 @@ LEVELS: tuple[tuple[str, str, Mapping[str, str]], ...] = (
 """The opponents the new-game form offers by name, weakest first: (id, label, agent spec per rule set). The order is
 the measured one (docs/agents/strength.md: ``greedy`` and ``heuristic`` win every game against ``random``, ``greedy``
 finishes behind ``heuristic`` at one table, the shipped ``ppo`` models win well above parity against three
-``heuristic``, and ``zero``, which searches with those networks, beats ``ppo`` at one table: docs/agents/zero.md). A spec whose agent does not play a rule set's default game falls back to :data:`FALLBACK_LEVEL_SPEC`."""
+``heuristic``, and ``zero``, which searches with those networks, beats ``ppo`` at one table: docs/agents/zero.md).
+A spec whose agent does not play a rule set's default game falls back to :data:`FALLBACK_LEVEL_SPEC`."""
 FALLBACK_LEVEL_SPEC = "heuristic"
 DEFAULT_LEVEL = "strong"
 """The level the form starts with."""
