@@ -874,6 +874,16 @@ def test_regression_players_float() -> None:
         Game.from_json({"config": {"players": 2.0, "victory_card": "alea_long"}, "players": [{}, {}]})
 
 
+def test_regression_off_space_decision_where_no_brutii_card_acts() -> None:
+    """Was KeyError out of from_json: pending.index -1 (the Brutii's off-space slot, R47) on an atrium_bid, a region
+    where no action card lets him act (found by test_from_json_mutated_saved_games, 2026-11-26)."""
+    doc = Game.new(players=2, seed=0).to_json()
+    doc["pending"]["kind"] = "atrium_bid"
+    assert doc["pending"]["index"] == -1
+    with pytest.raises(InvalidStateError, match="pending.index: a atrium_bid decision needs the deciding player"):
+        Game.from_json(doc)
+
+
 def test_regression_deeply_nested_json_text() -> None:
     """Was RecursionError out of json.loads."""
     with pytest.raises(InvalidStateError):
