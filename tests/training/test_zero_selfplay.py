@@ -4,6 +4,7 @@ process or a worker), and the replay window."""
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -81,3 +82,48 @@ def test_worker_processes_give_the_same_games() -> None:
     for a, b in zip(got, expected, strict=True):
         for name in ("obs", "masks", "targets", "searched", "values"):
             np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
+
+
+def test_pool_workers_end_when_the_trainer_is_killed(tmp_path: Path) -> None:
+    """A trainer killed with SIGKILL cannot close its pool; its forkserver workers end by themselves (watch_parent)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    pid_file = tmp_path / "worker.pid"
+    trainer = (
+        "import multiprocessing, os, sys, time\n"
+        f"sys.path.insert(0, {str(Path(__file__).resolve().parents[2])!r})\n"
+        "from training.zero.selfplay import watch_parent\n"
+        "def work(path):\n"
+        "    open(path, 'w').write(str(os.getpid()))\n"
+        "    time.sleep(120)\n"
+        "if __name__ == '__main__':\n"
+        "    ctx = multiprocessing.get_context('forkserver')\n"
+        "    pool = ctx.Pool(1, initializer=watch_parent, initargs=(os.getpid(),))\n"
+        f"    pool.apply_async(work, ({str(pid_file)!r},))\n"
+        "    time.sleep(120)\n"
+    )
+    script = tmp_path / "trainer.py"  # a file: forkserver workers import the main module's functions from it
+    script.write_text(trainer)
+    proc = subprocess.Popen([sys.executable, str(script)], cwd=Path(__file__).resolve().parents[2])
+    try:
+        deadline = time.monotonic() + 60
+        while not pid_file.exists() or not pid_file.read_text():
+            assert time.monotonic() < deadline, "the worker did not start"
+            time.sleep(0.1)
+        worker = int(pid_file.read_text())
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                os.kill(worker, 0)
+            except ProcessLookupError:
+                break
+            assert time.monotonic() < deadline, "the pool's worker outlived the killed trainer"
+            time.sleep(0.1)
+    finally:
+        proc.kill()

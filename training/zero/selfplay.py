@@ -26,6 +26,7 @@ import multiprocessing
 import os
 import random
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -219,6 +220,27 @@ def play_checked(job: SelfPlayJob) -> GameData:
 Tick = Callable[[GameData], None]
 
 
+PARENT_POLL = 1.0
+"""Seconds between a worker's checks that the trainer that made its pool still runs (:func:`watch_parent`)."""
+
+
+def watch_parent(parent: int) -> None:
+    """Pool initializer: end this worker once the process ``parent`` is gone. A trainer killed with SIGKILL cannot
+    close its pool, and forkserver workers are not its children, so without this they play on after it died."""
+
+    def watch() -> None:
+        while True:
+            time.sleep(PARENT_POLL)
+            try:
+                os.kill(parent, 0)
+            except ProcessLookupError:
+                os._exit(1)
+            except PermissionError:  # alive, another user's process: cannot be ours gone
+                continue
+
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
+
+
 class LocalPool:
     """Games on this machine: ``workers`` forkserver processes, kept until :meth:`close` (one: in this process)."""
 
@@ -234,7 +256,8 @@ class LocalPool:
             stream = map(play_checked, jobs)
         else:
             if self._pool is None:
-                self._pool = multiprocessing.get_context("forkserver").Pool(self.workers)
+                context = multiprocessing.get_context("forkserver")
+                self._pool = context.Pool(self.workers, initializer=watch_parent, initargs=(os.getpid(),))
             stream = self._pool.imap_unordered(play_checked, jobs)
         for data in stream:
             results.append(data)
