@@ -155,10 +155,9 @@ def _discard(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
 def _curia(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
     field = v.view.board[Region.CURIA][pending.index]
     gain = sum(v.card(c) for c in field if c != HIDDEN)
-    if v.view.brutii >= 0:  # R47: "Cards" option 1 takes the field nobody discards for, option 2 the discard
-        from agents.brutii_rules import curia_denial  # the Brutii's rules build on this module's
+    from agents.brutii_rules import curia_denial  # the Brutii's rules build on this module's
 
-        gain += curia_denial(v, field)
+    gain += curia_denial(v, field)  # R47: nothing unless a family faces his "Cards"
     cards = _picks(legal)
     if not cards:
         return DECLINE
@@ -180,7 +179,7 @@ def _latrine(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
     card = v.view.board[Region.LATRINE][0][0]
     price = v.tables.card_value[card]
     buy = v.card(card) - v.money(price) if price <= _spendable(v) else -1.0
-    if v.view.brutii >= 0 and price <= _spendable(v):  # R47: with "Denarii" face up the buyer pays the Brutii
+    if price <= _spendable(v):  # R47: with "Denarii" face up the buyer pays the Brutii (nothing without him)
         from agents.brutii_rules import latrine_payment  # the Brutii's rules build on this module's
 
         buy -= latrine_payment(v, price)
@@ -206,10 +205,9 @@ def _catacombs(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Actio
     price = v.components.region(Region.CATACOMBS).prices[pending.index]
     best = max(cards, key=v.card)
     gain = v.card(best)
-    if v.view.brutii >= 0:  # R47: with "Cards" option 2 chosen a purchase is a card less of the Brutii's pile
-        from agents.brutii_rules import purchase_denial  # the Brutii's rules build on this module's
+    from agents.brutii_rules import purchase_denial  # the Brutii's rules build on this module's
 
-        gain += purchase_denial(v)
+    gain += purchase_denial(v)  # R47: with "Cards" option 2 a purchase is a card less of his pile (0 without him)
     return PickCard(best) if gain > v.money(price) and price <= _spendable(v) else DECLINE
 
 
