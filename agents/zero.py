@@ -327,55 +327,35 @@ class ZeroSearch:
             result.decisions += steps
             elapsed = time.perf_counter() - began
             self.cost = 0.8 * self.cost + 0.2 * elapsed / max(steps, 1)
-            remaining = self._survivors(remaining, totals, counts, seat, result, gumbel)
+            scores = self._scores(remaining, totals, counts, seat, result.logits, gumbel)
+            remaining = sorted(remaining, key=lambda c: -scores[c])[: max(1, math.ceil(len(remaining) / 2))]
         result.q = [float(totals[c][seat] / counts[c]) if counts[c] else 0.0 for c in result.candidates]
         result.visits = [counts[c] for c in result.candidates]
         result.values = [(totals[c] / max(counts[c], 1)).tolist() for c in result.candidates]
         result.searched = True
-        result.index = self._choose(remaining, totals, counts, seat, result, gumbel)
+        result.index = max(remaining, key=lambda c: (scores[c], -remaining.index(c)))  # ties: the better ranked
 
     def _simulate(self, games: list[Game]) -> int:
         """Play the games out; the number of simulated decisions (for the cost estimate), at least one per game."""
         return max(play_out(self.net, games, self.settings.depth), len(games))
 
-    def _score(
+    def _scores(
         self,
-        c: int,
+        remaining: list[int],
         totals: dict[int, np.ndarray],
         counts: dict[int, int],
         seat: int,
-        result: SearchResult,
+        logits: Array,
         gumbel: dict[int, float],
-    ) -> float:
-        mean = float(totals[c][seat] / counts[c]) if counts[c] else -math.inf
-        if not self.settings.explore:
-            return mean
+    ) -> dict[int, float]:
+        """Each remaining candidate's rank: its mean value for ``seat``, or with ``explore`` the Gumbel score."""
         visits = max(counts.values())
-        return gumbel[c] + float(result.logits[c]) + (C_VISIT + visits) * C_SCALE * mean
-
-    def _survivors(
-        self,
-        remaining: list[int],
-        totals: dict[int, np.ndarray],
-        counts: dict[int, int],
-        seat: int,
-        result: SearchResult,
-        gumbel: dict[int, float],
-    ) -> list[int]:
-        keep = max(1, math.ceil(len(remaining) / 2))
-        ranked = sorted(remaining, key=lambda c: -self._score(c, totals, counts, seat, result, gumbel))
-        return ranked[:keep]
-
-    def _choose(
-        self,
-        remaining: list[int],
-        totals: dict[int, np.ndarray],
-        counts: dict[int, int],
-        seat: int,
-        result: SearchResult,
-        gumbel: dict[int, float],
-    ) -> int:
-        return max(remaining, key=lambda c: (self._score(c, totals, counts, seat, result, gumbel), -remaining.index(c)))
+        scores = {}
+        for c in remaining:
+            mean = float(totals[c][seat] / counts[c]) if counts[c] else -math.inf
+            explore = gumbel[c] + float(logits[c]) + (C_VISIT + visits) * C_SCALE * mean
+            scores[c] = explore if self.settings.explore else mean
+        return scores
 
 
 class ZeroAgent(Agent):
