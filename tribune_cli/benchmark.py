@@ -45,13 +45,11 @@ from tribune_arena.records import printable
 from tribune_arena.tournament.backends import WorkerCrash
 from tribune_arena.tournament.schedule import TournamentError, canonical_spec
 from tribune_cli.command import Command
-from tribune_cli.core import writable_dir, writable_file
+from tribune_cli.core import MAX_WORKERS, RESULTS_DIR, writable_dir, writable_file
 from tribune_cli.game_flags import bounded_int
 
-RESULTS_DIR = Path("results")
 WIDE = 100  # console width when the output is not a terminal
 MAX_DEALS = 100_000
-MAX_WORKERS = 1024
 
 
 def add_parser(commands: Any) -> None:

@@ -34,6 +34,11 @@ from tribune_env.engine.decisions import Phase
 from tribune_env.simulate import SimulationSummary, agent_rng, play_random_game, simulate_config
 from tribune_env.threads import thread_limit
 
+RESULTS_DIR = Path("results")
+"""Where commands put the files they make when not told where (results files, benchmark records)."""
+MAX_WORKERS = 1024
+"""The most worker processes a ``--workers`` flag accepts."""
+
 
 def writable_dir(path: str | Path, option: str) -> Path:
     """``path`` as a folder that exists or can be created and that takes files; ``ValueError`` naming ``option``."""

@@ -20,12 +20,12 @@ from tribune_arena.replay.text import STEP_HELP, Stepper
 from tribune_arena.replay.workers import MAX_DEFAULT_WORKERS, PARALLEL_MIN_DECISIONS
 from tribune_arena.tournament.store import ResultStore, StoredGame, StoreError
 from tribune_cli.command import Command
+from tribune_cli.core import MAX_WORKERS
 from tribune_cli.game_flags import bounded_int
 from tribune_env.data import Components
 
 # -- the command -------------------------------------------------------------------
 
-MAX_WORKERS = 1024
 
 
 def add_parser(commands: Any) -> None:

@@ -30,7 +30,7 @@ from tribune_arena.tournament.schedule import (
     default_players,
 )
 from tribune_cli.command import Command
-from tribune_cli.core import writable_dir, writable_file
+from tribune_cli.core import MAX_WORKERS, RESULTS_DIR, writable_dir, writable_file
 from tribune_cli.game_flags import (
     add_game_arguments,
     bounded_int,
@@ -42,10 +42,8 @@ from tribune_cli.game_flags import (
 from tribune_env.data import ComponentError, default_components
 from tribune_env.engine.config import RuleSet
 
-RESULTS_DIR = Path("results")
 WIDE = 120  # console width when the output is not a terminal
 MAX_GAMES = 1_000_000  # the schedule lists every game up front
-MAX_WORKERS = 1024
 
 
 def _seconds(text: str) -> float:
