@@ -14,36 +14,15 @@ import datetime
 import json
 import os
 import re
-import subprocess
 from pathlib import Path
 from typing import Any
 
 from agents.ppo import FORMAT, export_policy, signature_for, write_checkpoint_meta
 from training.config import TrainConfig
-from tribune_env import __version__
 from tribune_env.codec import Space
 from tribune_env.engine.config import GameConfig, config_from_dict, config_to_dict
 
 STEP_NAME = re.compile(r"^step-(\d{9,})\.zip$")
-
-
-def code_version() -> dict[str, Any]:
-    """The package version and, when run from a git checkout, the commit and whether the tree had changes."""
-    root = Path(__file__).resolve().parents[1]
-    info: dict[str, Any] = {"package": __version__, "commit": None, "dirty": None}
-    try:
-        commit = subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10, check=True
-        ).stdout.strip()
-        status = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"],
-            cwd=root, capture_output=True, text=True, timeout=10, check=True,
-        ).stdout
-    except (OSError, subprocess.SubprocessError):
-        return info
-    info["commit"] = commit
-    info["dirty"] = bool(status.strip())
-    return info
 
 
 def checkpoint_meta(config: TrainConfig, timesteps: int, code: dict[str, Any]) -> dict[str, Any]:

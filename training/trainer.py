@@ -40,7 +40,6 @@ from agents.base import AgentError
 from agents.ppo import CheckpointError, describe_mismatch, read_checkpoint_meta
 from training.checkpoints import (
     checkpoint_meta,
-    code_version,
     export_snapshot,
     prune_checkpoints,
     save_checkpoint,
@@ -50,6 +49,7 @@ from training.checkpoints import (
 from training.config import ConfigError, TrainConfig, check_agents, config_from_dict, env_from_dict
 from training.envs import make_vec_env
 from training.evaluation import drop_after, evaluate_checkpoint, plot_learning_curve, read_rows, record_rows
+from tribune_arena.benchmark.record import code_version
 from tribune_arena.tournament.schedule import TournamentError
 
 # keys that may differ between a checkpoint and a resume (ray.*: where an RLlib run runs, e.g. a cluster that lost

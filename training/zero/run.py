@@ -41,12 +41,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from agents.base import AgentError
 from agents.ppo import CheckpointError, NumpyPolicy, load_policy
-from training.checkpoints import code_version
 from training.config import ConfigError
 from training.zero.config import ZeroConfig, check_roles, config_changes
 from training.zero.curve import CurveRow, plot_curve, read_curve, record, write_curve
 from training.zero.replay import Positions, ReplayBuffer, shard_path, shards
 from training.zero.selfplay import GameData, Pool, SelfPlayError, SelfPlayJob, job_seed, make_pool
+from tribune_arena.benchmark.record import code_version
 from tribune_arena.tournament.results import summarize
 from tribune_arena.tournament.runner import run_tournament
 from tribune_arena.tournament.schedule import TournamentDefinition, TournamentError, derive_seed
