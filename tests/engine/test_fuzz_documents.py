@@ -880,7 +880,7 @@ def test_regression_off_space_decision_where_no_brutii_card_acts() -> None:
     doc = Game.new(players=2, seed=0).to_json()
     doc["pending"]["kind"] = "atrium_bid"
     assert doc["pending"]["index"] == -1
-    with pytest.raises(InvalidStateError, match="pending.index: a atrium_bid decision needs the deciding player"):
+    with pytest.raises(InvalidStateError, match=r"pending\.index: a atrium_bid decision needs the deciding player"):
         Game.from_json(doc)
 
 
