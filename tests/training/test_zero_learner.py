@@ -134,3 +134,31 @@ def test_training_is_reproducible_and_resumes(tmp_path: Path) -> None:
     two.train(data, seed=6)
     for name, array in one.model.arrays().items():
         np.testing.assert_array_equal(two.model.arrays()[name], array)
+
+
+def distance(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> float:
+    return float(sum(np.abs(a[k] - b[k]).sum() for k in a if k.startswith(("pi.", "action."))))
+
+
+def test_the_anchor_holds_the_policy_near_its_start() -> None:
+    data = fixed_batch()
+    start = tiny_policy().arrays()
+    free = Learner(tiny_policy(), LearnerConfig(batch_size=64, learning_rate=1e-2, value_weight=0.0))
+    held = Learner(tiny_policy(), LearnerConfig(batch_size=64, learning_rate=1e-2, value_weight=0.0,
+                                                anchor_weight=5.0))
+    for _ in range(100):
+        free.train(data, seed=0)
+        held.train(data, seed=0)
+    assert distance(held.model.arrays(), start) < 0.7 * distance(free.model.arrays(), start)
+    # the targets still pull: the anchored policy fits them better than the start does
+    assert held.evaluate(data)[1] < Learner(tiny_policy(), LearnerConfig()).evaluate(data)[1]
+    assert held.anchor is not None and free.anchor is None
+
+
+def test_a_zero_value_weight_leaves_the_value_network_alone() -> None:
+    learner = Learner(tiny_policy(), LearnerConfig(batch_size=64, learning_rate=1e-2, value_weight=0.0))
+    before = learner.model.arrays()
+    learner.train(fixed_batch(), seed=0)
+    after = learner.model.arrays()
+    for name in before:
+        assert np.array_equal(before[name], after[name]) == name.startswith(("vf.", "value.")), name

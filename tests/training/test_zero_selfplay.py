@@ -57,6 +57,27 @@ def test_opponent_shares_and_fast_moves() -> None:
     assert len(alone) == alone.decisions  # every decision is a network seat's; auto_forced leaves none forced
 
 
+def test_choice_targets_follow_the_agents_own_search() -> None:
+    """``explore: false`` searches only where the network is unsure (the zero agent's threshold); ``target: choice``
+    puts all of a searched position's target on the action the search chose, a legal one."""
+    unsure = ZeroSettings(simulations=4, candidates=2, depth=4, threshold=0.95, explore=False)
+    data = play_game(job(search=unsure, full_search=1.0, target="choice", search_moves=0.0))
+    assert 0 < data.searched.sum() < len(data)  # confident decisions are played without a search
+    targets = data.targets[data.searched].astype(np.float64)
+    assert ((targets == 0) | (targets == 1)).all() and (targets.sum(axis=1) == 1).all()
+    assert data.masks[data.searched][targets == 1].all()
+
+
+def test_search_moves_choose_whose_move_is_played() -> None:
+    """With ``search_moves: 0`` the seat plays the network's move at searched decisions too, so its game is the one
+    it plays without searching; the labels stay the search's."""
+    unsure = ZeroSettings(simulations=4, candidates=2, depth=4, threshold=0.95, explore=False)
+    labelled = play_game(job(search=unsure, full_search=1.0, target="choice", search_moves=0.0, opponents=()))
+    plain = play_game(job(search=unsure, full_search=0.0, opponents=()))
+    np.testing.assert_array_equal(labelled.obs, plain.obs)
+    assert labelled.searched.any() and not plain.searched.any()
+
+
 def test_the_replay_window_keeps_the_newest_positions() -> None:
     def part(rows: int, value: float) -> Positions:
         p = Positions.empty(3, 2)

@@ -35,6 +35,7 @@ ALGORITHMS = ("ppo", "zero")
 """The values of a config's top-level ``algorithm`` key (absent: ``ppo``, :mod:`training.config`)."""
 BACKENDS = ("multiprocessing", "ray")
 FAST_MOVES = ("greedy", "sample")
+TARGETS = ("improved", "choice")
 DEVICES = ("auto", "cpu", "cuda")
 RESUMABLE_CHANGES = (
     "run.", "eval.", "selfplay.workers", "selfplay.backend", "ray.", "learner.device",
@@ -46,14 +47,20 @@ runs and how it is evaluated, never what it trains (the self-play games do not d
 
 @dataclass(frozen=True)
 class SearchConfig:
-    """The search of the self-play seats (:class:`agents.zero.ZeroSettings`; exploration is always on)."""
+    """The search of the self-play seats (:class:`agents.zero.ZeroSettings`).
+
+    ``explore`` true (the default): Gumbel exploration at the root and every decision searched; false: the ``zero``
+    agent's own search, which plays without searching where the network's top prior reaches ``threshold``.
+    """
 
     simulations: int = 32
     candidates: int = 4
     depth: int = 32
+    explore: bool = True
+    threshold: float = 0.95
 
     def settings(self) -> ZeroSettings:
-        return ZeroSettings(self.simulations, None, self.candidates, self.depth, explore=True)
+        return ZeroSettings(self.simulations, None, self.candidates, self.depth, self.threshold, self.explore)
 
 
 @dataclass(frozen=True)
@@ -64,6 +71,10 @@ class SelfPlayConfig:
     searched (and recorded with a policy target); the others are the network's move (``fast_moves``: its most
     probable legal action, or a sample of its softmax), recorded with a value target only. ``opponents`` maps
     agent specs to the share of seats they play (drawn per seat and game; the rest are the network with search).
+    ``target`` is what a searched position teaches: ``improved`` (the search's improved policy,
+    :meth:`~agents.zero.SearchResult.target`) or ``choice`` (all on the action the search chose). ``search_moves`` is
+    the share of searched decisions at which the seat plays the search's choice; at the others it plays the
+    network's most probable action, so the positions come from the network's own games (DAgger, Ross et al., 2011).
     """
 
     games: int = 64
@@ -72,16 +83,23 @@ class SelfPlayConfig:
     full_search: float = 0.25
     fast_moves: str = "greedy"
     opponents: dict[str, float] = field(default_factory=dict)
+    target: str = "improved"
+    search_moves: float = 1.0
 
 
 @dataclass(frozen=True)
 class LearnerConfig:
-    """The network's training after each iteration's games (Adam on the replay window)."""
+    """The network's training after each iteration's games (Adam on the replay window).
+
+    ``anchor_weight`` times the KL divergence of the network's policy from the starting network's, over every
+    recorded position, keeps the policy where it started wherever the search does not teach otherwise.
+    """
 
     batch_size: int = 512
     learning_rate: float = 3e-4
     epochs: float = 1.0  # passes over the replay window per iteration
     value_weight: float = 1.0
+    anchor_weight: float = 0.0
     weight_decay: float = 0.0
     max_grad_norm: float = 1.0
     replay_window: int = 100_000  # positions kept, newest first
@@ -289,8 +307,14 @@ def _check(config: ZeroConfig, source: str) -> None:  # noqa: C901  (one line pe
         fail("selfplay.backend", f"expected one of {', '.join(BACKENDS)}, got {selfplay.backend!r}")
     if selfplay.fast_moves not in FAST_MOVES:
         fail("selfplay.fast_moves", f"expected one of {', '.join(FAST_MOVES)}, got {selfplay.fast_moves!r}")
-    if not 0.0 <= selfplay.full_search <= 1.0:
-        fail("selfplay.full_search", f"must be in 0..1, got {selfplay.full_search}")
+    for key, share in (("selfplay.full_search", selfplay.full_search),
+                       ("selfplay.search_moves", selfplay.search_moves)):
+        if not 0.0 <= share <= 1.0:
+            fail(key, f"must be in 0..1, got {share}")
+    if selfplay.target not in TARGETS:
+        fail("selfplay.target", f"expected one of {', '.join(TARGETS)}, got {selfplay.target!r}")
+    if not 0.0 < config.search.threshold <= 1.0:
+        fail("search.threshold", f"must be in (0, 1], got {config.search.threshold}")
     for spec, share in selfplay.opponents.items():
         if not 0.0 <= share <= 1.0:
             fail(f"selfplay.opponents.{spec}", f"share of seats must be in 0..1, got {share}")
@@ -300,7 +324,7 @@ def _check(config: ZeroConfig, source: str) -> None:  # noqa: C901  (one line pe
                        ("learner.max_grad_norm", learner.max_grad_norm)):
         if not value > 0:
             fail(key, f"must be > 0, got {value}")
-    for key, value in (("learner.value_weight", learner.value_weight),
+    for key, value in (("learner.value_weight", learner.value_weight), ("learner.anchor_weight", learner.anchor_weight),
                        ("learner.weight_decay", learner.weight_decay), ("eval.every", config.eval.every)):
         if value < 0:
             fail(key, f"must be >= 0, got {value}")

@@ -6,6 +6,7 @@
 
     cross-entropy(search target, masked softmax of the logits)   over the searched positions
     + value_weight * mean squared error(value, the seat's final win_loss)   over all positions
+    + anchor_weight * KL(starting network's policy || the policy)              over all positions
 
 minimised with Adam (gradient norm clipped). Batches are drawn from the replay window in an order seeded by the
 run's seed and the iteration (:func:`~training.zero.selfplay.job_seed`'s kind), so training is reproducible on the
@@ -87,17 +88,27 @@ class LossStats:
 
 
 def batch_loss(
-    model: PolicyValueNet, batch: dict[str, torch.Tensor], value_weight: float
+    model: PolicyValueNet,
+    batch: dict[str, torch.Tensor],
+    value_weight: float,
+    anchor: PolicyValueNet | None = None,
+    anchor_weight: float = 0.0,
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """``(loss, policy_loss, value_loss)`` of a batch (tensors ``obs``, ``masks``, ``targets``, ``searched``,
-    ``values``; see the module docstring)."""
+    ``values``; see the module docstring). ``anchor``: the starting network, for the ``anchor_weight`` term."""
     logits, value = model(batch["obs"])
     logp = torch.log_softmax(logits.masked_fill(~batch["masks"], MASKED), dim=-1)
     weight = batch["searched"].to(logp.dtype)
     per_row = -(batch["targets"] * logp).sum(dim=-1)
     policy_loss = (per_row * weight).sum() / weight.sum().clamp(min=1.0)
     value_loss = torch.mean((value - batch["values"]) ** 2)
-    return policy_loss + value_weight * value_loss, policy_loss, value_loss
+    loss = policy_loss + value_weight * value_loss
+    if anchor is not None and anchor_weight > 0:
+        with torch.no_grad():
+            start_logp = torch.log_softmax(anchor(batch["obs"])[0].masked_fill(~batch["masks"], MASKED), dim=-1)
+        kl = (start_logp.exp() * (start_logp - logp)).sum(dim=-1).mean()
+        loss = loss + anchor_weight * kl
+    return loss, policy_loss, value_loss
 
 
 class Learner:
@@ -107,6 +118,7 @@ class Learner:
         self.config = config
         self.device = torch.device(device)
         self.model = PolicyValueNet.from_policy(policy).to(self.device)
+        self.anchor = PolicyValueNet.from_policy(policy).to(self.device).eval() if config.anchor_weight > 0 else None
         self.optimizer = torch.optim.Adam(
             self.model.parameters(), lr=config.learning_rate, weight_decay=config.weight_decay
         )
@@ -124,7 +136,9 @@ class Learner:
     def step(self, batch: dict[str, torch.Tensor]) -> tuple[float, float, float]:
         """One Adam step on ``batch``; its ``(loss, policy_loss, value_loss)`` before the step."""
         self.model.train()
-        loss, policy_loss, value_loss = batch_loss(self.model, batch, self.config.value_weight)
+        loss, policy_loss, value_loss = batch_loss(
+            self.model, batch, self.config.value_weight, self.anchor, self.config.anchor_weight
+        )
         self.optimizer.zero_grad(set_to_none=True)
         torch.autograd.backward(loss)
         nn.utils.clip_grad_norm_(self.model.parameters(), self.config.max_grad_norm)

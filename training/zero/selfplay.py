@@ -6,7 +6,9 @@ backend. Each seat is the network with search (:class:`agents.zero.ZeroAgent`, e
 ``opponents`` gives, an opponent agent. At a decision of a network seat with more than one legal choice:
 
 * with probability ``full_search`` (playout cap randomisation, KataGo) the seat searches; the position is recorded
-  with the search's improved policy (:meth:`~agents.zero.SearchResult.target`) as its policy target;
+  with a policy target: the search's improved policy (:meth:`~agents.zero.SearchResult.target`), or with
+  ``target: choice`` all on the action the search chose. The seat plays the search's choice, or with probability
+  ``1 - search_moves`` the network's most probable action (the network's own games, labelled by the search);
 * otherwise it plays the network's move (``fast_moves``: its most probable legal action, or a sample of its
   softmax); the position is recorded without a policy target.
 
@@ -38,7 +40,7 @@ import numpy.typing as npt
 
 from agents.base import Agent
 from agents.specs import make_agent
-from agents.zero import Network, ZeroAgent, ZeroSettings
+from agents.zero import Network, SearchResult, ZeroAgent, ZeroSettings
 from tribune_arena.tournament.schedule import derive_seed
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.game import Game
@@ -70,6 +72,8 @@ class SelfPlayJob:
     opponents: tuple[tuple[str, float], ...]
     seed: int
     index: int
+    target: str = "improved"  # what a searched position teaches: ``improved`` or ``choice``
+    search_moves: float = 1.0  # share of searched decisions that play the search's choice (else the network's)
 
 
 @dataclass
@@ -164,6 +168,17 @@ def _fast_move(net: Network, obs: np.ndarray, mask: np.ndarray, rng: np.random.G
     return int(legal[rng.choice(legal.size, p=p / p.sum())])
 
 
+def _policy_target(result: SearchResult | None, kind: str) -> np.ndarray | None:
+    """What a searched decision teaches (``improved`` or ``choice``); None for a decision the search skipped."""
+    if result is None or not result.searched:
+        return None
+    if kind == "improved":
+        return result.target()
+    onehot = np.zeros(result.mask.shape, dtype=np.float32)
+    onehot[result.index] = 1.0
+    return onehot
+
+
 def play_game(job: SelfPlayJob) -> GameData:
     """Play ``job``'s game to its end and return its recorded positions (see the module docstring)."""
     start = time.perf_counter()
@@ -190,9 +205,10 @@ def play_game(job: SelfPlayJob) -> GameData:
         if rng.random() < job.full_search:
             action = agent.act(game.view(seat), legal, info)
             result = agent.last
-            searched = result is not None and result.searched
             simulations += result.simulations if result is not None else 0
-            recorder.add(obs, mask, result.target() if searched and result is not None else None, seat)
+            recorder.add(obs, mask, _policy_target(result, job.target), seat)
+            if result is not None and result.searched and job.search_moves < 1.0 and rng.random() >= job.search_moves:
+                action = net.codec.decode(_fast_move(net, obs, mask, np_rng, False), seat, game.num_players)
         else:
             index = _fast_move(net, obs, mask, np_rng, job.fast_moves == "sample")
             action = net.codec.decode(index, seat, game.num_players)
