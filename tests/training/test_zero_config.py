@@ -120,3 +120,11 @@ def test_resume_changes_split_by_what_they_change() -> None:
     harmless, blocking = config_changes(saved, current)
     assert "run.iterations" in harmless and "selfplay.workers" in harmless
     assert blocking == ["search.simulations"]
+
+
+def test_a_run_saved_before_a_key_existed_resumes_at_its_default() -> None:
+    saved = ZeroConfig().resolved()
+    del saved["learner"]["anchor_weight"], saved["selfplay"]["target"]
+    assert config_changes(saved, ZeroConfig().resolved()) == ([], [])
+    anchored = zero_config_from_dict({"learner": {"anchor_weight": 0.5}}).resolved()
+    assert config_changes(saved, anchored)[1] == ["learner.anchor_weight"]

@@ -369,8 +369,13 @@ def check_roles(config: ZeroConfig, source: str = "config") -> None:
 
 def config_changes(saved: dict[str, Any], current: dict[str, Any]) -> tuple[list[str], list[str]]:
     """``(harmless, blocking)``: the dotted keys whose values differ between two resolved configs, split by
-    :data:`RESUMABLE_CHANGES`."""
+    :data:`RESUMABLE_CHANGES`. A key the saved config lacks (written before the key existed) counts as unchanged
+    when the current config has it at its default."""
     a, b = _flatten(saved), _flatten(current)
+    defaults = _flatten(ZeroConfig().resolved())
+    for key in set(b) - set(a):  # a key newer than the saved run, at its default: the run trained with that value
+        if key in defaults and b[key] == defaults[key]:
+            a[key] = b[key]
     changed = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
     harmless = [k for k in changed if k.startswith(RESUMABLE_CHANGES)]
     return harmless, [k for k in changed if k not in harmless]
