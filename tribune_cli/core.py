@@ -10,21 +10,14 @@ import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich import box
 from rich.console import Console, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from tribune_arena.bench.environments import (
-    BATCH,
-    PEERS,
-    PLAYER_COUNTS,
-    BenchReport,
-    bench,
-    check_options,
-    compiled_build_installed,
-)
+from tribune_arena.bench.options import BATCH, PEERS, PLAYER_COUNTS, check_options
 from tribune_cli.command import Command, HelpFormatter, OneLineParser, add_commands
 from tribune_cli.game_flags import add_game_arguments, config_from_args, positive_int, seed_int
 from tribune_env import __version__
@@ -33,6 +26,9 @@ from tribune_env.engine.config import RuleSet
 from tribune_env.engine.decisions import Phase
 from tribune_env.simulate import SimulationSummary, agent_rng, play_random_game, simulate_config
 from tribune_env.threads import thread_limit
+
+if TYPE_CHECKING:
+    from tribune_arena.bench.environments import BenchReport
 
 RESULTS_DIR = Path("results")
 """Where commands put the files they make when not told where (results files, benchmark records)."""
@@ -369,6 +365,8 @@ def _bench(args: argparse.Namespace) -> int:
         thread_limit()  # a bad TRIBUNE_THREADS, before anything is measured
     except ValueError as exc:
         return _error(exc)
+    from tribune_arena.bench.environments import bench, compiled_build_installed  # pettingzoo: only when measuring
+
     # Progress is one line per measurement: a live spinner is a second thread, and it measurably slows the
     # measured loop (numpy releases the GIL, and the spinner takes it), so the figures would be wrong.
     console = Console(stderr=True)

@@ -34,7 +34,6 @@ import importlib.machinery
 import importlib.util
 import itertools
 import json
-import math
 import os
 import platform
 import random
@@ -50,6 +49,7 @@ from typing import Any
 import numpy as np
 import pettingzoo
 
+from tribune_arena.bench.options import BATCH, PEERS, PLAYER_COUNTS, check_options
 from tribune_env._native import PURE_ENV, compiled
 from tribune_env.codec import encoder_for
 from tribune_env.engine.game import Game
@@ -61,9 +61,6 @@ from tribune_env.envs.single import TribuneSingleEnv
 from tribune_env.envs.table import Table
 from tribune_env.extras import missing_extra
 from tribune_env.threads import limited_threads, thread_limit, threads_in_use
-
-PEERS = ("tictactoe_v3", "connect_four_v3", "texas_holdem_v4")
-PLAYER_COUNTS = (2, 3, 4, 5)
 
 
 @dataclass
@@ -227,10 +224,6 @@ def view_play_rate(players: int, seconds: float, seed: int) -> float:
         games += 1
         if time.perf_counter() >= deadline:
             return games / (time.perf_counter() - start)
-
-
-BATCH = 16
-"""Games in the batched-environment figure."""
 
 
 def batched_rate(players: int, seconds: float, seed: int, num_envs: int = BATCH) -> float:
@@ -399,20 +392,6 @@ def peer_factory(name: str) -> Callable[[], Any]:
     spec = pettingzoo.spec("aec", env_id)
     pettingzoo.make("aec", spec).close()  # fails here, not mid-measurement, when a dependency is missing
     return lambda: pettingzoo.make("aec", spec)
-
-
-def check_options(seconds: float, seed: int, players: tuple[int, ...], peers: tuple[str, ...]) -> None:
-    """``ValueError`` naming the first option :func:`bench` cannot use."""
-    if not (isinstance(seconds, int | float) and math.isfinite(seconds) and seconds > 0):
-        raise ValueError(f"seconds: must be a finite number > 0, got {seconds!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-        raise ValueError(f"seed: must be an integer in 0..2**63-1, got {seed!r}")
-    bad = [n for n in players if n not in PLAYER_COUNTS]
-    if bad or not players:
-        raise ValueError(f"players: must be among {PLAYER_COUNTS}, got {list(players)}")
-    unknown = [p for p in peers if p not in PEERS]
-    if unknown:
-        raise ValueError(f"peers: unknown {unknown}; choose from {PEERS}")
 
 
 def bench(
