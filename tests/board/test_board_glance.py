@@ -142,3 +142,36 @@ def test_colours_keep_contrast_and_apart() -> None:
     for box in (st.BOX, st.EXPANSION_BOX, st.EMPEROR_FILL):  # the quieter words on the boxes and tiles they lie on
         assert contrast(st.HINT, box) >= 4.5, box
     assert len(CARD_FILLS) == len(Faction) + 2
+
+
+def test_the_brutii_lines_wrap_inside_the_decision_panel() -> None:
+    """However many action cards the Brutii has played, his lines in the decision panel (294 units wide) wrap
+    instead of running past it, and every card's name is still shown."""
+    from dataclasses import replace
+
+    from tribune_env.board.panels import BRUTII_TEXT, CHAR_WIDTH, draw_brutii
+    from tribune_env.board.scene import scene
+    from tribune_env.board.svg import Canvas
+    from tribune_env.engine.brutii import card_name
+
+    game = next(positions({"players": 5, "brutii": True}, 3, 10**6))
+    sc = scene(game)
+    played = tuple(range(6))  # more action cards than one line holds
+
+    class Played:  # the view, with those cards played
+        def __init__(self, view: object) -> None:
+            self.view = view
+
+        def __getattr__(self, name: str) -> object:
+            return played if name == "brutii_played" else getattr(self.view, name)
+
+    sc = replace(sc, view=Played(sc.view))
+    cv = Canvas()
+    width = 274.0
+    bottom = draw_brutii(cv, sc, 0.0, 0.0, width)
+    root = ET.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">{"".join(cv.parts)}</svg>')
+    lines = [t for t, _ in texts(root)]
+    assert len(lines) > 3 and bottom == 14 * len(lines)
+    assert max(len(line) for line in lines) * BRUTII_TEXT * CHAR_WIDTH <= width
+    shown = " ".join(line.strip() for line in lines)
+    assert all(card_name(c) in shown for c in played)

@@ -4,6 +4,7 @@ and what each rule set adds to the drawing (:data:`EXTRAS`)."""
 from __future__ import annotations
 
 import functools
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -101,22 +102,30 @@ def draw_decision(cv: Canvas, sc: Scene, x: float, y: float, w: float, h: float)
         cv.text(x + 10, ty + 12, f"sealed bids: {bids}", 11)
         ty += 18
     for lines in EXTRAS[sc.config.rules].public:
-        ty = lines(cv, sc, x + 10, ty + 12)
+        ty = lines(cv, sc, x + 10, ty + 12, w - 20)
     if ty == y + 34:
         cv.text(x + 10, ty + 12, "nothing staged", 11, st.LINE)
 
 
-def draw_brutii(cv: Canvas, sc: Scene, x: float, y: float) -> float:
-    """The Brutii's public state (R45) from ``(x, y)``; returns the y below it."""
+BRUTII_TEXT = 10
+"""The font size of the Brutii's lines; a line longer than its width wraps (:data:`CHAR_WIDTH` per character)."""
+CHAR_WIDTH = 0.56
+"""A character's width at most, in font sizes, averaged over a line of the board's sans-serif text."""
+
+
+def draw_brutii(cv: Canvas, sc: Scene, x: float, y: float, w: float) -> float:
+    """The Brutii's public state (R45) from ``(x, y)`` in lines at most ``w`` wide; returns the y below it."""
     v = sc.view
     revealed = ", ".join(disc_name(d) for d in v.brutii_revealed) or "-"
     played = ", ".join(card_name(c) for c in v.brutii_played) or "-"
     veto = Region(v.veto).key.replace("_", " ") if v.veto >= 0 else "-"
     lines = [f"Brutii: P{v.brutii}, {v.brutii_turns} turns left, veto {veto}", f"discs: {revealed}",
              f"action cards played: {played}"]  # fmt: skip
-    for i, line in enumerate(lines):
-        cv.text(x, y + 14 * i, line, 10)
-    return y + 14 * len(lines)
+    chars = max(20, int(w / (BRUTII_TEXT * CHAR_WIDTH)))
+    wrapped = [part for line in lines for part in textwrap.wrap(line, chars, subsequent_indent="  ")]
+    for i, line in enumerate(wrapped):
+        cv.text(x, y + 14 * i, line, BRUTII_TEXT)
+    return y + 14 * len(wrapped)
 
 
 def draw_players(cv: Canvas, sc: Scene, x: float, y: float, w: float, h: float) -> None:
@@ -211,12 +220,12 @@ def draw_expansion_holdings(cv: Canvas, p: PublicPlayer, x: float, y: float) -> 
 class Extras:
     """What a rule set adds to the drawing: the width of the table row and the boards drawn beside it (from
     ``(x, y)``), lines in each player's panel (from ``(x, y)``), lines of public state in the decision panel (from
-    ``(x, y)``, each returning the y below it)."""
+    ``(x, y)``, at most ``w`` wide, each returning the y below it)."""
 
     table_width: float
     boards: tuple[Callable[[Canvas, Scene, float, float], None], ...] = ()
     holdings: tuple[Callable[[Canvas, PublicPlayer, float, float], None], ...] = ()
-    public: tuple[Callable[[Canvas, Scene, float, float], float], ...] = ()
+    public: tuple[Callable[[Canvas, Scene, float, float, float], float], ...] = ()
 
 
 _WITH_EXPANSION = Extras(300, boards=(draw_expansion,), holdings=(draw_expansion_holdings,))
