@@ -68,6 +68,23 @@ def test_choice_targets_follow_the_agents_own_search() -> None:
     assert data.masks[data.searched][targets == 1].all()
 
 
+def test_significant_targets_overrule_the_network_only_by_a_margin() -> None:
+    """``target: significant``: the search's choice is the label only where its mean value beats the network's own
+    choice's by ``margin``; otherwise the label is the network's choice."""
+    from agents.zero import SearchResult
+    from training.zero.selfplay import _policy_target
+
+    logits = np.array([0.0, 2.0, 1.0, -1.0], dtype=np.float32)  # the network's own choice: action 1
+    mask = np.array([True, True, True, False])
+    result = SearchResult(0, 2, logits, mask, candidates=[1, 2, 0], q=[0.10, 0.25, -0.2], visits=[8, 8, 4],
+                          searched=True)
+    assert _policy_target(result, "choice").tolist() == [0, 0, 1, 0]  # type: ignore[union-attr]
+    assert _policy_target(result, "significant", 0.1).tolist() == [0, 0, 1, 0]  # type: ignore[union-attr]
+    assert _policy_target(result, "significant", 0.2).tolist() == [0, 1, 0, 0]  # type: ignore[union-attr]
+    skipped = SearchResult(0, 1, logits, mask)
+    assert _policy_target(skipped, "significant", 0.1) is None
+
+
 def test_search_moves_choose_whose_move_is_played() -> None:
     """With ``search_moves: 0`` the seat plays the network's move at searched decisions too, so its game is the one
     it plays without searching; the labels stay the search's."""

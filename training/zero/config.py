@@ -35,7 +35,7 @@ ALGORITHMS = ("ppo", "zero")
 """The values of a config's top-level ``algorithm`` key (absent: ``ppo``, :mod:`training.config`)."""
 BACKENDS = ("multiprocessing", "ray")
 FAST_MOVES = ("greedy", "sample")
-TARGETS = ("improved", "choice")
+TARGETS = ("improved", "choice", "significant")
 DEVICES = ("auto", "cpu", "cuda")
 RESUMABLE_CHANGES = (
     "run.", "eval.", "selfplay.workers", "selfplay.backend", "ray.", "learner.device",
@@ -72,7 +72,9 @@ class SelfPlayConfig:
     probable legal action, or a sample of its softmax), recorded with a value target only. ``opponents`` maps
     agent specs to the share of seats they play (drawn per seat and game; the rest are the network with search).
     ``target`` is what a searched position teaches: ``improved`` (the search's improved policy,
-    :meth:`~agents.zero.SearchResult.target`) or ``choice`` (all on the action the search chose). ``search_moves`` is
+    :meth:`~agents.zero.SearchResult.target`), ``choice`` (all on the action the search chose) or ``significant``
+    (all on the search's choice where its mean value beats the network's own choice's by at least ``margin``, else
+    all on the network's choice). ``search_moves`` is
     the share of searched decisions at which the seat plays the search's choice; at the others it plays the
     network's most probable action, so the positions come from the network's own games (DAgger, Ross et al., 2011).
     """
@@ -84,6 +86,7 @@ class SelfPlayConfig:
     fast_moves: str = "greedy"
     opponents: dict[str, float] = field(default_factory=dict)
     target: str = "improved"
+    margin: float = 0.1
     search_moves: float = 1.0
 
 
@@ -311,6 +314,8 @@ def _check(config: ZeroConfig, source: str) -> None:  # noqa: C901  (one line pe
                        ("selfplay.search_moves", selfplay.search_moves)):
         if not 0.0 <= share <= 1.0:
             fail(key, f"must be in 0..1, got {share}")
+    if not 0.0 <= selfplay.margin <= 2.0:
+        fail("selfplay.margin", f"must be in 0..2 (a difference of win_loss values), got {selfplay.margin}")
     if selfplay.target not in TARGETS:
         fail("selfplay.target", f"expected one of {', '.join(TARGETS)}, got {selfplay.target!r}")
     if not 0.0 < config.search.threshold <= 1.0:

@@ -438,7 +438,8 @@ class ZeroTrainer:
         jobs = [
             SelfPlayJob(cfg.game, str(network.resolve()), cfg.search.settings(), cfg.selfplay.full_search,
                         cfg.selfplay.fast_moves, tuple(cfg.selfplay.opponents.items()),
-                        job_seed(cfg.seed, iteration, index), index, cfg.selfplay.target, cfg.selfplay.search_moves)
+                        job_seed(cfg.seed, iteration, index), index, cfg.selfplay.target, cfg.selfplay.margin,
+                        cfg.selfplay.search_moves)
             for index in range(cfg.selfplay.games)
         ]
         with self._progress(f"iteration {iteration} self-play", len(jobs)) as tick:

@@ -2,13 +2,15 @@
 
 A game (:class:`SelfPlayJob`) is seeded from the run's seed, the iteration and the game's index alone
 (:func:`job_seed`), so its positions do not depend on which worker plays it, on how many there are, or on the
-backend. Each seat is the network with search (:class:`agents.zero.ZeroAgent`, exploration on) or, with the share
+backend. Each seat is the network with search (:class:`agents.zero.ZeroAgent`) or, with the share
 ``opponents`` gives, an opponent agent. At a decision of a network seat with more than one legal choice:
 
 * with probability ``full_search`` (playout cap randomisation, KataGo) the seat searches; the position is recorded
-  with a policy target: the search's improved policy (:meth:`~agents.zero.SearchResult.target`), or with
-  ``target: choice`` all on the action the search chose. The seat plays the search's choice, or with probability
-  ``1 - search_moves`` the network's most probable action (the network's own games, labelled by the search);
+  with a policy target: the search's improved policy (:meth:`~agents.zero.SearchResult.target`); with
+  ``target: choice`` all on the action the search chose; with ``target: significant`` all on the search's choice
+  where its mean value beats that of the network's own choice by ``margin`` or more, else on the network's choice.
+  The seat plays the search's choice, or with probability ``1 - search_moves`` the network's most probable action
+  (the network's own games, labelled by the search);
 * otherwise it plays the network's move (``fast_moves``: its most probable legal action, or a sample of its
   softmax); the position is recorded without a policy target.
 
@@ -72,7 +74,8 @@ class SelfPlayJob:
     opponents: tuple[tuple[str, float], ...]
     seed: int
     index: int
-    target: str = "improved"  # what a searched position teaches: ``improved`` or ``choice``
+    target: str = "improved"  # what a searched position teaches: ``improved``, ``choice`` or ``significant``
+    margin: float = 0.1  # ``significant``: the least gain in mean value that overrules the network's choice
     search_moves: float = 1.0  # share of searched decisions that play the search's choice (else the network's)
 
 
@@ -168,14 +171,21 @@ def _fast_move(net: Network, obs: np.ndarray, mask: np.ndarray, rng: np.random.G
     return int(legal[rng.choice(legal.size, p=p / p.sum())])
 
 
-def _policy_target(result: SearchResult | None, kind: str) -> np.ndarray | None:
-    """What a searched decision teaches (``improved`` or ``choice``); None for a decision the search skipped."""
+def _policy_target(result: SearchResult | None, kind: str, margin: float = 0.0) -> np.ndarray | None:
+    """What a searched decision teaches (``improved``, ``choice`` or ``significant``, see the module docstring);
+    None for a decision the search skipped."""
     if result is None or not result.searched:
         return None
     if kind == "improved":
         return result.target()
+    label = result.index
+    if kind == "significant":
+        own = int(np.flatnonzero(result.mask)[np.argmax(result.logits[result.mask])])
+        q = dict(zip(result.candidates, result.q, strict=True))
+        if own in q and q[label] - q[own] < margin:
+            label = own
     onehot = np.zeros(result.mask.shape, dtype=np.float32)
-    onehot[result.index] = 1.0
+    onehot[label] = 1.0
     return onehot
 
 
@@ -206,7 +216,7 @@ def play_game(job: SelfPlayJob) -> GameData:
             action = agent.act(game.view(seat), legal, info)
             result = agent.last
             simulations += result.simulations if result is not None else 0
-            recorder.add(obs, mask, _policy_target(result, job.target), seat)
+            recorder.add(obs, mask, _policy_target(result, job.target, job.margin), seat)
             if result is not None and result.searched and job.search_moves < 1.0 and rng.random() >= job.search_moves:
                 action = net.codec.decode(_fast_move(net, obs, mask, np_rng, False), seat, game.num_players)
         else:
