@@ -43,6 +43,7 @@ import numpy.typing as npt
 from agents.base import Agent
 from agents.specs import make_agent
 from agents.zero import Network, SearchResult, ZeroAgent, ZeroSettings
+from training.zero.config import SelfPlayConfig
 from tribune_arena.tournament.schedule import derive_seed
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.game import Game
@@ -74,9 +75,9 @@ class SelfPlayJob:
     opponents: tuple[tuple[str, float], ...]
     seed: int
     index: int
-    target: str = "improved"  # what a searched position teaches: ``improved``, ``choice`` or ``significant``
-    margin: float = 0.1  # ``significant``: the least gain in mean value that overrules the network's choice
-    search_moves: float = 1.0  # share of searched decisions that play the search's choice (else the network's)
+    target: str = SelfPlayConfig.target  # what a searched position teaches (the config's key of that name)
+    margin: float = SelfPlayConfig.margin  # ``significant``: the least gain in mean value that overrules
+    search_moves: float = SelfPlayConfig.search_moves  # share of searched decisions playing the search's choice
 
 
 @dataclass
