@@ -235,6 +235,12 @@ class SearchResult:
         """The network's masked softmax."""
         return _masked_softmax(self.logits, self.mask)
 
+    @property
+    def favourite(self) -> int:
+        """The index of the network's own choice: its most probable legal action (the first of equals)."""
+        legal = np.flatnonzero(self.mask)
+        return int(legal[np.argmax(self.logits[legal])])
+
     def target(self) -> Array:
         """The improved policy: softmax of the logits plus sigma of the completed, normalised values; the prior for
         a decision that was not searched."""
@@ -272,7 +278,8 @@ class ZeroSearch:
         legal = np.flatnonzero(mask)
         if legal.size == 0:
             raise AgentError("the network's action space expresses none of the legal actions")
-        result = SearchResult(info.seat, int(legal[np.argmax(logits[legal])]), logits, mask)
+        result = SearchResult(info.seat, -1, logits, mask)
+        result.index = result.favourite
         if legal.size == 1:
             return result
         scores = logits[legal].astype(np.float64)

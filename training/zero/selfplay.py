@@ -181,7 +181,7 @@ def _policy_target(result: SearchResult | None, kind: str, margin: float = 0.0) 
         return result.target()
     label = result.index
     if kind == "significant":
-        own = int(np.flatnonzero(result.mask)[np.argmax(result.logits[result.mask])])
+        own = result.favourite
         q = dict(zip(result.candidates, result.q, strict=True))
         if own in q and q[label] - q[own] < margin:
             label = own
@@ -219,7 +219,7 @@ def play_game(job: SelfPlayJob) -> GameData:
             simulations += result.simulations if result is not None else 0
             recorder.add(obs, mask, _policy_target(result, job.target, job.margin), seat)
             if result is not None and result.searched and job.search_moves < 1.0 and rng.random() >= job.search_moves:
-                action = net.codec.decode(_fast_move(net, obs, mask, np_rng, False), seat, game.num_players)
+                action = net.codec.decode(result.favourite, seat, game.num_players)  # no second network call
         else:
             index = _fast_move(net, obs, mask, np_rng, job.fast_moves == "sample")
             action = net.codec.decode(index, seat, game.num_players)
