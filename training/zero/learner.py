@@ -54,13 +54,18 @@ class PolicyValueNet(nn.Module):
 
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """``(logits, value)`` of a batch of observations."""
-        x = obs
-        for layer in self.pi:
-            x = self.activation(layer(x))
         v = obs
         for layer in self.vf:
             v = self.activation(layer(v))
-        return self.action(x), self.value(v)[..., 0]
+        return self.logits(obs), self.value(v)[..., 0]
+
+    def logits(self, obs: torch.Tensor) -> torch.Tensor:
+        """The actor's logits alone (the critic's tower is not run)."""
+        x = obs
+        for layer in self.pi:
+            x = self.activation(layer(x))
+        out: torch.Tensor = self.action(x)
+        return out
 
     @classmethod
     def from_policy(cls, policy: NumpyPolicy) -> PolicyValueNet:
@@ -105,7 +110,7 @@ def batch_loss(
     loss = policy_loss + value_weight * value_loss
     if anchor is not None and anchor_weight > 0:
         with torch.no_grad():
-            start_logp = torch.log_softmax(anchor(batch["obs"])[0].masked_fill(~batch["masks"], MASKED), dim=-1)
+            start_logp = torch.log_softmax(anchor.logits(batch["obs"]).masked_fill(~batch["masks"], MASKED), dim=-1)
         kl = (start_logp.exp() * (start_logp - logp)).sum(dim=-1).mean()
         loss = loss + anchor_weight * kl
     return loss, policy_loss, value_loss
