@@ -80,9 +80,9 @@ def on_slot(region: Region) -> CheckFn:
 
     def check(state: GameState, pending: Pending) -> str:
         ids = state.tables.region_spaces[region]
-        if pending.index == BRUTII_SLOT and region not in REGION_CARDS:  # no card lets the Brutii act here (R47)
-            return f"pending.index: a {pending.kind.key} decision needs the deciding player on a {region.key} space"
         if pending.index == BRUTII_SLOT:
+            if region not in REGION_CARDS:  # no card lets the Brutii act here (R47)
+                return f"pending.index: a {pending.kind.key} decision needs the deciding player on a {region.key} space"
             if not by_card(state, pending) or not played(state, REGION_CARDS[region][0]):
                 return (
                     f"pending.index: a {pending.kind.key} decision off the spaces is the Brutii's, through the "
