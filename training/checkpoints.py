@@ -109,3 +109,53 @@ def export_snapshot(checkpoint: Path, directory: Path) -> Path:
     export_policy(checkpoint, tmp, dtype="float32")
     os.replace(tmp, target)
     return target
+
+
+def load_npz_weights(policy: Any, path: Path, activation: str) -> None:
+    """Copy the weights of an exported ``.npz`` policy (actor and critic, :mod:`agents.ppo`) into the SB3
+    MlpPolicy ``policy`` of the same network, so a run can fine-tune a shipped model (``run.init_from``).
+
+    The hidden layers are matched in order (``pi.k`` to the k-th ``Linear`` of ``mlp_extractor.policy_net``, ``vf.k``
+    likewise); every weight of ``policy`` must be given, with its shape, and the file's hidden layers must use
+    ``activation``. :class:`ValueError` names the first difference, and ``policy`` is left unchanged then.
+    """
+    import torch
+
+    from agents.ppo import NumpyPolicy
+
+    source = NumpyPolicy.from_file(path)
+    if source.value_head is None:
+        raise ValueError(f"{path} has no value network; a run needs the critic as well as the actor")
+    if source.meta["net"]["activation"] != activation:
+        raise ValueError(f"{path}: its layers use {source.meta['net']['activation']!r}, the run's {activation!r}")
+    given = source.arrays()
+    state = policy.state_dict()
+    renamed = _npz_names(state)
+    missing = sorted(set(state) - set(renamed))
+    if missing:
+        raise ValueError(f"{path}: the run's network has weights the file cannot fill: {', '.join(missing)}")
+    for key, name in renamed.items():
+        if name not in given:
+            raise ValueError(f"{path}: no weights {name} for {key} (the run's network is deeper than the file's)")
+        if tuple(given[name].shape) != tuple(state[key].shape):
+            raise ValueError(f"{path}: {name} is {given[name].shape} in the file, {tuple(state[key].shape)} in the run")
+    unused = sorted(set(given) - set(renamed.values()))
+    if unused:
+        raise ValueError(f"{path}: the file has weights the run's network lacks: {', '.join(unused)}")
+    loaded = {key: torch.as_tensor(given[name], dtype=state[key].dtype) for key, name in renamed.items()}
+    policy.load_state_dict(loaded, strict=True)
+
+
+def _npz_names(state: dict[str, Any]) -> dict[str, str]:
+    """The ``.npz`` name of each weight of an SB3 MlpPolicy's ``state``: hidden layers matched in order."""
+    names = {f"mlp_extractor.{net}.": short for net, short in (("policy_net", "pi"), ("value_net", "vf"))}
+    renamed: dict[str, str] = {}
+    for prefix, short in names.items():
+        layers = sorted({int(k[len(prefix) :].split(".")[0]) for k in state if k.startswith(prefix)})
+        for rank, index in enumerate(layers):
+            for part in ("weight", "bias"):
+                renamed[f"{prefix}{index}.{part}"] = f"{short}.{rank}.{part}"
+    for head, short in (("action_net", "action"), ("value_net", "value")):
+        for part in ("weight", "bias"):
+            renamed[f"{head}.{part}"] = f"{short}.{part}"
+    return renamed

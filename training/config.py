@@ -34,11 +34,19 @@ REWARDS = ("win_loss", "rank", "score_margin", "dense", "dense:win_loss", "dense
 """The learner's reward (tribune_env.envs.rewards): a final result, or a dense one that adds the score change at each
 decision (shaped: for bootstrapping; evaluations always compare game results)."""
 POSITIVE = (  # integer keys that must be >= 1
-    "run.total_timesteps", "run.checkpoint_every", "run.keep_checkpoints",
-    "league.snapshot_every", "league.pool_size",
-    "ppo.n_steps", "ppo.batch_size", "ppo.n_epochs",
-    "eval.every", "eval.games",
-    "pretrain.games", "pretrain.epochs", "pretrain.batch_size",
+    "run.total_timesteps",
+    "run.checkpoint_every",
+    "run.keep_checkpoints",
+    "league.snapshot_every",
+    "league.pool_size",
+    "ppo.n_steps",
+    "ppo.batch_size",
+    "ppo.n_epochs",
+    "eval.every",
+    "eval.games",
+    "pretrain.games",
+    "pretrain.epochs",
+    "pretrain.batch_size",
 )
 
 
@@ -183,7 +191,7 @@ class RunConfig:
     """Length, parallelism and outputs of the run."""
 
     total_timesteps: int = 1_000_000
-    init_from: str | None = None  # an SB3 checkpoint (.zip) of the same spaces and network to start from (fine-tuning)
+    init_from: str | None = None  # an SB3 checkpoint (.zip) or exported policy (.npz) of the same spaces and network
     n_envs: int | str = "auto"
     vec_env: str = "auto"
     checkpoint_every: int = 100_000
@@ -451,8 +459,11 @@ def _check_game(config: TrainConfig, fail: Any) -> None:
     except ValueError as exc:  # the message starts with the option's name
         key, _, problem = str(exc).partition(": ")
         fail(f"env.{key}", f"{problem} (the evaluations are tournaments of the run's game)")
-    if config.run.init_from is not None and not str(config.run.init_from).endswith(".zip"):
-        fail("run.init_from", f"expected an SB3 checkpoint (.zip), got {config.run.init_from!r}")
+    if config.run.init_from is not None and not str(config.run.init_from).endswith((".zip", ".npz")):
+        fail(
+            "run.init_from",
+            f"expected an SB3 checkpoint (.zip) or an exported policy (.npz), got {config.run.init_from!r}",
+        )
 
 
 def _check(config: TrainConfig, source: str) -> None:  # noqa: C901  (one line per rule)
@@ -472,8 +483,11 @@ def _check(config: TrainConfig, source: str) -> None:  # noqa: C901  (one line p
         value = operator.attrgetter(key)(config)
         if value < 1:
             fail(key, f"must be >= 1, got {value}")
-    for key, auto in (("run.n_envs", config.run.n_envs), ("run.torch_threads", config.run.torch_threads),
-                      ("eval.workers", config.eval.workers)):
+    for key, auto in (
+        ("run.n_envs", config.run.n_envs),
+        ("run.torch_threads", config.run.torch_threads),
+        ("eval.workers", config.eval.workers),
+    ):
         if auto != "auto" and (isinstance(auto, str) or auto < 1):
             fail(key, f"expected an integer >= 1 or 'auto', got {auto!r}")
     if config.run.vec_env not in ("auto", "subproc", "dummy"):

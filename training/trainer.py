@@ -41,6 +41,7 @@ from agents.ppo import CheckpointError, describe_mismatch, read_checkpoint_meta
 from training.checkpoints import (
     checkpoint_meta,
     export_snapshot,
+    load_npz_weights,
     prune_checkpoints,
     save_checkpoint,
     step_checkpoints,
@@ -226,11 +227,15 @@ class Trainer:
         )
 
     def _init_from(self, model: Any, path: Path) -> None:
-        """Start from the weights of the checkpoint ``path`` (run.init_from): the same network on the same spaces."""
+        """Start from the weights of ``path`` (run.init_from: an SB3 checkpoint, or an exported ``.npz`` with its
+        critic): the same network on the same spaces. The optimizer starts afresh from an ``.npz``."""
         if not path.is_file():
             raise TrainError(f"run.init_from: {path} is not a file")
         try:
-            model.set_parameters(str(path), exact_match=True, device=self.config.run.device)
+            if path.suffix == ".npz":  # an exported policy, such as a shipped model
+                load_npz_weights(model.policy, path, self.config.ppo.activation)
+            else:
+                model.set_parameters(str(path), exact_match=True, device=self.config.run.device)
         except Exception as exc:  # SB3 raises many kinds for a file of another shape or a damaged one
             raise TrainError(f"run.init_from: cannot start from {path} ({exc})") from exc
         self.say(f"starting from the weights of {path}")
@@ -290,9 +295,7 @@ class Trainer:
                 model.logger.record(f"eval/win_rate_vs_{row.opponent}", row.win_rate)
                 model.logger.record(f"eval/ci_low_vs_{row.opponent}", row.ci_low)
                 model.logger.record(f"eval/ci_high_vs_{row.opponent}", row.ci_high)
-            self.say(
-                f"{tag or 'eval'} at {steps:,} steps vs {cfg.env.players - 1} x {row.opponent}: {row.result()}"
-            )
+            self.say(f"{tag or 'eval'} at {steps:,} steps vs {cfg.env.players - 1} x {row.opponent}: {row.result()}")
         self.say(f"evaluation took {time.perf_counter() - start:.0f} s")
 
     def evaluated(self, steps: int) -> bool:
@@ -309,8 +312,10 @@ class Trainer:
     def plot(self) -> Path:
         """Draw ``eval.csv`` as ``learning_curve.png``."""
         cfg = self.config
-        title = (f"{cfg.name}: win rate against {cfg.env.players - 1} copies of each opponent "
-                 f"({cfg.eval.games} games per point)")
+        title = (
+            f"{cfg.name}: win rate against {cfg.env.players - 1} copies of each opponent "
+            f"({cfg.eval.games} games per point)"
+        )
         return plot_learning_curve(self.eval_rows(), self.paths.curve, title=title)
 
     # -- the run ------------------------------------------------------------------------
@@ -403,8 +408,14 @@ class Trainer:
 
     def clean_temporary(self) -> None:
         """Remove the temporary files of writes a kill interrupted (each write replaces its target at the end)."""
-        found = [p for d in (self.paths.root, self.paths.checkpoints, self.paths.snapshots) if d.is_dir()
-                 for pattern in TEMPORARY for p in d.glob(pattern) if p.is_file()]
+        found = [
+            p
+            for d in (self.paths.root, self.paths.checkpoints, self.paths.snapshots)
+            if d.is_dir()
+            for pattern in TEMPORARY
+            for p in d.glob(pattern)
+            if p.is_file()
+        ]
         for path in sorted(set(found)):
             path.unlink()
         if found:
@@ -492,9 +503,7 @@ class Trainer:
             if (lines := self.progress_lines(int(model.num_timesteps))) is not None:
                 callbacks.append(_progress_callback(lines))
             try:
-                model.learn(
-                    remaining, callback=callbacks, reset_num_timesteps=False, progress_bar=self.progress_bar()
-                )
+                model.learn(remaining, callback=callbacks, reset_num_timesteps=False, progress_bar=self.progress_bar())
             except KeyboardInterrupt:
                 saved = self.save(model)
                 self.say(f"interrupted: saved {saved}; continue with --resume")
@@ -532,8 +541,14 @@ class Trainer:
         with Progress(console=self.console, disable=not self.progress_bar()) as bar:
             task = bar.add_task(f"imitation games ({pre.teacher})", total=pre.games)
             data = collect(
-                pre.teacher, cfg.env.game, pre.games, cfg.seed, pre.keep, cfg.env.reward,
-                workers=cfg.eval_workers, tick=lambda n: bar.advance(task, n),
+                pre.teacher,
+                cfg.env.game,
+                pre.games,
+                cfg.seed,
+                pre.keep,
+                cfg.env.reward,
+                workers=cfg.eval_workers,
+                tick=lambda n: bar.advance(task, n),
             )
         self.say(f"collected {len(data):,} {pre.teacher} decisions in {time.perf_counter() - start:.0f} s")
 
@@ -541,8 +556,10 @@ class Trainer:
             for key, value in metrics.items():
                 model.logger.record(f"pretrain/{key}", value)
             model.logger.dump(int(metrics["epoch"]))
-            self.say("imitation epoch {epoch:.0f}: policy loss {policy_loss:.3f}, value loss {value_loss:.3f}, "
-                     "held-out accuracy {val_accuracy:.1%}".format(**metrics))
+            self.say(
+                "imitation epoch {epoch:.0f}: policy loss {policy_loss:.3f}, value loss {value_loss:.3f}, "
+                "held-out accuracy {val_accuracy:.1%}".format(**metrics)
+            )
 
         pretrain(model.policy, data, pre.epochs, pre.batch_size, pre.learning_rate, pre.value_coef, cfg.seed, log)
 

@@ -57,7 +57,10 @@ def test_checkpoints_written_before_the_dictionary_form_read() -> None:
         ({"env": {"rules": "base", "brutii": True}}, "env.brutii: the rule set 'base' is played with brutii=False"),
         (brutii_env(learner_role="senator"), "env.learner_role: expected one of any, brutii, family"),
         ({"env": {"expansion": True, "learner_role": "brutii"}}, "env.learner_role: 'brutii' needs env.brutii: true"),
-        ({**brutii_env(), "run": {"init_from": "model.npz"}}, "run.init_from: expected an SB3 checkpoint (.zip)"),
+        (
+            {**brutii_env(), "run": {"init_from": "model.pt"}},
+            "run.init_from: expected an SB3 checkpoint (.zip) or an exported policy (.npz)",
+        ),
     ],
 )
 def test_bad_brutii_configs_name_the_key(data: dict[str, object], message: str) -> None:
