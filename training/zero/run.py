@@ -436,10 +436,19 @@ class ZeroTrainer:
     def _self_play(self, iteration: int, network: Path, pool: Pool) -> list[GameData]:
         cfg = self.config
         jobs = [
-            SelfPlayJob(cfg.game, str(network.resolve()), cfg.search.settings(), cfg.selfplay.full_search,
-                        cfg.selfplay.fast_moves, tuple(cfg.selfplay.opponents.items()),
-                        job_seed(cfg.seed, iteration, index), index, cfg.selfplay.target, cfg.selfplay.margin,
-                        cfg.selfplay.search_moves)
+            SelfPlayJob(
+                game=cfg.game,
+                network=str(network.resolve()),
+                search=cfg.search.settings(),
+                full_search=cfg.selfplay.full_search,
+                fast_moves=cfg.selfplay.fast_moves,
+                opponents=tuple(cfg.selfplay.opponents.items()),
+                seed=job_seed(cfg.seed, iteration, index),
+                index=index,
+                target=cfg.selfplay.target,
+                margin=cfg.selfplay.margin,
+                search_moves=cfg.selfplay.search_moves,
+            )
             for index in range(cfg.selfplay.games)
         ]
         with self._progress(f"iteration {iteration} self-play", len(jobs)) as tick:
