@@ -32,7 +32,8 @@ hidden cards). The ``simulations`` budget is reproducible from the agent's seed;
 is not (it depends on the machine).
 
 Networks: ``path`` names an ``.npz``/``.zip`` checkpoint; without it the agent uses the shipped network for the
-game's rule set (:func:`shipped_network`): a trained ``zero`` network when one ships, else the ``ppo`` one.
+game's rule set (:func:`shipped_network`): the rule set's file in ``agents/models/zero-*.npz`` when one ships (base
+games: ``zero-4p.npz``, ``ppo`` trained on against three heuristics), else the ``ppo`` one.
 
 Spec parameters (``zero``, ``zero:simulations=64,candidates=8``, ``zero:seconds=0.5``):
 
@@ -98,7 +99,8 @@ ZERO_MODELS: dict[RuleSet, Path] = {
     RuleSet.EXPANSION: MODELS / "zero-expansion-4p.npz",
     RuleSet.BRUTII: MODELS / "zero-brutii.npz",
 }
-"""The trained ``zero`` networks, by rule set (a rule set without its file falls back to :data:`PPO_MODELS`)."""
+"""The networks of ``zero`` and ``zero-net``, by rule set: the strongest trained network of each (a rule set without
+its file falls back to :data:`PPO_MODELS`). The base file is ``ppo`` trained on (configs/ppo-4p-finetune.yaml)."""
 PPO_MODELS: dict[RuleSet, Path] = {
     RuleSet.BASE: SHIPPED,
     RuleSet.EXPANSION: SHIPPED_EXPANSION,

@@ -4,6 +4,8 @@
 - ``ppo-expansion`` (agents/models/ppo-expansion-4p.npz): the expansion spaces at every seat count and both rule sets.
 - ``ppo-brutii`` (agents/models/ppo-expansion-brutii.npz): one network for both roles of the Brutii variant
   (R42-R54), the expansion agent fine-tuned on 5-seat Brutii games; it plays both roles at 5 and 6 seats.
+- ``zero-net`` (agents/models/zero-4p.npz, also the network of ``zero`` in base games): ``ppo`` trained on against
+  three heuristics (configs/ppo-4p-finetune.yaml).
 
 If an observation layout or an action table changes, the "fits" test fails: the model must then be retrained
 (``configs/<name>.yaml``), because it would no longer read the observations it was trained on.
@@ -26,6 +28,7 @@ from agents.ppo import (
     trained_on_expansion,
 )
 from agents.specs import make_agent
+from agents.zero import ZERO_MODELS, shipped_network
 from training.config import config_from_dict
 from tribune_arena.tournament.results import summarize
 from tribune_arena.tournament.runner import run_tournament
@@ -43,7 +46,7 @@ class Shipped:
     rules: RuleSet  # the rule set it was trained for
     players: int  # the player count it was trained at
     fits: tuple[GameConfig, ...]
-    space: str | None  # the checkpoint's "space" entry (None: the base spaces)
+    space: str | None  # the checkpoint's "space" entry (None: the base spaces, in files older than the entry)
     fine_tuned: bool  # trained on from another checkpoint (run.init_from)
 
 
@@ -73,7 +76,26 @@ MODELS = [
         True,
     ),
 ]
+MODELS.append(
+    Shipped(
+        "ppo-4p-finetune",
+        ZERO_MODELS[RuleSet.BASE],
+        "zero-net",
+        RuleSet.BASE,
+        4,
+        tuple(GameConfig(players=p) for p in (2, 3, 4, 5)),
+        "base",  # checkpoints name their space since the expansion spaces came
+        True,
+    )
+)
 BY_SPEC = {model.spec: model for model in MODELS}
+
+
+def test_zero_plays_the_shipped_zero_network_where_one_ships() -> None:
+    """Base games: the fine-tuned network; the other rule sets fall back to their ``ppo`` networks until theirs ship."""
+    assert shipped_network(RuleSet.BASE) == ZERO_MODELS[RuleSet.BASE] != SHIPPED
+    assert shipped_network(RuleSet.EXPANSION) == SHIPPED_EXPANSION
+    assert shipped_network(RuleSet.BRUTII) == SHIPPED_BRUTII
 
 
 @pytest.mark.parametrize("model", MODELS, ids=lambda m: m.spec)
@@ -102,7 +124,9 @@ def test_the_shipped_brutii_model_learned_both_roles() -> None:
     assert meta["game"]["brutii"] is True and meta["game"]["learner_role"] == "any"
 
 
-@pytest.mark.parametrize(("spec", "players"), [("ppo", 4), ("ppo-expansion", 4), ("ppo-brutii", 5), ("ppo-brutii", 6)])
+@pytest.mark.parametrize(
+    ("spec", "players"), [("ppo", 4), ("ppo-expansion", 4), ("ppo-brutii", 5), ("ppo-brutii", 6), ("zero-net", 4)]
+)
 def test_the_shipped_model_plays_tournament_games(tmp_path: Path, spec: str, players: int) -> None:
     """Base and expansion: 4 games against heuristic and random seats; the Brutii: a game per seat against
     heuristic seats, in both roles (R42-R54)."""
@@ -123,5 +147,6 @@ def test_the_shipped_model_plays_tournament_games(tmp_path: Path, spec: str, pla
         assert games_by_role[(spec, "brutii")] >= 1 and games_by_role[(spec, "family")] >= 1
     else:
         assert roles is None
-    agent = make_agent(f"{spec}:deterministic=false", seed=1)
-    assert model.rules in agent.rule_sets and agent.spec == f"{spec}:deterministic=false"
+    variant = spec if spec == "zero-net" else f"{spec}:deterministic=false"  # zero-net always plays its favourite
+    agent = make_agent(variant, seed=1)
+    assert model.rules in agent.rule_sets and agent.spec == variant
