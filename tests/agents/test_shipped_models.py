@@ -4,8 +4,8 @@
 - ``ppo-expansion`` (agents/models/ppo-expansion-4p.npz): the expansion spaces at every seat count and both rule sets.
 - ``ppo-brutii`` (agents/models/ppo-expansion-brutii.npz): one network for both roles of the Brutii variant
   (R42-R54), the expansion agent fine-tuned on 5-seat Brutii games; it plays both roles at 5 and 6 seats.
-- ``zero-net`` (agents/models/zero-4p.npz, also the network of ``zero`` in base games): ``ppo`` trained on against
-  three heuristics (configs/ppo-4p-finetune.yaml).
+- ``zero-net`` (agents/models/zero-4p.npz): ``ppo`` trained on against three heuristics
+  (configs/ppo-4p-finetune.yaml); the ``zero`` search keeps the ``ppo`` networks.
 
 If an observation layout or an action table changes, the "fits" test fails: the model must then be retrained
 (``configs/<name>.yaml``), because it would no longer read the observations it was trained on.
@@ -91,9 +91,14 @@ MODELS.append(
 BY_SPEC = {model.spec: model for model in MODELS}
 
 
-def test_zero_plays_the_shipped_zero_network_where_one_ships() -> None:
-    """Base games: the fine-tuned network; the other rule sets fall back to their ``ppo`` networks until theirs ship."""
+def test_zero_net_plays_the_shipped_zero_network_where_one_ships() -> None:
+    """Base games: the fine-tuned network; the other rule sets fall back to their ``ppo`` networks until theirs ship.
+    The ``zero`` search keeps the ``ppo`` networks (its measured strength)."""
+    from agents.zero import ZeroAgent
+
     assert shipped_network(RuleSet.BASE) == ZERO_MODELS[RuleSet.BASE] != SHIPPED
+    search = make_agent("zero", seed=0)
+    assert isinstance(search, ZeroAgent) and search._policy_for(GameConfig()).source == str(SHIPPED)
     assert shipped_network(RuleSet.EXPANSION) == SHIPPED_EXPANSION
     assert shipped_network(RuleSet.BRUTII) == SHIPPED_BRUTII
 
