@@ -34,19 +34,11 @@ REWARDS = ("win_loss", "rank", "score_margin", "dense", "dense:win_loss", "dense
 """The learner's reward (tribune_env.envs.rewards): a final result, or a dense one that adds the score change at each
 decision (shaped: for bootstrapping; evaluations always compare game results)."""
 POSITIVE = (  # integer keys that must be >= 1
-    "run.total_timesteps",
-    "run.checkpoint_every",
-    "run.keep_checkpoints",
-    "league.snapshot_every",
-    "league.pool_size",
-    "ppo.n_steps",
-    "ppo.batch_size",
-    "ppo.n_epochs",
-    "eval.every",
-    "eval.games",
-    "pretrain.games",
-    "pretrain.epochs",
-    "pretrain.batch_size",
+    "run.total_timesteps", "run.checkpoint_every", "run.keep_checkpoints",
+    "league.snapshot_every", "league.pool_size",
+    "ppo.n_steps", "ppo.batch_size", "ppo.n_epochs",
+    "eval.every", "eval.games",
+    "pretrain.games", "pretrain.epochs", "pretrain.batch_size",
 )
 
 
@@ -483,11 +475,8 @@ def _check(config: TrainConfig, source: str) -> None:  # noqa: C901  (one line p
         value = operator.attrgetter(key)(config)
         if value < 1:
             fail(key, f"must be >= 1, got {value}")
-    for key, auto in (
-        ("run.n_envs", config.run.n_envs),
-        ("run.torch_threads", config.run.torch_threads),
-        ("eval.workers", config.eval.workers),
-    ):
+    for key, auto in (("run.n_envs", config.run.n_envs), ("run.torch_threads", config.run.torch_threads),
+                      ("eval.workers", config.eval.workers)):
         if auto != "auto" and (isinstance(auto, str) or auto < 1):
             fail(key, f"expected an integer >= 1 or 'auto', got {auto!r}")
     if config.run.vec_env not in ("auto", "subproc", "dummy"):

@@ -295,7 +295,9 @@ class Trainer:
                 model.logger.record(f"eval/win_rate_vs_{row.opponent}", row.win_rate)
                 model.logger.record(f"eval/ci_low_vs_{row.opponent}", row.ci_low)
                 model.logger.record(f"eval/ci_high_vs_{row.opponent}", row.ci_high)
-            self.say(f"{tag or 'eval'} at {steps:,} steps vs {cfg.env.players - 1} x {row.opponent}: {row.result()}")
+            self.say(
+                f"{tag or 'eval'} at {steps:,} steps vs {cfg.env.players - 1} x {row.opponent}: {row.result()}"
+            )
         self.say(f"evaluation took {time.perf_counter() - start:.0f} s")
 
     def evaluated(self, steps: int) -> bool:
@@ -312,10 +314,8 @@ class Trainer:
     def plot(self) -> Path:
         """Draw ``eval.csv`` as ``learning_curve.png``."""
         cfg = self.config
-        title = (
-            f"{cfg.name}: win rate against {cfg.env.players - 1} copies of each opponent "
-            f"({cfg.eval.games} games per point)"
-        )
+        title = (f"{cfg.name}: win rate against {cfg.env.players - 1} copies of each opponent "
+                 f"({cfg.eval.games} games per point)")
         return plot_learning_curve(self.eval_rows(), self.paths.curve, title=title)
 
     # -- the run ------------------------------------------------------------------------
@@ -408,14 +408,8 @@ class Trainer:
 
     def clean_temporary(self) -> None:
         """Remove the temporary files of writes a kill interrupted (each write replaces its target at the end)."""
-        found = [
-            p
-            for d in (self.paths.root, self.paths.checkpoints, self.paths.snapshots)
-            if d.is_dir()
-            for pattern in TEMPORARY
-            for p in d.glob(pattern)
-            if p.is_file()
-        ]
+        found = [p for d in (self.paths.root, self.paths.checkpoints, self.paths.snapshots) if d.is_dir()
+                 for pattern in TEMPORARY for p in d.glob(pattern) if p.is_file()]
         for path in sorted(set(found)):
             path.unlink()
         if found:
@@ -503,7 +497,9 @@ class Trainer:
             if (lines := self.progress_lines(int(model.num_timesteps))) is not None:
                 callbacks.append(_progress_callback(lines))
             try:
-                model.learn(remaining, callback=callbacks, reset_num_timesteps=False, progress_bar=self.progress_bar())
+                model.learn(
+                    remaining, callback=callbacks, reset_num_timesteps=False, progress_bar=self.progress_bar()
+                )
             except KeyboardInterrupt:
                 saved = self.save(model)
                 self.say(f"interrupted: saved {saved}; continue with --resume")
@@ -541,14 +537,8 @@ class Trainer:
         with Progress(console=self.console, disable=not self.progress_bar()) as bar:
             task = bar.add_task(f"imitation games ({pre.teacher})", total=pre.games)
             data = collect(
-                pre.teacher,
-                cfg.env.game,
-                pre.games,
-                cfg.seed,
-                pre.keep,
-                cfg.env.reward,
-                workers=cfg.eval_workers,
-                tick=lambda n: bar.advance(task, n),
+                pre.teacher, cfg.env.game, pre.games, cfg.seed, pre.keep, cfg.env.reward,
+                workers=cfg.eval_workers, tick=lambda n: bar.advance(task, n),
             )
         self.say(f"collected {len(data):,} {pre.teacher} decisions in {time.perf_counter() - start:.0f} s")
 
@@ -556,10 +546,8 @@ class Trainer:
             for key, value in metrics.items():
                 model.logger.record(f"pretrain/{key}", value)
             model.logger.dump(int(metrics["epoch"]))
-            self.say(
-                "imitation epoch {epoch:.0f}: policy loss {policy_loss:.3f}, value loss {value_loss:.3f}, "
-                "held-out accuracy {val_accuracy:.1%}".format(**metrics)
-            )
+            self.say("imitation epoch {epoch:.0f}: policy loss {policy_loss:.3f}, value loss {value_loss:.3f}, "
+                     "held-out accuracy {val_accuracy:.1%}".format(**metrics))
 
         pretrain(model.policy, data, pre.epochs, pre.batch_size, pre.learning_rate, pre.value_coef, cfg.seed, log)
 
