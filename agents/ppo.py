@@ -63,6 +63,7 @@ __all__ = [
     "ACTIVATIONS",
     "FORMAT",
     "META_NAME",
+    "SB3_PREFIXES",
     "SHIPPED",
     "SHIPPED_BRUTII",
     "SHIPPED_EXPANSION",
@@ -457,12 +458,14 @@ def _npz_arrays(path: Path) -> dict[str, Array]:
         raise CheckpointError(f"{path}: unreadable weights ({type(err).__name__}: {err})") from None
 
 
-_SB3_PREFIXES = {
+SB3_PREFIXES = {
     "mlp_extractor.policy_net.": "pi.",
     "mlp_extractor.value_net.": "vf.",
     "action_net.": "action.",
     "value_net.": "value.",
 }
+"""An SB3 MlpPolicy weight's prefix and the ``.npz`` prefix it takes (the hidden layers keep SB3's indices here;
+:meth:`NumpyPolicy.from_arrays` numbers them in order)."""
 
 
 def _sb3_arrays(path: Path) -> dict[str, Array]:
@@ -470,10 +473,10 @@ def _sb3_arrays(path: Path) -> dict[str, Array]:
     state = _torch_state(path)
     out: dict[str, Array] = {}
     for key, tensor in state.items():
-        prefix = next((p for p in _SB3_PREFIXES if key.startswith(p)), None)
+        prefix = next((p for p in SB3_PREFIXES if key.startswith(p)), None)
         if prefix is None:
             raise CheckpointError(f"{path}: unexpected weights {key!r}: only MlpPolicy checkpoints are supported")
-        out[_SB3_PREFIXES[prefix] + key[len(prefix) :]] = tensor
+        out[SB3_PREFIXES[prefix] + key[len(prefix) :]] = tensor
     return out
 
 

@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from agents.ppo import FORMAT, export_policy, signature_for, write_checkpoint_meta
+from agents.ppo import FORMAT, SB3_PREFIXES, export_policy, signature_for, write_checkpoint_meta
 from training.config import TrainConfig
 from tribune_env.codec import Space
 from tribune_env.engine.config import GameConfig, config_from_dict, config_to_dict
@@ -147,15 +147,14 @@ def load_npz_weights(policy: Any, path: Path, activation: str) -> None:
 
 
 def _npz_names(state: dict[str, Any]) -> dict[str, str]:
-    """The ``.npz`` name of each weight of an SB3 MlpPolicy's ``state``: hidden layers matched in order."""
-    names = {f"mlp_extractor.{net}.": short for net, short in (("policy_net", "pi"), ("value_net", "vf"))}
+    """The ``.npz`` name of each weight of an SB3 MlpPolicy's ``state`` (:data:`agents.ppo.SB3_PREFIXES`), the
+    hidden layers numbered in order as :meth:`agents.ppo.NumpyPolicy.from_arrays` numbers them; a weight under no
+    known prefix is left out."""
     renamed: dict[str, str] = {}
-    for prefix, short in names.items():
-        layers = sorted({int(k[len(prefix) :].split(".")[0]) for k in state if k.startswith(prefix)})
-        for rank, index in enumerate(layers):
-            for part in ("weight", "bias"):
-                renamed[f"{prefix}{index}.{part}"] = f"{short}.{rank}.{part}"
-    for head, short in (("action_net", "action"), ("value_net", "value")):
-        for part in ("weight", "bias"):
-            renamed[f"{head}.{part}"] = f"{short}.{part}"
+    for prefix, short in SB3_PREFIXES.items():
+        rests = [key[len(prefix) :] for key in state if key.startswith(prefix)]
+        ranks = {index: rank for rank, index in enumerate(sorted({int(r.split(".")[0]) for r in rests if "." in r}))}
+        for rest in rests:
+            index, _, part = rest.rpartition(".")
+            renamed[prefix + rest] = f"{short}{ranks[int(index)]}.{part}" if index else short + part
     return renamed
