@@ -75,8 +75,6 @@ MODELS = [
         "expansion",
         True,
     ),
-]
-MODELS.append(
     Shipped(
         "ppo-4p-finetune",
         ZERO_MODELS[RuleSet.BASE],
@@ -86,8 +84,8 @@ MODELS.append(
         tuple(GameConfig(players=p) for p in (2, 3, 4, 5)),
         "base",  # checkpoints name their space since the expansion spaces came
         True,
-    )
-)
+    ),
+]
 BY_SPEC = {model.spec: model for model in MODELS}
 
 
