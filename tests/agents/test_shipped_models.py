@@ -4,8 +4,9 @@
 - ``ppo-expansion`` (agents/models/ppo-expansion-4p.npz): the expansion spaces at every seat count and both rule sets.
 - ``ppo-brutii`` (agents/models/ppo-expansion-brutii.npz): one network for both roles of the Brutii variant
   (R42-R54), the expansion agent fine-tuned on 5-seat Brutii games; it plays both roles at 5 and 6 seats.
-- ``zero-net`` (agents/models/zero-4p.npz): ``ppo`` trained on against three heuristics
-  (configs/ppo-4p-finetune.yaml); the ``zero`` search keeps the ``ppo`` networks.
+- ``zero-net`` (agents/models/zero-4p.npz, agents/models/zero-expansion-4p.npz): ``ppo`` and ``ppo-expansion``
+  trained on against three heuristics (configs/ppo-4p-finetune.yaml, configs/ppo-expansion-4p-finetune.yaml); the
+  ``zero`` search keeps the ``ppo`` networks.
 
 If an observation layout or an action table changes, the "fits" test fails: the model must then be retrained
 (``configs/<name>.yaml``), because it would no longer read the observations it was trained on.
@@ -85,23 +86,35 @@ MODELS = [
         "base",  # checkpoints name their space since the expansion spaces came
         True,
     ),
+    Shipped(
+        "ppo-expansion-4p-finetune",
+        ZERO_MODELS[RuleSet.EXPANSION],
+        "zero-net",
+        RuleSet.EXPANSION,
+        4,
+        tuple(GameConfig(players=p, expansion=e) for p in (2, 3, 4, 5) for e in (True, False)),
+        "expansion",
+        True,
+    ),
 ]
-BY_SPEC = {model.spec: model for model in MODELS}
+BY_CONFIG = {model.config: model for model in MODELS}
 
 
 def test_zero_net_plays_the_shipped_zero_network_where_one_ships() -> None:
-    """Base games: the fine-tuned network; the other rule sets fall back to their ``ppo`` networks until theirs ship.
-    The ``zero`` search keeps the ``ppo`` networks (its measured strength)."""
+    """Base and expansion games: the fine-tuned networks; the Brutii variant falls back to its ``ppo`` network until
+    its own ships. The ``zero`` search keeps the ``ppo`` networks (its measured strength)."""
     from agents.zero import ZeroAgent
 
     assert shipped_network(RuleSet.BASE) == ZERO_MODELS[RuleSet.BASE] != SHIPPED
-    search = make_agent("zero", seed=0)
-    assert isinstance(search, ZeroAgent) and search._policy_for(GameConfig()).source == str(SHIPPED)
-    assert shipped_network(RuleSet.EXPANSION) == SHIPPED_EXPANSION
+    assert shipped_network(RuleSet.EXPANSION) == ZERO_MODELS[RuleSet.EXPANSION] != SHIPPED_EXPANSION
     assert shipped_network(RuleSet.BRUTII) == SHIPPED_BRUTII
+    search = make_agent("zero", seed=0)
+    assert isinstance(search, ZeroAgent)
+    assert search._policy_for(GameConfig()).source == str(SHIPPED)
+    assert search._policy_for(GameConfig(expansion=True)).source == str(SHIPPED_EXPANSION)
 
 
-@pytest.mark.parametrize("model", MODELS, ids=lambda m: m.spec)
+@pytest.mark.parametrize("model", MODELS, ids=lambda m: m.config)
 def test_the_shipped_model_fits_its_spaces(model: Shipped) -> None:
     assert model.path.is_file()
     assert model.path.stat().st_size < 4 * 2**20  # small enough to ship
@@ -111,7 +124,7 @@ def test_the_shipped_model_fits_its_spaces(model: Shipped) -> None:
         check_fits(policy, config)
 
 
-@pytest.mark.parametrize("model", MODELS, ids=lambda m: m.spec)
+@pytest.mark.parametrize("model", MODELS, ids=lambda m: m.config)
 def test_the_shipped_model_says_how_it_was_made(model: Shipped) -> None:
     meta = read_checkpoint_meta(model.path)
     assert meta["timesteps"] > 0 and meta.get("space") == model.space
@@ -128,12 +141,21 @@ def test_the_shipped_brutii_model_learned_both_roles() -> None:
 
 
 @pytest.mark.parametrize(
-    ("spec", "players"), [("ppo", 4), ("ppo-expansion", 4), ("ppo-brutii", 5), ("ppo-brutii", 6), ("zero-net", 4)]
+    ("name", "players"),
+    [
+        ("ppo-4p", 4),
+        ("ppo-expansion-4p", 4),
+        ("ppo-expansion-brutii", 5),
+        ("ppo-expansion-brutii", 6),
+        ("ppo-4p-finetune", 4),
+        ("ppo-expansion-4p-finetune", 4),
+    ],
 )
-def test_the_shipped_model_plays_tournament_games(tmp_path: Path, spec: str, players: int) -> None:
+def test_the_shipped_model_plays_tournament_games(tmp_path: Path, name: str, players: int) -> None:
     """Base and expansion: 4 games against heuristic and random seats; the Brutii: a game per seat against
-    heuristic seats, in both roles (R42-R54)."""
-    model = BY_SPEC[spec]
+    heuristic seats, in both roles (R42-R54). ``zero-net`` without a path plays the file of the game's rule set."""
+    model = BY_CONFIG[name]
+    spec = model.spec
     if model.rules.has_brutii:
         specs: tuple[str, ...] = (spec, *["heuristic"] * (players - 1))
         games = players

@@ -74,7 +74,7 @@ def test_page_and_options(client: Any) -> None:
     cards = {c["id"]: c for c in options["rules"]["base"]["victory_cards"]}
     assert cards["alea_long"]["title"] and cards["alea_long"]["required"]["4"] == 4
     assert options["round_limit"] == DEFAULT_ROUND_LIMIT and options["default_level"] == "strong"
-    for rules, strongest in [("base", "ppo"), ("expansion", "ppo-expansion"), ("brutii", "ppo-brutii")]:
+    for rules, strongest in [("base", "zero-net"), ("expansion", "zero-net"), ("brutii", "ppo-brutii")]:
         levels = options["rules"][rules]["levels"]
         assert [level["label"] for level in levels] == ["Beginner", "Intermediate", "Strong", "Expert", "Strongest"]
         assert [level["spec"] for level in levels] == ["random", "greedy", "heuristic", strongest, "zero"]

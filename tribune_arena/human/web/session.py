@@ -244,13 +244,15 @@ LEVELS: tuple[tuple[str, str, Mapping[str, str]], ...] = (
     ("beginner", "Beginner", {"base": "random", "expansion": "random", "brutii": "random"}),
     ("intermediate", "Intermediate", {"base": "greedy", "expansion": "greedy", "brutii": "greedy"}),
     ("strong", "Strong", {"base": "heuristic", "expansion": "heuristic", "brutii": "heuristic"}),
-    ("expert", "Expert", {"base": "ppo", "expansion": "ppo-expansion", "brutii": "ppo-brutii"}),
+    ("expert", "Expert", {"base": "zero-net", "expansion": "zero-net", "brutii": "ppo-brutii"}),
     ("strongest", "Strongest", {"base": "zero", "expansion": "zero", "brutii": "zero"}),
 )
 """The opponents the new-game form offers by name, weakest first: (id, label, agent spec per rule set). The order is
 the measured one (docs/agents/strength.md: ``greedy`` and ``heuristic`` win every game against ``random``, ``greedy``
-finishes behind ``heuristic`` at one table, the shipped ``ppo`` models win well above parity against three
-``heuristic``, and ``zero``, which searches with those networks, beats ``ppo`` at one table: docs/agents/zero.md).
+finishes behind ``heuristic`` at one table, the shipped networks win well above parity against three ``heuristic``
+(``zero-net``, the strongest network alone in base and expansion games; ``ppo-brutii``, the network ``zero-net``
+plays in the Brutii variant), and ``zero``, which searches with the ``ppo`` networks, beats ``ppo`` at one table:
+docs/agents/zero.md).
 A spec whose agent does not play a rule set's default game falls back to :data:`FALLBACK_LEVEL_SPEC`."""
 FALLBACK_LEVEL_SPEC = "heuristic"
 DEFAULT_LEVEL = "strong"
