@@ -52,7 +52,7 @@ STRENGTH: dict[str, str] = {
     "(2026-11-24)",
     "zero": "80.6% of 160 base games against three heuristic at 58 ms/move; zero:simulations=128,candidates=8: 89.5% "
     "of 200 base, 83.3% of 96 expansion games (parity 25%, 2026-11-26)",
-    "zero-net": "base: 66.0% of 1,200 games against three heuristic at 0.4 ms/move; expansion: 51.5% of 1,200 "
+    "zero-net": "base: 66.0% of 1,200 games against three heuristic at 0.4 ms/move; expansion: 53.8% of 1,200 "
     "(parity 25%, 2026-11-26); Brutii: the ppo-brutii network",
     "cmd": "the program's own",
 }

@@ -314,8 +314,8 @@ class Trainer:
     def plot(self) -> Path:
         """Draw ``eval.csv`` as ``learning_curve.png``."""
         cfg = self.config
-        title = (f"{cfg.name}: win rate against {cfg.env.players - 1} copies of each opponent "
-                 f"({cfg.eval.games} games per point)")
+        title = (f"{cfg.name}\nwin rate against {cfg.env.players - 1} copies of each opponent "
+                 f"({cfg.eval.games} games per point)")  # two lines: a long run name pushed it off the figure
         return plot_learning_curve(self.eval_rows(), self.paths.curve, title=title)
 
     # -- the run ------------------------------------------------------------------------
