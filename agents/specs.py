@@ -50,7 +50,7 @@ STRENGTH: dict[str, str] = {
     "ppo-expansion": "29.2% of 400 expansion games against three heuristic (parity 25%, 2026-11-23)",
     "ppo-brutii": "28.0% of 400 Brutii games against four heuristic at 5 seats (parity 20%), 45.0% as the Brutii "
     "(2026-11-24)",
-    "zero": "80.6% of 160 base games against three heuristic at 58 ms/move; zero:simulations=128,candidates=8: 89.5% "
+    "zero": "81.2% of 400 base games against three heuristic at 58 ms/move; zero:simulations=128,candidates=8: 89.5% "
     "of 200 base, 83.3% of 96 expansion games (parity 25%, 2026-11-26)",
     "zero-net": "base: 66.0% of 1,200 games against three heuristic at 0.4 ms/move; expansion: 53.8% of 1,200 "
     "(parity 25%, 2026-11-26); Brutii: the ppo-brutii network",
