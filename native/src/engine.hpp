@@ -1,0 +1,30 @@
+// The functions one phase module of the core calls in another (the Python engine's cross-module imports).
+// Each is defined in the .cpp file of the module named beside it.
+#pragma once
+
+#include <functional>
+#include <string_view>
+
+#include "brutii_ops.hpp"
+
+namespace tribune {
+
+// regions.cpp (regions.py)
+std::vector<int> free_spaces(const State& st, int region);
+std::vector<int> paired_spaces(const State& st, const std::vector<int>& ids, int seat);
+
+// rewards.cpp (rewards.py)
+std::string cards_text(int n);
+void gain_scroll(State& st, int seat, std::string_view why);
+
+// drawing.cpp (drawing.py): draw ``n`` cards for ``seat``, handing each to ``put``.
+void draw_into(State& st, int seat, int n, int after_cesura, Step retry, const std::function<void(int)>& put,
+               std::string_view note = "");
+
+// brutii.cpp (brutii.py)
+void brutii_turn(State& st);
+
+// setup.cpp (rounds.py)
+std::vector<Task> round_tasks(State& st);
+
+}  // namespace tribune
