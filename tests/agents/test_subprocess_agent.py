@@ -466,7 +466,8 @@ def test_a_bot_as_a_training_opponent() -> None:
 
 
 def test_a_bot_in_the_web_app_locally_but_not_on_a_remote_server() -> None:
-    from tribune_arena.human.web.session import GameManager, WebError
+    from tribune_arena.human.web.checks import WebError
+    from tribune_arena.human.web.manager import GameManager
 
     body = {"players": 3, "opponents": PYTHON_BOT, "round_limit": 2, "seed": 1}
     with pytest.raises(WebError, match="refused on a remote server"):

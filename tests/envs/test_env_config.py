@@ -70,12 +70,15 @@ def _constructors() -> Iterator[tuple[str, Callable[..., Any] | str]]:
     yield "BatchedVecEnv", "tribune_env.integrations.sb3"  # the sb3 extra: imported by the test (it imports torch)
 
 
-@pytest.mark.parametrize(("name", "build"), list(_constructors()), ids=lambda v: v if isinstance(v, str) else "")
+@pytest.mark.parametrize(
+    ("name", "build"),
+    [pytest.param(n, b, id=n, marks=[pytest.mark.train] if isinstance(b, str) else []) for n, b in _constructors()],
+)
 def test_no_constructor_re_lists_the_game_options(name: str, build: Callable[..., Any] | str) -> None:
     """The game's options reach an environment through ``config`` or ``**options`` only, never as parameters of
     their own (a new GameConfig field then needs no change here)."""
     if isinstance(build, str):
-        build = getattr(pytest.importorskip(build), name)
+        build = getattr(importlib.import_module(build), name)
     parameters = inspect.signature(build).parameters
     relisted = sorted(set(parameters) & set(config_fields()))
     assert not relisted, f"{name} re-lists GameConfig's fields {relisted}; take them through config / **options"
@@ -97,26 +100,27 @@ def test_no_private_class_attribute_carries_the_rules() -> None:
 
 def test_the_training_env_section_holds_a_game_config() -> None:
     """The training YAML's env section keeps the game as a GameConfig, not a copy of its fields."""
-    training_config = pytest.importorskip("training.config")
+    training_config = importlib.import_module("training.config")
     names = {f.name for f in dataclasses.fields(training_config.EnvConfig)}
     assert not names & set(config_fields()), "EnvConfig re-lists GameConfig's fields"
 
 
+@pytest.mark.rllib
 def test_the_rllib_environment_takes_the_game_options() -> None:
     """RLlib's env config: GameConfig's fields and the environment's own keys, the latter declared apart."""
-    rllib = pytest.importorskip("tribune_env.integrations.rllib")
+    rllib = importlib.import_module("tribune_env.integrations.rllib")
     assert not rllib.ENV_OPTIONS & set(config_fields())
     assert list(inspect.signature(rllib.TribuneMultiAgentEnv).parameters) == ["config"]
 
 
 @pytest.mark.parametrize(
     ("module", "name"),
-    [("tribune_arena.tournament.schedule", "TournamentDefinition"), ("tribune_arena.human.web.session", "NewGame")],
+    [("tribune_arena.tournament.schedule", "TournamentDefinition"), ("tribune_arena.human.web.checks", "NewGame")],
 )
 def test_tournaments_and_web_games_hold_a_game_config(module: str, name: str) -> None:
     """A tournament's definition and the web app's new-game request hold the game as one GameConfig field, and
     neither their fields nor their constructors re-list its options (a tournament's stored form flattens them)."""
-    cls = getattr(pytest.importorskip(module), name)
+    cls = getattr(importlib.import_module(module), name)
     relisted = {f.name for f in dataclasses.fields(cls)} & set(config_fields())
     assert not relisted, f"{name} re-lists GameConfig's fields {sorted(relisted)}; hold a GameConfig"
     assert not set(inspect.signature(cls).parameters) & set(config_fields()), f"{name}'s constructor re-lists them"

@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from paths import ROOT
 
-from tribune_arena.human.web.session import WebError
+from tribune_arena.human.web.checks import WebError
 from tribune_env import Game, GameConfig
 from tribune_env.engine.actions import Bid
 from tribune_env.engine.errors import IllegalActionError

@@ -26,10 +26,13 @@ from typing import Any
 import pytest
 
 from tribune_arena.human.web.app import create_app
-from tribune_arena.human.web.session import GameManager, SaveDir
+from tribune_arena.human.web.manager import GameManager
+from tribune_arena.human.web.saving import SaveDir
 from tribune_arena.human.web.store import GAMES_FILE, StoreError
 from tribune_arena.tournament.store import ResultStore
 from tribune_cli.main import main as tribune_main
+
+pytestmark = pytest.mark.web
 
 GAME = {"players": 3, "opponents": "random", "round_limit": 2, "seed": 7}
 VOLATILE = ("id", "changes", "log")

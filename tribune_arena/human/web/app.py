@@ -33,7 +33,10 @@ from flask import Flask, Response, current_app, jsonify, request, send_from_dire
 from werkzeug.exceptions import ClientDisconnected, HTTPException
 
 from tribune_arena.human.web.bots import DEFAULT_BOT_SECONDS, DEFAULT_BOT_WORKERS
-from tribune_arena.human.web.session import GameManager, SaveDir, WebError, game_options
+from tribune_arena.human.web.checks import WebError
+from tribune_arena.human.web.manager import GameManager
+from tribune_arena.human.web.options import game_options
+from tribune_arena.human.web.saving import SaveDir
 from tribune_arena.human.web.store import ABANDONED
 
 STATIC = Path(__file__).parent / "static"

@@ -25,7 +25,9 @@ from typing import Any
 from agents import make_agent
 from tribune_arena.human.web.app import create_app
 from tribune_arena.human.web.bots import BotPool, Decision
-from tribune_arena.human.web.session import GameManager, PlaySession, SaveDir
+from tribune_arena.human.web.manager import GameManager
+from tribune_arena.human.web.saving import SaveDir
+from tribune_arena.human.web.session import PlaySession
 from tribune_arena.human.web.store import GameStore, StoredMove
 from tribune_env.engine.config import GameConfig, config_to_dict
 from tribune_env.engine.game import Game
