@@ -27,4 +27,7 @@ void brutii_turn(State& st);
 // setup.cpp (rounds.py)
 std::vector<Task> round_tasks(State& st);
 
+// regions.cpp (regions.py): the Field of Mars' pair offer, which brutii.cpp (brutii_mars) calls too
+void mars_offer(State& st, int seat, int slot);
+
 }  // namespace tribune
