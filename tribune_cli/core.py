@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from rich import box
 from rich.console import Console, RenderableType
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -304,7 +305,7 @@ def _peers_table(report: BenchReport) -> Table:
         "PettingZoo peers, same loop and policy",
         *("game", "AEC steps/s", "games/s", *(f"÷ {t.players}p" for t in report.tribune)),
         caption="÷ Np: Tribune's AEC steps/s at N players divided by the peer's"
-        + (f". Not measured: {missing}" if missing else ""),
+        + (f". Not measured: {escape(missing)}" if missing else ""),  # the hint's '.[bench]' is no style tag
     )
     for p in report.peers:
         if p.aec_steps_per_s is None:

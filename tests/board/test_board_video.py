@@ -70,7 +70,7 @@ def test_missing_rasteriser_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setitem(sys.modules, "resvg_py", None)
     raster_module._rasteriser.cache_clear()
     try:
-        with pytest.raises(ImportError, match=r"'render' extra .*tribune-rl\[render\]"):
+        with pytest.raises(ImportError, match=r"'render' extra .*pip install -e '\.\[render\]'"):
             board_rgb(game)
         env = TribuneSingleEnv(players=2, render_mode="rgb_array")
         env.reset(seed=0)
@@ -93,8 +93,8 @@ def test_envs_draw_fixed_frames() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.render
 def test_record_video_writes_a_file(tmp_path: Path) -> None:
-    pytest.importorskip("moviepy")
     env = RecordVideo(
         TribuneSingleEnv(players=3, render_mode="rgb_array", learner_seat=0),
         str(tmp_path / "videos"),

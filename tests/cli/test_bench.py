@@ -4,6 +4,7 @@ is reported; option errors are in test_cli_options.py."""
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
@@ -35,3 +36,21 @@ def test_the_learner_bench_refuses_bad_options() -> None:
         learners(["--seconds", "0"])
     with pytest.raises(ValueError, match="unknown vector environment"):
         sb3_rate("nothing", 8, 8)
+
+
+def test_a_missing_peer_prints_the_exact_install_command() -> None:
+    """The peers table's note keeps the hint's brackets (rich would read ``[bench]`` as a style tag and drop it) and
+    names the checkout's command, not an unpublished package."""
+    from rich.console import Console
+
+    from tribune_arena.bench.environments import PeerFigures
+    from tribune_cli.core import _peers_table
+    from tribune_env.extras import missing_extra
+
+    hint = missing_extra("connect_four_v3", "bench", ImportError("No module named 'pygame'"))
+    report = BenchReport(0.01, 0, "", "", peers=[PeerFigures("connect_four_v3", None, None, f"unavailable: {hint}")])
+    console = Console(record=True, width=400, file=io.StringIO())
+    console.print(_peers_table(report))
+    text = " ".join(console.export_text().split())
+    assert "needs the 'bench' extra (No module named 'pygame'): pip install -e '.[bench]' in the repository" in text
+    assert "tribune-rl" not in text

@@ -198,7 +198,7 @@ def test_tianshou_glue_names_the_extra_when_tianshou_is_missing(monkeypatch: pyt
     from tribune_env.integrations import tianshou as ts_glue
 
     monkeypatch.setitem(sys.modules, "tianshou", None)  # makes "import tianshou" raise ImportError
-    with pytest.raises(ImportError, match=re.escape("tribune-rl[tianshou]")):
+    with pytest.raises(ImportError, match=re.escape("pip install -e '.[tianshou]'")):
         ts_glue.make_env(players=3)
 
 

@@ -178,14 +178,22 @@ def test_readme_is_short_and_links_into_the_site() -> None:
 
 
 def test_missing_extra_hints_come_from_one_helper() -> None:
-    """Only tribune_env/extras.py writes an install command for an extra; every other message calls it."""
+    """Only tribune_env/extras.py writes an install command for an extra; every other message calls it. No hint
+    (nor page) offers ``tribune-rl[X]`` from the package index: nothing is published there."""
     writers = [
         str(path.relative_to(ROOT))
         for package in ("tribune_env", "agents", "tribune_arena", "training", "tribune_cli")
         for path in (ROOT / package).rglob("*.py")
-        if "tribune-rl[" in path.read_text(encoding="utf-8")
+        if "install -e '.[{" in path.read_text(encoding="utf-8")
     ]
     assert writers == ["tribune_env/extras.py"]
+    unpublished = [
+        str(path.relative_to(ROOT))
+        for folder in ("tribune_env", "agents", "tribune_arena", "training", "tribune_cli", "docs")
+        for path in (ROOT / folder).rglob("*")
+        if path.suffix in {".py", ".md"} and "tribune-rl[" in path.read_text(encoding="utf-8")
+    ]
+    assert unpublished == [] and "tribune-rl[" not in (ROOT / "README.md").read_text(encoding="utf-8")
 
 
 def test_the_version_hook_fills_the_pages() -> None:
