@@ -1,0 +1,163 @@
+// tribune_env/engine/scoring.py: victory objectives, scores, and the end of the game (R23, R24, R25).
+#include <algorithm>
+
+#include "engine.hpp"
+
+namespace tribune {
+
+namespace {
+
+// objectives + fulfils: ``player`` meets the card's obligatory objectives and ``required`` objectives in all (R24).
+bool fulfils(const Player& p, const VictoryCard& card, int required) {
+    const Numbers& t = card.thresholds;
+    auto met = [&](const std::string& o) -> bool {
+        if (o == "tribune") return p.tile == TRIBUNE;
+        if (o == "favor") return p.eternal_favor || p.temporary_favor;
+        if (o == "laurels") return p.laurels >= t.at("laurels");
+        if (o == "legions") return p.legions >= t.at("legions");
+        if (o == "markers") return p.num_markers() >= t.at("markers");
+        if (card.expansion) {
+            if (o == "emperor_tiles") return static_cast<int>(p.emperor_tiles.size()) >= t.at("emperor_tiles");
+            if (o == "patrons") return p.patrons >= t.at("patrons");
+        } else if (o == "denarii") {
+            return p.money >= t.at("denarii");
+        }
+        throw std::out_of_range("unknown objective " + o);
+    };
+    for (const auto& o : card.obligatory)
+        if (!met(o)) return false;
+    static const char* const BASE[] = {"tribune", "favor", "laurels", "legions", "markers", "denarii"};
+    static const char* const EXP[] = {"tribune", "favor", "laurels", "legions", "markers", "emperor_tiles", "patrons"};
+    int count = 0;
+    if (card.expansion) {
+        for (const char* o : EXP) count += met(o);
+    } else {
+        for (const char* o : BASE) count += met(o);
+    }
+    return count >= required;
+}
+
+void refresh(State& st, int seat) {
+    if (st.config().point_variant) return;
+    const VictoryCard& card = st.t().find_victory_card(st.victory_card);
+    auto& since = st.fulfilled_since;
+    if (fulfils(st.players[static_cast<size_t>(seat)], card, st.t().required(card))) {
+        if (since[static_cast<size_t>(seat)] < 0) since[static_cast<size_t>(seat)] = st.clock;
+    } else {
+        since[static_cast<size_t>(seat)] = -1;
+    }
+}
+
+const ScoringSpec& scoring_table(const State& st) {
+    if (st.config().expansion && st.comps().has_expansion) return st.comps().expansion.scoring;
+    return st.comps().scoring;
+}
+
+int64_t floordiv(int64_t a, int64_t b) {
+    int64_t q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0))) q -= 1;
+    return q;
+}
+
+int points(const Player& p, const ScoringSpec& s, bool expansion) {
+    int tile = p.tile == TRIBUNE ? s.tribune : (p.tile == SCROLL ? s.scroll : 0);
+    int total = tile + (p.eternal_favor ? s.eternal_favor : 0) + (p.temporary_favor ? s.temporary_favor : 0) +
+                s.legion * p.legions + s.laurel * p.laurels + static_cast<int>(floordiv(p.money, s.denarii_per_point)) +
+                s.marker * p.num_markers();
+    if (expansion) total += s.patron * p.patrons + s.emperor_tile * static_cast<int>(p.emperor_tiles.size());
+    return total;
+}
+
+std::vector<int> first_fulfillers(const State& st) {
+    std::vector<int> out;
+    if (st.config().point_variant) return out;
+    int64_t first = -1;
+    for (int64_t t : st.fulfilled_since)
+        if (t >= 0 && (first < 0 || t < first)) first = t;
+    if (first < 0) return out;
+    for (int seat = 0; seat < st.num_players(); seat++)
+        if (st.fulfilled_since[static_cast<size_t>(seat)] == first) out.push_back(seat);
+    return out;
+}
+
+std::vector<int> contenders(const State& st) {
+    std::vector<int> out;
+    for (int seat = 0; seat < st.num_players(); seat++)
+        if (st.config().point_variant || st.truncated || st.fulfilled_since[static_cast<size_t>(seat)] >= 0)
+            out.push_back(seat);
+    return out;
+}
+
+}  // namespace
+
+const VictoryCard* victory_card(const State& st) {
+    if (st.config().point_variant) return nullptr;
+    return &st.t().find_victory_card(st.victory_card);
+}
+
+void end_step(State& st) {
+    uint32_t touched = st.touched;
+    if (touched) {
+        st.touched = 0;
+        for (int seat = 0; seat < st.num_players(); seat++)
+            if (touched >> seat & 1u) refresh(st, seat);
+    }
+    st.clock += 1;
+}
+
+void track_fulfilment(State& st) {
+    for (int seat = 0; seat < st.num_players(); seat++) refresh(st, seat);
+}
+
+std::vector<int> scores(const State& st) {
+    const ScoringSpec& spec = scoring_table(st);
+    bool expansion = st.config().expansion && st.comps().has_expansion;
+    std::vector<int> total;
+    for (const auto& p : st.players) total.push_back(points(p, spec, expansion));
+    for (int seat : first_fulfillers(st)) total[static_cast<size_t>(seat)] += spec.first_bonus;
+    return total;
+}
+
+bool game_ends(State& st) {
+    if (st.config().point_variant) {
+        int need = st.t().point_variant_markers();
+        for (const auto& p : st.players)
+            if (p.num_markers() >= need) return true;
+        return false;
+    }
+    for (int64_t t : st.fulfilled_since)
+        if (t >= 0) return true;
+    return false;
+}
+
+std::vector<int> decide_winners(State& st) {
+    auto total = scores(st);
+    auto pool = contenders(st);
+    int best = total[static_cast<size_t>(pool[0])];
+    for (int s : pool) best = std::max(best, total[static_cast<size_t>(s)]);
+    std::vector<int> out;
+    for (int s : pool)
+        if (total[static_cast<size_t>(s)] == best) out.push_back(s);
+    return out;
+}
+
+std::vector<int> ranks(const State& st) {
+    auto total = scores(st);
+    auto pool = contenders(st);
+    int n = st.num_players();
+    std::vector<int> in_pool(static_cast<size_t>(n), 0);
+    for (int s : pool) in_pool[static_cast<size_t>(s)] = 1;
+    std::vector<int> out;
+    for (int seat = 0; seat < n; seat++) {
+        int rank = 1;
+        for (int other = 0; other < n; other++) {
+            auto a = std::make_pair(in_pool[static_cast<size_t>(other)], total[static_cast<size_t>(other)]);
+            auto b = std::make_pair(in_pool[static_cast<size_t>(seat)], total[static_cast<size_t>(seat)]);
+            if (a > b) rank++;
+        }
+        out.push_back(rank);
+    }
+    return out;
+}
+
+}  // namespace tribune
