@@ -127,6 +127,8 @@ def run(args: argparse.Namespace) -> int:
         saving = f"games kept in {save_dir}/, {len(games.unfinished())} unfinished"
     print(f"Tribune: open http://{host}:{server.server_port}/ in a browser ({saving}); Ctrl+C stops")
     sys.stdout.flush()
+    for problem in games.store.damaged.values():
+        print(f"tribune: warning: {problem}: it cannot be read and is left out", file=sys.stderr)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -85,6 +85,8 @@ NEW_GAME_KEYS = (
 )
 GAME_KEYS = tuple(key for key in NEW_GAME_KEYS if key in config_fields())
 """The keys of a new-game request that are :class:`GameConfig` options (``rules`` names the rule set)."""
+MAX_PLAYERS = 64
+"""A bound on the player count a request may name (the rule sets' own bounds are lower; GameConfig names them)."""
 MAX_ROUND_LIMIT = 1000
 """The highest round limit a request may ask for (a bound on one game's work on the server)."""
 
@@ -152,6 +154,7 @@ def _game(doc: Mapping[str, Any]) -> GameConfig:
     if options.get("victory_card") == "":
         options["victory_card"] = None  # a random card, as null
     check_int(options, "round_limit", None, 1, MAX_ROUND_LIMIT)
+    check_int(options, "players", None, 1, MAX_PLAYERS)  # 0 is a count, not "the default" (that is null or no key)
     try:
         return GameConfig.for_rules(RuleSet.parse(doc.get("rules", RuleSet.BASE.value)), **options)
     except ValueError as exc:  # names the option

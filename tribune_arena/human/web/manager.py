@@ -3,6 +3,7 @@ games database, and hands each request its game under the game's lock."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections import OrderedDict
@@ -14,7 +15,7 @@ from tribune_arena.human.web.bots import DEFAULT_BOT_SECONDS, DEFAULT_BOT_WORKER
 from tribune_arena.human.web.checks import WebError, check_budgets, parse_new_game
 from tribune_arena.human.web.saving import SaveDir
 from tribune_arena.human.web.session import PlaySession
-from tribune_arena.human.web.store import GameStore
+from tribune_arena.human.web.store import OVER, RESIGNED, GameStore, StoreError
 
 LOCK_WAIT = 60.0
 """Seconds a request waits for a game another request is busy with before it gets a 409."""
@@ -46,6 +47,19 @@ class GameManager:
             raise
         self._games: OrderedDict[str, PlaySession] = OrderedDict()
         self._lock = threading.Lock()
+        self.complete_saves()
+
+    def complete_saves(self) -> list[str]:
+        """Save the records of the ended games whose saving a stopped server did not finish (each once: see
+        :meth:`PlaySession.complete_save`); returns their ids."""
+        if self.save_dir is None:
+            return []
+        done = []
+        for stored in self.store.games():
+            if stored.status in (OVER, RESIGNED) and (stored.saved is None or stored.saved.get("pending")):
+                with contextlib.suppress(WebError), self.locked(stored.id):
+                    done.append(stored.id)
+        return done
 
     def create(self, body: object) -> PlaySession:
         """A new game from a new-game request (:func:`parse_new_game`), stored; the bots play up to the person's
@@ -80,7 +94,10 @@ class GameManager:
                 self._games.move_to_end(game_id)
                 session.touched = time.monotonic()
                 return session
-        stored = self.store.game(game_id) if isinstance(game_id, str) and len(game_id) <= 64 else None
+        try:
+            stored = self.store.game(game_id) if isinstance(game_id, str) and len(game_id) <= 64 else None
+        except StoreError as exc:  # a damaged row, or the database cannot be read
+            raise WebError(409, f"game {game_id!r:.40} cannot be read back from the games database: {exc}") from None
         if stored is None:
             raise WebError(404, f"unknown game id {game_id!r:.40}")
         restored = PlaySession.restore(stored, self.store, self.bots, self.save_dir)

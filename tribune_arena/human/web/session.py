@@ -264,28 +264,63 @@ class PlaySession:
 
     def resume(self) -> None:
         """Bring a created or restored game to the person's decision: the bots play if the next decision is theirs,
-        and a game that ended before its end was recorded is recorded now."""
+        a game that ended before its end was recorded is recorded now, and an ended game whose record was not yet
+        saved (the server died in between) is saved now."""
         pending = self.game.pending
         if self.status == PLAYING and (pending is None or pending.seat != self.seat):
             self._advance()
+        elif self.unsaved:
+            self.complete_save()
 
-    def _finish(self, status: str, forfeit: Forfeit | None = None) -> None:
-        """End the game as ``status``: save its record (unless abandoned) and record how it ended."""
-        self.status = status
-        self.close()
-        if status != ABANDONED and self.save_dir is not None and self.saved is None:
-            try:
-                path, game_id = self.save_dir.save(self.rules, self.record(forfeit))
-            except Exception as exc:  # a full disk or a locked file must not lose the finished game's page
-                self.save_error = f"the game could not be saved: {exc}"
-            else:
-                replay = f"tribune replay {path} --game {game_id}"
-                self.saved = {"path": str(path), "game_id": game_id, "replay": replay}
+    @property
+    def unsaved(self) -> bool:
+        """The game ended with a result that is to be saved and is not yet (or not known to be) in its file."""
+        ended = self.status in (OVER, RESIGNED) and self.save_dir is not None
+        return ended and (self.saved is None or bool(self.saved.get("pending")))
+
+    def _store_end(self, saved: dict[str, Any] | None) -> None:
         try:
-            self.store.set_status(self.id, status, self.saved)
+            self.store.set_status(self.id, self.status, saved)
         except StoreError as exc:
             self.broken = True
             raise WebError(503, f"the end of the game could not be stored ({exc}); reload the game") from None
+        self.saved = saved
+
+    def _finish(self, status: str) -> None:
+        """End the game as ``status``. The end is stored first, with the number its record will have in the
+        results file (one transaction), then the record is saved (unless abandoned): see :meth:`complete_save`."""
+        self.status = status
+        self.close()
+        planned = None
+        if self.unsaved:
+            assert self.save_dir is not None
+            try:
+                path, number = self.save_dir.reserve(self.rules)
+            except Exception as exc:  # a full disk or a locked file must not lose the finished game's page
+                self.save_error = f"the game could not be saved: {exc}"
+            else:
+                planned = {"path": str(path), "game_id": number, "replay": "", "pending": True}
+        self._store_end(planned)
+        if planned is not None:
+            self.complete_save()
+
+    def complete_save(self) -> None:
+        """Save the ended game's record under its planned number, once: if an earlier try (a server killed before
+        it could say so) stored it there already, it is not stored again (:meth:`SaveDir.save_as`)."""
+        assert self.save_dir is not None
+        try:
+            if self.saved is None:
+                number = self.save_dir.reserve(self.rules)[1]
+                self._store_end({"path": str(self.save_dir.file(self.rules)), "game_id": number, "pending": True})
+            assert self.saved is not None
+            path, number = self.save_dir.save_as(self.rules, self.record(), int(self.saved["game_id"]))
+        except WebError:
+            raise
+        except Exception as exc:  # a full disk or a locked file must not lose the finished game's page
+            self.save_error = f"the game could not be saved: {exc}"
+            return
+        self.save_error = None
+        self._store_end({"path": str(path), "game_id": number, "replay": f"tribune replay {path} --game {number}"})
 
     def _chosen(self, doc: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         given = [key for key in ("choice", "bid", "action") if key in doc]
@@ -347,8 +382,7 @@ class PlaySession:
         """The person gives the game up: it ends as their forfeit (reason ``resigned``; they rank last, the others
         by score) and is saved as a replayable record like a finished game."""
         self._check_playing()
-        message = f"the person resigned in round {self.game.round}, at step {self.step}"
-        self._finish(RESIGNED, Forfeit(self.seat, RESIGNED, message))
+        self._finish(RESIGNED)
 
     def abandon(self) -> None:
         """The person leaves the game unfinished: recorded as abandoned (no result, no record); it stays readable."""

@@ -57,6 +57,8 @@ _CREATE = (
     "WITHOUT ROWID",
     "CREATE INDEX IF NOT EXISTS games_by_status ON games (status, updated)",
 )
+_BUSY = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
+"""SQLite's result codes for a database another connection holds (its extended codes carry these in the low byte)."""
 _COLUMNS = "id, status, created, updated, rules, config, seed, seat, seating, modules, steps, round, saved"
 
 
@@ -109,19 +111,38 @@ class StoredGame:
         }
 
 
+class DamagedRow(StoreError):
+    """A row of the games table that this version cannot read (a column that is not the JSON it should be)."""
+
+
+def _json(row: Sequence[Any], column: int, name: str, kind: type) -> Any:
+    try:
+        value = json.loads(row[column])
+    except (TypeError, ValueError) as exc:
+        raise DamagedRow(f"game {row[0]!r:.40}: its {name} is not JSON ({exc})") from None
+    if not isinstance(value, kind):
+        raise DamagedRow(f"game {row[0]!r:.40}: its {name} is not a JSON {kind.__name__}")
+    return value
+
+
 def _row(row: Sequence[Any]) -> StoredGame:
-    saved = json.loads(row[12]) if row[12] is not None else None
+    """The game of a row; :class:`DamagedRow` names the column that cannot be read."""
+    saved = _json(row, 12, "saved record", dict) if row[12] is not None else None
+    seating = _json(row, 8, "seating", list)
+    modules = _json(row, 9, "modules", list)
+    if not all(isinstance(name, str) for name in (*seating, *modules)):
+        raise DamagedRow(f"game {row[0]!r:.40}: its seating or modules are not lists of names")
     return StoredGame(
         id=row[0],
         status=row[1],
         created=row[2],
         updated=row[3],
         rules=row[4],
-        config=json.loads(row[5]),
+        config=_json(row, 5, "config", dict),
         seed=row[6],
         seat=row[7],
-        seating=tuple(json.loads(row[8])),
-        modules=tuple(json.loads(row[9])),
+        seating=tuple(seating),
+        modules=tuple(modules),
         steps=row[10],
         round=row[11],
         saved=saved,
@@ -135,8 +156,11 @@ class GameStore:
     the file stays consistent through a power cut; ``FULL``: a commit also survives a power cut, at an fsync per
     move). Raises :class:`StoreError` for a file that is not this database or one another server is using."""
 
-    def __init__(self, directory: str | Path | None = None, synchronous: str = "NORMAL") -> None:
+    def __init__(self, directory: str | Path | None = None, synchronous: str = "NORMAL", timeout: float = 10.0) -> None:
         self.path = None if directory is None else Path(directory) / GAMES_FILE
+        self.timeout = timeout
+        self.damaged: dict[str, str] = {}
+        """The rows :meth:`games` could not read (id: what is wrong), left out of its lists."""
         self._lock = threading.Lock()
         self._lock_fd = -1
         if self.path is not None:
@@ -171,7 +195,7 @@ class GameStore:
     def _open(self, synchronous: str) -> sqlite3.Connection:
         where = ":memory:" if self.path is None else str(self.path)
         try:
-            db = sqlite3.connect(where, isolation_level=None, check_same_thread=False, timeout=10.0)
+            db = sqlite3.connect(where, isolation_level=None, check_same_thread=False, timeout=self.timeout)
         except sqlite3.Error as exc:
             raise StoreError(f"{where}: cannot open the games database: {exc}") from None
         try:
@@ -192,6 +216,11 @@ class GameStore:
                     )
         except sqlite3.Error as exc:
             db.close()
+            if getattr(exc, "sqlite_errorcode", -1) & 0xFF in _BUSY:
+                raise StoreError(
+                    f"{where}: the games database is locked by another process ({exc}); stop the program that holds "
+                    "it or choose another --save-dir"
+                ) from None
             raise StoreError(f"{where}: not a games database of tribune serve ({exc})") from None
         except BaseException:
             db.close()
@@ -268,18 +297,24 @@ class GameStore:
             moves = self._db.execute(
                 "SELECT step, seat, action, seconds, note FROM moves WHERE game = ? ORDER BY step", (game_id,)
             ).fetchall()
-        return replace(_row(row), moves=tuple(StoredMove(*m) for m in moves))
+        return replace(_row(row), moves=tuple(StoredMove(*m) for m in moves))  # DamagedRow: a StoreError
 
     def games(self, status: str | None = None) -> list[StoredGame]:
         """The stored games (without their moves), the most recently played first; only those of ``status`` if
-        given."""
+        given. A row that cannot be read is left out and named in :attr:`damaged`."""
         query = f"SELECT {_COLUMNS} FROM games"
         args: tuple[str, ...] = ()
         if status is not None:
             query, args = query + " WHERE status = ?", (status,)
         with self._lock:
             rows = self._db.execute(query + " ORDER BY updated DESC, id", args).fetchall()
-        return [_row(r) for r in rows]
+        games = []
+        for row in rows:
+            try:
+                games.append(_row(row))
+            except DamagedRow as exc:
+                self.damaged[row[0]] = str(exc)
+        return games
 
     def unfinished(self) -> list[StoredGame]:
         """The games still being played, the most recently played first."""
