@@ -19,12 +19,13 @@ from rich.table import Table
 from rich.text import Text
 
 from tribune_arena.bench.options import BATCH, PEERS, PLAYER_COUNTS, check_options
+from tribune_arena.replay.words import board_text, event_line, round_header
 from tribune_cli.command import Command, HelpFormatter, OneLineParser, add_commands
 from tribune_cli.game_flags import add_game_arguments, config_from_args, positive_int, seed_int
 from tribune_env import __version__
 from tribune_env.codec.docs import write_docs
 from tribune_env.engine.config import RuleSet
-from tribune_env.engine.decisions import Phase
+from tribune_env.engine.names import config_text
 from tribune_env.simulate import SimulationSummary, agent_rng, play_random_game, simulate_config
 from tribune_env.threads import thread_limit
 
@@ -181,16 +182,18 @@ def _log(args: argparse.Namespace) -> int:
         return _error(exc)
     game, decisions = play_random_game(config, args.seed, agent_rng(args.seed, 0))
     last_round = None
+    print(config_text(config))
     for event in game.events:
         if args.seat is not None and event.private_to not in (-1, args.seat):
             continue
         if event.round != last_round:
-            print(f"--- round {event.round} ---")
+            print(round_header(event.round))
             last_round = event.round
-        print(f"  [{Phase(event.phase).name.lower()}] {event.text}")
+        print(event_line(game, event))
     print()
-    print(game.render(args.seat))
-    print(f"\n{decisions} decisions; scores {game.scores()}")
+    print(board_text(game, args.seat))
+    scores = ", ".join(f"P{s} {score}" for s, score in enumerate(game.scores()))
+    print(f"\n{decisions} decisions; scores: {scores}")
     return 0
 
 

@@ -15,12 +15,15 @@ from pytest import CaptureFixture
 
 from agents import register_agent
 from agents.random_agent import RandomAgent
+from tribune_arena.human.explain import person_text
 from tribune_arena.records import GameRecord
 from tribune_arena.replay.text import ReplayError, Stepper, replay_game, replay_steps
+from tribune_arena.replay.words import board_text
 from tribune_arena.tournament.play import play_game
 from tribune_arena.tournament.schedule import ScheduledGame
 from tribune_arena.tournament.store import ResultStore
 from tribune_env.engine.actions import Action
+from tribune_env.engine.names import decision_name
 from tribune_env.engine.view import PlayerView
 from tribune_env.envs.infoset import InfoSet
 
@@ -68,9 +71,9 @@ def test_stepper_prints_the_log_board_and_result(rec: GameRecord) -> None:
     game = replay_game(rec)
     assert "--- round 1 ---" in text and "--- round 2 ---" in text
     assert "Board at the start of round 2" in text
-    for line in game.log():
-        assert line in text
-    assert game.render() in text
+    for line in game.log():  # in words: names, not ids (issue 38)
+        assert person_text(game, line) in text
+    assert board_text(game) in text
     assert "Winner(s): " + ", ".join(f"P{s} random" for s in rec.winners) in text
     assert f"score {rec.scores[0]}, rank {rec.ranks[0]}" in text
 
@@ -82,9 +85,9 @@ def test_stepper_for_one_seat_hides_private_lines(rec: GameRecord) -> None:
     out = io.StringIO()
     Stepper(rec, out, seat=0).print_all()
     text = out.getvalue()
-    assert not any(f"] {line}\n" in text for line in private)
-    assert all(line in text for line in game.log(0))
-    assert game.render(0) in text
+    assert not any(f"] {person_text(game, line)}\n" in text for line in private)
+    assert all(person_text(game, line) in text for line in game.log(0))
+    assert board_text(game, 0) in text
     with pytest.raises(ValueError, match="--seat"):
         Stepper(rec, out, seat=5)
 
@@ -113,7 +116,7 @@ def test_interactive_stepper_hides_other_seats_choices(rec: GameRecord) -> None:
     Stepper(rec, out, seat=2).interactive(io.StringIO(f"{len(rec.actions)}\n"))
     text = out.getvalue()
     other = next(s for s in replay_steps(rec) if s.number and s.seat != 2)
-    assert f"#{other.number} P{other.seat} (random) decides ({other.kind})" in text
+    assert f"#{other.number} P{other.seat} (random) decides ({decision_name(other.kind)})" in text
     assert "Winner(s):" in text
 
 
@@ -157,7 +160,8 @@ def test_cli_replay_prints_the_log_and_result(results_file: Path, rec: GameRecor
     assert cli([str(results_file), "--game", "7"]) == 0
     out = capsys.readouterr().out
     assert "Game 7" in out and "--- round 1 ---" in out and "Winner(s):" in out
-    assert all(line in out for line in replay_game(rec).log())
+    game = replay_game(rec)
+    assert all(person_text(game, line) in out for line in game.log())
     assert cli([str(results_file), "--game", "7", "--seat", "1", "--step", "--board"], stdin="\n4\nb\n") == 0
     out = capsys.readouterr().out
     assert "Showing what P1" in out and "#5 P" in out and "Stopped after decision 5" in out

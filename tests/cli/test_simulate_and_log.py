@@ -215,11 +215,11 @@ def test_brutii_options_are_checked(
         # the full log includes private lines (" drew ")
         (
             ["--players", "3", "--seed", "2"],
-            ["--- round 1 ---", "[follower_placement]", "Game over; winner(s):", " drew "],
+            ["--- round 1 ---", "[follower placement]", "Game over; winner", " drew "],
         ),
         (
             ["--expansion", "--players", "3", "--seed", "2", "--round-limit", "8"],
-            ["refugium", "emperor tiles: face up", "officials:", "decisions; scores"],
+            ["Refugium", "emperor tiles: face up", "officials:", "decisions; scores"],
         ),
         (
             ["--expansion", "--brutii", "--players", "6", "--brutii-seat", "4", "--seed", "3", "--round-limit", "6"],

@@ -41,13 +41,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from tribune_arena.human.explain import person_text
 from tribune_arena.records import GameRecord
 from tribune_arena.replay.text import GAME_KINDS, replay_steps
 from tribune_arena.replay.workers import default_workers
 from tribune_env.board import board_svg
 from tribune_env.board.style import PLAYER_COLOURS
 from tribune_env.data import Components
-from tribune_env.engine.decisions import Phase
+from tribune_env.engine.names import decision_name, phase_name
 
 PIECE_JOIN = "<g "
 """What a frame's pieces are joined with (:func:`svg_pieces`)."""
@@ -160,6 +161,35 @@ Progress = Callable[[int], None]
 """Told the number of steps just drawn (the total is ``len(record.actions) + 1``)."""
 
 
+def replay_words(record: GameRecord, components: Components | None = None) -> ReplayDocument:
+    """The document of ``record`` without its drawings: the perspectives, the log lines and decisions in words
+    (names, not ids: issue 38) and the scores by round; raises ``ReplayError``."""
+    names = [f"P{s} {spec}" for s, spec in enumerate(record.seating)]
+    doc = ReplayDocument(record, ["Everything (omniscient)", *names])
+    for step in replay_steps(record, components):
+        game = step.game
+        first_event = len(doc.events)
+        for e in step.events:  # the log in words (names, not ids: issue 38)
+            doc.events.append([step.number, e.round, phase_name(e.phase), e.private_to, person_text(game, e.text)])
+        doc.steps.append(
+            {
+                "n": step.number,
+                "seat": step.seat,
+                "kind": step.kind,
+                "kind_words": decision_name(step.kind) if step.kind else "",
+                "action": step.action,
+                "text": person_text(game, step.description),
+                "round": game.round,
+                "phase": game.phase.name.lower(),
+                "phase_words": phase_name(game.phase),
+                "next": game.current_seat,
+                "events": [first_event, len(doc.events)],
+            }
+        )
+        doc.round_scores[game.round] = list(game.scores())
+    return doc
+
+
 def replay_document(
     record: GameRecord,
     components: Components | None = None,
@@ -172,27 +202,7 @@ def replay_document(
     ``workers``: processes drawing the boards (None: :func:`default_workers`); the document is the same for any
     number. Workers are started with ``forkserver`` (or ``spawn``), so a script asking for more than one calls this
     under ``if __name__ == "__main__":``. ``progress`` is called with the number of steps drawn as they are drawn."""
-    names = [f"P{s} {spec}" for s, spec in enumerate(record.seating)]
-    doc = ReplayDocument(record, ["Everything (omniscient)", *names])
-    for step in replay_steps(record, components):  # the words first: a game that does not replay fails fast
-        game = step.game
-        first_event = len(doc.events)
-        for e in step.events:
-            doc.events.append([step.number, e.round, Phase(e.phase).name.lower(), e.private_to, e.text])
-        doc.steps.append(
-            {
-                "n": step.number,
-                "seat": step.seat,
-                "kind": step.kind,
-                "action": step.action,
-                "text": step.description,
-                "round": game.round,
-                "phase": game.phase.name.lower(),
-                "next": game.current_seat,
-                "events": [first_event, len(doc.events)],
-            }
-        )
-        doc.round_scores[game.round] = list(game.scores())
+    doc = replay_words(record, components)  # the words first: a game that does not replay fails fast
     count = len(doc.steps)
     workers = default_workers(count - 1) if workers is None else workers
     if workers <= 1 or count < 2:
@@ -372,7 +382,7 @@ def _result_rows(record: GameRecord) -> str:
         colour = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
         rows.append(
             f'<tr data-seat="{seat}"><td><span class="swatch" style="background:{colour}"></span>P{seat}</td>'
-            f"<td>{escape(spec)}</td><td class=\"num\">{record.scores[seat]}</td>"
+            f'<td>{escape(spec)}</td><td class="num">{record.scores[seat]}</td>'
             f'<td class="num">{record.ranks[seat]}</td><td>{won}</td></tr>'
         )
     return "".join(rows)
@@ -419,8 +429,7 @@ def document_html(doc: ReplayDocument, seat: int | None = None) -> str:
     fills = {
         "TITLE": escape(title),
         "SUMMARY": escape(
-            f"deal {r.deal}, seed {r.seed}, {GAME_KINDS[r.rules]}, {r.players} players, {len(r.actions)} decisions, "
-            f"{r.rounds} rounds"
+            f"deal {r.deal}, seed {r.seed}, {GAME_KINDS[r.rules]}, {r.players} players"  # no length: no spoiler
         ),
         "WINNERS": escape(winners + (f" ({'; '.join(notes)})" if notes else "")),
         "RESULT_ROWS": _result_rows(r),

@@ -25,13 +25,15 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
+from tribune_arena.human.explain import person_text
 from tribune_arena.human.terminal import LineSource
 from tribune_arena.records import GameRecord, printable
+from tribune_arena.replay.words import board_text, event_line, round_header
 from tribune_env.data import Components
 from tribune_env.engine.config import RuleSet
-from tribune_env.engine.decisions import Phase
 from tribune_env.engine.errors import TribuneError
 from tribune_env.engine.game import Game
+from tribune_env.engine.names import config_text, decision_name
 from tribune_env.engine.notation import parse_action
 from tribune_env.engine.state import Event
 
@@ -167,40 +169,49 @@ class Stepper:
         r = self.record
         seating = ", ".join(f"P{s} {self._name(s)}" for s in range(r.players))
         self._print(f"Game {r.game_id} (deal {r.deal}, seed {r.seed}): {seating}")
-        self._print(f"{len(r.actions)} decisions, {r.rounds} rounds, {GAME_KINDS[r.rules]}; config {r.config}")
+        self._print(f"{len(r.actions)} decisions, {r.rounds} rounds; {self._options()}")
         if self.seat is not None:
             self._print(f"Showing what P{self.seat} ({self._name(self.seat)}) may read.")
+
+    def _options(self) -> str:
+        """The game's options in words (:func:`~tribune_env.engine.names.config_text`); the rule set alone when the
+        stored options make no game (the replay then stops with its error)."""
+        try:
+            return config_text(self.record.game_config(self.components))
+        except ValueError:
+            return GAME_KINDS[self.record.rules]
 
     def _name(self, seat: int) -> str:
         """Seat ``seat``'s agent spec as stored, safe to print."""
         return printable(self.record.seating[seat])
 
-    def _events(self, events: Sequence[Event]) -> None:
+    def _events(self, game: Game, events: Sequence[Event]) -> None:
         for event in events:
             if self.seat is not None and event.private_to not in (-1, self.seat):
                 continue
             if event.round != self._round:
-                self._print(f"--- round {event.round} ---" if event.round else "--- set-up ---")
+                self._print(round_header(event.round))
                 self._round = event.round
-            self._print(f"  [{Phase(event.phase).name.lower()}] {event.text}")
+            self._print(event_line(game, event))
 
     def _show(self, step: Step, decisions: bool) -> None:
         if decisions and step.number:
             who = f"P{step.seat} ({self._name(step.seat)})"
+            kind = decision_name(step.kind)
             if self.seat is None or self.seat == step.seat:
-                self._print(f"#{step.number} {who}, {step.kind}: {printable(step.action)} = {step.description}")
+                self._print(f"#{step.number} {who}, {kind}: {person_text(step.game, step.description)}")
             else:
-                self._print(f"#{step.number} {who} decides ({step.kind})")
-        self._events(step.events)
+                self._print(f"#{step.number} {who} decides ({kind})")
+        self._events(step.game, step.events)
         if self.board and step.game.round > self._board_round and not step.game.is_over:
             self._board_round = step.game.round
             self._print(f"\nBoard at the start of round {step.game.round}:")
-            self._print(step.game.render(self.seat))
+            self._print(board_text(step.game, self.seat))
 
     def _result(self, game: Game) -> None:
         r = self.record
         self._print()
-        self._print(game.render(self.seat))
+        self._print(board_text(game, self.seat))
         self._print()
         for s in range(r.players):
             won = " (winner)" if s in r.winners else ""
@@ -241,7 +252,7 @@ class Stepper:
                 self._print(f"\nStopped after decision {step.number} of {total}.")
                 return
             if command in ("b", "board"):
-                self._print(step.game.render(self.seat))
+                self._print(board_text(step.game, self.seat))
                 continue
             if command in ("?", "h", "help"):
                 self._print(STEP_HELP)
