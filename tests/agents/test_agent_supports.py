@@ -19,7 +19,6 @@ from agents.random_agent import RandomAgent
 from agents.specs import _FACTORIES
 from training.config import ConfigError, load_config
 from tribune_arena.human.terminal import HumanGame
-from tribune_arena.human.web.app import create_app
 from tribune_arena.tournament.runner import run_tournament
 from tribune_arena.tournament.schedule import TournamentDefinition
 from tribune_env.engine.config import GameConfig, RuleSet
@@ -165,7 +164,10 @@ def test_terminal_play_refuses_the_opponent() -> None:
     assert str(refused.value) == _brutii_refusal()
 
 
+@pytest.mark.web
 def test_the_web_app_refuses_the_opponent(tmp_path: Path) -> None:
+    from tribune_arena.human.web.app import create_app  # flask: the web extra
+
     app = create_app(tmp_path / "games")
     body = {"rules": "brutii", "players": 5, "opponents": ["random", NOT_BRUTII, "random", "random"], "seed": 1}
     try:

@@ -9,9 +9,9 @@ import json
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import pytest
+import ray
 
 from tribune_arena.records import GameRecord
 from tribune_arena.tournament.runner import run_tournament
@@ -19,7 +19,7 @@ from tribune_arena.tournament.schedule import ComponentFile, TournamentDefinitio
 from tribune_arena.tournament.store import ResultStore
 from tribune_cli.main import main
 
-ray: Any = pytest.importorskip("ray")
+pytestmark = pytest.mark.ray
 pytestmark = pytest.mark.slow  # Ray instances take seconds to start
 
 DEFINITION = TournamentDefinition.create(("random", "random", "random"), players=3, games=6, seed=4, round_limit=4)

@@ -30,10 +30,12 @@ def test_worker_processes_limit_their_thread_pools(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.ray
 def test_worker_processes_under_ray_limit_their_thread_pools(tmp_path: Path) -> None:
     """Under Ray a game is played by the same supervised worker process, inside a Ray worker (whose threads Ray
     itself limits through OMP_NUM_THREADS unless the user set that variable: here it is set)."""
-    ray = pytest.importorskip("ray")
+    import ray
+
     limit = thread_limit()
     if limit is None:
         pytest.skip("TRIBUNE_THREADS turns the library's limits off")

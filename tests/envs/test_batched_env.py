@@ -67,8 +67,8 @@ def test_expansion_batched_env_steps() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.train
 def test_maskable_ppo_learns_with_the_sb3_adapter() -> None:
-    pytest.importorskip("sb3_contrib")
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
 
@@ -88,8 +88,8 @@ def test_maskable_ppo_learns_with_the_sb3_adapter() -> None:
     assert all(get_action_masks(vec)[i, a] for i, a in enumerate(action))
 
 
+@pytest.mark.train
 def test_sb3_adapter_seeds_options_and_terminal_observations() -> None:
-    pytest.importorskip("stable_baselines3")
     from tribune_env.integrations.sb3 import BatchedVecEnv
 
     vec = BatchedVecEnv(3, players=3, round_limit=1)

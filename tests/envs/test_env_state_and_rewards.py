@@ -240,8 +240,8 @@ def test_module_qualified_id_works_in_a_fresh_interpreter() -> None:
 
 @pytest.mark.slow  # worker processes started with spawn
 @pytest.mark.parametrize("form", ["module_id", "factory"])
+@pytest.mark.train
 def test_subproc_vec_env_with_spawn(form: str) -> None:
-    pytest.importorskip("stable_baselines3")
     from stable_baselines3.common.env_util import make_vec_env
     from stable_baselines3.common.vec_env import SubprocVecEnv
 

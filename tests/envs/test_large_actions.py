@@ -147,8 +147,8 @@ def test_batched_env_refuses_before_any_game_moves(mode: str) -> None:
     assert [_single_state(e) for e in env.envs] != states
 
 
+@pytest.mark.train
 def test_sb3_vec_env() -> None:
-    pytest.importorskip("stable_baselines3")
     from tribune_env.integrations.sb3 import BatchedVecEnv
 
     env = BatchedVecEnv(2, players=3, illegal_action="raise")
@@ -160,10 +160,11 @@ def test_sb3_vec_env() -> None:
             env.step_wait()
 
 
+@pytest.mark.rllib
 @pytest.mark.parametrize("mode", ILLEGAL_ACTIONS)
 def test_rllib_env(mode: str) -> None:
     """RLlib's env: the error in raise mode, the penalty (the agent acts again or the episode ends) otherwise."""
-    rllib = pytest.importorskip("tribune_env.integrations.rllib", exc_type=ImportError)
+    import tribune_env.integrations.rllib as rllib
     for game in ("base", "brutii"):
         for value in BIG_INTEGERS[:4] + NOT_INTEGERS[:3]:
             env = rllib.TribuneMultiAgentEnv({**GAMES[game], "illegal_action": mode})
@@ -181,9 +182,9 @@ def test_rllib_env(mode: str) -> None:
             assert json.dumps(env.table.game.to_json(), sort_keys=True) == before
 
 
+@pytest.mark.tianshou
 @pytest.mark.parametrize("mode", ILLEGAL_ACTIONS)
 def test_tianshou_env(mode: str) -> None:
-    pytest.importorskip("tianshou")
     from tribune_env.integrations import tianshou as ts_glue
 
     for value in BIG_INTEGERS[:4] + NOT_INTEGERS[:3]:

@@ -8,7 +8,6 @@ for good run in a subprocess.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -183,7 +182,7 @@ def test_the_process_wide_limit_holds_is_idempotent_and_never_imports_torch() ->
     assert found["torch imported"] is False
 
 
-@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch is not installed")
+@pytest.mark.train
 def test_torch_is_limited_once_imported() -> None:
     found = _run(
         "import json\n"

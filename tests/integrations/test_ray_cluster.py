@@ -44,7 +44,7 @@ from tribune_arena.records import GameRecord
 from tribune_arena.tournament.store import ResultStore
 from tribune_cli.main import main
 
-pytest.importorskip("ray")
+pytestmark = pytest.mark.ray
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to find a node's processes")
 
 HEAD_IP, WORKER_IP = "127.0.0.2", "127.0.0.3"
@@ -348,11 +348,10 @@ def _wait_until(condition: Any, process: subprocess.Popen[Any], log: Path, what:
 
 @linux_only
 @pytest.mark.slow
+@pytest.mark.rllib
 def test_rllib_training_on_two_nodes_survives_the_worker_node_and_resumes_from_its_last_checkpoint(
     cluster: Cluster, tmp_path: Path
 ) -> None:
-    pytest.importorskip("ray.rllib")
-    pytest.importorskip("torch")
     cluster.ensure_worker()
     config = tmp_path / "rl.yaml"
     config.write_text(RLLIB_CONFIG.format(output=tmp_path / "runs"), encoding="utf-8")
@@ -411,7 +410,6 @@ class _Logger:
 def _learn(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, algo: _FakeAlgo, total: int) -> tuple[Any, list[int]]:
     """``RLlibTrainer._learn`` on ``algo`` (nothing saved, exported or evaluated); returns the model and the steps
     of the checkpoints it saved."""
-    pytest.importorskip("ray.rllib")
     import training.rllib_trainer as rllib_trainer
     from training.config import config_from_dict
 
@@ -437,6 +435,7 @@ def _learn(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, algo: _FakeAlgo, tot
     return model, saved
 
 
+@pytest.mark.rllib
 def test_training_waits_for_lost_env_runners_and_goes_on_when_they_are_back(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -445,6 +444,7 @@ def test_training_waits_for_lost_env_runners_and_goes_on_when_they_are_back(
     assert saved == [128]  # the final checkpoint only
 
 
+@pytest.mark.rllib
 def test_training_saves_and_stops_when_its_env_runners_stay_lost(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

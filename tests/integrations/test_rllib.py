@@ -23,11 +23,7 @@ if TYPE_CHECKING:
     from tribune_env.integrations.rllib import TribuneMultiAgentEnv, TribuneTorchModule
 
 
-@pytest.fixture(autouse=True)
-def _needs_rllib() -> None:
-    """Every test here needs RLlib and torch (imported by the tests, so that collecting them stays cheap)."""
-    pytest.importorskip("ray.rllib")
-    pytest.importorskip("torch")
+pytestmark = pytest.mark.rllib  # every test here; RLlib and torch are imported by the tests, so collecting stays cheap
 
 
 def _play(env: TribuneMultiAgentEnv, seed: int, rng: np.random.Generator) -> dict[str, Any]:

@@ -7,14 +7,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import sb3_contrib
+import torch
 
 from agents.ppo import SHIPPED, NumpyPolicy
 from training.checkpoints import load_npz_weights
 from training.config import config_from_dict
 from training.envs import make_env
 
-torch = pytest.importorskip("torch")
-sb3_contrib = pytest.importorskip("sb3_contrib")
+pytestmark = pytest.mark.train
 
 
 def model_of(net_pi: list[int], net_vf: list[int], activation: type = torch.nn.Tanh) -> object:

@@ -18,6 +18,8 @@ from training.zero.learner import Learner, PolicyValueNet
 from training.zero.replay import Positions
 from tribune_env.engine.config import RuleSet
 
+pytestmark = pytest.mark.train
+
 OBS, ACTIONS = 12, 6
 
 

@@ -24,6 +24,8 @@ from tribune_cli.main import main
 from tribune_env.engine.game import Game
 from tribune_env.envs.infoset import InfoSet
 
+pytestmark = pytest.mark.train
+
 SMOKE = CONFIGS / "zero-smoke.yaml"
 
 
@@ -172,9 +174,11 @@ def test_a_stopped_run_resumes_with_other_workers(whole: Path, tmp_path: Path) -
 
 
 @pytest.mark.slow
+@pytest.mark.ray
 def test_ray_self_play_trains_the_same_network(whole: Path, tmp_path: Path) -> None:
     """``selfplay.backend: ray`` on a local Ray cluster of two CPUs: the same first iteration."""
-    ray = pytest.importorskip("ray")
+    import ray
+
     ray.init(num_cpus=2, include_dashboard=False, configure_logging=False)
     try:
         config = smoke(tmp_path, **{"run.iterations": 1, "selfplay.backend": "ray", "eval.every": 0})

@@ -18,6 +18,8 @@ from tribune_cli.main import main as tribune_main
 from tribune_cli.serve import is_loopback
 from tribune_env.engine.config import DEFAULT_ROUND_LIMIT
 
+pytestmark = pytest.mark.web
+
 SHORT = {"players": 2, "opponents": "random", "round_limit": 1, "seed": 11}
 
 

@@ -22,6 +22,8 @@ from game_records import CONFIG, play_record
 from tribune_arena.human.web.app import create_app
 from tribune_arena.replay.html import replay_html
 
+pytestmark = pytest.mark.web
+
 ROOT = Path(__file__).resolve().parents[2]
 AXE = Path(os.environ.get("TRIBUNE_AXE", ROOT / ".ci" / "node" / "node_modules" / "axe-core" / "axe.min.js"))
 ARTEFACTS = Path(os.environ.get("TRIBUNE_ARTEFACTS", ROOT / "tests" / "artifacts"))
