@@ -1,11 +1,18 @@
 """``tribune serve``: start the local web app of :mod:`tribune_arena.human.web.app` (Flask is imported only here,
 when it runs, so that ``tribune`` works without the ``web`` extra; the games database and the bots' processes need
-no Flask)."""
+no Flask).
+
+The app runs under waitress, a production WSGI server: a fixed number of threads (:data:`THREADS`) serves the
+requests while idle connections wait in its event loop (they hold no thread), at most :data:`CONNECTION_LIMIT` of
+them, each closed after :data:`IDLE_SECONDS` without activity. Every start makes a new key, printed in the link
+(``/?key=...``), which every request that changes a game must carry (see :mod:`tribune_arena.human.web.app`)."""
 
 from __future__ import annotations
 
 import argparse
 import ipaddress
+import logging
+import secrets
 import socket
 import sys
 import threading
@@ -17,6 +24,12 @@ from tribune_cli.command import Command
 from tribune_env.extras import missing_extra
 
 DEFAULT_PORT = 8000
+THREADS = 8
+"""Threads that serve requests (a request waits for a free one; idle connections hold none)."""
+CONNECTION_LIMIT = 1000
+"""Connections held open at once (further ones wait in the listening socket's backlog)."""
+IDLE_SECONDS = 30
+"""A connection with no request in progress and no traffic for this long is closed."""
 DEFAULT_SAVE_DIR = "tribune-games"
 
 
@@ -36,8 +49,14 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--allow-remote",
         action="store_true",
-        help="allow a --host that other machines can reach (no authentication: trusted networks only); agent "
-        "specs that load a file are then refused",
+        help="allow a --host that other machines can reach (anyone with the printed link can start and play "
+        "games; the link is not encrypted: trusted networks only); agent specs that load a file are then refused",
+    )
+    parser.add_argument(
+        "--allow-cmd-bots",
+        action="store_true",
+        help="let games seat `cmd:` bot programs, which run as the user who started the server (refused otherwise, "
+        "whatever a request asks)",
     )
     parser.add_argument(
         "--save-dir",
@@ -94,28 +113,48 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if not args.allow_remote and not is_loopback(args.host):
         print(
-            f"tribune: error: --host {args.host} is not a loopback address; the server has no authentication, "
+            f"tribune: error: --host {args.host} is not a loopback address; its link (key) travels unencrypted, "
             "so add --allow-remote to open it to other machines",
             file=sys.stderr,
         )
         return 2
     try:
-        from werkzeug.serving import make_server
+        from waitress import create_server  # type: ignore[import-untyped]
 
-        from tribune_arena.human.web.app import create_app
+        from tribune_arena.human.web.app import MAX_BODY, create_app
     except ImportError as exc:
         print(f"tribune: error: {missing_extra('tribune serve', 'web', exc)}", file=sys.stderr)
         return 2
     save_dir = None if args.no_save else args.save_dir
+    key = secrets.token_urlsafe(24)
     try:
-        app = create_app(save_dir, args.allow_remote, bot_seconds=args.bot_seconds, bot_workers=args.bot_workers)
+        app = create_app(
+            save_dir,
+            args.allow_remote,
+            bot_seconds=args.bot_seconds,
+            bot_workers=args.bot_workers,
+            secret=key,
+            allow_cmd=args.allow_cmd_bots,
+        )
     except StoreError as exc:
         print(f"tribune: error: {exc}", file=sys.stderr)
         return 2
     games = app.extensions["tribune_games"]
     threading.Thread(target=games.bots.warm, name="tribune-bot-warm-up", daemon=True).start()
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # "task queue depth": a busy moment, not an error
     try:
-        server = make_server(args.host, args.port, app, threaded=True)
+        server: Any = create_server(
+            app,
+            host=args.host,
+            port=args.port,
+            threads=THREADS,
+            connection_limit=CONNECTION_LIMIT,
+            channel_timeout=IDLE_SECONDS,
+            cleanup_interval=min(IDLE_SECONDS, 10),
+            max_request_body_size=MAX_BODY + 1,
+            asyncore_use_poll=True,
+            ident="tribune",
+        )
     except OSError as exc:
         games.close()
         print(f"tribune: error: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
@@ -125,16 +164,16 @@ def run(args: argparse.Namespace) -> int:
         saving = "games are kept in memory only"
     else:
         saving = f"games kept in {save_dir}/, {len(games.unfinished())} unfinished"
-    print(f"Tribune: open http://{host}:{server.server_port}/ in a browser ({saving}); Ctrl+C stops")
+    print(f"Tribune: open http://{host}:{server.effective_port}/?key={key} in a browser ({saving}); Ctrl+C stops")
     sys.stdout.flush()
     for problem in games.store.damaged.values():
         print(f"tribune: warning: {problem}: it cannot be read and is left out", file=sys.stderr)
     try:
-        server.serve_forever()
+        server.run()
     except KeyboardInterrupt:
         print("tribune: stopped", file=sys.stderr)
     finally:
-        server.server_close()
+        server.close()
         games.close()
     return 0
 

@@ -15,6 +15,12 @@ Routes (bodies and statuses: :mod:`tribune_arena.human.web.session`):
 
 Every game stays reachable by its id, across restarts of the server (see :mod:`.store`).
 
+A request that changes anything (every method but ``GET`` and ``HEAD``) must carry the server's key in the header
+``X-Tribune-Key`` (:data:`KEY_HEADER`) when the app has one (``tribune serve`` always makes one and prints it in the
+link it gives, ``/?key=...``, as notebook servers do; the page keeps it and sends it); without it: 403. The key is
+compared in constant time. ``cmd:`` bot programs run only when the app was created with ``allow_cmd``
+(``tribune serve --allow-cmd-bots``), never because a request asked.
+
 Every error is a JSON object ``{"error": message, "status": code}`` (a bug in the server too: 500, logged). A body
 that cannot be read (a malformed chunked body), is not JSON, is nested deeper than :data:`MAX_DEPTH` or is longer
 than :data:`MAX_BODY` bytes is a 400 (413). A malformed ``Host`` header is a 400; unless the app allows remote use,
@@ -26,6 +32,7 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +47,9 @@ from tribune_arena.human.web.saving import SaveDir
 from tribune_arena.human.web.store import ABANDONED
 
 STATIC = Path(__file__).parent / "static"
+KEY_HEADER = "X-Tribune-Key"
+"""The header that carries the server's key."""
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 MAX_DEPTH = 32
 """The deepest nesting of arrays and objects a JSON body may have (the API's bodies are flat)."""
@@ -119,6 +129,20 @@ def _check_host() -> None:
         raise WebError(403, f"host {raw!r:.60} refused: this server answers on the loopback only")
 
 
+def _check_key() -> None:
+    """Refuse a request that would change something without the server's key (see the module docstring)."""
+    secret: str | None = current_app.config["TRIBUNE_SECRET"]
+    if secret is None or request.method in SAFE_METHODS:
+        return
+    given = request.headers.get(KEY_HEADER, "")
+    if not secrets.compare_digest(given.encode("utf-8", "replace"), secret.encode("utf-8")):
+        raise WebError(
+            403,
+            "this request changes a game and needs the server's key: open the link `tribune serve` printed "
+            f"(it ends in ?key=...), or send the key in the {KEY_HEADER} header",
+        )
+
+
 def _no_store(response: Response) -> Response:
     if request.path.startswith("/api/"):
         response.headers["Cache-Control"] = "no-store"
@@ -192,24 +216,35 @@ def create_app(
     max_games: int = 64,
     bot_seconds: float = DEFAULT_BOT_SECONDS,
     bot_workers: int = DEFAULT_BOT_WORKERS,
+    secret: str | None = None,
+    allow_cmd: bool = False,
 ) -> Flask:
     """The app. ``save_dir``: where the games database and the finished games' results files are (``None``: games
     in memory only, finished games not saved); raises :class:`~.store.StoreError` if another server uses it.
     ``allow_remote``: accept any ``Host`` and refuse agent specs that load a file. ``max_games``: games held in
     memory (the others are read back from the database when asked for). ``bot_seconds``: each bot's limit per move;
-    ``bot_workers``: the processes that run the bots. ``app.extensions["tribune_games"]`` is the
+    ``bot_workers``: the processes that run the bots. ``secret``: the key every state-changing request must carry
+    (``None``: none asked, for an app embedded in tests; ``tribune serve`` always gives one). ``allow_cmd``: run
+    ``cmd:`` bot programs (refused otherwise). ``app.extensions["tribune_games"]`` is the
     :class:`~tribune_arena.human.web.session.GameManager` (close it when the server stops)."""
     app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
     app.config["TRIBUNE_ALLOW_REMOTE"] = allow_remote
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
+    app.config["TRIBUNE_SECRET"] = secret
     saving = SaveDir(save_dir) if save_dir is not None else None
     app.extensions["tribune_games"] = GameManager(
-        saving, max_games, allow_paths=not allow_remote, bot_seconds=bot_seconds, bot_workers=bot_workers
+        saving,
+        max_games,
+        allow_paths=not allow_remote,
+        allow_cmd=allow_cmd,
+        bot_seconds=bot_seconds,
+        bot_workers=bot_workers,
     )
     app.register_error_handler(WebError, _web_error)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(Exception, _server_error)
     app.before_request(_check_host)
+    app.before_request(_check_key)
     app.after_request(_no_store)
     app.add_url_rule("/", view_func=_index, methods=["GET"])
     app.add_url_rule("/api/options", view_func=_options, methods=["GET"])

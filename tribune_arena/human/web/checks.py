@@ -85,6 +85,8 @@ NEW_GAME_KEYS = (
 )
 GAME_KEYS = tuple(key for key in NEW_GAME_KEYS if key in config_fields())
 """The keys of a new-game request that are :class:`GameConfig` options (``rules`` names the rule set)."""
+COMMAND_AGENTS = frozenset({"cmd"})
+"""Agents that run a program of the request's choosing (:mod:`agents.subprocess_agent`)."""
 MAX_PLAYERS = 64
 """A bound on the player count a request may name (the rule sets' own bounds are lower; GameConfig names them)."""
 MAX_ROUND_LIMIT = 1000
@@ -106,7 +108,9 @@ class NewGame:
         return config_to_dict(self.config)
 
 
-def _opponents(body: Mapping[str, Any], players: int, expansion: bool, allow_paths: bool) -> tuple[str, ...]:
+def _opponents(
+    body: Mapping[str, Any], players: int, expansion: bool, allow_paths: bool, allow_cmd: bool
+) -> tuple[str, ...]:
     value = body.get("opponents")
     if value is None or value == [] or value == "":
         value = "random" if expansion else "heuristic"
@@ -125,13 +129,20 @@ def _opponents(body: Mapping[str, Any], players: int, expansion: bool, allow_pat
             raise WebError(422, f"opponents: {exc}") from None
         if not allow_paths and any(key == "path" or "/" in v for key, v in parsed.params):
             raise WebError(422, f"opponents: {spec!r}: agents loaded from a path are refused on a remote server")
+        if not allow_cmd and parsed.name in COMMAND_AGENTS:
+            raise WebError(
+                422,
+                f"opponents: {spec!r:.80}: this server does not run bot programs; its owner can allow them by "
+                "starting it with `tribune serve --allow-cmd-bots`",
+            )
     return tuple(value)
 
 
-def parse_new_game(body: object, allow_paths: bool = True) -> NewGame:
+def parse_new_game(body: object, allow_paths: bool = True, allow_cmd: bool = False) -> NewGame:
     """Check a new-game request (see the module docstring); :class:`WebError` names what is wrong.
 
-    ``allow_paths=False`` refuses agent specs that name a file (a server open to other machines)."""
+    ``allow_paths=False`` refuses agent specs that name a file (a server open to other machines); ``allow_cmd``:
+    accept ``cmd:`` bot programs (only when the server's own command line allows them, never a request)."""
     doc = check_object(body)
     check_keys(doc, NEW_GAME_KEYS)
     config = _game(doc)
@@ -142,7 +153,7 @@ def parse_new_game(body: object, allow_paths: bool = True) -> NewGame:
     return NewGame(
         config,
         seat,
-        _opponents(doc, players, config.rules.uses_expansion, allow_paths),
+        _opponents(doc, players, config.rules.uses_expansion, allow_paths, allow_cmd),
         secrets.randbelow(MAX_SEED) if seed is None else seed,
     )
 

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from tribune_arena.human.web.bots import DEFAULT_BOT_SECONDS, DEFAULT_BOT_WORKERS, BotPool
-from tribune_arena.human.web.checks import WebError, check_budgets, parse_new_game
+from tribune_arena.human.web.checks import COMMAND_AGENTS, WebError, check_budgets, parse_new_game
 from tribune_arena.human.web.saving import SaveDir
 from tribune_arena.human.web.session import PlaySession
 from tribune_arena.human.web.store import OVER, RESIGNED, GameStore, StoreError
@@ -32,6 +32,7 @@ class GameManager:
         save_dir: SaveDir | None = None,
         max_games: int = 64,
         allow_paths: bool = True,
+        allow_cmd: bool = False,
         bot_seconds: float = DEFAULT_BOT_SECONDS,
         bot_workers: int = DEFAULT_BOT_WORKERS,
         store: GameStore | None = None,
@@ -39,6 +40,7 @@ class GameManager:
         self.save_dir = save_dir
         self.max_games = max(1, max_games)
         self.allow_paths = allow_paths
+        self.allow_cmd = allow_cmd
         self.store = store or GameStore(save_dir.path if save_dir is not None else None)
         try:
             self.bots = BotPool(bot_seconds, bot_workers)
@@ -64,7 +66,7 @@ class GameManager:
     def create(self, body: object) -> PlaySession:
         """A new game from a new-game request (:func:`parse_new_game`), stored; the bots play up to the person's
         turn (each move stored as it is played)."""
-        request = parse_new_game(body, self.allow_paths)
+        request = parse_new_game(body, self.allow_paths, self.allow_cmd)
         check_budgets(request.opponents, self.bots.seconds)
         session = PlaySession.create(request, self.store, self.bots, self.save_dir)
         self._keep(session)
@@ -100,6 +102,13 @@ class GameManager:
             raise WebError(409, f"game {game_id!r:.40} cannot be read back from the games database: {exc}") from None
         if stored is None:
             raise WebError(404, f"unknown game id {game_id!r:.40}")
+        programs = [name for name in stored.seating if name.partition(":")[0].strip().lower() in COMMAND_AGENTS]
+        if programs and not self.allow_cmd:
+            raise WebError(
+                409,
+                f"game {game_id} has a bot program ({programs[0]!r:.60}); this server does not run them (its owner "
+                "can allow them by starting it with `tribune serve --allow-cmd-bots`)",
+            )
         restored = PlaySession.restore(stored, self.store, self.bots, self.save_dir)
         with self._lock:
             session = self._games.get(game_id)  # another request may have restored it meanwhile

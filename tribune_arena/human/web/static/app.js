@@ -13,8 +13,23 @@ function showError(message) {
   box.hidden = !message;
 }
 
+// The server's key: `tribune serve` prints a link ending in ?key=...; the page keeps it (this browser, this server)
+// and sends it with every request that changes a game. It leaves the address bar at once.
+const KEY_STORE = `tribune-key:${location.host}`;
+(function keepKey() {
+  const params = new URLSearchParams(location.search);
+  if (params.has("key")) {
+    localStorage.setItem(KEY_STORE, params.get("key"));
+    params.delete("key");
+    const rest = params.toString();
+    history.replaceState(null, "", location.pathname + (rest ? `?${rest}` : "") + location.hash);
+  }
+})();
+
 async function api(method, url, body) {
   const init = { method, headers: {} };
+  const key = localStorage.getItem(KEY_STORE);
+  if (method !== "GET" && key) init.headers["X-Tribune-Key"] = key;
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
