@@ -472,7 +472,7 @@ def test_a_bot_in_the_web_app_locally_but_not_on_a_remote_server() -> None:
     body = {"players": 3, "opponents": PYTHON_BOT, "round_limit": 2, "seed": 1}
     with pytest.raises(WebError, match="refused on a remote server"):
         GameManager(allow_paths=False).create(body)
-    manager = GameManager(allow_paths=True)
+    manager = GameManager(allow_paths=True, allow_cmd=True)  # as `tribune serve --allow-cmd-bots`
     try:
         session = manager.create(body)
         while not session.game.is_over:
