@@ -93,6 +93,19 @@ int first_fulfillers(const State& st, int* out) {
     return count;
 }
 
+// scoring.py victory_card (without building the card list: the state's rules hold the cards): None in the
+// point-value variant, else the first card of victory_cards_of(components, expansion) with the state's id
+const VictoryCard* state_victory_card(const State& st) {
+    if (st.config().point_variant) return nullptr;
+    const Components& comps = st.comps();
+    if (st.config().expansion && comps.has_expansion)
+        for (const auto& c : comps.expansion.victory_cards)
+            if (c.id == st.victory_card) return &c;
+    for (const auto& c : comps.victory_cards)
+        if (c.id == st.victory_card) return &c;
+    throw std::invalid_argument("unknown victory card " + st.victory_card);
+}
+
 // tables.py _card_types: the copies of each distinct value of ``values``, ascending
 void add_card_types(const std::vector<int>& values, std::vector<int>& copies) {
     std::vector<int> sorted(values);
@@ -674,7 +687,7 @@ void ObservationEncoder::encode(const State& st, int seat, float* out) const {
     const int c = tables_.num_card_types;
     const Pending* pending = st.has_pending ? &st.pending : nullptr;
     auto rel = [n, seat](int s) { return pymod(s - seat, n); };
-    const VictoryCard* card = victory_card(st);
+    const VictoryCard* card = state_victory_card(st);
 
     // _global
     out[at_phase_ + st.phase] = 1;

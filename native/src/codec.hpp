@@ -25,8 +25,9 @@
 //     enc.pieces, enc.player_fields, enc.player_offsets      // the layout (ObservationEncoder.pieces, per_player,
 //                                                            //   _player_offsets) for tests and debugging
 //
-// Nothing is allocated per call except in ``encode``'s call of scoring's ``scores`` (one small vector) and the
-// victory-card look-up; raw pointers in and out, so a batched stepper calls these without Python objects.
+// Nothing is allocated per call except in ``encode``'s call of scoring's ``scores`` (one small vector); raw pointers
+// in and out, so a batched stepper calls these without Python objects. The layout needs no registered records; the
+// encoding reads the region records (REGIONS: face_up, visible), so register_all() must have run.
 // Every size comes from the components through the same derivation as tables.py / the Python constructors.
 #pragma once
 
