@@ -30,7 +30,7 @@ State::State(std::shared_ptr<const Rules> r) : rules(std::move(r)) {
     size_t n_officials = t.config.expansion ? t.comps.expansion.officials.size() : 0;
     officials.assign(n_officials, -1);
     officials_chosen.assign(n_officials, 0);
-    benefit_blocked.assign(t.config.expansion ? static_cast<size_t>(n_factions) : 0, 0);
+    benefit_blocked.assign(static_cast<size_t>(n_factions), 0);
 }
 
 std::vector<int> State::card_counts() const {

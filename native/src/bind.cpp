@@ -1,0 +1,486 @@
+// The Python module tribune_env._core: the native core's rules, games and their exchange with the Python engine.
+//
+// Boundary: plain Python values only (ints, bools, strings, lists, tuples, dicts). The Python side
+// (tribune_env/engine/native.py) turns them into the engine's objects (GameState, Pending, Event, typed actions).
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "engine.hpp"
+
+namespace py = pybind11;
+using namespace tribune;
+
+namespace {
+
+// --- reading the Python Components / Tables / GameConfig ---------------------------------------------------------------
+
+int as_int(const py::handle& h) { return py::cast<int>(h); }
+std::string as_str(const py::handle& h) { return py::cast<std::string>(py::str(h)); }
+
+std::vector<int> int_list(const py::handle& h) {
+    std::vector<int> out;
+    for (auto item : h) out.push_back(as_int(item));
+    return out;
+}
+
+Numbers numbers_of(const py::handle& d) {
+    Numbers n;
+    for (auto item : py::reinterpret_borrow<py::dict>(d)) n.m[as_str(item.first)] = as_int(item.second);
+    return n;
+}
+
+std::map<int, int> int_map(const py::handle& d) {
+    std::map<int, int> m;
+    for (auto item : py::reinterpret_borrow<py::dict>(d)) m[as_int(item.first)] = as_int(item.second);
+    return m;
+}
+
+ScoringSpec scoring_of(const py::handle& s, bool expansion) {
+    ScoringSpec out;
+    out.tribune = as_int(s.attr("tribune"));
+    out.scroll = as_int(s.attr("scroll"));
+    out.eternal_favor = as_int(s.attr("eternal_favor"));
+    out.temporary_favor = as_int(s.attr("temporary_favor"));
+    out.legion = as_int(s.attr("legion"));
+    out.laurel = as_int(s.attr("laurel"));
+    out.denarii_per_point = as_int(s.attr("denarii_per_point"));
+    out.marker = as_int(s.attr("marker"));
+    out.first_bonus = as_int(s.attr("first_bonus"));
+    if (expansion) {
+        out.patron = as_int(s.attr("patron"));
+        out.emperor_tile = as_int(s.attr("emperor_tile"));
+    }
+    return out;
+}
+
+VictoryCard victory_card_of(const py::handle& c, bool expansion) {
+    VictoryCard v;
+    v.expansion = expansion;
+    v.id = as_str(c.attr("id"));
+    v.card = expansion ? v.id : as_str(c.attr("card"));
+    v.title = as_str(c.attr("title"));
+    v.length = as_str(c.attr("length"));
+    v.thresholds = numbers_of(c.attr("thresholds"));
+    for (auto o : c.attr("obligatory")) v.obligatory.push_back(as_str(o));
+    v.required = int_map(c.attr("required"));
+    if (expansion) v.required_brutii = int_map(c.attr("required_brutii"));
+    return v;
+}
+
+void read_expansion(const py::handle& e, ExpansionSpec& x) {
+    for (auto s : e.attr("slaves")) x.slaves.push_back(SlaveSpec{as_int(s.attr("nationality")), int_list(s.attr("values"))});
+    auto a = e.attr("assassins");
+    x.assassins = AssassinSpec{as_int(a.attr("copies")), as_int(a.attr("value")), as_int(a.attr("protected"))};
+    x.patron_supply = as_int(e.attr("patron_supply"));
+    x.patrons_per_player = as_int(e.attr("patrons_per_player"));
+    for (auto o : e.attr("officials"))
+        x.officials.push_back(OfficialSpec{as_int(o.attr("official")), as_str(o.attr("name")),
+                                           numbers_of(o.attr("numbers")), int_map(o.attr("payment"))});
+    for (auto t : e.attr("emperor_tiles")) {
+        EmperorTile tile{as_int(t.attr("id")), {0, 0}};
+        auto req = t.attr("requires");
+        tile.requires_[0] = as_int(req[py::int_(0)]);
+        tile.requires_[1] = as_int(req[py::int_(1)]);
+        x.emperor_tiles.push_back(tile);
+    }
+    x.emperor_pay = as_int(e.attr("emperor_pay"));
+    for (auto r : e.attr("regions")) {
+        ExpansionRegionSpec spec{as_int(r.attr("region")), as_int(r.attr("spaces")), numbers_of(r.attr("numbers")), {}};
+        for (auto item : py::reinterpret_borrow<py::dict>(r.attr("pairs")))
+            spec.pairs[as_int(item.first)] =
+                PairReward{as_int(item.second.attr("laurels")), as_int(item.second.attr("legions"))};
+        x.regions.push_back(spec);
+    }
+    x.followers = int_map(e.attr("followers"));
+    x.point_variant = int_map(e.attr("point_variant"));
+    x.scoring = scoring_of(e.attr("scoring"), true);
+    for (auto c : e.attr("victory_cards")) x.victory_cards.push_back(victory_card_of(c, true));
+    auto b = e.attr("brutii");
+    x.has_brutii = !b.is_none();
+    if (x.has_brutii) {
+        x.brutii.followers = int_map(b.attr("followers"));
+        for (auto item : py::reinterpret_borrow<py::dict>(b.attr("discs"))) {
+            x.brutii.discs[as_int(item.first)] = as_int(item.second);
+            x.brutii.discs_in_order.emplace_back(as_int(item.first), as_int(item.second));
+        }
+        x.brutii.legion_price = as_int(b.attr("legion_price"));
+        x.brutii.slave_lay = as_int(b.attr("slave_lay"));
+        x.brutii.mass_murder_set = as_int(b.attr("mass_murder_set"));
+    }
+}
+
+Components components_of(const py::handle& c) {
+    Components x;
+    x.name = as_str(c.attr("name"));
+    for (auto f : c.attr("factions"))
+        x.factions.push_back(FactionSpec{as_int(f.attr("faction")), as_str(f.attr("name")), as_str(f.attr("leader")),
+                                         int_list(f.attr("values")), numbers_of(f.attr("numbers"))});
+    for (auto r : c.attr("regions"))
+        x.regions.push_back(RegionSpec{as_int(r.attr("region")), as_int(r.attr("fields")), as_int(r.attr("spaces")),
+                                       numbers_of(r.attr("numbers")), int_list(r.attr("prices"))});
+    x.faction_field_spaces = as_int(c.attr("faction_field_spaces"));
+    x.starting_laurels = as_int(c.attr("starting_laurels"));
+    x.min_set_size = as_int(c.attr("min_set_size"));
+    x.coin_bowl_first = as_int(c.attr("coin_bowl_first"));
+    x.coin_bowl_later = as_int(c.attr("coin_bowl_later"));
+    x.deal = as_int(c.attr("deal"));
+    x.setup_discard = as_int(c.attr("setup_discard"));
+    x.starting_money = as_int(c.attr("starting_money"));
+    x.starting_money_step = as_int(c.attr("starting_money_step"));
+    x.followers = int_map(c.attr("followers"));
+    x.hand_limit = as_int(c.attr("hand_limit"));
+    for (auto pair : c.attr("set_losses")) x.set_losses.emplace_back(as_int(pair[py::int_(0)]), as_int(pair[py::int_(1)]));
+    x.scoring = scoring_of(c.attr("scoring"), false);
+    x.point_variant = int_map(c.attr("point_variant"));
+    for (auto v : c.attr("victory_cards")) x.victory_cards.push_back(victory_card_of(v, false));
+    auto e = c.attr("expansion");
+    x.has_expansion = !e.is_none();
+    if (x.has_expansion) read_expansion(e, x.expansion);
+    return x;
+}
+
+int opt_int(const py::handle& h) { return h.is_none() ? -1 : as_int(h); }
+
+// make_rules(config, tables): the shared Rules of every game of ``config`` (a GameConfig) with ``tables``
+// (tables_for(config.components, config.expansion)).
+std::shared_ptr<const Rules> make_rules(const py::object& config, const py::object& tables) {
+    auto r = std::make_shared<Rules>();
+    Config& c = r->config;
+    c.players = as_int(config.attr("players"));
+    auto vc = config.attr("victory_card");
+    c.has_victory_card = !vc.is_none();
+    if (c.has_victory_card) c.victory_card = as_str(vc);
+    c.point_variant = py::cast<bool>(config.attr("point_variant"));
+    c.round_limit = as_int(config.attr("round_limit"));
+    c.auto_forced = py::cast<bool>(config.attr("auto_forced"));
+    c.start_seat = opt_int(config.attr("start_seat"));
+    c.expansion = py::cast<bool>(config.attr("expansion"));
+    c.brutii = py::cast<bool>(config.attr("brutii"));
+    c.brutii_seat = opt_int(config.attr("brutii_seat"));
+    r->comps = components_of(config.attr("components"));
+    r->expansion = py::cast<bool>(tables.attr("expansion"));
+    r->card_faction = int_list(tables.attr("card_faction"));
+    r->card_kind = int_list(tables.attr("card_kind"));
+    r->card_nationality = int_list(tables.attr("card_nationality"));
+    r->card_value = int_list(tables.attr("card_value"));
+    r->card_copies = int_list(tables.attr("card_copies"));
+    for (auto l : tables.attr("card_label")) r->card_label.push_back(as_str(l));
+    for (auto f : tables.attr("faction_cards")) r->faction_cards.push_back(int_list(f));
+    r->leader_card = int_list(tables.attr("leader_card"));
+    for (auto s : tables.attr("slave_cards")) r->slave_cards.push_back(int_list(s));
+    r->assassin_card = as_int(tables.attr("assassin_card"));
+    r->regions = int_list(tables.attr("regions"));
+    for (auto s : tables.attr("spaces"))
+        r->spaces.push_back(SpaceSpec{as_int(s.attr("id")), as_int(s.attr("kind")), opt_int(s.attr("region")),
+                                      opt_int(s.attr("faction")), as_int(s.attr("slot")), as_str(s.attr("label"))});
+    for (auto s : tables.attr("region_spaces")) r->region_spaces.push_back(int_list(s));
+    for (auto s : tables.attr("faction_spaces")) r->faction_spaces.push_back(int_list(s));
+    r->coin_bowl = as_int(tables.attr("coin_bowl"));
+    register_all();
+    return r;
+}
+
+// --- the state as plain values (the fields of GameState, by their names) --------------------------------------------
+
+template <class T>
+py::list list_of(const std::vector<T>& v) {
+    py::list out;
+    for (const auto& x : v) out.append(x);
+    return out;
+}
+py::list bool_list(const std::vector<uint8_t>& v) {
+    py::list out;
+    for (auto x : v) out.append(py::bool_(x != 0));
+    return out;
+}
+py::tuple task_tuple(const Task& t) {
+    py::tuple out(1 + t.n);
+    out[0] = py::str(STEP_NAMES[t.step]);
+    for (int i = 0; i < t.n; i++) out[static_cast<size_t>(i + 1)] = py::int_(t.a[i]);
+    return out;
+}
+
+py::dict export_state(const State& st) {
+    py::dict d;
+    d["victory_card"] = st.victory_card;
+    d["round"] = st.round;
+    d["phase"] = st.phase;
+    d["start_seat"] = st.start_seat;
+    d["turn_seat"] = st.turn_seat;
+    py::list players;
+    for (const auto& p : st.players) {
+        py::dict q;
+        q["money"] = p.money;
+        q["laurels"] = p.laurels;
+        q["legions"] = p.legions;
+        q["markers"] = bool_list(p.markers);
+        q["tile"] = p.tile;
+        q["eternal_favor"] = p.eternal_favor;
+        q["temporary_favor"] = p.temporary_favor;
+        q["hand"] = list_of(p.hand);
+        q["followers"] = p.followers;
+        q["pantheon_seen"] = p.pantheon_seen;
+        q["patrons"] = p.patrons;
+        q["emperor_tiles"] = list_of(p.emperor_tiles);
+        players.append(q);
+    }
+    d["players"] = players;
+    d["controller"] = list_of(st.controller);
+    py::list sets;
+    for (const auto& s : st.sets) sets.append(list_of(s));
+    d["sets"] = sets;
+    d["first_laurel"] = bool_list(st.first_laurel);
+    py::list fields;
+    for (const auto& region : st.fields) {
+        py::list r;
+        for (const auto& f : region) r.append(list_of(f));
+        fields.append(r);
+    }
+    d["fields"] = fields;
+    d["atrium_up"] = bool_list(st.atrium_up);
+    d["spaces"] = list_of(st.spaces);
+    d["coin_bowl"] = list_of(st.coin_bowl);
+    d["colosseum"] = st.colosseum;
+    d["chariot"] = st.chariot;
+    d["proconsul"] = st.proconsul;
+    d["draw"] = list_of(st.draw);
+    d["discard"] = list_of(st.discard);
+    d["staged"] = list_of(st.staged);
+    d["contest"] = list_of(st.contest);
+    py::list pairs;
+    for (const auto& p : st.pairs) pairs.append(py::make_tuple(p.seat, p.a, p.b));
+    d["pairs"] = pairs;
+    d["bids"] = list_of(st.bids);
+    d["sacrificed"] = bool_list(st.sacrificed);
+    if (st.has_pending)
+        d["pending"] = py::make_tuple(st.pending.kind, st.pending.seat, st.pending.faction, st.pending.index);
+    else
+        d["pending"] = py::none();
+    py::list agenda;
+    for (const auto& t : st.agenda) agenda.append(task_tuple(t));
+    d["agenda"] = agenda;
+    d["chance"] = st.chance;
+    d["clock"] = st.clock;
+    d["fulfilled_since"] = list_of(st.fulfilled_since);
+    py::list winners;
+    for (int w : st.winners) winners.append(w);
+    d["winners"] = py::tuple(winners);
+    d["truncated"] = st.truncated;
+    d["officials"] = list_of(st.officials);
+    d["officials_chosen"] = bool_list(st.officials_chosen);
+    d["emperor_pile"] = list_of(st.emperor_pile);
+    d["emperor_up"] = st.emperor_up;
+    d["matrona_tiles"] = list_of(st.matrona_tiles);
+    d["augur_cards"] = list_of(st.augur_cards);
+    d["placed_this_turn"] = st.placed_this_turn;
+    d["benefit_blocked"] = bool_list(st.benefit_blocked);
+    d["brutii"] = st.brutii;
+    d["brutii_turns"] = st.brutii_turns;
+    d["brutii_revealed"] = list_of(st.brutii_revealed);
+    d["brutii_played"] = list_of(st.brutii_played);
+    d["brutii_options"] = py::make_tuple(st.brutii_options[0], st.brutii_options[1]);
+    d["veto"] = st.veto;
+    return d;
+}
+
+py::list export_events(const State& st, size_t start) {
+    py::list out;
+    for (size_t i = start; i < st.events.size(); i++) {
+        const Event& e = st.events[i];
+        out.append(py::make_tuple(e.round, e.phase, e.seat, e.text, e.private_to));
+    }
+    return out;
+}
+
+std::vector<uint8_t> u8_list(const py::handle& h) {
+    std::vector<uint8_t> out;
+    for (auto x : h) out.push_back(py::cast<bool>(x) ? 1 : 0);
+    return out;
+}
+
+int step_id(const std::string& name) {
+    for (int s = 0; s < NUM_STEPS; s++)
+        if (name == STEP_NAMES[s]) return s;
+    throw std::invalid_argument("unknown agenda step " + name);
+}
+
+// import_state(rules, d): the state of the plain values ``d`` (as export_state writes them, with "events").
+State import_state(std::shared_ptr<const Rules> rules, const py::dict& d) {
+    State st(rules);
+    st.victory_card = as_str(d["victory_card"]);
+    st.round = as_int(d["round"]);
+    st.phase = as_int(d["phase"]);
+    st.start_seat = as_int(d["start_seat"]);
+    st.turn_seat = as_int(d["turn_seat"]);
+    size_t i = 0;
+    for (auto q : d["players"]) {
+        Player& p = st.players.at(i++);
+        p.money = as_int(q["money"]);
+        p.laurels = as_int(q["laurels"]);
+        p.legions = as_int(q["legions"]);
+        p.markers = u8_list(q["markers"]);
+        p.tile = as_int(q["tile"]);
+        p.eternal_favor = py::cast<bool>(q["eternal_favor"]);
+        p.temporary_favor = py::cast<bool>(q["temporary_favor"]);
+        p.hand = int_list(q["hand"]);
+        p.followers = as_int(q["followers"]);
+        p.pantheon_seen = py::cast<bool>(q["pantheon_seen"]);
+        p.patrons = as_int(q["patrons"]);
+        p.emperor_tiles = int_list(q["emperor_tiles"]);
+    }
+    st.controller = int_list(d["controller"]);
+    st.sets.clear();
+    for (auto s : d["sets"]) st.sets.push_back(int_list(s));
+    st.first_laurel = u8_list(d["first_laurel"]);
+    st.fields.clear();
+    for (auto region : d["fields"]) {
+        std::vector<std::vector<int>> r;
+        for (auto f : region) r.push_back(int_list(f));
+        st.fields.push_back(r);
+    }
+    st.atrium_up = u8_list(d["atrium_up"]);
+    st.spaces = int_list(d["spaces"]);
+    st.coin_bowl = int_list(d["coin_bowl"]);
+    st.colosseum = as_int(d["colosseum"]);
+    st.chariot = as_int(d["chariot"]);
+    st.proconsul = as_int(d["proconsul"]);
+    st.draw = int_list(d["draw"]);
+    st.discard = int_list(d["discard"]);
+    st.staged = int_list(d["staged"]);
+    st.contest = int_list(d["contest"]);
+    for (auto p : d["pairs"]) st.pairs.push_back(PairCards{as_int(p[py::int_(0)]), as_int(p[py::int_(1)]), as_int(p[py::int_(2)])});
+    st.bids = int_list(d["bids"]);
+    st.sacrificed = u8_list(d["sacrificed"]);
+    auto pending = d["pending"];
+    st.has_pending = !pending.is_none();
+    if (st.has_pending)
+        st.pending = Pending{as_int(pending[py::int_(0)]), as_int(pending[py::int_(1)]), as_int(pending[py::int_(2)]),
+                             as_int(pending[py::int_(3)])};
+    for (auto t : d["agenda"]) {
+        auto items = py::reinterpret_borrow<py::tuple>(t);
+        Task task;
+        task.step = static_cast<int16_t>(step_id(as_str(items[0])));
+        task.n = static_cast<int8_t>(items.size() - 1);
+        if (task.n > 3) throw std::invalid_argument("agenda step with more than 3 arguments");
+        for (int k = 0; k < task.n; k++) task.a[k] = as_int(items[static_cast<size_t>(k + 1)]);
+        st.agenda.push_back(task);
+    }
+    st.chance = py::cast<uint64_t>(d["chance"]);
+    st.clock = py::cast<int64_t>(d["clock"]);
+    st.fulfilled_since.clear();
+    for (auto x : d["fulfilled_since"]) st.fulfilled_since.push_back(py::cast<int64_t>(x));
+    st.winners = int_list(d["winners"]);
+    st.truncated = py::cast<bool>(d["truncated"]);
+    st.officials = int_list(d["officials"]);
+    st.officials_chosen = u8_list(d["officials_chosen"]);
+    st.emperor_pile = int_list(d["emperor_pile"]);
+    st.emperor_up = as_int(d["emperor_up"]);
+    st.matrona_tiles = int_list(d["matrona_tiles"]);
+    st.augur_cards = int_list(d["augur_cards"]);
+    st.placed_this_turn = as_int(d["placed_this_turn"]);
+    st.benefit_blocked = u8_list(d["benefit_blocked"]);
+    st.brutii = as_int(d["brutii"]);
+    st.brutii_turns = as_int(d["brutii_turns"]);
+    st.brutii_revealed = int_list(d["brutii_revealed"]);
+    st.brutii_played = int_list(d["brutii_played"]);
+    auto options = int_list(d["brutii_options"]);
+    st.brutii_options[0] = options.at(0);
+    st.brutii_options[1] = options.at(1);
+    st.veto = as_int(d["veto"]);
+    if (d.contains("events"))
+        for (auto e : d["events"])
+            st.events.push_back(Event{as_int(e[py::int_(0)]), as_int(e[py::int_(1)]), as_int(e[py::int_(2)]),
+                                      as_str(e[py::int_(3)]), as_int(e[py::int_(4)])});
+    return st;
+}
+
+// --- the game handle -----------------------------------------------------------------------------------------------
+
+class Core {
+   public:
+    State st;
+
+    py::object pending() const {
+        if (!st.has_pending) return py::none();
+        return py::make_tuple(st.pending.kind, st.pending.seat, st.pending.faction, st.pending.index);
+    }
+    py::list legal() {
+        py::list out;
+        for (const auto& a : legal_actions(st)) out.append(py::make_tuple(a.type, a.a, a.b));
+        return out;
+    }
+    bool apply(int type, int a, int b) {
+        Action action{static_cast<int8_t>(type), a, b};
+        return apply_action(st, action);
+    }
+};
+
+}  // namespace
+
+PYBIND11_MODULE(_core, m) {
+    m.doc() = "The native core of the Tribune engine (C++); tribune_env.engine.native is its Python side.";
+    py::class_<Rules, std::shared_ptr<Rules>>(m, "Rules");
+    m.def("make_rules", [](const py::object& config, const py::object& tables) {
+        return std::const_pointer_cast<Rules>(make_rules(config, tables));
+    });
+    m.attr("STEP_NAMES") = [] {
+        py::list names;
+        for (int s = 0; s < NUM_STEPS; s++) names.append(STEP_NAMES[s]);
+        return names;
+    }();
+    py::class_<Core>(m, "Core")
+        .def_static("new",
+                    [](std::shared_ptr<Rules> rules, uint64_t seed) {
+                        Core c;
+                        c.st = new_state(rules, seed);
+                        advance(c.st);
+                        return c;
+                    })
+        .def_static("new_unadvanced",
+                    [](std::shared_ptr<Rules> rules, uint64_t seed) {
+                        Core c;
+                        c.st = new_state(rules, seed);
+                        return c;
+                    })
+        .def_static("from_fields",
+                    [](std::shared_ptr<Rules> rules, const py::dict& d) {
+                        Core c;
+                        c.st = import_state(rules, d);
+                        return c;
+                    })
+        .def("clone",
+             [](const Core& self, bool events) {
+                 Core c;
+                 if (events) {
+                     c.st = self.st;
+                 } else {  // the copy's log is empty; the original log is put back at once
+                     State& source = const_cast<State&>(self.st);
+                     std::vector<Event> log;
+                     log.swap(source.events);
+                     c.st = source;
+                     source.events.swap(log);
+                 }
+                 return c;
+             },
+             py::arg("events") = true)
+        .def("pending", &Core::pending)
+        .def("legal", &Core::legal)
+        .def("apply", &Core::apply)
+        .def("advance", [](Core& self) { advance(self.st); })
+        .def("fields", [](const Core& self) { return export_state(self.st); })
+        .def("events", [](const Core& self, size_t start) { return export_events(self.st, start); },
+             py::arg("start") = 0)
+        .def_property_readonly("num_events", [](const Core& self) { return self.st.events.size(); })
+        .def_property("logging", [](const Core& self) { return self.st.logging; },
+                      [](Core& self, bool on) { self.st.logging = on; })
+        .def_property_readonly("round", [](const Core& self) { return self.st.round; })
+        .def_property_readonly("phase", [](const Core& self) { return self.st.phase; })
+        .def_property_readonly("finished", [](const Core& self) { return self.st.finished(); })
+        .def_property_readonly("truncated", [](const Core& self) { return self.st.truncated; })
+        .def_property_readonly("winners", [](const Core& self) { return self.st.winners; })
+        .def_property_readonly("current_seat",
+                               [](const Core& self) { return self.st.has_pending ? self.st.pending.seat : -1; })
+        .def("scores", [](const Core& self) { return scores(self.st); })
+        .def("ranks", [](const Core& self) { return ranks(self.st); })
+        .def("card_counts", [](const Core& self) { return self.st.card_counts(); });
+}

@@ -1,0 +1,246 @@
+"""The native core (C++, ``tribune_env._core``): which engine runs, and how states cross between the two.
+
+The Python engine is the specification; the native core mirrors it field for field (native/src/core.hpp) and is
+proved identical by lockstep tests (tests/native). ``TRIBUNE_ENGINE`` chooses the engine of new games:
+
+* unset (or ``auto``): the native core where it is built, else the Python engine;
+* ``python``: the Python engine;
+* ``native``: the native core; :func:`require_native` exits with status 2 and one line when it is not built.
+
+States cross as plain values (the fields of :class:`GameState` by name): :func:`fields_of` and :func:`state_of`.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from functools import cache
+from typing import Any
+
+from tribune_env.engine.actions import (
+    COMMIT,
+    DECLINE,
+    Action,
+    Assassinate,
+    Bid,
+    ChooseActionCard,
+    ChooseFaction,
+    ChooseOfficial,
+    ChooseOption,
+    ChooseRegion,
+    ChooseTile,
+    Commit,
+    Decline,
+    PickCard,
+    PlaceFollower,
+    bid,
+    choose_action_card,
+    choose_faction,
+    choose_official,
+    choose_option,
+    choose_region,
+    choose_tile,
+    pick_card,
+    place_follower,
+)
+from tribune_env.engine.config import GameConfig
+from tribune_env.engine.decisions import DecisionKind, Pending, Phase
+from tribune_env.engine.state import Event, GameState, PlayerState
+from tribune_env.engine.tables import tables_for
+
+ENGINE_ENV = "TRIBUNE_ENGINE"
+ENGINES = ("auto", "python", "native")
+
+try:  # the compiled core is optional: an install without a C++ compiler runs the Python engine
+    from tribune_env import _core as core_module  # type: ignore[attr-defined]
+
+    BUILD_ERROR = ""
+except ImportError as err:  # not built, or built for another Python
+    core_module = None
+    BUILD_ERROR = str(err)
+
+
+def built() -> bool:
+    """Whether the native core is built and importable."""
+    return core_module is not None
+
+
+def engine_choice() -> str:
+    """``TRIBUNE_ENGINE`` read now: ``auto``, ``python`` or ``native`` (ValueError names a bad value)."""
+    value = os.environ.get(ENGINE_ENV, "").strip().lower() or "auto"
+    if value not in ENGINES:
+        raise ValueError(f"{ENGINE_ENV}: expected one of {', '.join(ENGINES)}, got {value!r}")
+    return value
+
+
+def use_native() -> bool:
+    """Whether new games run on the native core (``TRIBUNE_ENGINE`` and whether it is built)."""
+    choice = engine_choice()
+    if choice == "python":
+        return False
+    if choice == "native" and not built():
+        require_native()
+    return built()
+
+
+def require_native() -> None:
+    """Exit with status 2 and one line when the native core is not built (``TRIBUNE_ENGINE=native``)."""
+    if not built():
+        print(
+            f"tribune: {ENGINE_ENV}=native, but the native core is not built ({BUILD_ERROR or 'no module'}); "
+            "reinstall with a C++ compiler (pip install -e .) or unset it",
+            file=sys.stderr,
+        )
+        raise SystemExit(2)
+
+
+def engine_name() -> str:
+    """The engine new games run on now: ``"native"`` or ``"python"``."""
+    return "native" if use_native() else "python"
+
+
+@cache
+def rules_for(config: GameConfig) -> Any:
+    """The native core's rules of ``config`` (its options, component numbers and tables), made once per config."""
+    assert core_module is not None
+    return core_module.make_rules(config, tables_for(config.components, config.expansion))
+
+
+# --- actions: (type, a, b) in the order of native/src/core.hpp ActionType ---------------------------------------------
+
+ACTION_TYPES: tuple[type, ...] = (
+    PlaceFollower,
+    PickCard,
+    Commit,
+    Decline,
+    Bid,
+    ChooseOption,
+    ChooseFaction,
+    Assassinate,
+    ChooseTile,
+    ChooseOfficial,
+    ChooseActionCard,
+    ChooseRegion,
+)
+_TYPE_ID = {cls: i for i, cls in enumerate(ACTION_TYPES)}
+
+
+def action_tuple(action: Action) -> tuple[int, int, int]:
+    """The native form of a typed action (KeyError for anything else than an engine action)."""
+    kind = _TYPE_ID[type(action)]
+    if isinstance(action, Assassinate):
+        return kind, action.seat, action.faction
+    fields = action.__dataclass_fields__
+    if not fields:
+        return kind, 0, 0
+    (name,) = fields
+    return kind, getattr(action, name), 0
+
+
+_MAKERS = (
+    lambda a, b: place_follower(a),
+    lambda a, b: pick_card(a),
+    lambda a, b: COMMIT,
+    lambda a, b: DECLINE,
+    lambda a, b: bid(a),
+    lambda a, b: choose_option(a),
+    lambda a, b: choose_faction(a),
+    lambda a, b: Assassinate(a, b),
+    lambda a, b: choose_tile(a),
+    lambda a, b: choose_official(a),
+    lambda a, b: choose_action_card(a),
+    lambda a, b: choose_region(a),
+)
+
+
+def action_of(native: tuple[int, int, int]) -> Action:
+    """The typed action of a native ``(type, a, b)`` (shared instances where the engine shares them)."""
+    kind, a, b = native
+    action: Action = _MAKERS[kind](a, b)
+    return action
+
+
+def pending_of(native: tuple[int, int, int, int] | None) -> Pending | None:
+    if native is None:
+        return None
+    kind, seat, faction, index = native
+    return Pending(DecisionKind(kind), seat, faction, index)
+
+
+# --- states as plain values ---------------------------------------------------------------------------------------------
+
+_PLAYER_FIELDS = (
+    "money",
+    "laurels",
+    "legions",
+    "markers",
+    "tile",
+    "eternal_favor",
+    "temporary_favor",
+    "hand",
+    "followers",
+    "pantheon_seen",
+    "patrons",
+    "emperor_tiles",
+)
+_COPIED = (
+    "victory_card", "round", "start_seat", "turn_seat", "controller", "first_laurel", "atrium_up", "spaces",
+    "coin_bowl", "colosseum", "chariot", "proconsul", "draw", "discard", "staged", "contest", "bids", "sacrificed",
+    "chance", "clock", "fulfilled_since", "truncated", "officials", "officials_chosen", "emperor_pile", "emperor_up",
+    "matrona_tiles", "augur_cards", "placed_this_turn", "benefit_blocked", "brutii", "brutii_turns",
+    "brutii_revealed", "brutii_played", "veto",
+)  # fmt: skip
+
+
+def fields_of(state: GameState, events: bool = True) -> dict[str, Any]:
+    """The fields of ``state`` as plain values, as the native core reads and writes them."""
+    out: dict[str, Any] = {name: _plain(getattr(state, name)) for name in _COPIED}
+    out["phase"] = int(state.phase)
+    out["players"] = [{name: _plain(getattr(p, name)) for name in _PLAYER_FIELDS} for p in state.players]
+    out["sets"] = [list(s) for s in state.sets]
+    out["fields"] = [[list(f) for f in region] for region in state.fields]
+    out["pairs"] = [tuple(p) for p in state.pairs]
+    pending = state.pending
+    out["pending"] = None if pending is None else (int(pending.kind), pending.seat, pending.faction, pending.index)
+    out["agenda"] = [tuple(t) for t in state.agenda]
+    out["winners"] = tuple(state.winners)
+    out["brutii_options"] = tuple(state.brutii_options)
+    if events:
+        out["events"] = [tuple(e) for e in state.events]
+    return out
+
+
+def _plain(value: Any) -> Any:
+    return list(value) if isinstance(value, list) else value
+
+
+def state_of(core: Any, config: GameConfig) -> GameState:
+    """A Python :class:`GameState` equal to the native game ``core`` (its log included)."""
+    fields = core.fields()
+    state = GameState(config)
+    for name in _COPIED:
+        setattr(state, name, fields[name])
+    state.phase = Phase(fields["phase"])
+    players = []
+    n_cards, n_factions = state.tables.num_card_types, len(state.tables.faction_cards)
+    for values in fields["players"]:
+        player = PlayerState(n_cards, n_factions)
+        for name in _PLAYER_FIELDS:
+            setattr(player, name, values[name])
+        players.append(player)
+    state.players = players
+    state.sets = fields["sets"]
+    state.fields = fields["fields"]
+    state.pairs = fields["pairs"]
+    state.pending = pending_of(fields["pending"])
+    state.agenda = fields["agenda"]
+    state.winners = fields["winners"]
+    state.brutii_options = list(fields["brutii_options"])
+    state.events = [Event(*e) for e in core.events()]
+    return state
+
+
+def core_of(state: GameState) -> Any:
+    """A native game equal to ``state`` (its log included)."""
+    assert core_module is not None
+    return core_module.Core.from_fields(rules_for(state.config), fields_of(state))
