@@ -35,6 +35,7 @@ from tribune_env.data import (
 )
 from tribune_env.data.schema import KeyedEnum
 from tribune_env.engine.actions import OPTIONS
+from tribune_env.engine.agenda_shape import agenda_problem
 from tribune_env.engine.brutii_ops import CARDS_OPTION, OPTION_OF, OPTION_PHASE, TAKEOVER_OPTION
 from tribune_env.engine.config import GameConfig, config_fields, config_from_dict, document_config
 from tribune_env.engine.decisions import BASE_DECISION_KINDS, BASE_PHASES, DecisionKind, Pending, Phase, TakeoverRole
@@ -1089,6 +1090,9 @@ def _check_agenda(state: GameState, r: _Reader) -> None:
             raise r.fail(f"agenda[{i}]", f"{list(task)}: {problem}")
     if state.phase is not Phase.SETUP:
         _check_skeleton(state, r)
+    shape = agenda_problem(state)
+    if shape:
+        raise r.fail("agenda", f"no game reaches this agenda: {shape}")
 
 
 def _check_skeleton(state: GameState, r: _Reader) -> None:
