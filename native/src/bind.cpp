@@ -4,7 +4,11 @@
 // (tribune_env/engine/native.py) turns them into the engine's objects (GameState, Pending, Event, typed actions).
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+#include <pybind11/numpy.h>
 
+#include <optional>
+
+#include "codec.hpp"
 #include "engine.hpp"
 
 namespace py = pybind11;
@@ -415,6 +419,110 @@ class Core {
     }
 };
 
+// --- the codec (codec.cpp: tribune_env.codec's ActionCodec and ObservationEncoder); written by the codec porter ------
+//
+// _core.ActionCodec(components, space, bid_cap) and _core.ObservationEncoder(components, round_limit, space): built
+// from the Python Components, a Space (or its name) and the Python codec's bid_cap / the config's round_limit. They
+// read a Core's state directly and write into the caller's numpy buffers (no Python object per decision).
+
+Space space_of(const py::handle& space) {
+    std::string name = as_str(space);  // Space is a StrEnum: str() is its value
+    if (name == "base") return Space::BASE;
+    if (name == "expansion") return Space::EXPANSION;
+    throw std::invalid_argument("space: expected a Space (base, expansion), got " + name);
+}
+
+py::list rows_of(const std::vector<std::tuple<std::string, int, int>>& rows) {
+    py::list out;
+    for (const auto& [name, start, size] : rows) out.append(py::make_tuple(name, start, size));
+    return out;
+}
+
+template <class T>
+T* buffer_of(py::array_t<T, py::array::c_style>& out, py::ssize_t size, const char* what) {
+    if (out.ndim() != 1 || out.shape(0) != size)
+        throw std::invalid_argument(cat(what, ": expected a contiguous 1-d array of ", static_cast<long long>(size),
+                                        " entries"));
+    return out.mutable_data();
+}
+
+void bind_codec(py::module_& m) {
+    py::register_exception<ActionDecodeError>(m, "ActionDecodeError", PyExc_ValueError);
+    py::class_<ActionCodec>(m, "ActionCodec")
+        .def(py::init([](const py::object& components, const py::object& space, int bid_cap) {
+                 return ActionCodec(components_of(components), space_of(space), bid_cap);
+             }),
+             py::arg("components"), py::arg("space"), py::arg("bid_cap"))
+        .def_readonly("n", &ActionCodec::n)
+        .def("blocks",
+             [](const ActionCodec& c) {
+                 std::vector<std::tuple<std::string, int, int>> rows;
+                 for (const auto& b : c.blocks) rows.emplace_back(b.name, b.start, b.size);
+                 return rows_of(rows);
+             })
+        .def("encode",
+             [](const ActionCodec& c, int type, int a, int b, int seat, int num_players) {
+                 return c.encode(Action{static_cast<int8_t>(type), a, b}, seat, num_players);
+             })
+        .def("decode",
+             [](const ActionCodec& c, long long index, int seat, int num_players) {
+                 Action a = c.decode(index, seat, num_players);
+                 return py::make_tuple(static_cast<int>(a.type), a.a, a.b);
+             })
+        // the mask of ``actions`` ((type, a, b) tuples) for ``seat`` into ``out`` (uint8 or int8, length n)
+        .def("mask_of",
+             [](const ActionCodec& c, const py::iterable& actions, int seat, int num_players,
+                py::array_t<uint8_t, py::array::c_style>& out) {
+                 std::vector<Action> list;
+                 for (auto t : actions)
+                     list.push_back(Action{static_cast<int8_t>(as_int(t[py::int_(0)])), as_int(t[py::int_(1)]),
+                                           as_int(t[py::int_(2)])});
+                 c.mask(list.data(), static_cast<int>(list.size()), seat, num_players, buffer_of(out, c.n, "out"));
+             })
+        // the mask of the pending decision of ``core`` for its deciding seat into ``out``; returns that seat (-1: none)
+        .def("mask",
+             [](const ActionCodec& c, Core& core, py::array_t<uint8_t, py::array::c_style>& out) {
+                 return c.legal_mask(core.st, buffer_of(out, c.n, "out"));
+             })
+        .def("legal_indices", [](const ActionCodec& c, Core& core) {
+            const auto& legal = legal_actions(core.st);
+            std::vector<int32_t> out(legal.size());
+            int seat = core.st.has_pending ? core.st.pending.seat : 0;
+            out.resize(static_cast<size_t>(
+                c.indices(legal.data(), static_cast<int>(legal.size()), seat, core.st.num_players(), out.data())));
+            return out;
+        });
+    py::class_<ObservationEncoder>(m, "ObservationEncoder")
+        .def(py::init([](const py::object& components, int round_limit, const py::object& space) {
+                 return ObservationEncoder(components_of(components), round_limit, space_of(space));
+             }),
+             py::arg("components"), py::arg("round_limit"), py::arg("space"))
+        .def_readonly("size", &ObservationEncoder::size)
+        // (name, start, size) of every piece, then of every per-player field of slot 0 (layout_rows without meanings)
+        .def("layout",
+             [](const ObservationEncoder& e) {
+                 std::vector<std::tuple<std::string, int, int>> rows;
+                 for (const auto& p : e.pieces) rows.emplace_back(p.name, p.start, p.size);
+                 for (const auto& p : e.player_fields)
+                     rows.emplace_back("players[0]." + p.name, e.player_offsets[0] + p.start, p.size);
+                 return rows_of(rows);
+             })
+        .def("high", [](const ObservationEncoder& e) {
+            return py::array_t<float>(static_cast<py::ssize_t>(e.high.size()), e.high.data());
+        })
+        // the observation of ``seat`` into ``out`` (float32, length size), or a new array without ``out``
+        .def("encode",
+             [](const ObservationEncoder& e, const Core& core, int seat,
+                std::optional<py::array_t<float, py::array::c_style>> out) {
+                 if (seat < 0 || seat >= core.st.num_players())
+                     throw std::invalid_argument(cat("seat must be in 0..", core.st.num_players() - 1, ", got ", seat));
+                 py::array_t<float, py::array::c_style> row = out ? *out : py::array_t<float, py::array::c_style>(e.size);
+                 e.encode(core.st, seat, buffer_of(row, e.size, "out"));
+                 return row;
+             },
+             py::arg("core"), py::arg("seat"), py::arg("out") = py::none());
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_core, m) {
@@ -483,4 +591,5 @@ PYBIND11_MODULE(_core, m) {
         .def("scores", [](const Core& self) { return scores(self.st); })
         .def("ranks", [](const Core& self) { return ranks(self.st); })
         .def("card_counts", [](const Core& self) { return self.st.card_counts(); });
+    bind_codec(m);  // the codec block (codec.cpp) above
 }
