@@ -1,0 +1,154 @@
+"""The native codec (native/src/codec.cpp) against tribune_env.codec: the same layouts, action ids, masks and
+observation rows, byte for byte, on random positions of every rule set and both spaces.
+
+Each position of a Python game is copied into a native core (``Core.from_fields``), so a difference here is the
+codec's, not the engine's; the lockstep tests cover the engine. One quick game per rule set runs in the quick tier,
+more under ``slow``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tribune_env.codec import BID_CAP, ActionCodec, ActionDecodeError, ObservationEncoder, Space
+from tribune_env.data import default_components
+from tribune_env.engine import native
+from tribune_env.engine.config import GameConfig
+from tribune_env.engine.game import Game
+from tribune_env.engine.state import GameState
+
+pytestmark = pytest.mark.skipif(not native.built(), reason=f"the native core is not built ({native.BUILD_ERROR})")
+
+COMPONENTS = default_components()
+
+
+def core_module() -> Any:
+    """The compiled module (``tribune_env._core``)."""
+    return importlib.import_module("tribune_env._core")
+
+
+def native_codec(space: Space) -> Any:
+    return core_module().ActionCodec(COMPONENTS, space, BID_CAP)
+
+
+def native_encoder(space: Space, round_limit: int) -> Any:
+    return core_module().ObservationEncoder(COMPONENTS, round_limit, space)
+
+
+def core_of(state: GameState) -> Any:
+    """A native core holding ``state`` (its fields copied)."""
+    return native.core_of(state)
+
+
+@pytest.mark.parametrize("space", list(Space))
+@pytest.mark.parametrize("round_limit", [60, 17])
+def test_layout_is_pythons(space: Space, round_limit: int) -> None:
+    """Pieces, per-player fields, bounds and action blocks come out of the same derivation."""
+    py_enc = ObservationEncoder(COMPONENTS, round_limit, space)
+    enc = native_encoder(space, round_limit)
+    assert enc.size == py_enc.size
+    assert enc.layout() == [tuple(row[:3]) for row in py_enc.layout_rows()]
+    assert np.array_equal(enc.high(), py_enc.high)
+    py_codec = ActionCodec(COMPONENTS, space=space)
+    codec = native_codec(space)
+    assert codec.n == py_codec.n
+    assert codec.blocks() == [(b.name, b.start, b.size) for b in py_codec.blocks]
+
+
+def test_base_encoder_refuses_an_expansion_game() -> None:
+    """As in Python, the base observation has no entries for an expansion game (ValueError)."""
+    game = Game.new(GameConfig(players=3, expansion=True), seed=1)
+    with pytest.raises(ValueError, match="expansion encoder"):
+        native_encoder(Space.BASE, 60).encode(core_of(game.state), 0)
+
+
+def test_a_difference_is_seen() -> None:
+    """The comparison can fail: another seat's row differs from this seat's."""
+    game = Game.new(GameConfig(players=4), seed=3)
+    rng = random.Random(3)
+    for _ in range(40):
+        game.apply(rng.choice(game.legal_actions()))
+    py_enc = ObservationEncoder(COMPONENTS, 60, Space.BASE)
+    rows = [native_encoder(Space.BASE, 60).encode(core_of(game.state), seat) for seat in range(4)]
+    assert rows[0].tobytes() == py_enc.encode(game.state, 0).tobytes()
+    assert rows[1].tobytes() != py_enc.encode(game.state, 0).tobytes()
+
+
+def check_position(state: GameState, space: Space, round_limit: int, legal: list[Any]) -> None:
+    """Every seat's row, the mask of the seat to act, each legal action's id and the decoding of every id."""
+    py_enc = ObservationEncoder(COMPONENTS, round_limit, space)
+    py_codec = ActionCodec(COMPONENTS, space=space)
+    enc, codec = native_encoder(space, round_limit), native_codec(space)
+    core = core_of(state)
+    n = state.num_players
+    out = np.empty(enc.size, dtype=np.float32)
+    for seat in range(n):
+        want = py_enc.encode(state, seat)
+        got = enc.encode(core, seat, out)
+        if got.tobytes() != want.tobytes():
+            bad = int(np.nonzero(got != want)[0][0])
+            name = next(row[0] for row in reversed(py_enc.layout_rows()) if row[1] <= bad)
+            raise AssertionError(f"seat {seat}: entry {bad} ({name}) python {want[bad]} native {got[bad]}")
+    if state.pending is None:
+        return
+    seat = state.pending.seat
+    mask = np.empty(codec.n, dtype=np.uint8)
+    codec.mask_of([native.action_tuple(a) for a in legal], seat, n, mask)
+    assert np.array_equal(mask, py_codec.mask(legal, seat, n).astype(np.uint8))
+    assert codec.mask(core, mask) == seat  # the native legal choices of the copied position
+    assert np.array_equal(mask, py_codec.mask(legal, seat, n).astype(np.uint8))
+    for action in legal:
+        assert codec.encode(*native.action_tuple(action), seat, n) == py_codec.encode(action, seat, n)
+    for index in range(py_codec.n):
+        try:
+            want_action = native.action_tuple(py_codec.decode(index, seat, n))
+        except ActionDecodeError as err:
+            with pytest.raises(ValueError, match=str(err)):
+                codec.decode(index, seat, n)
+            continue
+        assert codec.decode(index, seat, n) == want_action
+
+
+CONFIGS = [  # (rules, players, space, point variant, round limit)
+    ("base", 4, Space.BASE, False, 60),
+    ("base", 2, Space.BASE, True, 60),
+    ("base", 3, Space.EXPANSION, False, 60),
+    ("expansion", 4, Space.EXPANSION, False, 60),
+    ("expansion", 2, Space.EXPANSION, True, 20),
+    ("brutii", 6, Space.EXPANSION, False, 60),
+    ("brutii", 5, Space.EXPANSION, True, 60),
+]
+
+
+def play(rules: str, players: int, space: Space, point_variant: bool, round_limit: int, seed: int, every: int) -> int:
+    """One random game on the Python engine, every ``every``-th position (and the last) checked; returns the count."""
+    config = GameConfig.for_rules(rules, players=players, point_variant=point_variant, round_limit=round_limit)
+    game = Game.new(config, seed=seed)
+    rng = random.Random(seed)
+    checked = step = 0
+    while True:
+        legal = [] if game.is_over else game.legal_actions()
+        if step % every == 0 or game.is_over:
+            check_position(game.state, space, round_limit, legal)
+            checked += 1
+        if game.is_over:
+            return checked
+        game.apply(rng.choice(legal))
+        step += 1
+
+
+@pytest.mark.parametrize(("rules", "players", "space", "point_variant", "round_limit"), CONFIGS)
+def test_random_positions(rules: str, players: int, space: Space, point_variant: bool, round_limit: int) -> None:
+    assert play(rules, players, space, point_variant, round_limit, seed=players, every=9) > 20
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("rules", "players", "space", "point_variant", "round_limit"), CONFIGS)
+def test_random_positions_long(rules: str, players: int, space: Space, point_variant: bool, round_limit: int) -> None:
+    for seed in range(100, 105):
+        play(rules, players, space, point_variant, round_limit, seed=seed, every=1)
