@@ -125,15 +125,18 @@ CONFIGS = [  # (rules, players, space, point variant, round limit)
 ]
 
 
-def play(rules: str, players: int, space: Space, point_variant: bool, round_limit: int, seed: int, every: int) -> int:
-    """One random game on the Python engine, every ``every``-th position (and the last) checked; returns the count."""
+def play(
+    rules: str, players: int, space: Space, point_variant: bool, round_limit: int, seed: int, every: int, most: int = 0
+) -> int:
+    """One random game on the Python engine, every ``every``-th position (and the last) checked, at most ``most``
+    of them (0: all) before the last; returns the count."""
     config = GameConfig.for_rules(rules, players=players, point_variant=point_variant, round_limit=round_limit)
     game = Game.new(config, seed=seed)
     rng = random.Random(seed)
     checked = step = 0
     while True:
         legal = [] if game.is_over else game.legal_actions()
-        if step % every == 0 or game.is_over:
+        if (step % every == 0 and (not most or checked < most)) or game.is_over:
             check_position(game.state, space, round_limit, legal)
             checked += 1
         if game.is_over:
@@ -144,7 +147,7 @@ def play(rules: str, players: int, space: Space, point_variant: bool, round_limi
 
 @pytest.mark.parametrize(("rules", "players", "space", "point_variant", "round_limit"), CONFIGS)
 def test_random_positions(rules: str, players: int, space: Space, point_variant: bool, round_limit: int) -> None:
-    assert play(rules, players, space, point_variant, round_limit, seed=players, every=9) > 20
+    assert play(rules, players, space, point_variant, round_limit, seed=players, every=9, most=40) > 20
 
 
 @pytest.mark.slow
@@ -152,3 +155,49 @@ def test_random_positions(rules: str, players: int, space: Space, point_variant:
 def test_random_positions_long(rules: str, players: int, space: Space, point_variant: bool, round_limit: int) -> None:
     for seed in range(100, 105):
         play(rules, players, space, point_variant, round_limit, seed=seed, every=1)
+
+
+def lockstep_rows(rules: str, players: int, space: Space, seed: int) -> int:
+    """One game stepped on both engines: at every decision the native rows of every seat and the native mask of
+    the seat to act (from the native engine's own state) equal Python's; returns the decisions compared."""
+    config = GameConfig.for_rules(rules, players=players)
+    game = Game.new(config, seed=seed)
+    core = native.new_core(config, seed)
+    py_enc, enc = ObservationEncoder(COMPONENTS, config.round_limit, space), native_encoder(space, config.round_limit)
+    py_codec, codec = ActionCodec(COMPONENTS, space=space), native_codec(space)
+    rng = random.Random(seed)
+    out = np.empty(enc.size, dtype=np.float32)
+    mask = np.empty(codec.n, dtype=np.uint8)
+    decisions = 0
+    while True:
+        for seat in range(players):
+            assert enc.encode(core, seat, out).tobytes() == py_enc.encode(game.state, seat).tobytes(), (decisions, seat)
+        if game.is_over:
+            assert codec.mask(core, mask) == -1 and not mask.any()
+            return decisions
+        legal = game.legal_actions()
+        seat = game.current_seat
+        assert codec.mask(core, mask) == seat
+        assert np.array_equal(mask, py_codec.mask(legal, seat, players).astype(np.uint8)), decisions
+        action = rng.choice(legal)
+        game.apply(action)
+        assert core.apply(*native.action_tuple(action))
+        decisions += 1
+
+
+@pytest.mark.parametrize(("rules", "players", "space"), [("base", 3, Space.BASE), ("brutii", 5, Space.EXPANSION)])
+def test_lockstep_rows(rules: str, players: int, space: Space) -> None:
+    assert lockstep_rows(rules, players, space, seed=11) > 100
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("rules", "players", "space"),
+    [("base", p, Space.BASE) for p in (2, 3, 4, 5)]
+    + [("base", 4, Space.EXPANSION)]
+    + [("expansion", p, Space.EXPANSION) for p in (2, 3, 4, 5)]
+    + [("brutii", p, Space.EXPANSION) for p in (5, 6)],
+)
+def test_lockstep_rows_long(rules: str, players: int, space: Space) -> None:
+    for seed in range(20, 24):
+        lockstep_rows(rules, players, space, seed)
