@@ -227,7 +227,9 @@ BOARD_ONLY = "draw pile"
 def test_the_terminal_shows_the_summary_not_the_board() -> None:
     out = io.StringIO()
     config = GameConfig(players=3, round_limit=2)
-    session = HumanGame(config, ["random", "random"], seat=1, seed=3, input_stream=Lines(), output=out, width=1000)
+    session = HumanGame(
+        config, ["random", "random"], seat=1, seed=3, input_stream=Lines("1", "1", "d"), output=out, width=1000
+    )
     assert session.play() == 0
     text = out.getvalue()
     before_end = text[: text.rfind("=" * 100)]  # the final board follows the last separator

@@ -92,7 +92,7 @@ def test_scripted_game_with_invalid_input_completes() -> None:
     assert "There is no choice 0; choose from 1 to" in text
     assert "There is no choice 999" in text
     assert "Commands:" in text and "Your hand: " in text
-    assert "Your decision, P1" in text and "Set-up: discard a card" in text and "   1. discard " in text
+    assert "Your decision, P1" in text and "Set-up: discard a card" in text and "Discard:\n   1. " in text
     assert "You: discard " in text and "You: place a follower on " in text
     assert "Game over" in text and "Final result:" in text and "rank 1: P" in text
     assert "Traceback" not in text
@@ -132,9 +132,10 @@ def test_bids_take_an_amount() -> None:
 
 def test_end_of_input_and_quit_leave_cleanly() -> None:
     status, text, _ = session(["1", "1", "abc"], then=None)
-    assert status == 0 and "Leaving the game (end of input)" in text and "Traceback" not in text
+    assert status == 0 and "\nEnd of input: you left the game in round " in text and "Traceback" not in text
     status, text, _ = session(["1", "quit"], then=None)
-    assert status == 0 and "Leaving the game (you left the game)" in text
+    assert status == 0 and text.endswith("\nYou left the game in round 0. Goodbye.\n")  # issue 38: no echo
+    assert "Leaving the game" not in text and "(you left the game)" not in text
 
 
 def test_private_lines_of_others_are_not_shown() -> None:
@@ -164,7 +165,7 @@ def test_cli_play(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
     monkeypatch.setattr("sys.stdin", Script([], then=None))  # default opponents; end of input at once
     assert main(["play", "--players", "2", "--round-limit", "1"]) == 0
     out = capsys.readouterr().out
-    assert "P1 heuristic" in out and "Leaving the game (end of input)" in out
+    assert "P1 heuristic" in out and "End of input: you left the game in round " in out
     assert main(["play", "nosuchagent", "--players", "3"]) == 2
     assert "tribune: error: unknown agent 'nosuchagent'" in capsys.readouterr().err
     assert main(["play", "random", "--players", "9"]) == 2
@@ -206,7 +207,7 @@ RAW_ACTION = re.compile(
     r"\b(ChooseTile|ChooseOfficial|ChooseOption|ChooseFaction|PickCard|Commit|Decline|Assassinate)\("
 )
 #: choices a curious player tends to take: they lead into the expansion's decisions
-CURIOUS = ("refugium", "basilica", "capitoleum", "patron", "pairs:", "claim the favor", "choose the ", "Assassin")
+CURIOUS = ("Refugium", "Basilica", "Capitoleum", "patron", "pairs", "claim the favor", "choose the ", "Assassin")
 
 
 class BaseOnly(RandomAgent):
@@ -251,6 +252,27 @@ def check_layout(screen: str, width: int, config: GameConfig) -> None:
         assert not WRONG_PLURAL.search(shown), shown
 
 
+_ITEM = re.compile(r"(?<!\S)(\d+)\. (.*?)(?=\s{2,}\d+\. |$)")
+
+
+def listed_choices(question: str) -> list[tuple[str, str]]:
+    """The numbered choices of a question as (number, words): several may share a line, under the heading of their
+    group (``Place a follower on:``, ``Discard:``) and after the group's name (``Forum``, ``Faction fields``),
+    which are part of their words here."""
+    found: list[tuple[str, str]] = []
+    heading = group = ""
+    for line in question.splitlines():
+        first = re.search(r"(?<!\S)\d+\. ", line)
+        if first is None:
+            if line.endswith(":") and not line.startswith(" "):
+                heading = line
+            continue
+        if line[: first.start()].strip():
+            group = line[: first.start()].strip()
+        found += [(n, f"{heading} {group} {words}") for n, words in _ITEM.findall(line[first.start() :])]
+    return found
+
+
 class Person:
     """A scripted person: reads the last question on the screen and types a number from its list (a bid from its
     range), preferring :data:`CURIOUS` choices; every ``every``-th answer first tries something invalid."""
@@ -276,7 +298,7 @@ class Person:
         bids = re.search(r"Bid a number of denarii: from (\d+) to (\d+)", question)
         if bids:
             return f"{self.rng.randint(int(bids[1]), int(bids[2]))}\n"
-        choices = re.findall(r"^ +(\d+)\. (.*)$", question, re.M)
+        choices = listed_choices(question)
         assert choices, f"no numbered choices in the question:\n{question}"
         liked = [n for n, text in choices if any(word in text for word in self.prefer)]
         if liked and self.rng.random() < 0.7:
@@ -322,8 +344,8 @@ def test_whole_expansion_games_ask_every_expansion_decision_in_words() -> None:
     # R33: the Refugium's option names and its staged slaves
     labels = option_labels(GameConfig(expansion=True).components, DecisionKind.REFUGIUM_OPTION, -1)
     assert labels is not None and any(f". {label}" in text for label in labels)
-    assert re.search(r"\d\. add to the patron set: (Nubian|Germanian|Greek) slave \d", text)
-    assert re.search(r"\d\. add to your pairs: (Germanian|Greek) slave \d", text)
+    assert re.search(r"Add to the patron set:\n +\d+\. (Nubian|Germanian|Greek) slave \d", text)
+    assert re.search(r"Add to your pairs:\n +\d+\. (Germanian|Greek) slave \d", text)
     assert re.search(r"Chosen so far: (Nubian|Germanian|Greek) slave \d", text)
     assert DECISIONS[DecisionKind.REFUGIUM_PAIRS].decline_words in text
     # R34: emperor tiles by their id and requirements
@@ -336,7 +358,7 @@ def test_whole_expansion_games_ask_every_expansion_decision_in_words() -> None:
     assert "you draw 3 cards and discard 1 of them" in text  # Augur, R39
     # R38, R39: the Tribunus Plebis names factions, the Augur's drawn cards are discarded by name
     assert re.search(r"Tribunus Plebis: .*\n(.*\n)*? +\d\. choose [A-Z]", text)
-    assert re.search(r"Augur: .*\n +1\. discard [A-Z]", text)
+    assert re.search(r"Augur: .*\nDiscard:\n +1\. [A-Z]", text)
     # slave and assassin cards are named like any card in hands and lists (R30)
     assert re.search(r"Your hand: .*(slave|Assassin)", text)
 
@@ -389,9 +411,7 @@ def test_an_assassin_in_a_take_over_is_explained_and_shown_staged() -> None:
     check_layout(out.getvalue(), NARROW, game.config)
     text = session.transcript.getvalue()
     protected = game.config.components.expansion.assassins.protected  # type: ignore[union-attr]
-    assert (
-        f"add to your set: Assassin (removes the highest card of the set to beat, never one of its {protected}" in text
-    )
+    assert f"Assassin (removes the highest card of the set to beat, never one of its {protected}" in text
     assert "You: add to your set: Assassin" in text
     assert re.search(r"Chosen so far: .*Assassin", text)
     assert "Game over" in text and not RAW_ACTION.search(text)
@@ -555,4 +575,6 @@ def test_replay_names_the_brutii_rule_set(tmp_path: Path, capsys: pytest.Capture
     assert capsys.readouterr().out.startswith("2 stored game(s) of expansion games with the Brutii\n")
     assert replay_cli([str(path), "--game", str(records[0].game_id)]) == 0
     out = capsys.readouterr().out
-    assert "rounds, expansion game with the Brutii; config" in out and "is the Brutii" in out
+    assert (
+        "rounds; 5 players, with the expansion and the Brutii (the Brutii at seat P" in out and "is the Brutii" in out
+    )

@@ -6,14 +6,17 @@ game's start (:func:`tribune_arena.human.explain.start_lines`: the others' set-u
 later one a compact summary of what changed since the last one (money, laurels, legions, placements, take-overs,
 own cards by name: :func:`tribune_arena.human.explain.changes_since`), a one-line progress summary on the victory
 card when it changed, the decision in words, in a take-over the set built so far and the set to beat, and the legal
-choices numbered 1..k, each with its cost and effect in words (bids: the range of amounts and what is at stake).
-Every line fits the terminal's width (:func:`fit`: long choices wrap with a hanging indent), and no internal id
-is shown: the log and the text board go through :func:`tribune_arena.human.explain.person_text`. The words come
-from :mod:`tribune_arena.human.explain`, which the web app shares. A number
-picks; ``help``, ``board`` (the whole board as the seat sees it), ``goal`` (the victory card and everybody's
-progress), ``recent`` (the log lines since the last decision), ``log``, ``hand``, ``choices`` and ``quit`` are
-commands. Anything else gets a helpful message and the question again; end of input leaves the game cleanly.
-Input and output are injectable streams.
+choices numbered 1..k, grouped compactly (:func:`choice_lines`: under a heading such as "Place a follower on:", the
+choices of one region, of the faction fields or the cards of a hand side by side in columns); bids: the range of
+amounts and what is at stake. A decision takes at most :data:`SCREEN_LINES` (45) lines of 100 columns (issue 38):
+a summary too long for the rest is cut, its last line pointing to the ``changes`` command. Each choice's cost and
+effect come on request (``d N``; ``d`` alone: all of them). Every line fits the terminal's width (:func:`fit`: long
+choices wrap with a hanging indent), and no internal id is shown: the log and the text board go through
+:func:`tribune_arena.human.explain.person_text`. The words come from :mod:`tribune_arena.human.explain`, which the
+web app shares. A number picks; ``help``, ``d N``, ``board`` (the whole board as the seat sees it), ``goal`` (the
+victory card and everybody's progress), ``changes``, ``recent`` (the log lines since the last decision), ``log``,
+``hand``, ``choices`` and ``quit`` are commands. Anything else gets a helpful message and the question again; end
+of input leaves the game cleanly. Input and output are injectable streams.
 
 With ``--expansion`` every expansion decision is asked the same way, in the engine's words
 (:mod:`tribune_env.engine.describe` and the prompts of the decision records), with what a person needs besides:
@@ -35,11 +38,14 @@ from typing import Protocol, TextIO
 from agents import Agent, check_specs_support, make_agent
 from tribune_arena.human import explain
 from tribune_arena.human.bot import bot_move
-from tribune_env.engine.actions import Action, Bid, Decline
+from tribune_env.data import Region
+from tribune_env.engine.actions import Action, Bid, Decline, PickCard, PlaceFollower
 from tribune_env.engine.config import GameConfig, RuleSet
 from tribune_env.engine.decisions import Pending
 from tribune_env.engine.game import Game
+from tribune_env.engine.names import REGION_NAMES
 from tribune_env.engine.registry import DECISIONS, is_bid
+from tribune_env.engine.tables import SpaceKind
 
 DEFAULT_OPPONENT = "heuristic"
 EXPANSION_FALLBACK = "random"  # the default opponent of an expansion game while the default one does not play it
@@ -47,8 +53,10 @@ HELP = (
     "Type the number of a choice to play it. Commands:\n"
     "  help or ?   this help\n"
     "  choices     list the choices again\n"
+    "  d N         what choice N costs and does (d alone: every choice; also: details N)\n"
     "  board       show the whole board (as you see it)\n"
     "  goal        the victory card's objectives and every player's progress (also: victory)\n"
+    "  changes     what changed since your last decision, in full\n"
     "  recent      the game log since your last decision (what you may read)\n"
     "  log         show the whole game log (what you may read)\n"
     "  hand        show your hand\n"
@@ -151,6 +159,7 @@ class HumanGame:
         self._shown = 0  # events already shown to the person
         self._mark: explain.Mark | None = None  # the moment of the person's last decision (None before the first)
         self._progress = ""  # the progress line last shown (or known from the start)
+        self._changes: list[str] = []  # the summary of the decision asked now, whole (the 'changes' command)
 
     # -- output helpers ----------------------------------------------------------
 
@@ -171,22 +180,38 @@ class HumanGame:
             for line in lines:
                 self.say(f"  {line}")
 
-    def _summary(self) -> None:
+    def _summary(self) -> list[str]:
         """What changed since the person's last decision, in a few lines (not the board); before the first one the
         game's start (:func:`~tribune_arena.human.explain.start_lines`)."""
         if self._mark is None:
-            self.say("\n".join(explain.start_lines(self.game, self.seat)))
-            return
-        self.say("Since your last decision:")
-        for line in explain.changes_since(self.game, self.seat, self._mark):
-            self.say(f"  {line}")
+            return explain.start_lines(self.game, self.seat)
+        changes = explain.changes_since(self.game, self.seat, self._mark)
+        return ["Since your last decision:", *(f"  {line}" for line in changes)]
 
-    def _progress_line(self) -> None:
-        """The one-line progress on the victory card, when it changed since it was last shown."""
+    def _progress_text(self) -> str:
+        """The one-line progress on the victory card when it changed since it was last shown, else ''."""
         line = explain.progress_line(self.game, self.seat)
-        if line != self._progress:
-            self._progress = line
-            self.say(line)
+        if line == self._progress:
+            return ""
+        self._progress = line
+        return line
+
+    def _height(self, lines: Sequence[str]) -> int:
+        """The screen lines ``lines`` take once fitted to the width."""
+        return sum(len(fit(part, self.width)) for line in lines for part in line.split("\n"))
+
+    def _trimmed(self, summary: list[str], room: int) -> list[str]:
+        """``summary`` cut to ``room`` screen lines, the last one saying how many more the ``changes`` command
+        shows (the whole decision then fits :data:`SCREEN_LINES`)."""
+        if self._height(summary) <= room:
+            return summary
+        kept: list[str] = []
+        for line in summary:
+            if self._height([*kept, line]) > room - 1:
+                break
+            kept.append(line)
+        more = len(summary) - len(kept)
+        return [*kept, f"  ... and {more} more (type 'changes' to see them all)"]
 
     def _hand(self) -> str:
         tables = self.game.state.tables
@@ -220,14 +245,36 @@ class HumanGame:
         return f"Your decision, P{self.seat}{when}{faction}: {DECISIONS[pending.kind].prompt}"
 
     def _choices(self, pending: Pending, legal: Sequence[Action]) -> None:
+        for line in self._choice_lines(pending, legal):
+            self.say(line)
+
+    def _choice_lines(self, pending: Pending, legal: Sequence[Action]) -> list[str]:
+        """The choices as listed (:func:`choice_lines`) or the bid's range and stake."""
         if is_bid(pending.kind):
             out = f", or '{OPT_OUT}' to {DECLINE_WORDS}" if any(isinstance(a, Decline) for a in legal) else ""
-            self.say(f"Bid a number of denarii: {_amounts(legal)}{out}.")
-            if stake := explain.auction_line(self.game, self.seat):
-                self.say(stake)
+            stake = explain.auction_line(self.game, self.seat)
+            return [f"Bid a number of denarii: {_amounts(legal)}{out}.", *([stake] if stake else [])]
+        return [*choice_lines(self.game, self.seat, legal, self.width), CHOICES_FOOTER]
+
+    def _details(self, text: str, pending: Pending, legal: Sequence[Action]) -> None:
+        """``d N``: what choice N costs and does; ``d`` alone: every choice with its cost and effect."""
+        if is_bid(pending.kind):
+            self.say(explain.auction_line(self.game, self.seat) or "Bid a number of denarii.")
             return
-        for i, action in enumerate(legal, 1):
-            self.say(f"  {i:>2}. {explain.explain_choice(self.game, self.seat, action).text()}")
+        wanted = text.split()[1:]
+        if not wanted:
+            numbers = list(range(1, len(legal) + 1))
+        else:
+            try:
+                numbers = [int(n) for n in wanted]
+            except ValueError:
+                self.say(f"Type 'd' and a choice's number (1 to {len(legal)}), e.g. 'd 1'.")
+                return
+        for n in numbers:
+            if not 1 <= n <= len(legal):
+                self.say(f"There is no choice {n}; choose from 1 to {len(legal)}.")
+                continue
+            self.say(f"  {n:>2}. {explain.explain_choice(self.game, self.seat, legal[n - 1]).text()}")
 
     # -- input ----------------------------------------------------------------------
 
@@ -236,7 +283,7 @@ class HumanGame:
         self.out.flush()
         line = self.input.readline()
         if not line:
-            raise _Quit("end of input")
+            raise _Quit(f"End of input: you left the game in round {self.game.round}. Goodbye.")
         return line.strip()
 
     def _command(self, text: str, pending: Pending, legal: Sequence[Action]) -> bool:
@@ -250,14 +297,18 @@ class HumanGame:
             self.say(explain.board_text(self.game, self.seat))
         elif word in ("goal", "victory", "g"):
             self.say("\n".join(explain.victory_lines(self.game, self.seat)))
+        elif word == "changes":
+            self.say("\n".join(self._changes))
         elif word in ("recent", "r"):
             self._new_log()
         elif word in ("log", "l"):
             self.say("\n".join(f"  {line}" for line in self._readable()))
         elif word == "hand":
             self.say(self._hand())
+        elif word.split()[:1] in (["d"], ["details"], ["detail"]):
+            self._details(word, pending, legal)
         elif word in ("quit", "q", "exit"):
-            raise _Quit("you left the game")
+            raise _Quit(f"You left the game in round {self.game.round}. Goodbye.")
         else:
             return False
         return True
@@ -287,16 +338,17 @@ class HumanGame:
 
     def _human(self, pending: Pending) -> Action:
         legal = self.game.legal_actions()
-        self.say()
-        self.say("=" * self.width)
-        self._summary()
-        self._progress_line()
-        self.say(self._question(pending))
-        for line in explain.takeover_lines(self.game, self.seat):
-            self.say(line)
+        progress = self._progress_text()
+        asked = [self._question(pending), *explain.takeover_lines(self.game, self.seat)]
         if staged := self._staged(pending):
-            self.say(staged)
-        self._choices(pending, legal)
+            asked.append(staged)
+        asked += self._choice_lines(pending, legal)
+        head = ["", "=" * self.width]
+        rest = ([progress] if progress else []) + asked
+        self._changes = self._summary()
+        room = SCREEN_LINES - 1 - self._height(head + rest)  # the last line: the prompt
+        for line in head + self._trimmed(self._changes, room) + rest:
+            self.say(line)
         while True:
             text = self._read()
             if self._command(text, pending, legal):
@@ -332,7 +384,7 @@ class HumanGame:
                 action = self._human(pending) if pending.seat == self.seat else self._agent(pending.seat)
                 self.game.apply(action)
         except _Quit as why:
-            self.say(f"\nLeaving the game ({why}) in round {self.game.round}. Goodbye.")
+            self.say(f"\n{why}")
             return 0
         finally:
             self.close()
@@ -368,3 +420,118 @@ def _amounts(legal: Sequence[Action]) -> str:
     if amounts and amounts == list(range(amounts[0], amounts[-1] + 1)):
         return f"from {amounts[0]} to {amounts[-1]}"
     return "one of " + ", ".join(map(str, amounts))
+
+
+# -- the choices on one screen ----------------------------------------------------------------------------------------
+
+SCREEN_LINES = 45
+"""The most lines one decision takes (issue 38): the summary, the question and its choices fit a 45-line terminal;
+each choice's cost and effect come on request (``d N``)."""
+CHOICES_FOOTER = "Type a number to choose; 'd N' tells what choice N costs and does; 'help' for the commands."
+_GAP = 3
+"""Columns between two choices on one line."""
+
+
+def _card_names(game: Game, cards: Sequence[int]) -> str:
+    tables = game.state.tables
+    names = [tables.card_name(c) if 0 <= c < tables.num_card_types else "a face-down card" for c in cards]
+    return ", ".join(names) or "no card"
+
+
+def _placement(game: Game, seat: int, action: PlaceFollower) -> tuple[str, str]:
+    """A follower space as (group, label): the region and ``space 2: Senators 7, pay 3``; a faction field; the coin
+    bowl."""
+    tables = game.state.tables
+    spec = tables.spaces[action.space]
+    view = game.view(seat)
+    comps = game.config.components
+    if spec.kind is SpaceKind.COIN_BOWL:
+        return "Coin bowl", explain.choice_detail(game, seat, action) or "the coin bowl"
+    if spec.kind is SpaceKind.FACTION:
+        assert spec.faction is not None
+        holder = view.controller[spec.faction]
+        held = "" if holder < 0 else " (yours)" if holder == seat else f" (P{holder})"
+        return "Faction fields", f"{comps.factions[spec.faction].name}, space {spec.slot + 1}{held}"
+    assert spec.region is not None
+    region = spec.region
+    label = f"space {spec.slot + 1}" if len(tables.region_spaces[region]) > 1 else "its space"
+    fields = view.board[region] if region < len(view.board) else ()
+    if region in (Region.THERMAE, Region.FORUM) and spec.slot < len(fields):
+        label += f": {_card_names(game, fields[spec.slot])}, pay {comps.region(region).numbers.get('cost', 0)}"
+    elif region is Region.CURIA and spec.slot < len(fields):
+        label += f": {_card_names(game, fields[spec.slot])}"
+    elif region is Region.CATACOMBS:
+        prices = comps.region(region).prices
+        label += f": pay {prices[spec.slot]}" if spec.slot < len(prices) else ""
+    return REGION_NAMES[region], label
+
+
+def _entries(game: Game, seat: int, legal: Sequence[Action]) -> tuple[str, list[tuple[str | None, str]]]:
+    """The heading of the choices and each choice as (group, label): choices of one group share a line (or a few),
+    a choice of group None has a line of its own."""
+    pending = game.pending
+    tables = game.state.tables
+    if legal and all(isinstance(a, PlaceFollower) and 0 <= a.space < len(tables.spaces) for a in legal):
+        return "Place a follower on:", [_placement(game, seat, a) for a in legal if isinstance(a, PlaceFollower)]
+    verb = DECISIONS[pending.kind].card_verb if pending is not None else ""
+    entries: list[tuple[str | None, str]] = []
+    cards = 0
+    for action in legal:
+        words = explain.choice_words(game, seat, action)
+        if isinstance(action, PickCard) and 0 <= action.card < tables.num_card_types:
+            name = tables.card_name(action.card)
+            if name in words:
+                cards += 1
+                entries.append(("", words[words.index(name) :]))
+                continue
+        entries.append((None, words))
+    if cards < 2:  # a card or none: each choice in its own words
+        return "", [(None, explain.choice_words(game, seat, a)) for a in legal]
+    heading = (verb or "choose").rstrip(":").capitalize() + ":"
+    return heading, entries
+
+
+def choice_lines(game: Game, seat: int, legal: Sequence[Action], width: int) -> list[str]:
+    """The legal choices numbered 1..k in their order, grouped compactly for ``width`` columns: a heading, then per
+    group (a region, the faction fields, the cards) the choices side by side in columns; other choices one a line
+    (:func:`fit` wraps a long one under its words). Their costs and effects are left to the ``d N`` command."""
+    heading, entries = _entries(game, seat, legal)
+    lines = [heading] if heading else []
+    groups = [g for g, _ in entries if g]
+    name_width = max(map(len, groups), default=0)
+    at = 0
+    while at < len(entries):
+        group = entries[at][0]
+        if group is None:
+            lines.append(f"  {at + 1:>2}. {entries[at][1]}")  # wrapped under its words when printed (fit)
+            at += 1
+            continue
+        end = at
+        while end < len(entries) and entries[end][0] == group:
+            end += 1
+        items = [f"{n + 1:>2}. {label}" for n, (_, label) in enumerate(entries[at:end], at)]
+        lines += _packed(group, name_width, items, width)
+        at = end
+    return lines
+
+
+def _packed(group: str, name_width: int, items: list[str], width: int) -> list[str]:
+    """``items`` in columns after the group's name (or under it when the names take half the width)."""
+    lead = f"  {group:<{name_width}}  " if group else "  "
+    lines: list[str] = []
+    if len(lead) > width // 2:
+        lines.append(f"  {group}")
+        lead = "    "
+    room = width - len(lead)
+    cell = max(map(len, items)) + _GAP
+    columns = max(1, (room + _GAP) // cell)
+    if cell - _GAP > room:  # an item longer than the room: one a line, wrapped
+        for item in items:
+            lines += fit(lead + item, width)
+            lead = " " * len(lead)
+        return lines
+    for row in range(0, len(items), columns):
+        cells = items[row : row + columns]
+        lines.append((lead + "".join(c.ljust(cell) for c in cells)).rstrip())
+        lead = " " * len(lead)
+    return lines
