@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import importlib
 import random
+from functools import cache
 from typing import Any
 
 import numpy as np
 import pytest
 
-from tribune_env.codec import BID_CAP, ActionCodec, ActionDecodeError, ObservationEncoder, Space
+from tribune_env.codec import BID_CAP, ActionCodec, ActionDecodeError, ObservationEncoder, Space, codec_for, encoder_for
 from tribune_env.data import default_components
 from tribune_env.engine import native
 from tribune_env.engine.config import GameConfig
@@ -32,10 +33,12 @@ def core_module() -> Any:
     return importlib.import_module("tribune_env._core")
 
 
+@cache
 def native_codec(space: Space) -> Any:
     return core_module().ActionCodec(COMPONENTS, space, BID_CAP)
 
 
+@cache
 def native_encoder(space: Space, round_limit: int) -> Any:
     return core_module().ObservationEncoder(COMPONENTS, round_limit, space)
 
@@ -81,8 +84,8 @@ def test_a_difference_is_seen() -> None:
 
 def check_position(state: GameState, space: Space, round_limit: int, legal: list[Any]) -> None:
     """Every seat's row, the mask of the seat to act, each legal action's id and the decoding of every id."""
-    py_enc = ObservationEncoder(COMPONENTS, round_limit, space)
-    py_codec = ActionCodec(COMPONENTS, space=space)
+    py_enc = encoder_for(COMPONENTS, round_limit, space)
+    py_codec = codec_for(COMPONENTS, space)
     enc, codec = native_encoder(space, round_limit), native_codec(space)
     core = core_of(state)
     n = state.num_players
