@@ -688,6 +688,7 @@ void ObservationEncoder::encode(const State& st, int seat, float* out) const {
     const Pending* pending = st.has_pending ? &st.pending : nullptr;
     auto rel = [n, seat](int s) { return pymod(s - seat, n); };
     const VictoryCard* card = state_victory_card(st);
+    int goals[8] = {0, 0, 0, 0, 0, 0, 0, 0};  // the card's threshold of each amount (``goals`` of _players)
 
     // _global
     out[at_phase_ + st.phase] = 1;
@@ -703,9 +704,10 @@ void ObservationEncoder::encode(const State& st, int seat, float* out) const {
     } else {
         out[at_victory_card_ + victory_slot(card->id)] = 1;
         for (const auto& o : card->obligatory) out[at_obligatory_ + objective_slot(o)] = 1;
-        for (int k = 0; k < num_amounts_; k++)
-            amount(at_thresholds_ + k,
-                   card->thresholds.get(amounts_[static_cast<size_t>(k)], 0) / amount_scales_[static_cast<size_t>(k)]);
+        for (int k = 0; k < num_amounts_; k++) {
+            goals[k] = card->thresholds.get(amounts_[static_cast<size_t>(k)], 0);  // also _players' goals
+            amount(at_thresholds_ + k, goals[k] / amount_scales_[static_cast<size_t>(k)]);
+        }
         auto req = card->required.find(n);
         amount(at_required_, (req == card->required.end() ? 0 : req->second) / static_cast<double>(num_objectives_));
     }
@@ -824,9 +826,6 @@ void ObservationEncoder::encode(const State& st, int seat, float* out) const {
     // _players: flags, markers, tile, controls, first bonus; the amounts of each seat
     const int pending_seat = pending ? pending->seat : -1;
     const std::vector<int> total = scores(st);
-    int goals[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-    if (card)
-        for (int k = 0; k < num_amounts_; k++) goals[k] = card->thresholds.get(amounts_[static_cast<size_t>(k)], 0);
     // cards out of the hand that still count as held (public_hand_size): sealed pairs, the decider's staged cards
     constexpr int MAX_SEATS = 32;
     if (n > MAX_SEATS) throw std::out_of_range("too many seats");
