@@ -34,6 +34,8 @@ from agents.ppo import (
 from tribune_env import Game, GameConfig
 from tribune_env.envs.single import TribuneSingleEnv
 
+pytestmark = pytest.mark.train
+
 if TYPE_CHECKING:
     from sb3_contrib import MaskablePPO
 

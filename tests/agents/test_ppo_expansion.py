@@ -18,6 +18,8 @@ from agents.ppo import FORMAT, CheckpointError, load_policy, signature_for, trai
 from tribune_env import GameConfig
 from tribune_env.envs.single import TribuneExpansionSingleEnv, TribuneSingleEnv
 
+pytestmark = pytest.mark.train
+
 PI, VF = [16, 16], [16]
 
 

@@ -17,6 +17,8 @@ from tribune_env.board import FRAME_SHAPE, board_rgb, board_svg, svg_to_rgb
 from tribune_env.board import raster as raster_module
 from tribune_env.envs import TribuneSingleEnv
 
+pytestmark = pytest.mark.render
+
 
 def play(game: Game, seed: int, steps: int) -> None:
     rng = random.Random(seed)

@@ -362,12 +362,14 @@ def test_bad_brutii_options_are_clear_errors(options: dict[str, object], message
 
 
 @pytest.mark.parametrize("role", ["any", "brutii", "family"])
+@pytest.mark.render
 def test_gymnasium_check_env_for_each_role(role: str) -> None:
     env = gymnasium.make(EXPANSION_SINGLE_ID, players=5, brutii=True, learner_role=role).unwrapped
     assert isinstance(env, TribuneExpansionSingleEnv) and env.learner_role == role
     gym_check_env(env)
 
 
+@pytest.mark.train
 def test_sb3_check_env_at_six_seats() -> None:
     sb3_check_env(TribuneExpansionSingleEnv(players=6, brutii=True, learner_role="brutii"))
 

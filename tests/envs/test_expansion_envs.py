@@ -344,6 +344,7 @@ def test_illegal_actions_are_clear_errors_and_change_nothing() -> None:
 
 
 @pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.train
 def test_gymnasium_and_sb3_check_env(players: int) -> None:
     env = gymnasium.make(EXPANSION_SINGLE_ID, players=players).unwrapped
     assert isinstance(env, TribuneExpansionSingleEnv)

@@ -159,6 +159,7 @@ def test_gymnasium_check_env_on_the_raw_env(players: int) -> None:
 
 
 @pytest.mark.parametrize("players", [2, 5])
+@pytest.mark.render
 def test_gymnasium_check_env_via_make(players: int) -> None:
     """Through the registry; with a spec the checker also builds and renders every declared render mode."""
     env = gymnasium.make(SINGLE_ID, players=players, render_mode="ansi")
@@ -168,6 +169,7 @@ def test_gymnasium_check_env_via_make(players: int) -> None:
 
 
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
+@pytest.mark.train
 def test_sb3_check_env(players: int) -> None:
     raw = TribuneSingleEnv(players=players)
     raw.action_space.seed(players)
@@ -175,7 +177,7 @@ def test_sb3_check_env(players: int) -> None:
     assert warnings_of(sb3_check_env, gymnasium.make(SINGLE_ID, players=players)) == []
 
 
-@pytest.mark.parametrize("checker", [gym_check_env, sb3_check_env])
+@pytest.mark.parametrize("checker", [gym_check_env, pytest.param(sb3_check_env, marks=pytest.mark.train)])
 def test_checkers_step_with_illegal_actions(checker: Callable[[Any], None]) -> None:
     """The counterpart of the tests above: in raise mode the same checker run stops at an illegal action."""
     env = TribuneSingleEnv(players=3, illegal_action="raise")

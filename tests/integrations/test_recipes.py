@@ -137,6 +137,7 @@ def test_tianshou_glue_every_seat_plays_legal_moves() -> None:
     assert len(_play_with(algorithm, expansion, 200)) >= 2
 
 
+@pytest.mark.tianshou
 def test_tianshou_vector_env_and_factory_pickle() -> None:
     import pickle
 
@@ -205,6 +206,7 @@ def test_tianshou_glue_names_the_extra_when_tianshou_is_missing(monkeypatch: pyt
 # -- SuperSuit ---------------------------------------------------------------------------
 
 
+@pytest.mark.supersuit
 def test_supersuit_pipeline_masked_rollout() -> None:
     summary = load("supersuit_pipeline").main(["--steps", "600", "--stack", "3", "--players", "3"])
     flat = tribune_env.env(players=3, obs_format="flat").unwrapped
@@ -213,6 +215,7 @@ def test_supersuit_pipeline_masked_rollout() -> None:
     assert summary["mask_slice"] == f"{flat.mask_slice.start}:{flat.mask_slice.stop}"
 
 
+@pytest.mark.supersuit
 def test_supersuit_current_mask_is_the_acting_seats_mask() -> None:
     example = load("supersuit_pipeline")
     env = example.make_pipeline(players=4, stack=2, expansion=True)
@@ -226,6 +229,7 @@ def test_supersuit_current_mask_is_the_acting_seats_mask() -> None:
         env.step(int(rng.choice(np.flatnonzero(mask))))
 
 
+@pytest.mark.supersuit
 def test_supersuit_pipeline_runs_as_a_script() -> None:
     done = subprocess.run(
         [sys.executable, str(EXAMPLES / "supersuit_pipeline.py"), "--steps", "200"],

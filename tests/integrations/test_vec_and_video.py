@@ -18,18 +18,21 @@ def _check_frame(frame: object, text: str) -> None:
     assert not dark[:3].any() and not dark[:, :3].any()  # a margin: no line is cut at the edges
 
 
+@pytest.mark.render
 def test_single_env_draws_rgb_frames() -> None:
     env = TribuneSingleEnv(players=3, render_mode="rgb_array")
     env.reset(seed=2)
     _check_frame(env.render(), env.game.render())
 
 
+@pytest.mark.render
 def test_aec_env_draws_rgb_frames() -> None:
     env = tribune_env.env(players=2, render_mode="rgb_array")
     env.reset(seed=5)
     _check_frame(env.render(), env.unwrapped.game.render())
 
 
+@pytest.mark.render
 def test_frames_change_with_the_game() -> None:
     env = TribuneSingleEnv(players=2, render_mode="rgb_array", learner_seat=0)
     env.reset(seed=1)
@@ -39,6 +42,7 @@ def test_frames_change_with_the_game() -> None:
     assert before.shape != after.shape or not np.array_equal(before, after)
 
 
+@pytest.mark.train
 def test_make_vec_env_with_its_default_render_mode() -> None:
     """SB3's make_vec_env asks for render_mode='rgb_array' unless told otherwise; the env must accept it."""
     from sb3_contrib import MaskablePPO

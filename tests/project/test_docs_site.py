@@ -17,6 +17,7 @@ import textwrap
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 from paths import DOCS, ROOT
@@ -106,9 +107,23 @@ def test_tiny_markers_name_commands_of_their_block() -> None:
 
 SLOW_PAGES = {"training/recipes.md"}
 """Pages whose code trains (MaskablePPO for a few thousand steps): marked slow."""
+PAGE_EXTRAS = {
+    "cli.md": "render",
+    "integrations/openspiel.md": "openspiel",
+    "datasets.md": "datasets",
+    "training/recipes.md": "train",
+}
+"""Pages whose code needs an optional extra: their tests carry its marker (tests/conftest.py)."""
 
 
-@pytest.mark.parametrize("page", [pytest.param(p, marks=pytest.mark.slow) if p in SLOW_PAGES else p for p in RUN_PAGES])
+def _page_param(page: str) -> Any:
+    marks = [pytest.mark.slow] if page in SLOW_PAGES else []
+    if page in PAGE_EXTRAS:
+        marks.append(getattr(pytest.mark, PAGE_EXTRAS[page]))
+    return pytest.param(page, marks=marks)
+
+
+@pytest.mark.parametrize("page", [_page_param(p) for p in RUN_PAGES])
 def test_page_code_runs(page: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every python block and every tribune command of the page, in order, in one fresh folder."""
     for name in ("configs", "examples"):

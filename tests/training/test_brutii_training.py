@@ -69,6 +69,7 @@ def test_bad_brutii_configs_name_the_key(data: dict[str, object], message: str) 
 
 
 @pytest.mark.parametrize("reward", ["dense", "dense:rank"])
+@pytest.mark.train
 def test_a_dense_reward_trains_through_the_single_env(reward: str) -> None:
     """Issue 18: the environments' dense reward is a training option too; the env built for the run uses it."""
     from training.envs import make_env

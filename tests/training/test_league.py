@@ -80,6 +80,7 @@ def test_sampler_builds_separate_instances_for_seat_copies_and_reuses_them() -> 
     assert again[0] is first[0] and again[1] is first[2] and again[2] is first[1]
 
 
+@pytest.mark.train
 def test_league_env_draws_opponents_per_episode_and_replays_from_a_seed() -> None:
     from training.envs import make_env
 
@@ -103,6 +104,7 @@ def test_league_env_draws_opponents_per_episode_and_replays_from_a_seed() -> Non
     assert len(seen) > 1  # opponents change between episodes
 
 
+@pytest.mark.train
 def test_league_env_takes_snapshots_and_progress() -> None:
     from training.envs import make_env
 

@@ -106,6 +106,7 @@ OLD_ENV = {"players": 4, "victory_card": None, "point_variant": False, "round_li
 """An env section as runs resolved it before it held the game's dictionary form."""
 
 
+@pytest.mark.train
 def test_a_checkpoint_written_before_the_dictionary_form_resumes() -> None:
     from training.checkpoints import checkpoint_meta
     from training.trainer import TrainError, check_resume
