@@ -10,6 +10,7 @@ agent from a spec and raises :class:`AgentError` naming what is wrong.
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import math
 import re
@@ -113,7 +114,16 @@ def _factory(name: str) -> Factory:
     try:
         return _FACTORIES[name]
     except KeyError:
-        raise AgentError(f"unknown agent {name!r}; known agents: {', '.join(agent_names())}") from None
+        raise AgentError(unknown_agent(name)) from None
+
+
+def unknown_agent(name: str) -> str:
+    """The message for an agent name nobody registered: the closest known name first when one is near
+    (``unknown agent 'heuristc'; did you mean heuristic? Known agents: ...``)."""
+    known = agent_names()
+    near = difflib.get_close_matches(name.lower(), known, n=1, cutoff=0.6)
+    guess = f"; did you mean {near[0]}? Known agents: " if near else "; known agents: "
+    return f"unknown agent {name!r}{guess}{', '.join(known)}"
 
 
 def make_agent(spec: str | AgentSpec, seed: int | None = None) -> Agent:
@@ -259,12 +269,25 @@ def agent_parameters(name: str) -> tuple[AgentParameter, ...]:
     return tuple(log.asked.values())
 
 
+SUMMARIES: dict[str, str] = {
+    "ppo-expansion": "the shipped expansion policy (sb3-contrib's MaskablePPO, trained on 4-player expansion games), "
+    "played with numpy",
+    "ppo-brutii": "the expansion policy fine-tuned for both roles of the Brutii variant, played with numpy",
+    "zero-net": "zero's policy network alone, without search: one forward pass per decision",
+}
+"""Summaries of the agents whose module's first line describes another agent of the same module."""
+
+
 def agent_summary(name: str) -> str:
     """What the agent ``name`` is, in one line: the first line of the docstring of the module that registers it,
     without its spec name or markup (``"information-set Monte Carlo tree search (single-observer IS-MCTS)"``)."""
+    if name in SUMMARIES:
+        return SUMMARIES[name]
     module = sys.modules.get(_factory(name).__module__)
     lines = ((module.__doc__ if module else None) or "").strip().splitlines() or [""]
-    text = re.sub(r"^``[\w-]+``: ", "", lines[0]).rstrip(".")
+    text = lines[0].rstrip(".")
+    parts = dict(re.findall(r"``([\w-]+)``: (.*?)(?=; ``[\w-]+``: |$)", text))  # a module of several agents
+    text = parts.get(name, re.sub(r"^``[\w-]+``: ", "", text))
     text = re.sub(
         r":\w+:`~?([^`]*)`", lambda m: m.group(1).rsplit(".", 1)[-1] if "~" in m.group(0) else m.group(1), text
     )

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents import AgentError, make_agent
-from agents.specs import STRENGTH, AgentParameter, agent_names, agent_parameters, agent_summary
+from agents.specs import STRENGTH, AgentParameter, agent_names, agent_parameters, agent_summary, unknown_agent
 from tribune_cli.command import Command
 from tribune_env.engine.config import RuleSet
 
@@ -62,7 +62,7 @@ def entries(names: list[str] | None = None) -> list[AgentEntry]:
     chosen = names or known
     unknown = [name for name in chosen if name not in known]
     if unknown:
-        raise AgentError(f"unknown agent {unknown[0]!r}; known agents: {', '.join(known)}")
+        raise AgentError(unknown_agent(unknown[0]))
     order = list(STRENGTH)
     chosen = sorted(dict.fromkeys(chosen), key=lambda n: (order.index(n) if n in order else len(order), n))
     return [

@@ -11,7 +11,7 @@ What the flags mean together is :class:`~tribune_env.engine.config.GameConfig`'s
 unset flag is ``None`` (or false) and GameConfig supplies its default, so ``--players`` omitted is the rule set's
 default (5 with the Brutii), ``--brutii`` implies ``--expansion`` (R42), and ``--brutii-seat`` without ``--brutii``
 is refused. The defaults shown in the help are computed from the rule sets, and GameConfig's errors are reworded
-to name the flag (``--players: 4 is not supported with the Brutii; choose one of (5, 6)``). The seed's default is
+to name the flag (``--players: 4 is not supported with the Brutii; choose 5 or 6``). The seed's default is
 shown by :class:`tribune_cli.command.HelpFormatter` from its argparse default.
 
 The argparse number types of the command line (:func:`positive_int`, :func:`bounded_int`, :func:`seed_int`) live

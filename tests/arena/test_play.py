@@ -192,7 +192,7 @@ def test_a_bot_that_raises_or_plays_illegally_takes_its_first_legal_choice() -> 
     game = Game.new(GameConfig(players=3), seed=4)
     legal = game.legal_actions()
     seat = game.current_seat
-    assert bot_move(Raising(), game, seat) == (legal[0], "failed: RuntimeError('boom')")  # type: ignore[arg-type]
+    assert bot_move(Raising(), game, seat) == (legal[0], "failed (RuntimeError: boom)")  # type: ignore[arg-type]
     action, problem = bot_move(Illegal(), game, seat)  # type: ignore[arg-type]
     assert action == legal[0] and problem == "chose an illegal action 'not an action'"
     assert bot_move(Last(), game, seat) == (legal[-1], None)  # type: ignore[arg-type]

@@ -35,8 +35,8 @@ COMBINATIONS: list[tuple[list[str], GameConfig | str]] = [
     (["--expansion", "--brutii"], GameConfig(players=5, expansion=True, brutii=True)),
     (["--brutii", "--brutii-seat", "2"], GameConfig(players=5, brutii=True, brutii_seat=2)),
     (["--brutii-seat", "1"], "--brutii-seat: set only with --brutii"),
-    (["--players", "7"], "--players: 7 is not supported by the base game; choose one of (2, 3, 4, 5)"),
-    (["--players", "4", "--brutii"], "--players: 4 is not supported with the Brutii; choose one of (5, 6)"),
+    (["--players", "7"], "--players: 7 is not supported by the base game; choose 2, 3, 4 or 5"),
+    (["--players", "4", "--brutii"], "--players: 4 is not supported with the Brutii; choose 5 or 6"),
     (["--victory-card", "nosuch"], "--victory-card: unknown victory card 'nosuch'; known: "),
     (["--round-limit", "0"], "--round-limit: must be >= 1, got 0"),
 ]

@@ -186,7 +186,7 @@ def test_cli_bad_components_file(tmp_path: Path, capsys: pytest.CaptureFixture[s
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--brutii", "--players", "4"], "--players: 4 is not supported with the Brutii; choose one of (5, 6)"),
+        (["--brutii", "--players", "4"], "--players: 4 is not supported with the Brutii; choose 5 or 6"),
         (["--brutii-seat", "1"], "--brutii-seat: set only with --brutii"),
         (["--expansion", "--brutii", "--players", "3"], "players: 3 is not supported with the Brutii"),
         (["--expansion", "--brutii", "--players", "7"], "players: 7 is not supported with the Brutii"),

@@ -51,9 +51,12 @@ def test_checkpoints_written_before_the_dictionary_form_read() -> None:
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        (brutii_env(players=4), "env.players: 4 is not supported with the Brutii; choose one of (5, 6)"),
-        (brutii_env(players=7), "env.players: 7 is not supported with the Brutii; choose one of (5, 6)"),
-        ({"env": {"players": 6, "expansion": True}}, "env.players: 6 is not supported with the expansion; choose one"),
+        (brutii_env(players=4), "env.players: 4 is not supported with the Brutii; choose 5 or 6"),
+        (brutii_env(players=7), "env.players: 7 is not supported with the Brutii; choose 5 or 6"),
+        (
+            {"env": {"players": 6, "expansion": True}},
+            "env.players: 6 is not supported with the expansion; choose 2, 3, 4 or 5",
+        ),
         ({"env": {"rules": "base", "brutii": True}}, "env.brutii: the rule set 'base' is played with brutii=False"),
         (brutii_env(learner_role="senator"), "env.learner_role: expected one of any, brutii, family"),
         ({"env": {"expansion": True, "learner_role": "brutii"}}, "env.learner_role: 'brutii' needs env.brutii: true"),
@@ -95,8 +98,10 @@ def test_the_training_env_seats_the_learner_by_its_role_and_readies_the_opponent
     from training.envs import make_env
 
     config = config_from_dict(
-        {"env": {"players": 5, "expansion": True, "brutii": True, "learner_role": role},
-         "opponents": {"mix": {"random": 1.0}}}
+        {
+            "env": {"players": 5, "expansion": True, "brutii": True, "learner_role": role},
+            "opponents": {"mix": {"random": 1.0}},
+        }
     )
     env = make_env(config)
     seen: dict[int, int] = {}

@@ -48,7 +48,7 @@ def test_auto_sizes_follow_the_machine(monkeypatch: pytest.MonkeyPatch) -> None:
     [
         ({"ppo": {"learning_rat": 0.1}}, "unknown key(s) ppo.learning_rat"),
         ({"envs": {}}, "unknown key(s) envs"),
-        ({"env": {"players": 6}}, "env.players: 6 is not supported by the base game; choose one of (2, 3, 4, 5)"),
+        ({"env": {"players": 6}}, "env.players: 6 is not supported by the base game; choose 2, 3, 4 or 5"),
         ({"env": {"players": "four"}}, "env.players: expected a player count"),
         ({"env": {"player": 4}}, "unknown key(s) env.player"),
         ({"env": {"start_seat": 1}}, "env.start_seat: a tournament plays None, not 1"),

@@ -2,10 +2,33 @@
 
 from __future__ import annotations
 
+import re
+
 from agents import Agent
 from tribune_env.engine.actions import Action
 from tribune_env.engine.game import Game
 from tribune_env.envs.infoset import InfoSet
+
+_WHERE = re.compile(r" \(at [^()\n]*:\d+ in [^()\n]*\)")
+"""Where an agent's exception was raised, as the tournament's forfeit messages add it (``(at FILE:LINE in NAME)``):
+for its developer, not for the person at the table."""
+_REPORT = re.compile(r"^\w+\(\) (raised|returned|took|ran) ")
+"""A message that already says what the agent's call did (``act() raised RuntimeError: boom``)."""
+
+
+def failure_text(error: BaseException) -> str:
+    """What went wrong in a bot's move, in one line for the person at the table: ``RuntimeError: boom``, or the
+    message of a call report as it stands (``act() raised RuntimeError: boom``), never the source file and line
+    where it was raised."""
+    try:
+        text = str(error)
+    except Exception:  # an agent's exception with a broken __str__
+        text = ""
+    text = _WHERE.sub("", text).strip().splitlines()[0] if text.strip() else ""
+    if _REPORT.match(text):
+        return text[:300]
+    name = type(error).__name__
+    return f"{name}: {text}"[:300] if text else name
 
 
 def bot_move(agent: Agent, game: Game, seat: int) -> tuple[Action, str | None]:
@@ -16,7 +39,7 @@ def bot_move(agent: Agent, game: Game, seat: int) -> tuple[Action, str | None]:
     try:
         action = agent.act(game.view(seat), legal, InfoSet(game, seat))
     except Exception as exc:  # any bug of the agent's
-        return legal[0], f"failed: {exc!r}"
+        return legal[0], f"failed ({failure_text(exc)})"
     if action not in legal:
         return legal[0], f"chose an illegal action {action!r}"
     return action, None

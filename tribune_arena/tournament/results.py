@@ -45,7 +45,14 @@ from rich.table import Table
 
 from tribune_arena.records import GameRecord
 from tribune_arena.tournament.roles import RoleResults, role_results
-from tribune_arena.tournament.stats import CONFIDENCE, INTERVAL_HEADER, interval_meta, percent_range, win_rate_interval
+from tribune_arena.tournament.stats import (
+    CONFIDENCE,
+    INTERVAL_HEADER,
+    fixed,
+    interval_meta,
+    percent_range,
+    win_rate_interval,
+)
 from tribune_env.data import Components
 
 RATING_MODEL = "openskill PlackettLuce"
@@ -160,17 +167,17 @@ class Results:
         for e in self.entries:
             table.add_row(
                 e.spec,
-                f"{e.ordinal:.1f}",
-                f"{e.mu:.1f}",
-                f"{e.sigma:.1f}",
+                fixed(e.ordinal),
+                fixed(e.mu),
+                fixed(e.sigma),
                 str(e.games),
                 str(e.wins),
                 f"{e.win_rate:.1%}",
                 percent_range(e.win_rate_ci),
                 f"{e.mean_rank:.2f}",
-                f"{e.mean_score:.1f}",
+                fixed(e.mean_score),
                 str(e.forfeits),
-                f"{e.seconds_per_move * 1000:.1f}",
+                fixed(e.seconds_per_move * 1000),
             )
         return table
 

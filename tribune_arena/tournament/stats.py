@@ -75,6 +75,13 @@ def interval_meta() -> dict[str, Any]:
     return {"method": METHOD, "confidence": CONFIDENCE, "unit": UNIT, "library": "scipy.stats.binomtest"}
 
 
+def fixed(value: float, places: int = 1) -> str:
+    """``value`` with ``places`` decimals, a negative value that rounds to zero written ``0.0`` (never ``-0.0``, as
+    a rating of -0.04 would print in a leaderboard)."""
+    text = f"{value:.{places}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
+
+
 def percent_range(interval: tuple[float, float], digits: int = 0) -> str:
     """``"60-86%"``: the interval in percent with at least ``digits`` decimals, and more where fewer would print
     its two ends alike (0 of 1000 is ``"0.0-0.4%"``, never ``"0-0%"``)."""

@@ -181,7 +181,7 @@ class GameConfig:
             object.__setattr__(self, "players", rules.default_players(self.components))
         counts = rules.player_counts(self.components)
         if self.players not in counts:
-            raise ValueError(f"players: {self.players} is not supported {rules.description}; choose one of {counts}")
+            raise ValueError(f"players: {self.players} is not supported {rules.description}; choose {_or(counts)}")
         if self.round_limit < 1:
             raise ValueError(f"round_limit: must be >= 1, got {self.round_limit}")
         for name in ("start_seat", "brutii_seat"):
@@ -292,6 +292,12 @@ class GameConfig:
 # --- the text form: one writer and one reader, for documents, records, results files, checkpoints, the web ---
 
 _OPTIONS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(GameConfig))
+
+
+def _or(values: tuple[int, ...]) -> str:
+    """``2, 3, 4 or 5``: numbers in words for a message (not a tuple's repr)."""
+    words = [str(v) for v in values]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
 
 
 def config_fields() -> tuple[str, ...]:
