@@ -1,9 +1,7 @@
-"""The build backend: setuptools', asking for mypyc's tools only where something is compiled.
+"""The build backend: setuptools', asking for pybind11's headers, which the native core (C++) is compiled with.
 
-``pip install .`` / ``pip wheel .`` compile the engine with mypyc (setup.py), so a wheel build needs mypy and numpy
-in its isolated build environment. An editable install (``pip install -e .``) is always pure Python (setup.py), so
-it asks for setuptools alone: installing mypy and numpy into the build environment was two thirds of the quickstart's
-install time (65 s of a fresh ``pip install -e . --no-deps`` on the 2-core development machine).
+Every build compiles the core where a C++ compiler is present (setup.py), editable installs included; pybind11 is
+the one extra build requirement. Without a compiler the install still succeeds on the Python engine.
 """
 
 from __future__ import annotations
@@ -13,10 +11,13 @@ from typing import Any
 from setuptools import build_meta as _setuptools
 from setuptools.build_meta import *  # noqa: F403  (the whole PEP 517/660 interface)
 
-COMPILE_REQUIRES = ["mypy==2.4.1", "numpy>=1.26"]
-"""What compiling needs besides setuptools: mypyc (part of mypy, pinned: its output is what the tests check) and
-numpy's type information."""
+NATIVE_REQUIRES = ["pybind11>=2.12"]
+"""What compiling the native core needs besides setuptools: pybind11's headers and build helpers."""
 
 
 def get_requires_for_build_wheel(config_settings: dict[str, Any] | None = None) -> list[str]:
-    return [*_setuptools.get_requires_for_build_wheel(config_settings), *COMPILE_REQUIRES]
+    return [*_setuptools.get_requires_for_build_wheel(config_settings), *NATIVE_REQUIRES]
+
+
+def get_requires_for_build_editable(config_settings: dict[str, Any] | None = None) -> list[str]:
+    return [*_setuptools.get_requires_for_build_editable(config_settings), *NATIVE_REQUIRES]

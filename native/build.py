@@ -60,11 +60,13 @@ def main() -> int:
         sys.stderr.write("\n".join(errors))
         return 1
     target = ROOT / "tribune_env" / ("_core" + sysconfig.get_config_var("EXT_SUFFIX"))
-    link = [cxx, "-shared", "-o", str(target), *(str(o) for o, _ in results)]
+    partial = OBJ / target.name  # linked beside, then moved: a running process keeps the library it loaded
+    link = [cxx, "-shared", "-o", str(partial), *(str(o) for o, _ in results)]
     run = subprocess.run(link, capture_output=True, text=True)
     if run.returncode:
         sys.stderr.write(run.stderr)
         return 1
+    os.replace(partial, target)
     print(f"built {target.relative_to(ROOT)}")
     return 0
 

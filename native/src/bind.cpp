@@ -403,6 +403,7 @@ State import_state(std::shared_ptr<const Rules> rules, const py::dict& d) {
 class Core {
    public:
     State st;
+    py::object config;  // the Python GameConfig of the game
 
     py::object pending() const {
         if (!st.has_pending) return py::none();
@@ -538,27 +539,31 @@ PYBIND11_MODULE(_core, m) {
     }();
     py::class_<Core>(m, "Core")
         .def_static("new",
-                    [](std::shared_ptr<Rules> rules, uint64_t seed) {
+                    [](std::shared_ptr<Rules> rules, py::object config, uint64_t seed) {
                         Core c;
+                        c.config = config;
                         c.st = new_state(rules, seed);
                         advance(c.st);
                         return c;
                     })
         .def_static("new_unadvanced",
-                    [](std::shared_ptr<Rules> rules, uint64_t seed) {
+                    [](std::shared_ptr<Rules> rules, py::object config, uint64_t seed) {
                         Core c;
+                        c.config = config;
                         c.st = new_state(rules, seed);
                         return c;
                     })
         .def_static("from_fields",
-                    [](std::shared_ptr<Rules> rules, const py::dict& d) {
+                    [](std::shared_ptr<Rules> rules, py::object config, const py::dict& d) {
                         Core c;
+                        c.config = config;
                         c.st = import_state(rules, d);
                         return c;
                     })
         .def("clone",
              [](const Core& self, bool events) {
                  Core c;
+                 c.config = self.config;
                  if (events) {
                      c.st = self.st;
                  } else {  // the copy's log is empty; the original log is put back at once
@@ -571,6 +576,7 @@ PYBIND11_MODULE(_core, m) {
                  return c;
              },
              py::arg("events") = true)
+        .def_readonly("config", &Core::config)
         .def("pending", &Core::pending)
         .def("legal", &Core::legal)
         .def("apply", &Core::apply)

@@ -66,7 +66,7 @@ def run_game(config: GameConfig, seed: int, choice_seed: int, events: bool = Tru
     (pending and legal choices are compared at every step)."""
     state = new_state(config, seed)
     advance(state)
-    core = native.core_module.Core.new(native.rules_for(config), seed)  # type: ignore[union-attr]
+    core = native.new_core(config, seed)
     rng = random.Random(choice_seed)
     decisions = 0
     where = f"game {config.rules.value} players={config.players} seed={seed} choices={choice_seed}"

@@ -80,7 +80,7 @@ def apply_action(state: GameState, action: object, describe: Callable[[object], 
     choices = _choices(state)
     listed = listed_choice(action, choices)
     if listed is None:
-        raise IllegalActionError(action, _reason(state, action, choices), choices, describe)
+        raise IllegalActionError(action, illegal_reason(state, action, choices), choices, describe)
     _resolve(state, listed)  # the engine's own instance: the caller's object is never used past this check
     advance(state)
 
@@ -113,7 +113,8 @@ def _same_action(action: object, choice: Action) -> bool:
     return True
 
 
-def _reason(state: GameState, action: object, choices: list[Action]) -> str:
+def illegal_reason(state: GameState, action: object, choices: list[Action]) -> str:
+    """Why ``action`` is not among ``choices`` (the message of :class:`IllegalActionError`)."""
     pending = state.pending
     assert pending is not None
     where = f"player {pending.seat} is to make a {pending.kind.key} decision"

@@ -9,7 +9,9 @@ from tribune_env.engine.actions import Action
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.decisions import Pending, Phase
 from tribune_env.engine.describe import describe_action
-from tribune_env.engine.flow import advance, apply_action, legal_actions
+from tribune_env.engine import native
+from tribune_env.engine.errors import GameOverError, IllegalActionError
+from tribune_env.engine.flow import advance, apply_action, illegal_reason, legal_actions, listed_choice
 from tribune_env.engine.scoring import ranks, scores
 from tribune_env.engine.serialize import state_from_json, state_to_json
 from tribune_env.engine.setup import new_state
@@ -25,12 +27,24 @@ class Game:
     choice; ``apply(action)`` plays one and runs everything automatic up to the
     next decision. Chance (shuffles, the Atrium flip) comes from a seeded key
     inside the state, so the same seed and choices always give the same game.
+
+    Two engines play it, identically (tests/native): the Python engine (the specification) and the native core
+    (C++), chosen by ``TRIBUNE_ENGINE`` for :meth:`new` and :meth:`from_json` (:mod:`tribune_env.engine.native`).
+    A game made from a :class:`GameState` (``Game(state)``) plays on the Python engine. ``state`` is the Python
+    engine's live, mutable state: reading it on a native game hands that game over to the Python engine (so the
+    state read stays the game's own). Everything else (views, documents, the log, rendering) reads a copy and
+    leaves a native game native; fast callers use :attr:`native_core`.
     """
 
-    __slots__ = ("_views", "state")
+    __slots__ = ("_core", "_legal", "_snapshot", "_views", "state_")
 
-    def __init__(self, state: GameState) -> None:
-        self.state = state
+    def __init__(self, state: GameState | None = None, core: Any = None) -> None:
+        if (state is None) == (core is None):
+            raise TypeError("Game: give a GameState or a native core, not both")
+        self.state_ = state  # the Python engine's live state, or None on the native core
+        self._core = core  # the native game, or None
+        self._snapshot: GameState | None = None  # native: the Python copy of the position, made when first read
+        self._legal: list[Action] | None = None  # native: the typed legal choices of this decision
         self._views: list[PlayerView] = []  # views of the live state, detached before the next apply
 
     @classmethod
@@ -43,25 +57,67 @@ class Game:
             config = GameConfig(**options)
         elif options:
             raise TypeError("give either a config or keyword options, not both")
-        state = new_state(config, _seed(seed))
+        seed = _seed(seed)
+        if native.use_native():
+            return cls(core=native.new_core(config, seed))
+        state = new_state(config, seed)
         advance(state)
         return cls(state)
+
+    @property
+    def engine(self) -> str:
+        """The engine this game runs on: ``"native"`` or ``"python"``."""
+        return "python" if self._core is None else "native"
+
+    @property
+    def native_core(self) -> Any:
+        """The native game (``tribune_env._core.Core``), or ``None`` on the Python engine: the fast path of the
+        batched environments and of search."""
+        return self._core
+
+    @property
+    def state(self) -> GameState:
+        """The Python engine's live state; a native game is handed over to the Python engine (see the class)."""
+        if self.state_ is None:  # a fresh copy: views already handed out keep the snapshot they read
+            self.state_ = native.state_of(self._core, self.config)
+            self._core = None
+            self._snapshot = None
+            self._legal = None
+        return self.state_
+
+    def _position(self) -> GameState:
+        """The position as a :class:`GameState` to read: the live state, or on the native core a copy made when
+        first read after a change (cached until the next apply)."""
+        if self.state_ is not None:
+            return self.state_
+        if self._snapshot is None:
+            self._snapshot = native.state_of(self._core, self.config)
+        return self._snapshot
 
     # -- decisions -------------------------------------------------------------
 
     @property
     def pending(self) -> Pending | None:
         """The decision the game waits for; ``None`` once the game is over."""
-        return self.state.pending
+        if self.state_ is not None:
+            return self.state_.pending
+        return native.pending_of(self._core.pending())
 
     @property
     def current_seat(self) -> int:
         """The seat to decide, or -1 when the game is over."""
-        pending = self.state.pending
-        return -1 if pending is None else pending.seat
+        if self.state_ is not None:
+            pending = self.state_.pending
+            return -1 if pending is None else pending.seat
+        seat: int = self._core.current_seat
+        return seat
 
     def legal_actions(self) -> list[Action]:
-        return legal_actions(self.state)
+        if self.state_ is not None:
+            return legal_actions(self.state_)
+        if self._legal is None:
+            self._legal = [native.action_of(a) for a in self._core.legal()]
+        return list(self._legal)
 
     def apply(self, action: object) -> None:
         """Play ``action``; raises :class:`IllegalActionError` (state unchanged) if it is not legal.
@@ -74,82 +130,144 @@ class Game:
             for view in views:
                 view.detach()
             views.clear()
-        apply_action(self.state, action, lambda a: describe_action(self.state, a))
+        if self.state_ is not None:
+            apply_action(self.state_, action, lambda a: describe_action(self.state_, a))  # type: ignore[arg-type]
+            return
+        self._apply_native(action)
+
+    def _apply_native(self, action: object) -> None:
+        core = self._core
+        if core.pending() is None:
+            raise GameOverError("the game is over: no decision is pending")
+        choices = self.legal_actions()
+        listed = listed_choice(action, choices)
+        if listed is None:
+            state = self._position()
+            raise IllegalActionError(
+                action, illegal_reason(state, action, choices), choices, lambda a: describe_action(state, a)
+            )
+        if not core.apply(*native.action_tuple(listed)):
+            raise RuntimeError(f"the native core refused the legal choice {listed!r}")  # an engine bug
+        self._snapshot = None
+        self._legal = None
 
     def describe(self, action: object) -> str:
-        return describe_action(self.state, action)
+        return describe_action(self._position(), action)
 
     # -- status ----------------------------------------------------------------
 
     @property
     def config(self) -> GameConfig:
-        return self.state.config
+        if self.state_ is not None:
+            return self.state_.config
+        config: GameConfig = self._core.config
+        return config
 
     @property
     def num_players(self) -> int:
-        return self.state.num_players
+        return self.config.players
 
     @property
     def round(self) -> int:
-        return self.state.round
+        if self.state_ is not None:
+            return self.state_.round
+        value: int = self._core.round
+        return value
 
     @property
     def phase(self) -> Phase:
-        return self.state.phase
+        if self.state_ is not None:
+            return self.state_.phase
+        return Phase(self._core.phase)
 
     @property
     def is_over(self) -> bool:
-        return self.state.finished
+        if self.state_ is not None:
+            return self.state_.finished
+        finished: bool = self._core.finished
+        return finished
 
     @property
     def truncated(self) -> bool:
-        return self.state.truncated
+        if self.state_ is not None:
+            return self.state_.truncated
+        truncated: bool = self._core.truncated
+        return truncated
 
     @property
     def winners(self) -> tuple[int, ...]:
-        return self.state.winners
+        if self.state_ is not None:
+            return self.state_.winners
+        return tuple(self._core.winners)
 
     def scores(self) -> list[int]:
         """Current scores by the scoring table, including the "first" bonus when it is held."""
-        return scores(self.state)
+        if self.state_ is not None:
+            return scores(self.state_)
+        return list(self._core.scores())
 
     def ranks(self) -> list[int]:
-        return ranks(self.state)
+        if self.state_ is not None:
+            return ranks(self.state_)
+        return list(self._core.ranks())
 
     @property
     def events(self) -> list[Event]:
-        return self.state.events
+        if self.state_ is not None:
+            return self.state_.events
+        return self._position().events
 
     def log(self, seat: int | None = None) -> list[str]:
         """Readable event log; with ``seat``, only what that seat may read."""
-        return [e.text for e in self.state.events if seat is None or e.private_to in (-1, seat)]
+        return [e.text for e in self.events if seat is None or e.private_to in (-1, seat)]
 
     # -- copies, views, documents ---------------------------------------------
 
     def clone(self, events: bool = True) -> Game:
         """An independent copy; ``events=False`` leaves the event log out (empty in the copy), which is cheaper
         for search and plays on identically."""
-        return Game(self.state.clone(events))
+        if self.state_ is not None:
+            return Game(self.state_.clone(events))
+        return Game(core=self._core.clone(events))
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may know now; computed when first read (:class:`PlayerView`), so unread views are cheap."""
-        view = PlayerView(self.state, seat)
-        self._views.append(view)
+        view = PlayerView(self._position(), seat)
+        if self.state_ is not None:  # on the native core the view reads a copy that no apply changes
+            self._views.append(view)
         return view
 
     def to_json(self) -> dict[str, Any]:
-        return state_to_json(self.state)
+        return state_to_json(self._position())
 
     @classmethod
     def from_json(cls, doc: object, components: object = None) -> Game:
-        """The game of a state document (a dict or its JSON text); anything else is an :class:`InvalidStateError`."""
-        return cls(state_from_json(doc, components))
+        """The game of a state document (a dict or its JSON text); anything else is an :class:`InvalidStateError`.
+
+        The document is read and checked by the Python engine (the specification); the game then runs on the
+        engine ``TRIBUNE_ENGINE`` chooses."""
+        state = state_from_json(doc, components)
+        if native.use_native():
+            return cls(core=native.core_of(state))
+        return cls(state)
 
     def render(self, seat: int | None = None) -> str:
-        return render(self.state, seat)
+        return render(self._position(), seat)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled and copied as its position: a native game as the Python state it equals, played on natively
+        again when read back."""
+        if self.state_ is not None:
+            return Game, (self.state_,)
+        return _native_game, (self._position().clone(),)
 
     def __repr__(self) -> str:
         return f"Game(players={self.num_players}, round={self.round}, phase={self.phase.name}, pending={self.pending})"
+
+
+def _native_game(state: GameState) -> Game:
+    """The native game of a position (unpickling a native :class:`Game`)."""
+    return Game(core=native.core_of(state))
 
 
 def _seed(seed: SupportsIndex) -> int:

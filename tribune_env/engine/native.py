@@ -243,4 +243,13 @@ def state_of(core: Any, config: GameConfig) -> GameState:
 def core_of(state: GameState) -> Any:
     """A native game equal to ``state`` (its log included)."""
     assert core_module is not None
-    return core_module.Core.from_fields(rules_for(state.config), fields_of(state))
+    return core_module.Core.from_fields(rules_for(state.config), state.config, fields_of(state))
+
+
+SEED_MASK = (1 << 63) - 1
+
+
+def new_core(config: GameConfig, seed: int) -> Any:
+    """A new native game of ``config``, set up and advanced to its first decision (as ``Game.new``)."""
+    assert core_module is not None
+    return core_module.Core.new(rules_for(config), config, seed & SEED_MASK)
