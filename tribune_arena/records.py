@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -55,6 +56,20 @@ class Forfeit:
     seat: int
     reason: str
     message: str
+
+
+_RAISED_AT = re.compile(r" \(at ([^()\n]*:\d+ in [^()\n]*)\)")
+"""Where an agent's exception was raised, as a forfeit message ends (``(at FILE:LINE in NAME)``)."""
+
+
+def forfeit_headline(message: str) -> tuple[str, str]:
+    """A forfeit message as its headline for a person (``act() raised RuntimeError: boom``) and, apart, where the
+    agent's exception was raised, for its developer (``/home/x/mybot.py:12 in act``; '' when the message does not
+    say)."""
+    found = _RAISED_AT.search(message)
+    if found is None:
+        return message, ""
+    return (message[: found.start()] + message[found.end() :]).strip(), found[1]
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from typing import Any
 
 from rich.console import Console
 
-from tribune_arena.records import GameRecord, printable
+from tribune_arena.records import GameRecord, forfeit_headline, printable
 from tribune_arena.tournament.backends import BACKENDS, WorkerCrash, import_ray
 from tribune_arena.tournament.results import summarize
 from tribune_arena.tournament.runner import run_tournament
@@ -176,7 +176,10 @@ def _report(records: list[GameRecord], args: argparse.Namespace, definition: Tou
         out.print(table)
     for forfeit in doc.get("forfeits", []):
         who = f"game {forfeit['game_id']}, seat {forfeit['seat']} ({forfeit['spec']})"
-        out.print(printable(f"forfeit: {who}: {forfeit['reason']}: {forfeit['message']}"))
+        headline, place = forfeit_headline(forfeit["message"])
+        out.print(printable(f"forfeit: {who}: {forfeit['reason']}: {headline}"))
+        if place:  # for the agent's developer, apart from the headline
+            out.print(printable(f"  (raised at {place})"))
     plots = f"; plots: {', '.join(doc['plots'])}" if "plots" in doc else ""
     out.print(f"results ({definition.rules} games): {path}{plots}")
 

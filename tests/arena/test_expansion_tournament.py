@@ -25,6 +25,7 @@ from test_tournament_run import without_timings
 from agents.base import Agent, AgentError, InfoSet
 from agents.random_agent import RandomAgent
 from agents.specs import no_more, register_agent
+from tribune_arena.human.explain import person_text
 from tribune_arena.records import GameRecord
 from tribune_arena.replay.text import replay_game
 from tribune_arena.tournament.runner import run_tournament
@@ -315,8 +316,9 @@ def test_replay_of_expansion_games(results: Path, capsys: pytest.CaptureFixture[
     assert out.startswith("6 stored game(s) of expansion games\n") and "UNUSABLE" not in out
     assert replay_cli([str(results), "--game", "3", "--board"]) == 0
     out = capsys.readouterr().out
-    assert "Game 3" in out and "rounds, expansion game; config" in out and "Winner(s):" in out
-    assert all(line in out for line in replay_game(record).log())
+    assert "Game 3" in out and "rounds; 3 players, with the expansion, " in out and "Winner(s):" in out
+    game = replay_game(record)
+    assert all(person_text(game, line) in out for line in game.log())  # in words (issue 38)
     assert "officials: " in out and "emperor tiles" in out  # the expansion board
     assert replay_cli([str(results), "--game", "3", "--step", "--seat", "0"], stdin="\n9\nb\nq\n") == 0
     out = capsys.readouterr().out

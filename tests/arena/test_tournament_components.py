@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tribune_arena.human.explain import person_text
 from tribune_arena.records import GameRecord
 from tribune_arena.replay.text import replay_game
 from tribune_arena.tournament.runner import run_tournament
@@ -154,8 +155,9 @@ def test_replay_lists_and_shows_the_games_without_the_component_file(
     with ResultStore(results) as store:
         record = store.record(0)
         assert store.components == comps
-    assert "'components': 'modified'" in out
-    assert all(line in out for line in replay_game(record, comps).log())
+    assert "component set 'modified'" in out  # the options in words (issue 38)
+    game = replay_game(record, comps)
+    assert all(person_text(game, line) in out for line in game.log())
     # and resumes, from its own definition
     definition, _ = stored(results)
     again = run_tournament(TournamentDefinition.from_dict(definition), results, workers=1, progress=False)

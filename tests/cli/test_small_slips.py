@@ -5,16 +5,20 @@ the ``--players`` error, "did you mean heuristic?" for a mistyped agent, an own 
 from __future__ import annotations
 
 import io
+import re
+from pathlib import Path
 
 import pytest
 from rich.console import Console
 
 from agents import AgentError, make_agent
 from agents.random_agent import RandomAgent
-from agents.specs import agent_names, agent_summary
+from agents.specs import agent_names, agent_summary, register_agent
 from tribune_arena.human.bot import bot_move, failure_text
+from tribune_arena.records import forfeit_headline
 from tribune_arena.tournament.results import EntryStats, Results
 from tribune_arena.tournament.stats import fixed
+from tribune_arena.tournament.store import ResultStore
 from tribune_cli.main import main
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.game import Game
@@ -85,3 +89,45 @@ def test_a_bot_failure_reads_without_its_source_location() -> None:
     _, problem = bot_move(_Failing(ValueError("bad value")), game, seat)
     assert problem == "failed (ValueError: bad value)"
     assert failure_text(KeyError()) == "KeyError" and ".py" not in failure_text(report)
+
+
+class _Raiser(RandomAgent):
+    """Raises at its third decision: a forfeit in a tournament."""
+
+    def act(self, view: object, legal: object, info: object = None) -> object:  # type: ignore[override]
+        self.moves = getattr(self, "moves", 0) + 1
+        if self.moves >= 3:
+            raise RuntimeError("boom")
+        return super().act(view, legal, info)  # type: ignore[arg-type]
+
+
+register_agent("slips_raiser", lambda params, seed: _Raiser(seed))  # at import: the tournament's workers import it
+
+
+def test_a_forfeit_headline_ends_with_its_reason_not_a_source_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``tribune tournament`` and ``tribune replay``: the forfeit's headline says what the agent did; where it
+    raised follows on a line of its own, for the agent's developer."""
+    path = tmp_path / "forfeits.sqlite"
+    argv = ["tournament", "random", "slips_raiser", "--games", "2", "--results", str(path), "--workers", "1"]
+    assert main([*argv, "--no-progress"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    forfeits = [i for i, line in enumerate(lines) if line.startswith("forfeit: ")]
+    assert forfeits
+    for i in forfeits:
+        assert lines[i].endswith("(slips_raiser): raised: act() raised RuntimeError: boom"), lines[i]
+        assert re.fullmatch(r"  \(raised at .+\.py:\d+ in act\)", lines[i + 1]), lines[i + 1]
+    with ResultStore(path) as store:
+        game = next(r for r in store.records() if r.forfeit is not None)
+    assert main(["replay", str(path), "--game", str(game.game_id)]) == 0
+    out = capsys.readouterr().out
+    assert "slips_raiser (raised): act() raised RuntimeError: boom\n  (raised at " in out
+    assert FORFEIT_LINE.search(out) is None
+    headline, place = forfeit_headline("act() raised KeyError: 'x' (at /a/b.py:3 in act)")
+    assert (headline, place) == ("act() raised KeyError: 'x'", "/a/b.py:3 in act")
+    assert forfeit_headline("act() took 2.000 s (limit 1 s)") == ("act() took 2.000 s (limit 1 s)", "")
+
+
+FORFEIT_LINE = re.compile(r"^Forfeit: .*\.py:\d+", re.M)
+"""A forfeit headline that ends with a source file and line."""

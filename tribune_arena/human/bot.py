@@ -5,13 +5,11 @@ from __future__ import annotations
 import re
 
 from agents import Agent
+from tribune_arena.records import forfeit_headline
 from tribune_env.engine.actions import Action
 from tribune_env.engine.game import Game
 from tribune_env.envs.infoset import InfoSet
 
-_WHERE = re.compile(r" \(at [^()\n]*:\d+ in [^()\n]*\)")
-"""Where an agent's exception was raised, as the tournament's forfeit messages add it (``(at FILE:LINE in NAME)``):
-for its developer, not for the person at the table."""
 _REPORT = re.compile(r"^\w+\(\) (raised|returned|took|ran) ")
 """A message that already says what the agent's call did (``act() raised RuntimeError: boom``)."""
 
@@ -24,7 +22,7 @@ def failure_text(error: BaseException) -> str:
         text = str(error)
     except Exception:  # an agent's exception with a broken __str__
         text = ""
-    text = _WHERE.sub("", text).strip().splitlines()[0] if text.strip() else ""
+    text = forfeit_headline(text.strip().splitlines()[0])[0] if text.strip() else ""
     if _REPORT.match(text):
         return text[:300]
     name = type(error).__name__

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from tribune_arena.human.explain import person_text
-from tribune_arena.records import GameRecord
+from tribune_arena.records import GameRecord, forfeit_headline
 from tribune_arena.replay.text import GAME_KINDS, replay_steps
 from tribune_arena.replay.workers import default_workers
 from tribune_env.board import board_svg
@@ -414,7 +414,7 @@ def document_html(doc: ReplayDocument, seat: int | None = None) -> str:
         notes.append("truncated at the round limit")
     if r.forfeit is not None:
         f = r.forfeit
-        notes.append(f"forfeit: P{f.seat} {r.seating[f.seat]} ({f.reason}): {f.message}")
+        notes.append(f"forfeit: P{f.seat} {r.seating[f.seat]} ({f.reason}): {forfeit_headline(f.message)[0]}")
     data = {
         "game": r.game_id,
         "players": r.players,

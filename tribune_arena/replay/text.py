@@ -27,7 +27,7 @@ from typing import TextIO
 
 from tribune_arena.human.explain import person_text
 from tribune_arena.human.terminal import LineSource
-from tribune_arena.records import GameRecord, printable
+from tribune_arena.records import GameRecord, forfeit_headline, printable
 from tribune_arena.replay.words import board_text, event_line, round_header
 from tribune_env.data import Components
 from tribune_env.engine.config import RuleSet
@@ -220,7 +220,10 @@ class Stepper:
         self._print(f"Winner(s): {winners}" + (" (truncated at the round limit)" if r.truncated else ""))
         if r.forfeit is not None:
             f = r.forfeit
-            self._print(f"Forfeit: P{f.seat} {self._name(f.seat)} ({printable(f.reason)}): {printable(f.message)}")
+            headline, place = forfeit_headline(f.message)
+            self._print(f"Forfeit: P{f.seat} {self._name(f.seat)} ({printable(f.reason)}): {printable(headline)}")
+            if place:  # for the agent's developer, apart from the headline
+                self._print(f"  (raised at {printable(place)})")
 
     def print_all(self) -> None:
         """The whole game: header, log, the final board and the result; raises :class:`ReplayError`."""
