@@ -1,7 +1,9 @@
 """Bots in any language: :class:`SubprocessAgent`, the agent spec ``cmd:COMMAND LINE``.
 
 The bot is a program that speaks the protocol ``tribune-agent/1`` (docs/agent-protocol.md) as JSON lines on its
-stdin and stdout. Building the agent starts it (in a session and process group of its own) and exchanges
+stdin and stdout. Building the agent starts it (in the box of :mod:`agents.bot_box`: a supervisor that ends
+everything the bot starts, with limits, a reduced environment and, where bubblewrap runs, a sandbox; and in a session
+and process group of its own) and exchanges
 ``hello``: the bot names the rule sets it plays, which :meth:`Agent.supports` then answers from. ``reset`` sends the
 game (seat, rule set, options, seed), ``act`` a decision (the seat's view, the legal choices by id with words, and
 on request the observation and mask) and reads back the id chosen; the end of a game is sent as ``game_over``
@@ -26,10 +28,15 @@ import contextlib
 import os
 import selectors
 import shlex
+import shutil
 import signal
 import subprocess
+import sys
+import tempfile
 import weakref
 from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from time import monotonic, sleep
 
 from agents import protocol
@@ -42,7 +49,7 @@ from tribune_env.engine.notation import action_text
 from tribune_env.engine.view import PlayerView
 from tribune_env.envs.infoset import InfoSet
 
-__all__ = ["MAX_LINE", "MOVE_SECONDS", "START_SECONDS", "BotFailure", "SubprocessAgent"]
+__all__ = ["MAX_LINE", "MOVE_SECONDS", "START_SECONDS", "BotBox", "BotFailure", "SubprocessAgent"]
 
 #: the longest line (bytes, without its newline) a bot may write
 MAX_LINE = 1 << 20
@@ -59,19 +66,101 @@ _CHUNK = 1 << 16
 _SEND_SECONDS = 5.0
 
 
+BOX_SCRIPT = str(Path(__file__).with_name("bot_box.py"))
+#: seconds the box's supervisor has to kill what the bot started, once told to stop, before its group is killed
+_BOX_STOP_SECONDS = 3.0
+
+
+@dataclass(frozen=True)
+class BotBox:
+    """How a bot is boxed (agents/bot_box.py; docs/agent-protocol.md, "The box"): its limits and the sandbox.
+
+    ``sandbox``: ``auto`` (bubblewrap where it runs), ``bwrap`` (required) or ``none``. A limit of 0 is not set.
+    :meth:`from_env` reads ``TRIBUNE_BOT_BOX`` (``off`` runs bots unboxed, as before issue 36; ``auto``, ``bwrap``,
+    ``none``) and ``TRIBUNE_BOT_MEMORY_MB``, ``TRIBUNE_BOT_CPU_SECONDS``, ``TRIBUNE_BOT_PROCESSES``,
+    ``TRIBUNE_BOT_FILES``.
+    """
+
+    sandbox: str = "auto"
+    memory_mb: int = 2048
+    cpu_seconds: int = 3600
+    processes: int = 256
+    files: int = 256
+
+    @classmethod
+    def from_env(cls) -> BotBox | None:
+        mode = os.environ.get("TRIBUNE_BOT_BOX", "auto").strip().lower() or "auto"
+        if mode == "off":
+            return None
+        if mode not in ("auto", "bwrap", "none"):
+            raise AgentError(f"TRIBUNE_BOT_BOX: expected off, auto, bwrap or none, got {mode!r}")
+        numbers = {}
+        for field in ("memory_mb", "cpu_seconds", "processes", "files"):
+            raw = os.environ.get(f"TRIBUNE_BOT_{field.upper()}", "").strip()
+            if raw:
+                if not raw.isdigit():
+                    raise AgentError(f"TRIBUNE_BOT_{field.upper()}: expected a whole number, got {raw!r}")
+                numbers[field] = int(raw)
+        return cls(mode, **numbers)
+
+    def command(self, argv: Sequence[str], folder: str, scratch: str) -> list[str]:
+        """The supervisor's command line that runs ``argv`` in this box."""
+        return [
+            sys.executable,
+            "-I",
+            BOX_SCRIPT,
+            f"--sandbox={self.sandbox}",
+            f"--memory-mb={self.memory_mb}",
+            f"--cpu-seconds={self.cpu_seconds}",
+            f"--processes={self.processes}",
+            f"--files={self.files}",
+            f"--folder={folder}",
+            f"--scratch={scratch}",
+            "--",
+            *argv,
+        ]
+
+
+def bot_folder(argv: Sequence[str], cwd: str | None) -> tuple[list[str], str]:
+    """The bot's folder and ``argv`` with the file that names it made absolute (the bot runs in its folder).
+
+    The folder is that of the first argument after the program that names an existing file (the script of
+    ``python bot.py``, ``node bot.js``), else that of the program when given as a path (``./mybot``), else the
+    working directory.
+    """
+    base = Path(cwd or os.getcwd())
+    out = list(argv)
+    candidates = [i for i in range(1, len(argv)) if not argv[i].startswith("-")]
+    if "/" in argv[0]:
+        candidates.append(0)
+    for i in candidates:
+        path = base / argv[i]
+        if path.is_file():
+            out[i] = str(path.resolve())
+            return out, str(path.resolve().parent)
+    return out, str(base.resolve())
+
+
 class BotFailure(Exception):
     """The bot process failed an exchange (timed out, exited, wrote too long a line); the message says how."""
 
 
-def _kill_group(process: subprocess.Popen[bytes]) -> None:
-    """SIGKILL the bot's process group (its children too), then reap the bot; safe to call twice. The bot is
-    reaped only here, after the kill: until then its pid, which is its group's id, cannot be reused."""
-    if process.returncode is not None:
-        return
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signal.SIGKILL)
-    with contextlib.suppress(subprocess.TimeoutExpired, ChildProcessError):
-        process.wait(timeout=5)
+def _kill_group(process: subprocess.Popen[bytes], boxed: bool = False, scratch: str | None = None) -> None:
+    """End the bot and everything it started, then reap it; safe to call twice. Boxed, its supervisor is told to
+    stop first (SIGTERM: it kills every process below it, wherever their session or group), then the process group
+    is killed. The bot is reaped only here, after the kill: until then its pid, its group's id, cannot be reused."""
+    if process.returncode is None:
+        if boxed:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(process.pid, signal.SIGTERM)
+            with contextlib.suppress(subprocess.TimeoutExpired, ChildProcessError):
+                process.wait(timeout=_BOX_STOP_SECONDS)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired, ChildProcessError):
+            process.wait(timeout=5)
+    if scratch is not None:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _exit_status(process: subprocess.Popen[bytes]) -> str | None:
@@ -95,11 +184,20 @@ def _exit_status(process: subprocess.Popen[bytes]) -> str | None:
 class BotProcess:
     """A bot program in its own session, spoken to by lines with deadlines (see the module docstring)."""
 
-    def __init__(self, argv: Sequence[str], cwd: str | None = None) -> None:
+    def __init__(self, argv: Sequence[str], cwd: str | None = None, box: BotBox | None = None) -> None:
         self.argv = list(argv)
+        self.scratch: str | None = None
+        command = self.argv
+        if box is not None:
+            if not (shutil.which(self.argv[0]) or Path(cwd or ".", self.argv[0]).is_file()):
+                raise BotFailure(f"cannot start it: No such file or directory{self._hint()}")
+            absolute, folder = bot_folder(self.argv, cwd)
+            self.scratch = tempfile.mkdtemp(prefix="tribune-bot-")
+            command = box.command(absolute, folder, self.scratch)
+            cwd = folder
         try:
             self.process = subprocess.Popen(
-                self.argv,
+                command,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
@@ -107,11 +205,10 @@ class BotProcess:
                 start_new_session=True,
             )
         except OSError as exc:
-            hint = ""
-            if len(self.argv) == 1 and " " in self.argv[0]:
-                hint = " (the command line was quoted as one word: quote only arguments that contain spaces)"
-            raise BotFailure(f"cannot start it: {exc.strerror or exc}{hint}") from None
-        self._finalizer = weakref.finalize(self, _kill_group, self.process)
+            if self.scratch is not None:
+                shutil.rmtree(self.scratch, ignore_errors=True)
+            raise BotFailure(f"cannot start it: {exc.strerror or exc}{self._hint()}") from None
+        self._finalizer = weakref.finalize(self, _kill_group, self.process, box is not None, self.scratch)
         assert self.process.stdin is not None and self.process.stdout is not None and self.process.stderr is not None
         self._stdin, self._stdout, self._stderr = self.process.stdin, self.process.stdout, self.process.stderr
         for stream in (self._stdin, self._stdout, self._stderr):
@@ -121,6 +218,11 @@ class BotProcess:
         self._selector.register(self._stderr, selectors.EVENT_READ)
         self._buffer = bytearray()
         self._err = bytearray()
+
+    def _hint(self) -> str:
+        if len(self.argv) == 1 and " " in self.argv[0]:
+            return " (the command line was quoted as one word: quote only arguments that contain spaces)"
+        return ""
 
     @property
     def pid(self) -> int:
@@ -226,18 +328,25 @@ class BotProcess:
             sleep(0.005)
         return status or what
 
-    def stop(self, grace: float) -> None:
-        """End the bot: close its stdin (end of file), give it ``grace`` seconds to exit, kill its process group."""
+    def close_input(self) -> None:
+        """End the bot's input (end of file), as when the host dies."""
         with contextlib.suppress(OSError):
             self._stdin.close()
+
+    def stop(self, grace: float) -> bool:
+        """End the bot: close its stdin (end of file), give it ``grace`` seconds to exit, kill its process group
+        (boxed: everything below its supervisor). Whether it exited by itself within ``grace``."""
+        self.close_input()
         end = monotonic() + grace
         while grace > 0 and monotonic() < end and _exit_status(self.process) is None:
             sleep(0.01)
+        exited = _exit_status(self.process) is not None
         self._finalizer()  # kills the group, reaps the bot
         self._selector.close()
         for stream in (self._stdout, self._stderr):
             with contextlib.suppress(OSError):
                 stream.close()
+        return exited
 
 
 class SubprocessAgent(Agent):
@@ -245,7 +354,9 @@ class SubprocessAgent(Agent):
 
     ``command``: the command line (split with :func:`shlex.split`) or its argument list. ``start_seconds``,
     ``move_seconds``: the deadlines of starting and of each call; ``grace``: how long :meth:`close` waits for
-    the bot to exit. Building the agent starts the bot; :class:`AgentError` if it cannot start or fails ``hello``.
+    the bot to exit. ``box``: the box the bot runs in (:class:`BotBox`; ``True``: as ``TRIBUNE_BOT_BOX`` says,
+    boxed unless it is ``off``; ``False`` or ``None``: unboxed). Building the agent starts the bot;
+    :class:`AgentError` if it cannot start or fails ``hello``.
     """
 
     name = "cmd"
@@ -259,8 +370,10 @@ class SubprocessAgent(Agent):
         move_seconds: float = MOVE_SECONDS,
         grace: float = GRACE_SECONDS,
         cwd: str | None = None,
+        box: BotBox | bool | None = True,
     ) -> None:
         super().__init__(seed)
+        self.box = (BotBox.from_env() if box is True else None) if isinstance(box, bool) else box
         try:
             argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
         except ValueError as exc:
@@ -281,6 +394,7 @@ class SubprocessAgent(Agent):
         self._decision = 0
         self._info: InfoSet | None = None  # of the last decision: its game gives the result at game_over
         self._in_game = False
+        self.exited_on_bye: bool | None = None  # set by close: whether the bot exited by itself after bye
         self._start()
 
     # -- the bot process --------------------------------------------------------------------------
@@ -289,7 +403,7 @@ class SubprocessAgent(Agent):
         self._failed = None
         self._busy = False
         try:
-            self._bot = BotProcess(self.argv, self.cwd)
+            self._bot = BotProcess(self.argv, self.cwd, self.box)
         except BotFailure as exc:
             raise AgentError(f"bot `{self.command}`: {exc}") from None
         try:
@@ -317,10 +431,9 @@ class SubprocessAgent(Agent):
         self._stop(grace=0.0)
         return AgentError(message)
 
-    def _stop(self, grace: float) -> None:
+    def _stop(self, grace: float) -> bool:
         bot, self._bot = self._bot, None
-        if bot is not None:
-            bot.stop(grace)
+        return bot.stop(grace) if bot is not None else False
 
     def _exchange(self, message: dict[str, object], expected: str, seconds: float) -> dict[str, object]:
         """Send ``message`` and return the bot's answer of type ``expected``; :class:`AgentError` otherwise (an
@@ -407,7 +520,16 @@ class SubprocessAgent(Agent):
             return
         self._end_game()
         self._send({"type": "bye"})
-        self._stop(self.grace if self._failed is None and not self._busy else 0.0)
+        self.exited_on_bye = self._stop(self.grace if self._failed is None and not self._busy else 0.0)
+
+    def notify(self, message: dict[str, object]) -> None:
+        """Send the bot a message it does not answer (``bot-check`` sends one of a type it cannot know)."""
+        self._send(message)
+
+    @property
+    def process(self) -> BotProcess | None:
+        """The running bot, ``None`` once it is stopped."""
+        return self._bot
 
 
 def _make(params: dict[str, str], seed: int | None) -> Agent:

@@ -40,6 +40,13 @@ PYTHON = shlex.quote(sys.executable)
 PYTHON_BOT = f"cmd:{PYTHON} {ROOT / 'examples' / 'bots' / 'random_bot.py'}"
 NODE_BOT = f"cmd:node {ROOT / 'examples' / 'bots' / 'random_bot.js'}"
 needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+
+
+@pytest.fixture(autouse=True)
+def _box_without_sandbox(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bots here note their process ids in their folder: they run in the box's supervisor without bubblewrap
+    (whose folder is read-only and whose process ids are its own); the sandbox is tested in test_bot_box.py."""
+    monkeypatch.setenv("TRIBUNE_BOT_BOX", "none")
 BOTS = {
     "python": pytest.param(PYTHON_BOT, id="python"),
     "python-observation": pytest.param(f"{PYTHON_BOT} --observation", id="python-observation"),
