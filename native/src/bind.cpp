@@ -526,12 +526,38 @@ void bind_codec(py::module_& m) {
 
 }  // namespace
 
+// random_games(rules, games, seed, logging): play ``games`` games with uniformly random legal choices entirely in
+// C++ (game g: seed + g; choices from PyRandom(seed)); returns the number of decisions taken (the engine's speed).
+int64_t random_games(std::shared_ptr<const Rules> rules, int games, uint64_t seed, bool logging) {
+    PyRandom rng(seed);
+    int64_t decisions = 0;
+    for (int g = 0; g < games; g++) {
+        State st = new_state(rules, seed + static_cast<uint64_t>(g));
+        st.logging = logging;
+        advance(st);
+        while (st.has_pending) {
+            const auto& legal = legal_actions(st);
+            Action a = legal[rng.randbelow(legal.size())];
+            apply_action(st, a);
+            decisions++;
+        }
+    }
+    return decisions;
+}
+
 PYBIND11_MODULE(_core, m) {
     m.doc() = "The native core of the Tribune engine (C++); tribune_env.engine.native is its Python side.";
     py::class_<Rules, std::shared_ptr<Rules>>(m, "Rules");
     m.def("make_rules", [](const py::object& config, const py::object& tables) {
         return std::const_pointer_cast<Rules>(make_rules(config, tables));
     });
+    m.def(
+        "random_games",
+        [](std::shared_ptr<Rules> rules, int games, uint64_t seed, bool logging) {
+            py::gil_scoped_release release;
+            return random_games(rules, games, seed, logging);
+        },
+        py::arg("rules"), py::arg("games"), py::arg("seed") = 0, py::arg("logging") = false);
     m.attr("STEP_NAMES") = [] {
         py::list names;
         for (int s = 0; s < NUM_STEPS; s++) names.append(STEP_NAMES[s]);
