@@ -394,7 +394,6 @@ class SubprocessAgent(Agent):
         self._decision = 0
         self._info: InfoSet | None = None  # of the last decision: its game gives the result at game_over
         self._in_game = False
-        self.exited_on_bye: bool | None = None  # set by close: whether the bot exited by itself after bye
         self._start()
 
     # -- the bot process --------------------------------------------------------------------------
@@ -520,16 +519,41 @@ class SubprocessAgent(Agent):
             return
         self._end_game()
         self._send({"type": "bye"})
-        self.exited_on_bye = self._stop(self.grace if self._failed is None and not self._busy else 0.0)
+        self._stop(self.grace if self._failed is None and not self._busy else 0.0)
+
+    def bye(self, wait: float) -> bool:
+        """``game_over`` for a game being played and ``bye``, then wait up to ``wait`` seconds for the bot to exit
+        by itself, its input still open (``bot-check``); the bot is stopped either way. Whether it exited."""
+        bot = self._bot
+        if bot is None:
+            return False
+        self._end_game()
+        self._send({"type": "bye"})
+        end = monotonic() + wait
+        while monotonic() < end and _exit_status(bot.process) is None:
+            sleep(0.01)
+        exited = _exit_status(bot.process) is not None
+        self._stop(0.0)
+        return exited
+
+    def end_input(self, wait: float) -> bool:
+        """Close the bot's input (as when the host dies), wait up to ``wait`` seconds for it to exit by itself,
+        then stop it (``bot-check``). Whether it exited."""
+        bot = self._bot
+        if bot is None:
+            return False
+        self._in_game = False
+        bot.close_input()
+        end = monotonic() + wait
+        while monotonic() < end and _exit_status(bot.process) is None:
+            sleep(0.01)
+        exited = _exit_status(bot.process) is not None
+        self._stop(0.0)
+        return exited
 
     def notify(self, message: dict[str, object]) -> None:
         """Send the bot a message it does not answer (``bot-check`` sends one of a type it cannot know)."""
         self._send(message)
-
-    @property
-    def process(self) -> BotProcess | None:
-        """The running bot, ``None`` once it is stopped."""
-        return self._bot
 
 
 def _make(params: dict[str, str], seed: int | None) -> Agent:
