@@ -165,6 +165,7 @@ class PretrainConfig:
     batch_size: int = 512
     learning_rate: float = 1e-3
     value_coef: float = 0.5
+    dataset: str | None = None  # a Minari dataset id (`tribune dataset`): imitate its decisions instead of playing
 
 
 @dataclass(frozen=True)

@@ -261,6 +261,7 @@ class RLlibTrainer(Trainer):
         import torch
 
         cfg = self.config
+        self.say(self.plan())
         checkpoint, pool = self.prepare(resume)
         self.write_config()
         self.clean_temporary()
@@ -303,6 +304,7 @@ class RLlibTrainer(Trainer):
         say = f"training {max(0, total - model.num_timesteps):,} steps with {cfg.ray.env_runners} env runner(s)"
         self.say(f"{say} x {cfg.ray.envs_per_env_runner} game(s) (Ray RLlib PPO)")
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+        self.eval_spent = 0.0
         lines = self.progress_lines(model.num_timesteps)
         with Progress(*columns, console=self.console, disable=not self.progress_bar()) as bar:
             task = bar.add_task("learner steps", total=total, completed=model.num_timesteps)
@@ -325,8 +327,7 @@ class RLlibTrainer(Trainer):
                 model.num_timesteps += sampled
                 steps = model.num_timesteps
                 bar.update(task, completed=min(steps, total))
-                if lines is not None:
-                    lines.update(steps)
+                lines.update(steps)
                 self._log_progress(model, result, time.perf_counter() - start)
                 snapshot = None
                 if cfg.league.enabled and _crossed(before, steps, cfg.league.snapshot_every):

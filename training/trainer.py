@@ -28,7 +28,9 @@ can be moved or copied and resumed there.
 from __future__ import annotations
 
 import json
+import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -143,12 +145,21 @@ def check_resume(meta: dict[str, Any], config: TrainConfig, path: Path) -> list[
 
 PROGRESS_EVERY = 60.0
 """Seconds between two lines of progress on a console that is no terminal (a terminal shows a progress bar)."""
+FIRST_ESTIMATE = 10.0
+"""Seconds of training after which every run says how long it has left (the rate is measured by then)."""
+
+
+def _minutes(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
 
 
 class StepProgress:
-    """Training progress as one line every ``every`` seconds (``say``), for a console that is no terminal: steps
-    done of ``total``, the share, the rate since the start and the time left at that rate. Nothing within the first
-    ``every`` seconds, so a short run prints none. ``clock`` is injectable."""
+    """Training progress as lines (``say``): the first ``first`` seconds into training, then one every ``every``
+    seconds (``every=inf``: the first line only, beside a terminal's progress bar). A line gives the steps done of
+    ``total``, the share, the rate since the start and the time left: the steps left at that rate plus, with
+    ``evaluations``, the evaluations still to come (``evaluations(steps)`` returns the seconds already spent
+    evaluating since the start, left out of the rate, and the seconds the evaluations still to come will take).
+    ``clock`` is injectable."""
 
     def __init__(
         self,
@@ -157,19 +168,29 @@ class StepProgress:
         done: int = 0,
         every: float = PROGRESS_EVERY,
         clock: Any = time.monotonic,
+        first: float = FIRST_ESTIMATE,
+        evaluations: Callable[[int], tuple[float, float]] | None = None,
     ) -> None:
-        self.say, self.total, self.every, self.clock = say, total, every, clock
+        self.say, self.total, self.every, self.clock, self.first = say, total, every, clock, first
+        self.evaluations = evaluations
         self.start_steps = done
         self.start = self.last = clock()
+        self.lines = 0
 
     def update(self, steps: int) -> None:
-        """Say a line when ``every`` seconds passed since the last one (or the start)."""
+        """Say a line when ``first`` seconds passed since the start (the first line) or ``every`` since the last."""
         now = self.clock()
-        if now - self.last < self.every:
+        if now - self.last < (self.every if self.lines else self.first) or steps <= self.start_steps:
             return
         self.last = now
-        rate = (steps - self.start_steps) / max(now - self.start, 1e-9)
-        left = f", about {(self.total - steps) / rate / 60:.0f} min left" if rate > 0 and steps < self.total else ""
+        self.lines += 1
+        spent, coming = self.evaluations(steps) if self.evaluations is not None else (0.0, 0.0)
+        rate = (steps - self.start_steps) / max(now - self.start - spent, 1e-9)
+        left = ""
+        if steps < self.total or coming:
+            seconds = (self.total - steps) / rate + coming
+            evals = f", {_minutes(coming)} of it evaluating" if coming >= 1 else ""
+            left = f", about {_minutes(seconds)} left{evals}"
         share = steps / self.total if self.total else 1.0
         self.say(f"trained {steps:,} of {self.total:,} steps ({share:.0%}), {rate:,.0f} steps/s{left}")
 
@@ -183,6 +204,8 @@ class Trainer:
         self.console = console or Console(stderr=True)
         self.code = code_version()
         self.resume_steps = 0
+        self.eval_spent = 0.0  # seconds spent evaluating since this part of the run started
+        self.eval_seconds_per_game: float | None = None  # the last evaluation's pace, for the estimate
 
     def say(self, text: str) -> None:
         self.console.print(text, soft_wrap=True, markup=False, highlight=False)
@@ -191,12 +214,39 @@ class Trainer:
         """Whether to show a progress bar: ``run.progress_bar`` and the console is a terminal."""
         return self.config.run.progress_bar and self.console.is_terminal
 
-    def progress_lines(self, done: int) -> StepProgress | None:
-        """The periodic one-line progress (:class:`StepProgress`) when ``run.progress_bar`` is set but the console is
-        no terminal (a log file, CI), else None."""
-        if not self.config.run.progress_bar or self.console.is_terminal:
-            return None
-        return StepProgress(self.say, self.config.run.total_timesteps, done)
+    def progress_lines(self, done: int) -> StepProgress:
+        """The one-line progress (:class:`StepProgress`): with ``run.progress_bar`` on a console that is no terminal
+        (a log file, CI) a line every minute, else (a terminal's progress bar, or no bar) only the first line, the
+        early estimate of the time left, evaluations included."""
+        lines = self.config.run.progress_bar and not self.console.is_terminal
+        every = PROGRESS_EVERY if lines else math.inf
+        return StepProgress(self.say, self.config.run.total_timesteps, done, every, evaluations=self.evaluation_time)
+
+    def evaluation_time(self, steps: int) -> tuple[float, float]:
+        """Seconds spent in evaluations during this part of the run, and an estimate of those still to come after
+        ``steps`` (the scheduled ones, the last one and the final games, at the last evaluation's pace per game)."""
+        cfg = self.config
+        if self.eval_seconds_per_game is None:
+            return self.eval_spent, 0.0
+        total, every = cfg.run.total_timesteps, cfg.eval.every
+        scheduled = max(0, total // every - steps // every) if every > 0 else 0
+        last = 0 if every > 0 and total % every == 0 else 1
+        games = (scheduled + last) * cfg.eval.games + cfg.eval.final_games
+        return self.eval_spent, games * self.eval_seconds_per_game
+
+    def plan(self) -> str:
+        """What the run will do, said at its start: steps, environments, evaluations, imitation first."""
+        cfg = self.config
+        total, every = cfg.run.total_timesteps, cfg.eval.every
+        evaluations = 1 + (total // every if every > 0 else 0) + (0 if every > 0 and total % every == 0 else 1)
+        opponents = ", ".join(cfg.eval.opponents)
+        text = (f"{cfg.name}: {total:,} steps with {cfg.n_envs} environment(s); {evaluations} evaluations of "
+                f"{cfg.eval.games} games against each of {opponents} (at the start, every {every:,} steps, at the end)")
+        if cfg.pretrain.enabled and cfg.pretrain.dataset is not None:
+            text += f"; imitation of the dataset {cfg.pretrain.dataset} first"
+        elif cfg.pretrain.enabled:
+            text += f"; imitation of {cfg.pretrain.games} {cfg.pretrain.teacher} games first"
+        return text + f"; an estimate of the time left follows {FIRST_ESTIMATE:.0f} s into training"
 
     # -- model ----------------------------------------------------------------------
 
@@ -298,7 +348,10 @@ class Trainer:
             self.say(
                 f"{tag or 'eval'} at {steps:,} steps vs {cfg.env.players - 1} x {row.opponent}: {row.result()}"
             )
-        self.say(f"evaluation took {time.perf_counter() - start:.0f} s")
+        took = time.perf_counter() - start
+        self.eval_spent += took
+        self.eval_seconds_per_game = took / (games or cfg.eval.games)  # per game against every opponent
+        self.say(f"evaluation took {took:.0f} s")
 
     def evaluated(self, steps: int) -> bool:
         """Whether ``eval.csv`` has the evaluation at ``steps`` against every configured opponent."""
@@ -449,6 +502,7 @@ class Trainer:
         from stable_baselines3.common.logger import configure
 
         cfg = self.config
+        self.say(self.plan())
         checkpoint, pool = self.prepare(resume)
         self.write_config()
         self.clean_temporary()
@@ -493,9 +547,8 @@ class Trainer:
         start = time.perf_counter()
         if remaining > 0:
             self.say(f"training {remaining:,} steps with {cfg.n_envs} environment(s) ({cfg.vec_env})")
-            callbacks = [callback]
-            if (lines := self.progress_lines(int(model.num_timesteps))) is not None:
-                callbacks.append(_progress_callback(lines))
+            self.eval_spent = 0.0
+            callbacks = [callback, _progress_callback(self.progress_lines(int(model.num_timesteps)))]
             try:
                 model.learn(
                     remaining, callback=callbacks, reset_num_timesteps=False, progress_bar=self.progress_bar()
@@ -529,11 +582,18 @@ class Trainer:
     def _pretrain(self, model: Any) -> None:
         from rich.progress import Progress
 
-        from training.imitation import collect, pretrain
+        from training.imitation import collect
 
         pre = self.config.pretrain
         cfg = self.config
         start = time.perf_counter()
+        if pre.dataset is not None:
+            from training.datasets import read_demonstrations
+
+            data = read_demonstrations(pre.dataset)
+            self.say(f"read {len(data):,} decisions from the Minari dataset {pre.dataset}")
+            self._imitate(model, data)
+            return
         with Progress(console=self.console, disable=not self.progress_bar()) as bar:
             task = bar.add_task(f"imitation games ({pre.teacher})", total=pre.games)
             data = collect(
@@ -541,6 +601,12 @@ class Trainer:
                 workers=cfg.eval_workers, tick=lambda n: bar.advance(task, n),
             )
         self.say(f"collected {len(data):,} {pre.teacher} decisions in {time.perf_counter() - start:.0f} s")
+        self._imitate(model, data)
+
+    def _imitate(self, model: Any, data: Any) -> None:
+        from training.imitation import pretrain
+
+        pre, cfg = self.config.pretrain, self.config
 
         def log(metrics: dict[str, float]) -> None:
             for key, value in metrics.items():

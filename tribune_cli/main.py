@@ -35,6 +35,7 @@ COMMANDS = {
     "benchmark": "tribune_cli.benchmark",
     "replay": "tribune_cli.replay",
     "train": "tribune_cli.train",
+    "dataset": "tribune_cli.dataset",
     "board": "tribune_cli.board",
 }
 """The top-layer commands and their modules (each with ``COMMAND``, ``add_parser`` and ``run``)."""
@@ -48,6 +49,7 @@ ORDER = (
     "benchmark",
     "replay",
     "train",
+    "dataset",
     "simulate",
     "log",
     "board",
