@@ -51,13 +51,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import SupportsIndex
+from typing import Any, SupportsIndex
 
 import numpy as np
 
 from tribune_env.codec.space import Space
 from tribune_env.data import BrutiiCard, Components, Faction, Official, Region, default_components
 from tribune_env.data.schema import python_class
+from tribune_env.engine import native
 from tribune_env.engine.actions import (
     COMMIT,
     DECLINE,
@@ -75,6 +76,7 @@ from tribune_env.engine.actions import (
     place_follower,
 )
 from tribune_env.engine.decisions import DecisionKind
+from tribune_env.engine.game import Game
 from tribune_env.engine.registry import option_labels
 from tribune_env.engine.tables import Tables, tables_for
 
@@ -124,6 +126,7 @@ class ActionCodec:
         if wide and components.expansion is None:
             raise ValueError("an expansion action space needs a component file with [expansion] tables")
         self.components = components
+        self._native: Any = None  # the native core's codec, made when a native game is first read
         self.tables: Tables = tables_for(components, wide)
         base = tables_for(components)
         self.bid_cap = bid_cap
@@ -246,6 +249,27 @@ class ActionCodec:
                     continue
             out.append(i)
         return out
+
+    def native_codec(self) -> Any:
+        """The native core's codec of the same component set, space and bid cap (identical ids, tests/native)."""
+        if self._native is None:
+            self._native = native.core_module.ActionCodec(  # type: ignore[union-attr]
+                self.components, self.space.value, self.bid_cap
+            )
+        return self._native
+
+    def mask_game(self, game: Game, seat: int) -> np.ndarray:
+        """The mask of ``seat`` in ``game`` (int8; all zero when another seat or nobody is to act), written by the
+        native core's codec on a native game."""
+        core = game.native_core
+        if core is None:
+            if game.current_seat != seat:
+                return np.zeros(self.n, dtype=np.int8)
+            return self.mask(game.legal_actions(), seat, game.num_players)
+        out = np.zeros(self.n, dtype=np.uint8)
+        if self.native_codec().mask(core, out) != seat:
+            out[:] = 0
+        return out.view(np.int8)
 
     def mask(self, actions: Sequence[Action], seat: int, num_players: int) -> np.ndarray:
         """An int8 vector of length ``n`` with 1 at every expressible action in ``actions``."""

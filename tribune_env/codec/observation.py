@@ -37,6 +37,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 import numpy as np
 
@@ -55,6 +56,7 @@ from tribune_env.data import (
     ScoringSpec,
     VictoryCard,
 )
+from tribune_env.engine import native
 from tribune_env.engine.config import DEFAULT_ROUND_LIMIT, victory_cards_of
 from tribune_env.engine.decisions import (
     BASE_DECISION_KINDS,
@@ -65,6 +67,7 @@ from tribune_env.engine.decisions import (
     Phase,
     TakeoverRole,
 )
+from tribune_env.engine.game import Game
 from tribune_env.engine.scoring import first_fulfillers, scores, victory_card
 from tribune_env.engine.state import OPTED_OUT, TILE_NAMES, TRIBUNE, GameState, PlayerState
 from tribune_env.engine.tables import Tables, tables_for
@@ -227,6 +230,8 @@ class ObservationEncoder:
         if wide and extra is None:
             raise ValueError("an expansion observation needs a component file with [expansion] tables")
         self.components = components
+        self.round_limit = round_limit
+        self._native: Any = None  # the native core's encoder, made when a native game is first encoded
         self.tables: Tables = tables_for(components, wide)
         self.scales = Scales.of(components, round_limit, wide)
         self.max_players = max(extra.seat_counts) if extra is not None else max(components.player_counts)
@@ -446,6 +451,23 @@ class ObservationEncoder:
     # that is converted once. Scaled amounts always occupy the same entries for a
     # given (player count, observer), so their indices are one cached array and
     # their values one list in that order: global amounts, then per seat.
+
+    def encode_game(self, game: Game, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+        """The observation of ``seat`` in ``game`` (as :meth:`encode`): a native game's is written by the native
+        core's encoder (identical entries, tests/native), into ``out`` (float32, length ``size``) when given."""
+        core = game.native_core
+        if core is None:
+            row = self.encode(game.state, seat)
+            if out is None:
+                return row
+            out[:] = row
+            return out
+        if self._native is None:
+            self._native = native.core_module.ObservationEncoder(  # type: ignore[union-attr]
+                self.components, self.round_limit, self.space.value
+            )
+        result: np.ndarray = self._native.encode(core, seat, out)
+        return result
 
     def encode(self, state: GameState, seat: int) -> np.ndarray:
         """The observation of ``seat`` (float32, shape ``(size,)``, inside ``[0, high]``).

@@ -5,11 +5,11 @@ from __future__ import annotations
 import operator
 from typing import Any, SupportsIndex
 
+from tribune_env.engine import native
 from tribune_env.engine.actions import Action
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.decisions import Pending, Phase
 from tribune_env.engine.describe import describe_action
-from tribune_env.engine import native
 from tribune_env.engine.errors import GameOverError, IllegalActionError
 from tribune_env.engine.flow import advance, apply_action, illegal_reason, legal_actions, listed_choice
 from tribune_env.engine.scoring import ranks, scores
@@ -85,9 +85,10 @@ class Game:
             self._legal = None
         return self.state_
 
-    def _position(self) -> GameState:
-        """The position as a :class:`GameState` to read: the live state, or on the native core a copy made when
-        first read after a change (cached until the next apply)."""
+    def position(self) -> GameState:
+        """The position as a :class:`GameState` to read, not to change: the live state on the Python engine; on the
+        native core a copy made when first read after a change (cached until the next apply), the game stays
+        native."""
         if self.state_ is not None:
             return self.state_
         if self._snapshot is None:
@@ -142,7 +143,7 @@ class Game:
         choices = self.legal_actions()
         listed = listed_choice(action, choices)
         if listed is None:
-            state = self._position()
+            state = self.position()
             raise IllegalActionError(
                 action, illegal_reason(state, action, choices), choices, lambda a: describe_action(state, a)
             )
@@ -151,8 +152,17 @@ class Game:
         self._snapshot = None
         self._legal = None
 
+    def apply_native(self, action: tuple[int, int, int]) -> bool:
+        """Play a native ``(type, a, b)`` action on a native game (the fast path of the environments); ``False``
+        (the game unchanged) when it is not legal: :meth:`apply` then says why."""
+        if self._core is None or not self._core.apply(*action):
+            return False
+        self._snapshot = None
+        self._legal = None
+        return True
+
     def describe(self, action: object) -> str:
-        return describe_action(self._position(), action)
+        return describe_action(self.position(), action)
 
     # -- status ----------------------------------------------------------------
 
@@ -215,7 +225,7 @@ class Game:
     def events(self) -> list[Event]:
         if self.state_ is not None:
             return self.state_.events
-        return self._position().events
+        return self.position().events
 
     def log(self, seat: int | None = None) -> list[str]:
         """Readable event log; with ``seat``, only what that seat may read."""
@@ -232,13 +242,21 @@ class Game:
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may know now; computed when first read (:class:`PlayerView`), so unread views are cheap."""
-        view = PlayerView(self._position(), seat)
+        view = PlayerView(self.position(), seat)
         if self.state_ is not None:  # on the native core the view reads a copy that no apply changes
             self._views.append(view)
         return view
 
     def to_json(self) -> dict[str, Any]:
-        return state_to_json(self._position())
+        return state_to_json(self.position())
+
+    @classmethod
+    def from_state(cls, state: GameState) -> Game:
+        """A game that plays on from ``state`` on the engine ``TRIBUNE_ENGINE`` chooses (``state`` is the game's
+        afterwards: the Python engine plays it, the native core copies it); ``Game(state)`` is always Python."""
+        if native.use_native():
+            return cls(core=native.core_of(state))
+        return cls(state)
 
     @classmethod
     def from_json(cls, doc: object, components: object = None) -> Game:
@@ -252,14 +270,14 @@ class Game:
         return cls(state)
 
     def render(self, seat: int | None = None) -> str:
-        return render(self._position(), seat)
+        return render(self.position(), seat)
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Pickled and copied as its position: a native game as the Python state it equals, played on natively
         again when read back."""
         if self.state_ is not None:
             return Game, (self.state_,)
-        return _native_game, (self._position().clone(),)
+        return _native_game, (self.position().clone(),)
 
     def __repr__(self) -> str:
         return f"Game(players={self.num_players}, round={self.round}, phase={self.phase.name}, pending={self.pending})"

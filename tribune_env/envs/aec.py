@@ -265,7 +265,7 @@ class raw_env(AECEnv[str, Any, int], EzPickle):
         """The whole game as one float32 vector in :attr:`state_space`: PRIVILEGED information (every hand, the
         draw pile's order) for centralised critics in training; never give it to a policy acting at the table.
         Layout: :mod:`tribune_env.envs.state_encoding`. Works at every step and after the game ends."""
-        return self._state_encoder.encode(self.table.game.state)
+        return self._state_encoder.encode(self.table.game.position())
 
     def _pay_shaping(self, before: list[int] | None) -> None:
         """Dense reward: pay every seat its score change of the move just played (nothing without it)."""

@@ -37,7 +37,7 @@ class InfoSet:
 
     def sample(self, rng: random.Random) -> Game:
         """A full game consistent with everything this seat knows (a determinization)."""
-        return Game(resample(self._game.state, self.seat, rng))
+        return Game.from_state(resample(self._game.position(), self.seat, rng))
 
     @property
     def encoder(self) -> ObservationEncoder:
@@ -55,7 +55,7 @@ class InfoSet:
     def observation(self, space: Space | str | None = None) -> np.ndarray:
         """The observation vector of this seat in ``space`` (default: :attr:`space`): ``docs/observation.md``, or
         ``docs/observation-expansion.md`` for the expansion spaces."""
-        return self.encoder_of(self.space if space is None else space).encode(self._game.state, self.seat)
+        return self.encoder_of(self.space if space is None else space).encode_game(self._game, self.seat)
 
     def action_mask(self, space: Space | str | None = None) -> np.ndarray:
         """The action mask of this seat (int8, 1 = legal) in ``space`` (default: :attr:`space`)."""

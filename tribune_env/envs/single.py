@@ -1,6 +1,6 @@
 """Gymnasium single-agent wrapper: one learning seat, the other seats played by opponents.
 
-Registered as ``tribune_env/TribuneSingle-v0``. Observations are the learner's
+Registered as ``tribune/TribuneSingle-v0``. Observations are the learner's
 float32 vector (``Box``), actions the codec's ``Discrete`` integers, and
 :meth:`TribuneSingleEnv.action_masks` gives the legal ones (what sb3-contrib's
 MaskablePPO asks for). The reward is 0 until the game ends and then the
@@ -270,7 +270,7 @@ class TribuneSingleEnv(gym.Env[Any, np.int64]):
         if self.fixed_seat is not None:
             return self.fixed_seat
         n = self.table.num_players
-        brutii = self.table.game.state.brutii
+        brutii = self.table.game.position().brutii
         if self.learner_role == "brutii":
             return brutii
         if self.learner_role == "family":
@@ -285,7 +285,7 @@ class TribuneSingleEnv(gym.Env[Any, np.int64]):
     def _info(self) -> dict[str, Any]:
         """The learner's seat and mask; in a Brutii game also whether the learner is the Brutii."""
         info: dict[str, Any] = {"seat": self.seat, "action_mask": self.table.mask(self.seat)}
-        brutii = self.table.game.state.brutii
+        brutii = self.table.game.position().brutii
         if brutii >= 0:
             info["brutii"] = self.seat == brutii
         return info
@@ -303,7 +303,7 @@ class TribuneSingleEnv(gym.Env[Any, np.int64]):
 
 
 class TribuneExpansionSingleEnv(TribuneSingleEnv):
-    """Tribune with the Tribune Expansion for one learner (``tribune_env/TribuneExpansionSingle-v0``).
+    """Tribune with the Tribune Expansion for one learner (``tribune/TribuneExpansionSingle-v0``).
 
     The same API as :class:`TribuneSingleEnv`, with the expansion spaces (``docs/actions-expansion.md``,
     ``docs/observation-expansion.md``): keyword options play the expansion unless they say ``expansion=False``

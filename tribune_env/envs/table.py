@@ -67,7 +67,7 @@ class Table:
         if not self.space.serves(self.config.rules):
             raise ValueError(
                 "expansion: the Tribune-v0 environments play base games; use tribune/TribuneExpansion-v0 "
-                "(tribune_env.expansion_env) or tribune_env/TribuneExpansionSingle-v0"
+                "(tribune_env.expansion_env) or tribune/TribuneExpansionSingle-v0"
             )
         self.reward = reward_fn(reward)
         components = self.config.components
@@ -86,7 +86,7 @@ class Table:
         return self.game
 
     def observation(self, seat: int) -> np.ndarray:
-        return self.encoder.encode(self.game.state, seat)
+        return self.encoder.encode_game(self.game, seat)
 
     def infoset(self, seat: int) -> InfoSet:
         """What an agent in ``seat`` may use, with this table's spaces."""
@@ -97,6 +97,8 @@ class Table:
         game = self.game
         if game.current_seat != seat:
             return np.zeros(self.codec.n, dtype=np.int8)
+        if game.native_core is not None:
+            return self.codec.mask_game(game, seat)
         key = (game.state, game.state.clock)  # the clock moves on with every engine step
         if self._mask_key != key:
             self._mask = self.codec.mask(game.legal_actions(), seat, self.num_players)
@@ -123,6 +125,13 @@ class Table:
             IllegalMoveError: not an integer of the action space, or not legal now; the game is unchanged.
         """
         index = _as_index(action)
+        game = self.game
+        if index is not None and game.native_core is not None and game.current_seat == seat:
+            try:  # the fast path: decoded and applied natively; anything refused takes the checked path below
+                if game.apply_native(self.codec.native_codec().decode(index, seat, self.num_players)):
+                    return
+            except ValueError:
+                pass
         try:
             if index is None:
                 raise ActionDecodeError(f"expected an integer action, got {action!r}")
@@ -153,12 +162,12 @@ class Table:
             if getattr(mine, name) != getattr(theirs, name):
                 found, wanted = getattr(theirs, name), getattr(mine, name)
                 raise ValueError(f"position: {name} is {found!r}, the environment's {wanted!r}")
-        if mine.brutii_seat is not None and game.state.brutii != mine.brutii_seat:
-            found = game.state.brutii
+        if mine.brutii_seat is not None and game.position().brutii != mine.brutii_seat:
+            found = game.position().brutii
             raise ValueError(f"position: the Brutii sits in seat {found}, the environment's in {mine.brutii_seat}")
-        if mine.victory_card is not None and game.state.victory_card != mine.victory_card:
+        if mine.victory_card is not None and game.position().victory_card != mine.victory_card:
             raise ValueError(
-                f"position: victory_card is {game.state.victory_card!r}, the environment's {mine.victory_card!r}"
+                f"position: victory_card is {game.position().victory_card!r}, the environment's {mine.victory_card!r}"
             )
         self.game = game
 
