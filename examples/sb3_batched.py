@@ -2,7 +2,7 @@
 project's ``BatchedVecEnv``.
 
 Shows: the module-qualified id :data:`tribune_env.envs.registration.SINGLE_MODULE_ID`
-(``"tribune_env:tribune_env/TribuneSingle-v0"``), which a fresh worker process can resolve (a bare id is unknown
+(``"tribune_env:tribune/TribuneSingle-v0"``), which a fresh worker process can resolve (a bare id is unknown
 there: the worker never imported ``tribune_env``); ``GymEnvFactory`` is the other form that always works
 (``--factory``). MaskablePPO collects the masks of all N environments through ``env_method("action_masks")``.
 

@@ -1,4 +1,4 @@
-"""Single-agent MaskablePPO (sb3-contrib) on ``tribune_env/TribuneSingle-v0``: one learner against random seats.
+"""Single-agent MaskablePPO (sb3-contrib) on ``tribune/TribuneSingle-v0``: one learner against random seats.
 
 Shows: making the Gymnasium environment by id, training MaskablePPO (the environment's ``action_masks()`` is what
 it asks for), saving the model, and sb3-contrib's maskable evaluation (``evaluate_policy(..., use_masking=True)``)

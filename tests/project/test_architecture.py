@@ -384,7 +384,7 @@ def test_environments_are_registered_in_a_fresh_process(imports: str) -> None:
         "import sys, gymnasium, pettingzoo, tribune_env\n"
         "from tribune_env.envs import AEC_ID, SINGLE_ID\n"
         "assert AEC_ID in pettingzoo.aec_registry and SINGLE_ID in gymnasium.registry\n"
-        "single = gymnasium.make('tribune_env/TribuneSingle-v0', players=3)\n"
+        "single = gymnasium.make('tribune/TribuneSingle-v0', players=3)\n"
         "assert isinstance(single.unwrapped, tribune_env.TribuneSingleEnv)\n"
         "aec = pettingzoo.make('aec', 'tribune/Tribune-v0', players=3)\n"
         "assert isinstance(aec.unwrapped, tribune_env.raw_env), aec\n"
@@ -399,10 +399,10 @@ def test_environments_are_registered_in_a_fresh_process(imports: str) -> None:
 
 
 def test_gymnasium_imports_the_package_for_a_module_qualified_id() -> None:
-    """``gymnasium.make("tribune_env:tribune_env/TribuneSingle-v0")`` needs no import of tribune_env first."""
+    """``gymnasium.make("tribune_env:tribune/TribuneSingle-v0")`` needs no import of tribune_env first."""
     script = (
         "import gymnasium\n"
-        "env = gymnasium.make('tribune_env:tribune_env/TribuneSingle-v0', players=2)\n"
+        "env = gymnasium.make('tribune_env:tribune/TribuneSingle-v0', players=2)\n"
         "env.reset(seed=0)\n"
         "print(type(env.unwrapped).__name__)\n"
     )

@@ -8,7 +8,7 @@ Importing this module registers two games with ``pyspiel``::
     game = pyspiel.load_game("python_tribune", {"players": 4})
     game = pyspiel.load_game("python_tribune_expansion", {"players": 3})
 
-``python_tribune`` plays the base game (2 to 5 players) in the base spaces of ``tribune/Tribune-v1`` (actions:
+``python_tribune`` plays the base game (2 to 5 players) in the base spaces of ``tribune/Tribune-v0`` (actions:
 ``Discrete(198)``; observations: 1,669 floats); ``python_tribune_expansion`` plays the Tribune Expansion (2 to 5
 players, no Brutii) in the expansion spaces. Parameters: ``players`` (default 4), ``round_limit`` (the engine's
 60 by default; a small one makes short games for tests) and ``deals`` (default 1,000).
