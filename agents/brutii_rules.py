@@ -78,17 +78,17 @@ from dataclasses import dataclass
 from functools import cache
 
 from agents.evaluation import security
-from agents.heuristic import (
-    _assassin_plan,
-    _official_gain,
-    _pairs_plan,
-    _patron_plan,
-    _picks,
-    _sacrifice_kinds,
-    _spendable,
-    _tile_value,
+from agents.heuristic_plans import (
+    assassin_plan,
     chariot_amount,
     exposure,
+    official_gain,
+    pairs_plan,
+    patron_plan,
+    picks,
+    sacrifice_kinds,
+    spendable,
+    tile_value,
 )
 from agents.strategy import BENEFIT_ROUNDS, OBJECTIVE_WORTH, Valuation, best_set, can_beat
 from tribune_env.data import (
@@ -436,7 +436,7 @@ def _eternal_favor(v: Valuation, o: Outlook) -> float:
         present = 1.0
     else:
         present = 1.0 - math.prod(o.stays_free() for _ in spaces)
-    kinds = _sacrifice_kinds(v)
+    kinds = sacrifice_kinds(v)
     held = {kinds[c] for c in v.hand_cards()}
     deck = v.tables.card_copies
     chance = sum(n for c, n in enumerate(deck) if kinds[c] in held) / sum(deck)
@@ -447,8 +447,8 @@ def _eternal_favor(v: Valuation, o: Outlook) -> float:
 def _patron(v: Valuation, o: Outlook) -> float:
     if _vetoed(v.view, Region.REFUGIUM):
         return 0.0
-    patron = _patron_plan(v, v.me.money)
-    pairs, cards = _pairs_plan(v)
+    patron = patron_plan(v, v.me.money)
+    pairs, cards = pairs_plan(v)
     return max(0.0, patron[0] if patron is not None else 0.0, pairs if cards else 0.0)
 
 
@@ -466,10 +466,10 @@ def _emperor(v: Valuation, o: Outlook) -> float:
                 unclaimed *= 1.0 - v.tile_chance(up, occupant)
             else:
                 unclaimed *= 1.0 - (1.0 - o.stays_free()) * NEWCOMER_CLAIM
-        best = unclaimed * v.tile_chance(up, v.seat) * _tile_value(v, up)
+        best = unclaimed * v.tile_chance(up, v.seat) * tile_value(v, up)
     if view.officials[Official.MATRONA] == v.seat:
         for tile in view.matrona_tiles:
-            best = max(best, v.tile_chance(tile, v.seat) * _tile_value(v, tile))
+            best = max(best, v.tile_chance(tile, v.seat) * tile_value(v, tile))
         best += MATRONA_KEEP
     return max(0.0, best)
 
@@ -480,7 +480,7 @@ def _official(v: Valuation, o: Outlook) -> float:
         return 0.0
     chosen = view.officials_chosen
     gains = sorted(
-        (_official_gain(v, int(off), 0.0) for off in Official if not (int(off) < len(chosen) and chosen[off])),
+        (official_gain(v, int(off), 0.0) for off in Official if not (int(off) < len(chosen) and chosen[off])),
         reverse=True,
     )
     if not gains:
@@ -501,7 +501,7 @@ def takeover_gain(v: Valuation, f: int) -> float:
     plan = best_set(v.tables, held, [target], v.components.min_set_size)
     cost = 0.0
     if plan is None and v.assassins and view.controller[f] >= 0:
-        found = _assassin_plan(v, f, held, target, v.assassins)
+        found = assassin_plan(v, f, held, target, v.assassins)
         if found is not None:
             plan, k = found
             cost = 0.5 * k * v.card(v.assassin)
@@ -544,7 +544,7 @@ def legion_price(v: Valuation) -> int:
 
 def _legion(v: Valuation, o: Outlook) -> float:
     price = legion_price(v)
-    if price > _spendable(v):
+    if price > spendable(v):
         return 0.0
     return max(0.0, v.legion() - v.money(price))
 
@@ -784,7 +784,7 @@ def _veto_region(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Act
 
 def _lay(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
     """R52: lay the cards worth least, in ascending card order (the order the engine asks)."""
-    cards = _picks(legal)
+    cards = picks(legal)
     if not cards:
         return legal[0]
     if any(c != HIDDEN for c in v.view.staged):  # the next card: the least useful one still offered
@@ -798,7 +798,7 @@ def _lay(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
 def _buy_legion(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
     """R51: a legion when it is worth its price and the price can be spared."""
     price = legion_price(v)
-    return COMMIT if v.legion() > v.money(price) and price <= _spendable(v) else DECLINE
+    return COMMIT if v.legion() > v.money(price) and price <= spendable(v) else DECLINE
 
 
 Rule = Callable[[Valuation, Pending, Sequence[Action]], Action]

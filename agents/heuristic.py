@@ -83,9 +83,25 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from agents.base import Agent, InfoSet
+from agents.heuristic_plans import (
+    CHARIOT_SHARE,
+    assassin_plan,
+    chariot_amount,
+    exposure,
+    official_gain,
+    own_staged,
+    pairs_plan,
+    patron_plan,
+    picks,
+    reserve,
+    sacrifice_kinds,
+    spendable,
+    tile_prospect,
+    tile_value,
+)
 from agents.specs import no_more, register_agent
-from agents.strategy import Valuation, beats, best_set, patron_sets, weakened
-from tribune_env.data import BrutiiCard, Components, Faction, Nationality, Official, Region
+from agents.strategy import Valuation, beats, best_set, weakened
+from tribune_env.data import Components, Faction, Official, Region
 from tribune_env.engine.actions import (
     COMMIT,
     DECLINE,
@@ -102,14 +118,11 @@ from tribune_env.engine.actions import (
 )
 from tribune_env.engine.config import RuleSet
 from tribune_env.engine.decisions import BRUTII_DECISION_KINDS, DecisionKind, Pending, TakeoverRole
-from tribune_env.engine.tables import CardKind, SpaceKind, SpaceSpec
+from tribune_env.engine.tables import SpaceKind, SpaceSpec
 from tribune_env.engine.view import HIDDEN, PlayerView
 
 TOP_UP = 3  # a won set is topped up to this many cards with spare cards of the faction
 OFFICIAL_THREAT = 0.45  # chance that one rival choosing after us at the Capitoleum takes our official (R36)
-ASSASSIN_WORTH = 0.8  # an assassin is played when this share of the faction is worth more than the assassins kept
-CHARIOT_SHARE = 0.3  # share of a controlled faction's exposure bid for the chariot
-CHARIOT_CAP = 4  # the highest chariot bid
 
 
 class HeuristicAgent(Agent):
@@ -131,12 +144,8 @@ class HeuristicAgent(Agent):
 # -- helpers ---------------------------------------------------------------------------
 
 
-def _picks(legal: Sequence[Action]) -> list[int]:
-    return [a.card for a in legal if isinstance(a, PickCard)]
-
-
 def _cheapest_pick(v: Valuation, legal: Sequence[Action]) -> Action:
-    cards = _picks(legal)
+    cards = picks(legal)
     return PickCard(min(cards, key=v.card)) if cards else DECLINE
 
 
@@ -158,7 +167,7 @@ def _curia(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
     from agents.brutii_rules import curia_denial  # the Brutii's rules build on this module's
 
     gain += curia_denial(v, field)  # R47: nothing unless a family faces his "Cards"
-    cards = _picks(legal)
+    cards = picks(legal)
     if not cards:
         return DECLINE
     give = min(cards, key=v.card)
@@ -166,7 +175,7 @@ def _curia(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
 
 
 def _tigellinus(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
-    cards = _picks(legal)
+    cards = picks(legal)
     if cards and v.legion() > min(v.card(c) for c in cards):
         return PickCard(min(cards, key=v.card))
     return DECLINE
@@ -178,8 +187,8 @@ def _tigellinus(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Acti
 def _latrine(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
     card = v.view.board[Region.LATRINE][0][0]
     price = v.tables.card_value[card]
-    buy = v.card(card) - v.money(price) if price <= _spendable(v) else -1.0
-    if price <= _spendable(v):  # R47: with "Denarii" face up the buyer pays the Brutii (nothing without him)
+    buy = v.card(card) - v.money(price) if price <= spendable(v) else -1.0
+    if price <= spendable(v):  # R47: with "Denarii" face up the buyer pays the Brutii (nothing without him)
         from agents.brutii_rules import latrine_payment  # the Brutii's rules build on this module's
 
         buy -= latrine_payment(v, price)
@@ -190,7 +199,7 @@ def _atrium_bid(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Acti
     cards = [c for field in v.view.board[Region.ATRIUM] for c in field]
     worth = sum(v.card(c) if c != HIDDEN else v.average_card() for c in cards)
     amount = int(0.45 * worth / v.denarius())
-    return _closest_bid(max(0, min(amount, _spendable(v))), legal)
+    return _closest_bid(max(0, min(amount, spendable(v))), legal)
 
 
 def _closest_bid(amount: int, legal: Sequence[Action]) -> Action:
@@ -199,7 +208,7 @@ def _closest_bid(amount: int, legal: Sequence[Action]) -> Action:
 
 
 def _catacombs(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
-    cards = _picks(legal)
+    cards = picks(legal)
     if not cards:
         return DECLINE
     price = v.components.region(Region.CATACOMBS).prices[pending.index]
@@ -208,18 +217,18 @@ def _catacombs(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Actio
     from agents.brutii_rules import purchase_denial  # the Brutii's rules build on this module's
 
     gain += purchase_denial(v)  # R47: with "Cards" option 2 a purchase is a card less of his pile (0 without him)
-    return PickCard(best) if gain > v.money(price) and price <= _spendable(v) else DECLINE
+    return PickCard(best) if gain > v.money(price) and price <= spendable(v) else DECLINE
 
 
 def _pantheon(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
-    cards = _picks(legal)
+    cards = picks(legal)
     if cards and v.favor(eternal=True) > min(v.card(c) for c in cards):
         return PickCard(min(cards, key=v.card))
     return DECLINE
 
 
 def _mars(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
-    cards = _picks(legal)
+    cards = picks(legal)
     if not cards:
         return COMMIT if COMMIT in legal else DECLINE
     staged = [c for c in v.view.staged if c != HIDDEN]
@@ -266,7 +275,7 @@ def _takeover(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action
     staged_cards = [c for c in staged if c != a]
     staged_assassins = len(staged) - len(staged_cards)
     pool = staged_cards + v.faction_cards(f)
-    found = _assassin_plan(v, f, pool, target, staged_assassins + v.assassins)
+    found = assassin_plan(v, f, pool, target, staged_assassins + v.assassins)
     if found is None:
         return DECLINE
     plan, k = found
@@ -296,23 +305,6 @@ def _follow(
     if pick in legal:
         return pick
     return COMMIT if COMMIT in legal and wins() else _cheapest_pick(v, legal)
-
-
-def _assassin_plan(
-    v: Valuation, f: int, pool: list[int], target: list[int], available: int
-) -> tuple[list[int], int] | None:
-    """The cheapest winning set of ``pool`` and the assassins it needs (R31): none when a set wins without them,
-    otherwise the fewest that make one win, if faction ``f`` is worth them; None when no set wins."""
-    smallest = v.components.min_set_size
-    plan = best_set(v.tables, pool, [target], smallest)
-    if plan is not None:
-        return plan, 0
-    room = max(0, len(target) - v.protected)
-    for k in range(1, min(available, room) + 1):
-        plan = best_set(v.tables, pool, [weakened(v.tables, target, k, v.protected)], smallest)
-        if plan is not None:
-            return (plan, k) if ASSASSIN_WORTH * v.faction(f) > k * v.card(v.assassin) else None
-    return None
 
 
 def _top_up(v: Valuation, plan: list[int], pool: list[int]) -> list[int]:
@@ -378,16 +370,10 @@ def _benefit(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
 
 def _legion_purchase(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
     cost = sum(v.tables.card_value[c] for c in v.view.sets[Faction.LEGATES])
-    return COMMIT if v.legion() > v.money(cost) and cost <= _spendable(v) else DECLINE
+    return COMMIT if v.legion() > v.money(cost) and cost <= spendable(v) else DECLINE
 
 
 # -- phase 6 ---------------------------------------------------------------------------------------
-
-
-def exposure(v: Valuation, f: int) -> float:
-    """How much faction ``f`` (controlled by the player) is worth protecting with the chariot."""
-    size = len(v.view.sets[f])
-    return v.faction(f) * (0.6 if size <= 2 else 0.3 if size == 3 else 0.15)
 
 
 def _chariot_bid(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
@@ -403,12 +389,6 @@ def _chariot_bid(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Act
     if not mine:
         return _closest_bid(0, legal)
     return _closest_bid(chariot_amount(v, worth), legal)
-
-
-def chariot_amount(v: Valuation, worth: float) -> int:
-    """The chariot bid for protecting a faction whose exposure is ``worth``: a share of it, at most
-    :data:`CHARIOT_CAP`."""
-    return min(CHARIOT_CAP, int(CHARIOT_SHARE * worth / v.denarius()))
 
 
 def _chariot_place(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
@@ -443,7 +423,7 @@ def _committed(v: Valuation) -> int:
     for spec in v.tables.spaces:
         if v.view.spaces[spec.id] == v.seat and spec.kind is SpaceKind.REGION and spec.region is not None:
             total += _price(v, spec)
-    return total + _reserve(v)
+    return total + reserve(v)
 
 
 def _price(v: Valuation, spec: SpaceSpec) -> int:
@@ -489,7 +469,7 @@ def _faction_space_value(v: Valuation, spec: SpaceSpec) -> float:
     plan = best_set(v.tables, held, [target], v.components.min_set_size)
     cost = 0.0
     if plan is None and v.assassins and v.view.controller[f] >= 0:
-        found = _assassin_plan(v, f, held, target, v.assassins)  # R31: assassins open the take-over
+        found = assassin_plan(v, f, held, target, v.assassins)  # R31: assassins open the take-over
         if found is not None:
             plan, k = found
             cost = 0.5 * k * v.card(v.assassin)
@@ -554,17 +534,10 @@ def _pantheon_space(v: Valuation, spec: SpaceSpec) -> float:
     if v.me.eternal_favor:
         return -1.0
     deck = v.tables.card_copies
-    kinds = _sacrifice_kinds(v)
+    kinds = sacrifice_kinds(v)
     held_kinds = {kinds[c] for c in v.hand_cards()}
     chance = sum(n for c, n in enumerate(deck) if kinds[c] in held_kinds) / sum(deck)
     return chance * v.favor(eternal=True) - 0.5
-
-
-def _sacrifice_kinds(v: Valuation) -> list[int]:
-    """Per card type, what a Pantheon card of that type asks for (R30): its faction, any slave (-1), an assassin
-    (-2)."""
-    kinds = v.tables.card_kind
-    return [f if f >= 0 else (-1 if kinds[c] is CardKind.SLAVE else -2) for c, f in enumerate(v.tables.card_faction)]
 
 
 def _mars_space(v: Valuation, spec: SpaceSpec) -> float:
@@ -578,123 +551,15 @@ def _mars_space(v: Valuation, spec: SpaceSpec) -> float:
 # -- the expansion board (phase 6, R33-R36) ------------------------------------------------------
 
 
-def _spendable(v: Valuation) -> int:
-    """Denarii free to spend now: less what phase 6 will ask for (:func:`_reserve`; nothing in a base game)."""
-    return v.me.money - _reserve(v)
-
-
-def _reserve(v: Valuation) -> int:
-    """Denarii the player's followers on the Refugium and the Basilica will need in phase 6: the patron set's value
-    (R33) and a tile's payment (R34)."""
-    cached = v.memo.get("reserve")
-    if isinstance(cached, int):
-        return cached
-    total = 0
-    spaces = v.tables.region_spaces
-    if any(v.view.spaces[s] == v.seat for s in spaces[Region.REFUGIUM]):
-        plan = _patron_plan(v, v.me.money)
-        if plan is not None and plan[0] > 0:
-            total += sum(v.tables.card_value[c] for c in plan[1])
-    for s in spaces[Region.BASILICA]:
-        if v.view.spaces[s] == v.seat:
-            tile = _target_tile(v, v.tables.spaces[s], v.me.money)
-            total += v.tile_cost(tile) if tile >= 0 else 0
-    if v.view.brutii == v.seat:
-        total += _brutii_reserve(v)
-    v.memo["reserve"] = total
-    return total
-
-
-def _brutii_reserve(v: Valuation) -> int:
-    """What the Brutii's played "Patron" and "Favor of the Emperor" will ask in phase 6 (R47, R50): the patron set's
-    value and the face-up tile's payment, when he is likely to claim them."""
-    played = v.view.brutii_played
-    total = 0
-    if int(BrutiiCard.PATRON) in played:
-        plan = _patron_plan(v, v.me.money)
-        if plan is not None and plan[0] > 0:
-            total += sum(v.tables.card_value[c] for c in plan[1])
-    up = v.view.emperor_up
-    if int(BrutiiCard.FAVOR_OF_THE_EMPEROR) in played and up >= 0 and v.tile_chance(up, v.seat) >= 0.5:
-        total += v.tile_cost(up)
-    return total
-
-
 def _budget(v: Valuation) -> int:
     budget = v.memo.get("budget")
     return budget if isinstance(budget, int) else v.me.money
 
 
-def _own_staged(v: Valuation) -> list[int]:
-    return sorted(c for c in v.view.staged if c != HIDDEN)
-
-
-def _slave_pool(v: Valuation) -> list[int]:
-    """The slaves in hand and those staged in the running Refugium choice."""
-    return sorted([*v.slave_cards(), *_own_staged(v)])
-
-
-def _without(pool: Sequence[int], cards: Sequence[int]) -> list[int]:
-    rest = Counter(pool)
-    rest.subtract(Counter(cards))
-    return sorted(rest.elements())
-
-
-def _slave_keep(v: Valuation, card: int) -> float:
-    """What a slave is worth as an ordinary card, apart from the Refugium (a patron set costs its value)."""
-    return 0.6 - 0.03 * v.tables.card_value[card]
-
-
-def _patron_plan(v: Valuation, money: int) -> tuple[float, tuple[int, ...]] | None:
-    """The patron set worth most (R33: three slaves, or two with a Nubian, paying their value): the patron's worth
-    minus the slaves as cards, the pairs they held and the denarii; None when no set is affordable."""
-    spec = v.spec
-    worth = v.patron()
-    if spec is None or worth <= 0:
-        return None
-    pool = _slave_pool(v)
-    pairs = v.pair_potential(pool)
-    best: tuple[float, tuple[int, ...]] | None = None
-    for combo in patron_sets(v.tables, spec, pool):
-        price = sum(v.tables.card_value[c] for c in combo)
-        if price > money:
-            continue
-        kept = pairs - v.pair_potential(_without(pool, combo))
-        gain = worth - sum(_slave_keep(v, c) for c in combo) - kept - v.money(price)
-        if best is None or gain > best[0]:
-            best = (gain, combo)
-    return best
-
-
-def _pairs_plan(v: Valuation) -> tuple[float, list[int]]:
-    """The Refugium pairs worth discarding (R33: one nationality each; Greeks 3 laurels, Germanians 1 legion; no
-    Nubians): the highest slaves of a nationality first (low ones are the cheaper patron set), each pair only while
-    its reward beats the cards and the patron chance they take with them."""
-    pool = _slave_pool(v)
-    chosen: list[int] = []
-    total = 0.0
-    for n in Nationality:
-        reward = v.pair_reward(n)
-        if reward <= 0:
-            continue
-        cards = sorted((c for c in pool if v.tables.card_nationality[c] == n), key=lambda c: -v.tables.card_value[c])
-        while len(cards) >= 2:
-            pair = cards[:2]
-            rest = _without(pool, [*chosen, *pair])
-            lost = v.patron_potential(_without(pool, chosen)) - v.patron_potential(rest)
-            gain = reward - sum(_slave_keep(v, c) for c in pair) - lost
-            if gain <= 0:
-                break
-            chosen += pair
-            total += gain
-            cards = cards[2:]
-    return total, sorted(chosen)
-
-
 def _refugium_option(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
     """R33, E49: the patron, the pairs, or neither, whichever is worth most."""
-    patron = _patron_plan(v, v.me.money)
-    pairs, cards = _pairs_plan(v)
+    patron = patron_plan(v, v.me.money)
+    pairs, cards = pairs_plan(v)
     values = {0: patron[0] if patron is not None else -1.0, 1: pairs if cards else -1.0}
     options = [a for a in legal if isinstance(a, ChooseOption) and values.get(a.option, -1.0) > 0]
     return max(options, key=lambda a: values[a.option]) if options else DECLINE
@@ -705,7 +570,7 @@ def _stage_plan(v: Valuation, plan: Sequence[int] | None, legal: Sequence[Action
     if plan is None:
         return DECLINE
     remaining = Counter(plan)
-    remaining.subtract(Counter(_own_staged(v)))
+    remaining.subtract(Counter(own_staged(v)))
     if any(n < 0 for n in remaining.values()):  # staged cards outside the plan: finish as legal
         return COMMIT if COMMIT in legal else _cheapest_pick(v, legal)
     todo = sorted(remaining.elements())
@@ -716,18 +581,13 @@ def _stage_plan(v: Valuation, plan: Sequence[int] | None, legal: Sequence[Action
 
 
 def _refugium_patron(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
-    plan = _patron_plan(v, v.me.money)
+    plan = patron_plan(v, v.me.money)
     return _stage_plan(v, plan[1] if plan is not None and plan[0] > 0 else None, legal)
 
 
 def _refugium_pairs(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
-    _, cards = _pairs_plan(v)
+    _, cards = pairs_plan(v)
     return _stage_plan(v, cards or None, legal)
-
-
-def _tile_value(v: Valuation, tile: int) -> float:
-    """A claim of ``tile`` now: the tile less the denarii a "pay" requirement costs (R34)."""
-    return v.emperor_tile() - v.money(v.tile_cost(tile))
 
 
 def _basilica(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
@@ -737,26 +597,10 @@ def _basilica(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action
         return DECLINE
 
     def worth(a: ChooseTile) -> float:
-        return _tile_value(v, a.tile) + (0.1 if a.tile == v.view.emperor_up else 0.0)
+        return tile_value(v, a.tile) + (0.1 if a.tile == v.view.emperor_up else 0.0)
 
     best = max(tiles, key=worth)
     return best if worth(best) > 0 else DECLINE
-
-
-def _official_gain(v: Valuation, official: int, threat: float) -> float:
-    """Choosing ``official`` (R36) rather than nothing: its worth (a little more when taken from a rival) less the
-    official returned for it, which would otherwise be kept unless a later chooser takes it (``threat``); choosing
-    one's own official again only protects it from that."""
-    mine = [o for o, h in enumerate(v.view.officials) if h == v.seat]
-    value = v.official(Official(official))
-    if official in mine:
-        return threat * value
-    holder = v.view.officials[official]
-    if holder >= 0:
-        value *= 1.25  # taken from a rival
-    for o in mine:
-        value -= (1.0 - threat) * v.official(Official(o))
-    return value
 
 
 def _official(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
@@ -769,8 +613,8 @@ def _official(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action
     later = spaces[pending.index + 1 :] if pending.index >= 0 else ()  # the Brutii chooses last (R47)
     rivals = sum(1 for s in later if v.view.spaces[s] >= 0 and v.view.spaces[s] != v.seat)
     threat = min(0.9, OFFICIAL_THREAT * rivals)
-    best = max(options, key=lambda a: _official_gain(v, a.official, threat))
-    return best if _official_gain(v, best.official, threat) > 0 else DECLINE
+    best = max(options, key=lambda a: official_gain(v, a.official, threat))
+    return best if official_gain(v, best.official, threat) > 0 else DECLINE
 
 
 def _tribunus_pair(v: Valuation) -> tuple[int, int] | None:
@@ -803,53 +647,22 @@ def _augur(v: Valuation, pending: Pending, legal: Sequence[Action]) -> Action:
 
 def _refugium_space(v: Valuation, spec: SpaceSpec) -> float:
     """The better Refugium option with the hand as it is (R33)."""
-    patron = _patron_plan(v, _budget(v))
-    pairs, cards = _pairs_plan(v)
+    patron = patron_plan(v, _budget(v))
+    pairs, cards = pairs_plan(v)
     best = max(patron[0] if patron is not None else 0.0, pairs if cards else 0.0)
     return best - 0.3 if best > 0 else -1.0
 
 
-def _basilica_tiles(v: Valuation, spec: SpaceSpec) -> list[tuple[int, float]]:
-    """The tiles the player on ``spec`` may claim (R34) with the chance each is still there: the face-up one (unless
-    "1" before him will claim it) and his Matrona tiles."""
-    view = v.view
-    tiles: list[tuple[int, float]] = []
-    if view.emperor_up >= 0:
-        taken = 0.0
-        first = view.spaces[v.tables.region_spaces[Region.BASILICA][0]]
-        if spec.slot > 0 and first >= 0 and first != v.seat:
-            taken = v.tile_chance(view.emperor_up, first)
-        tiles.append((view.emperor_up, 1.0 - taken))
-    if view.officials[Official.MATRONA] == v.seat:
-        tiles += [(t, 1.0) for t in view.matrona_tiles]
-    return tiles
-
-
-def _tile_prospect(v: Valuation, spec: SpaceSpec, money: int) -> tuple[float, int]:
-    """The best expected claim from ``spec`` with ``money`` denarii, and its tile (-1: none)."""
-    best, choice = -1.0, -1
-    for tile, free in _basilica_tiles(v, spec):
-        value = free * v.tile_chance(tile, v.seat, money) * _tile_value(v, tile)
-        if value > best:
-            best, choice = value, tile
-    return best, choice
-
-
-def _target_tile(v: Valuation, spec: SpaceSpec, money: int) -> int:
-    value, tile = _tile_prospect(v, spec, money)
-    return tile if value > 0 else -1
-
-
 def _basilica_space(v: Valuation, spec: SpaceSpec) -> float:
     """The tile that may be claimed (R34): the face-up one (unless "1" before us will claim it) or a Matrona tile."""
-    value, _ = _tile_prospect(v, spec, _budget(v))
+    value, _ = tile_prospect(v, spec, _budget(v))
     return value - 0.2
 
 
 def _capitoleum_space(v: Valuation, spec: SpaceSpec) -> float:
     """The official to be chosen (R36): the best gain, less for a later space (the earlier choosers come first)."""
     threat = OFFICIAL_THREAT * 0.6  # who else comes is not known yet
-    gains = [_official_gain(v, o, threat) for o in range(len(Official)) if not _chosen(v, o)]
+    gains = [official_gain(v, o, threat) for o in range(len(Official)) if not _chosen(v, o)]
     if not gains:
         return -1.0
     return (1.0, 0.8, 0.65)[min(spec.slot, 2)] * max(gains) - 0.3

@@ -28,7 +28,8 @@ from agents.base import Agent, InfoSet
 from agents.random_agent import RandomAgent
 from agents.specs import no_more, register_agent, take_choice, take_float, take_int
 from tribune_arena.records import GameRecord
-from tribune_arena.tournament.play import close_agents, play_game, seat_agents
+from tribune_arena.supervision import close_agents, seat_agents
+from tribune_arena.tournament.play import play_game
 from tribune_arena.tournament.runner import run_tournament
 from tribune_arena.tournament.schedule import TournamentDefinition
 from tribune_arena.tournament.store import ResultStore

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from tribune_arena.records import GameRecord
-from tribune_arena.tournament.play import close_agents, play_game
+from tribune_arena.supervision import close_agents
+from tribune_arena.tournament.play import play_game
 from tribune_arena.tournament.schedule import TournamentDefinition
 from tribune_arena.tournament.store import ResultStore, StoreError
 

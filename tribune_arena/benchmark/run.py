@@ -30,7 +30,8 @@ from tribune_arena.benchmark.suite import (
     check_deals,
 )
 from tribune_arena.records import GameRecord
-from tribune_arena.tournament.play import close_agents, play_game
+from tribune_arena.supervision import close_agents
+from tribune_arena.tournament.play import play_game
 from tribune_arena.tournament.results import summarize
 from tribune_arena.tournament.roles import role_results
 from tribune_arena.tournament.runner import run_tournament

@@ -20,7 +20,8 @@ from collections.abc import Generator, Sequence
 from typing import Any
 
 from tribune_arena.records import GameRecord
-from tribune_arena.tournament.play import PlaySettings, close_agents, play_game
+from tribune_arena.supervision import close_agents
+from tribune_arena.tournament.play import PlaySettings, play_game
 from tribune_arena.tournament.schedule import ScheduledGame, TournamentError
 from tribune_arena.tournament.workers import WorkerCrash as WorkerCrash
 from tribune_arena.tournament.workers import WorkerPool

@@ -15,60 +15,40 @@ still interrupts ordinary Python at the limit, so most timeouts cost no worker.
 
 from __future__ import annotations
 
-import contextlib
 import multiprocessing
 import multiprocessing.connection
 import os
 import signal
 import tempfile
-import threading
 from collections import deque
 from collections.abc import Generator, Iterable
-from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from time import monotonic
 from typing import Any
 
 from tribune_arena.records import Forfeit, GameRecord, SeatTiming
-from tribune_arena.tournament.play import (
+from tribune_arena.supervision import (
     ACT,
-    CALL_NAMES,
-    Monitor,
-    PlaySettings,
+    BOARD_SIZE,
+    KILL_GRACE,
+    KIND,
+    LAST,
+    LIMIT,
+    POLL,
+    SEAT,
+    START,
+    START_LIMIT,
+    TIMES,
+    Board,
+    Call,
     close_agents,
-    import_modules,
-    play_game,
-    replayed_record,
+    end_worker,
+    exit_text,
+    watch_parent,
 )
+from tribune_arena.tournament.play import PlaySettings, import_modules, play_game, replayed_record
 from tribune_arena.tournament.schedule import ScheduledGame, TournamentError
 from tribune_env.threads import limit_threads
-
-#: seconds past an agent call's limit before the runner kills its worker (the alarm inside gets the first chance)
-KILL_GRACE = 0.25
-#: how often (seconds) the runner looks at the running calls when a limit is set
-_POLL = 0.05
-#: the shared board: kind of the running call (0: none), its seat, start (monotonic), limit (0: none), the last seat
-#: called in this game (-1: none yet), then (moves, total, longest) per seat
-_KIND, _SEAT, _START, _LIMIT, _LAST, _TIMES = range(6)
-_MAX_SEATS = 8
-#: seconds a new worker process may take to start (its agents' modules are imported later, while it plays)
-_START_LIMIT = 60.0
-_BOARD = _TIMES + 3 * _MAX_SEATS
-
-
-def end_worker(process: Any, conn: Any, graceful: bool) -> None:
-    """End a worker process and close its pipe: let it close its agents (``graceful``: it is sent ``None`` and given
-    a few seconds) or kill it. Either may be ``None`` (nothing to end)."""
-    if process is not None:
-        if graceful and process.is_alive() and conn is not None:
-            with contextlib.suppress(OSError):
-                conn.send(None)
-            process.join(timeout=5)
-        if process.is_alive():
-            process.kill()
-        process.join()
-    if conn is not None:
-        conn.close()
 
 
 class WorkerCrash(TournamentError):
@@ -76,48 +56,6 @@ class WorkerCrash(TournamentError):
 
 
 # -- the worker side ---------------------------------------------------------------------
-
-
-class _Board(Monitor):
-    """The worker's side of the shared board and of the action log (the runner empties both before each game)."""
-
-    def __init__(self, board: Any, log: str) -> None:
-        self.board = memoryview(board).cast("B").cast("d")  # faster to write than the ctypes array
-        self.fd = os.open(log, os.O_WRONLY | os.O_APPEND)  # appends after the runner's truncation
-
-    def calling(self, seat: int, kind: int, limit: float | None) -> None:
-        board = self.board
-        board[_START] = monotonic()
-        board[_LIMIT] = limit or 0.0
-        board[_SEAT] = board[_LAST] = float(seat)
-        board[_KIND] = float(kind)  # written last: the call is now visible
-
-    def returned(self, seat: int, kind: int, seconds: float) -> None:
-        board = self.board
-        board[_KIND] = 0.0
-        if kind == ACT and seat < _MAX_SEATS:
-            at = _TIMES + 3 * seat
-            board[at] += 1
-            board[at + 1] += seconds
-            board[at + 2] = max(board[at + 2], seconds)
-
-    def played(self, text: str) -> None:
-        os.write(self.fd, text.encode() + b"\n")
-
-
-def _watch_parent() -> None:
-    """Exit this worker when the runner dies (even by SIGKILL), instead of waiting for work forever."""
-    parent = multiprocessing.parent_process()
-    if parent is None:
-        return
-
-    def watch() -> None:
-        if hasattr(signal, "pthread_sigmask"):  # signals (the move timer) belong to the main thread
-            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM, signal.SIGINT})
-        multiprocessing.connection.wait([parent.sentinel])
-        os._exit(1)
-
-    threading.Thread(target=watch, name="tribune-parent-watch", daemon=True).start()
 
 
 def serve(conn: Connection, board: Any, log: str, settings: PlaySettings) -> None:
@@ -129,8 +67,8 @@ def serve(conn: Connection, board: Any, log: str, settings: PlaySettings) -> Non
     matrix product on busy cores costs a policy decision 10-30x more. Applied per game, it covers from the next
     game on the libraries that an agent imported while building (torch for a ``.zip`` checkpoint)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the runner's business
-    _watch_parent()
-    monitor = _Board(board, log)
+    watch_parent()
+    monitor = Board(board, log)
     conn.send("ready")  # the runner may now unlink the log: nothing is left behind, whatever happens
     import_modules(settings.modules)
     while True:
@@ -149,30 +87,6 @@ def serve(conn: Connection, board: Any, log: str, settings: PlaySettings) -> Non
 # -- the runner side ---------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Call:
-    """An agent call as the runner saw it on the board."""
-
-    kind: int
-    seat: int
-    start: float
-    limit: float
-
-    @property
-    def name(self) -> str:
-        return CALL_NAMES.get(self.kind, "an agent call")
-
-    def overdue(self, now: float) -> bool:
-        return self.limit > 0 and now - self.start > self.limit + KILL_GRACE
-
-
-def _exit_text(code: int | None) -> str:
-    if code is not None and code < 0:
-        with contextlib.suppress(ValueError):
-            return f"was killed by {signal.Signals(-code).name}"
-    return f"exited with code {code}"
-
-
 class _Slot:
     """One worker process and the game it plays."""
 
@@ -182,7 +96,7 @@ class _Slot:
         self.log = -1  # the runner's descriptor of the worker's action log (a file without a name)
         self.process: Any = None
         self.conn: Connection | None = None
-        self.board: Any = context.RawArray("d", _BOARD)
+        self.board: Any = context.RawArray("d", BOARD_SIZE)
         self.game: ScheduledGame | None = None
         self.sent = 0.0
 
@@ -196,9 +110,9 @@ class _Slot:
             self.process.start()
             theirs.close()
             self.conn = ours
-            ready = multiprocessing.connection.wait([ours, self.process.sentinel], _START_LIMIT)
+            ready = multiprocessing.connection.wait([ours, self.process.sentinel], START_LIMIT)
             if ours not in ready or ours.recv() != "ready":
-                raise TournamentError(f"a worker process did not start within {_START_LIMIT:g} s")
+                raise TournamentError(f"a worker process did not start within {START_LIMIT:g} s")
         finally:
             os.unlink(path)
 
@@ -206,9 +120,9 @@ class _Slot:
         """Send ``game`` to this slot's worker (a fresh one if it has none or its worker died)."""
         if self.log >= 0:
             os.ftruncate(self.log, 0)
-        for i in range(_BOARD):
+        for i in range(BOARD_SIZE):
             self.board[i] = 0.0
-        self.board[_LAST] = -1.0
+        self.board[LAST] = -1.0
         for attempt in range(2):
             if self.process is None or not self.process.is_alive():
                 self._start()
@@ -226,14 +140,14 @@ class _Slot:
         assert self.conn is not None
         return [self.conn, self.process.sentinel]
 
-    def call(self) -> _Call | None:
+    def call(self) -> Call | None:
         """The agent call running now, if any."""
         board = self.board
-        kind, seat = int(board[_KIND]), int(board[_SEAT])
-        start, limit = board[_START], board[_LIMIT]
-        if kind == 0 or int(board[_SEAT]) != seat:
+        kind, seat = int(board[KIND]), int(board[SEAT])
+        start, limit = board[START], board[LIMIT]
+        if kind == 0 or int(board[SEAT]) != seat:
             return None
-        return _Call(kind, seat, start, limit)
+        return Call(kind, seat, start, limit)
 
     def deadline(self) -> float | None:
         call = self.call()
@@ -279,17 +193,17 @@ class _Slot:
         code = self.process.exitcode
         call = self.call()
         if call is None:
-            last = int(self.board[_LAST])
+            last = int(self.board[LAST])
             if last < 0:
                 game, self.game = self.game, None
                 raise WorkerCrash(
-                    f"the worker process playing game {game.game_id} {_exit_text(code)} before any agent call; "
+                    f"the worker process playing game {game.game_id} {exit_text(code)} before any agent call; "
                     "the games finished before are stored"
                 )
-            call = _Call(0, last, self.board[_START], 0.0)
+            call = Call(0, last, self.board[START], 0.0)
         return self._forfeit(call, "crashed", monotonic(), code)
 
-    def _forfeit(self, call: _Call, reason: str, now: float, code: int | None = None) -> GameRecord:
+    def _forfeit(self, call: Call, reason: str, now: float, code: int | None = None) -> GameRecord:
         """The record of this slot's game, forfeited by the seat of ``call`` (its worker is dead)."""
         assert self.game is not None
         game, self.game = self.game, None  # its dead process is replaced at the next game
@@ -297,9 +211,9 @@ class _Slot:
         if reason == "timeout":
             message = f"{call.name} ran {elapsed:.3f} s, past the {call.limit:g} s limit: its process was killed"
         elif call.kind:
-            message = f"{call.name}: the agent's process {_exit_text(code)}"
+            message = f"{call.name}: the agent's process {exit_text(code)}"
         else:
-            message = f"the game's process {_exit_text(code)} between moves, after seat {call.seat}'s last call"
+            message = f"the game's process {exit_text(code)} between moves, after seat {call.seat}'s last call"
         timings = self._timings(len(game.seating), call, elapsed)
         try:
             actions = os.pread(self.log, os.fstat(self.log).st_size, 0).decode().splitlines()
@@ -311,11 +225,11 @@ class _Slot:
         except Exception as exc:
             raise TournamentError(f"game {game.game_id}: cannot replay its actions after {message}: {exc}") from None
 
-    def _timings(self, players: int, call: _Call, elapsed: float) -> list[SeatTiming]:
+    def _timings(self, players: int, call: Call, elapsed: float) -> list[SeatTiming]:
         """The seats' decision times from the board, the fatal ``act()`` call included."""
         timings = []
         for seat in range(players):
-            at = _TIMES + 3 * seat
+            at = TIMES + 3 * seat
             moves, total, longest = int(self.board[at]), self.board[at + 1], self.board[at + 2]
             if seat == call.seat and call.kind == ACT:
                 moves, total, longest = moves + 1, total + elapsed, max(longest, elapsed)
@@ -386,5 +300,5 @@ class WorkerPool:
         if self.settings.time_limit is not None:
             now = monotonic()
             deadlines = [d for d in (s.deadline() for s in busy) if d is not None]
-            timeout = max(0.0, min([_POLL, *(d - now for d in deadlines)]))
+            timeout = max(0.0, min([POLL, *(d - now for d in deadlines)]))
         multiprocessing.connection.wait([w for s in busy for w in s.waitables()], timeout)

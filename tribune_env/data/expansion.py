@@ -19,12 +19,12 @@ from tribune_env.data.schema import (
     ComponentError,
     Faction,
     KeyedEnum,
-    _count_table,
-    _get,
-    _int,
-    _int_list,
-    _str,
+    count_table,
     find_card,
+    get_field,
+    int_field,
+    int_list_field,
+    str_field,
 )
 
 # The seven objectives of an expansion victory card (E72): no denarii, two new ones.
@@ -330,10 +330,10 @@ def _known_keys(table: Any, where: str, known: Collection[str], what: str) -> di
 
 def _parse_slaves(expansion: dict[str, Any]) -> tuple[SlaveSpec, ...]:
     where = "expansion.slaves"
-    table = _known_keys(_get(expansion, "slaves", "expansion"), where, [n.key for n in Nationality], "nationality")
+    table = _known_keys(get_field(expansion, "slaves", "expansion"), where, [n.key for n in Nationality], "nationality")
     slaves = []
     for nationality in Nationality:
-        values = _int_list(table, nationality.key, where)
+        values = int_list_field(table, nationality.key, where)
         if not values:
             raise ComponentError(f"{where}.{nationality.key}: expected at least one card")
         slaves.append(SlaveSpec(nationality, tuple(sorted(values))))
@@ -341,33 +341,33 @@ def _parse_slaves(expansion: dict[str, Any]) -> tuple[SlaveSpec, ...]:
 
 
 def _parse_assassins(expansion: dict[str, Any]) -> AssassinSpec:
-    table = _get(expansion, "assassins", "expansion")
+    table = get_field(expansion, "assassins", "expansion")
     where = "expansion.assassins"
     return AssassinSpec(
-        copies=_int(table, "copies", where, 1),
-        value=_int(table, "value", where),
-        protected=_int(table, "protected", where, 0, MAX_SIZE),
+        copies=int_field(table, "copies", where, 1),
+        value=int_field(table, "value", where),
+        protected=int_field(table, "protected", where, 0, MAX_SIZE),
     )
 
 
 def _parse_official(raw: Any, official: Official) -> OfficialSpec:
     where = f"expansion.officials[{int(official)}]"
-    key = _str(raw, "key", where)
+    key = str_field(raw, "key", where)
     if key != official.key:
         raise ComponentError(f"{where}.key: expected {official.key!r} (Capitoleum order), got {key!r}")
-    numbers_raw = _get(raw, "numbers", where)
+    numbers_raw = get_field(raw, "numbers", where)
     numbers = {
-        name: _int(numbers_raw, name, f"{where}.numbers", low, high)
+        name: int_field(numbers_raw, name, f"{where}.numbers", low, high)
         for name, (low, high) in OFFICIAL_NUMBERS[official].items()
     }
     payment: dict[int, int] = {}
     if official is Official.QUAESTOR:
         payment = _opponent_table(raw, "payment", where)
-    return OfficialSpec(official, _str(raw, "name", where), numbers, payment)
+    return OfficialSpec(official, str_field(raw, "name", where), numbers, payment)
 
 
 def _opponent_table(table: dict[str, Any], key: str, where: str) -> dict[int, int]:
-    raw = _get(table, key, where)
+    raw = get_field(table, key, where)
     if not isinstance(raw, dict) or not raw:
         raise ComponentError(f"{where}.{key}: expected a table of opponent count = denarii")
     out: dict[int, int] = {}
@@ -378,12 +378,12 @@ def _opponent_table(table: dict[str, Any], key: str, where: str) -> dict[int, in
             raise ComponentError(f"{where}.{key}.{count}: key must be a number of opponents") from None
         if opponents < 1:
             raise ComponentError(f"{where}.{key}.{count}: a player has at least 1 opponent")
-        out[opponents] = _int(raw, count, f"{where}.{key}")
+        out[opponents] = int_field(raw, count, f"{where}.{key}")
     return out
 
 
 def _parse_officials(expansion: dict[str, Any]) -> tuple[OfficialSpec, ...]:
-    raw = _get(expansion, "officials", "expansion")
+    raw = get_field(expansion, "officials", "expansion")
     if not isinstance(raw, list) or len(raw) != len(Official):
         order = ", ".join(o.key for o in Official)
         raise ComponentError(f"expansion.officials: expected {len(Official)} officials in the order {order}")
@@ -394,7 +394,7 @@ _REQUIREMENTS = {r.key: r for r in Requirement}
 
 
 def _parse_requirements(tile: Any, where: str) -> tuple[Requirement, Requirement]:
-    raw = _get(tile, "requires", where)
+    raw = get_field(tile, "requires", where)
     if not isinstance(raw, list) or len(raw) != 2:
         found = len(raw) if isinstance(raw, list) else type(raw).__name__
         raise ComponentError(f"{where}.requires: a tile needs exactly 2 requirements, got {found}")
@@ -411,13 +411,13 @@ def _parse_requirements(tile: Any, where: str) -> tuple[Requirement, Requirement
 
 def _parse_emperor_tiles(emperor: Any) -> tuple[EmperorTile, ...]:
     where = "expansion.emperor"
-    raw = _get(emperor, "tiles", where)
+    raw = get_field(emperor, "tiles", where)
     if not isinstance(raw, list) or not raw:
         raise ComponentError(f"{where}.tiles: expected a non-empty list of {{ id, requires }} tables")
     tiles: list[EmperorTile] = []
     for i, tile in enumerate(raw):
         tile_where = f"{where}.tiles[{i}]"
-        tile_id = _int(tile, "id", tile_where, 1)
+        tile_id = int_field(tile, "id", tile_where, 1)
         if any(t.id == tile_id for t in tiles):
             raise ComponentError(f"{tile_where}.id: duplicate tile id {tile_id}")
         tiles.append(EmperorTile(tile_id, _parse_requirements(tile, tile_where)))
@@ -428,11 +428,11 @@ def _parse_pair_reward(raw: Any, where: str) -> PairReward:
     table = _known_keys(raw, where, PAIR_REWARDS, "reward")
     if not table:
         raise ComponentError(f"{where}: expected at least one of {', '.join(PAIR_REWARDS)}")
-    return PairReward(**{name: _int(table, name, where, 1) if name in table else 0 for name in PAIR_REWARDS})
+    return PairReward(**{name: int_field(table, name, where, 1) if name in table else 0 for name in PAIR_REWARDS})
 
 
 def _parse_pairs(refugium: dict[str, Any], where: str) -> dict[Nationality, PairReward]:
-    raw = _get(refugium, "pairs", where)
+    raw = get_field(refugium, "pairs", where)
     where = f"{where}.pairs"
     table = _known_keys(raw, where, [n.key for n in Nationality], "nationality")
     return {n: _parse_pair_reward(table[n.key], f"{where}.{n.key}") for n in Nationality if n.key in table}
@@ -440,11 +440,11 @@ def _parse_pairs(refugium: dict[str, Any], where: str) -> dict[Nationality, Pair
 
 def _parse_region(regions: Any, region: ExpansionRegion) -> ExpansionRegionSpec:
     where = f"expansion.regions.{region.key}"
-    table = _get(regions, region.key, "expansion.regions")
-    spaces = _int(table, "spaces", where, 1, MAX_SIZE)
+    table = get_field(regions, region.key, "expansion.regions")
+    spaces = int_field(table, "spaces", where, 1, MAX_SIZE)
     if region is ExpansionRegion.BASILICA and spaces != 2:
         raise ComponentError(f"{where}.spaces: the Basilica has spaces 1 and 2 (E27), got {spaces}")
-    numbers = {name: _int(table, name, where, 1, MAX_SIZE) for name in EXPANSION_REGION_NUMBERS.get(region, ())}
+    numbers = {name: int_field(table, name, where, 1, MAX_SIZE) for name in EXPANSION_REGION_NUMBERS.get(region, ())}
     pairs = _parse_pairs(table, where) if region is ExpansionRegion.REFUGIUM else {}
     return ExpansionRegionSpec(region, spaces, numbers, pairs)
 
@@ -461,25 +461,25 @@ def _check_required(table: dict[int, int], where: str, obligatory: int) -> None:
 
 def _parse_victory_card(raw: Any, i: int, limits: dict[str, int]) -> ExpansionVictoryCard:
     where = f"expansion.victory_cards[{i}]"
-    obligatory = _get(raw, "obligatory", where)
+    obligatory = get_field(raw, "obligatory", where)
     if (
         not isinstance(obligatory, list)
         or any(o not in EXPANSION_OBJECTIVES for o in obligatory)
         or len(set(obligatory)) != len(obligatory)
     ):
         raise ComponentError(f"{where}.obligatory: expected a list of distinct objectives from {EXPANSION_OBJECTIVES}")
-    thresholds = {name: _int(raw, name, where, 1) for name in EXPANSION_THRESHOLDS}
+    thresholds = {name: int_field(raw, name, where, 1) for name in EXPANSION_THRESHOLDS}
     for name, most in limits.items():
         if thresholds[name] > most:
             raise ComponentError(f"{where}.{name}: {thresholds[name]} can never be reached (at most {most})")
-    required = _count_table(raw, "required", where)
+    required = count_table(raw, "required", where)
     _check_required(required, f"{where}.required", len(obligatory))
-    required_brutii = _count_table(raw, "required_brutii", where)
+    required_brutii = count_table(raw, "required_brutii", where)
     _check_required(required_brutii, f"{where}.required_brutii", len(obligatory))
     return ExpansionVictoryCard(
-        id=_str(raw, "id", where),
-        title=_str(raw, "title", where),
-        length=_str(raw, "length", where),
+        id=str_field(raw, "id", where),
+        title=str_field(raw, "title", where),
+        length=str_field(raw, "length", where),
         thresholds=thresholds,
         obligatory=tuple(obligatory),
         required=required,
@@ -490,7 +490,7 @@ def _parse_victory_card(raw: Any, i: int, limits: dict[str, int]) -> ExpansionVi
 def _parse_victory_cards(
     expansion: dict[str, Any], limits: dict[str, int], base_card_ids: Collection[str]
 ) -> tuple[ExpansionVictoryCard, ...]:
-    raw = _get(expansion, "victory_cards", "expansion")
+    raw = get_field(expansion, "victory_cards", "expansion")
     if not isinstance(raw, list) or not raw:
         raise ComponentError("expansion.victory_cards: expected a non-empty list")
     cards = tuple(_parse_victory_card(entry, i, limits) for i, entry in enumerate(raw))
@@ -504,10 +504,10 @@ def _parse_victory_cards(
 
 
 def _parse_scoring(expansion: dict[str, Any]) -> ExpansionScoring:
-    table = _get(expansion, "scoring", "expansion")
+    table = get_field(expansion, "scoring", "expansion")
     return ExpansionScoring(
         **{
-            name: _int(table, name, "expansion.scoring", 1 if name == "denarii_per_point" else 0)
+            name: int_field(table, name, "expansion.scoring", 1 if name == "denarii_per_point" else 0)
             for name in ExpansionScoring.__dataclass_fields__
         }
     )
@@ -526,12 +526,12 @@ def parse_expansion(
     expansion = doc["expansion"]
     if not isinstance(expansion, dict):
         raise ComponentError("expansion: expected a table")
-    patrons = _get(expansion, "patrons", "expansion")
-    emperor = _get(expansion, "emperor", "expansion")
-    regions = tuple(_parse_region(_get(expansion, "regions", "expansion"), region) for region in ExpansionRegion)
+    patrons = get_field(expansion, "patrons", "expansion")
+    emperor = get_field(expansion, "emperor", "expansion")
+    regions = tuple(_parse_region(get_field(expansion, "regions", "expansion"), region) for region in ExpansionRegion)
     tiles = _parse_emperor_tiles(emperor)
-    patron_supply = _int(patrons, "supply", "expansion.patrons", 1)
-    patrons_per_player = _int(patrons, "per_player", "expansion.patrons", 1)
+    patron_supply = int_field(patrons, "supply", "expansion.patrons", 1)
+    patrons_per_player = int_field(patrons, "per_player", "expansion.patrons", 1)
     limits = {
         "markers": len(Faction),
         "emperor_tiles": len(tiles),
@@ -544,10 +544,10 @@ def parse_expansion(
         patrons_per_player=patrons_per_player,
         officials=_parse_officials(expansion),
         emperor_tiles=tiles,
-        emperor_pay=_int(emperor, "pay", "expansion.emperor", 1),
+        emperor_pay=int_field(emperor, "pay", "expansion.emperor", 1),
         regions=regions,
-        followers=_count_table(expansion, "followers", "expansion", maximum=MAX_SIZE),
-        point_variant=_count_table(expansion, "point_variant", "expansion"),
+        followers=count_table(expansion, "followers", "expansion", maximum=MAX_SIZE),
+        point_variant=count_table(expansion, "point_variant", "expansion"),
         scoring=_parse_scoring(expansion),
         victory_cards=_parse_victory_cards(expansion, limits, base_card_ids),
         brutii=_parse_brutii(expansion) if "brutii" in expansion else None,
@@ -561,19 +561,19 @@ def parse_expansion(
 def _parse_brutii(expansion: dict[str, Any]) -> BrutiiSpec:
     where = "expansion.brutii"
     table = _known_keys(
-        _get(expansion, "brutii", "expansion"),
+        get_field(expansion, "brutii", "expansion"),
         where,
         ("followers", "discs", "legion_price", "slave_lay", "mass_murder_set"),
         "Brutii number",
     )
-    discs_raw = _known_keys(_get(table, "discs", where), f"{where}.discs", [d.key for d in BrutiiDisc], "disc")
-    discs = {d: _int(discs_raw, d.key, f"{where}.discs", 0) for d in BrutiiDisc}
+    discs_raw = _known_keys(get_field(table, "discs", where), f"{where}.discs", [d.key for d in BrutiiDisc], "disc")
+    discs = {d: int_field(discs_raw, d.key, f"{where}.discs", 0) for d in BrutiiDisc}
     return BrutiiSpec(
-        followers=_count_table(table, "followers", where, maximum=MAX_SIZE),
+        followers=count_table(table, "followers", where, maximum=MAX_SIZE),
         discs=discs,
-        legion_price=_int(table, "legion_price", where, 0),
-        slave_lay=_int(table, "slave_lay", where, 1),
-        mass_murder_set=_int(table, "mass_murder_set", where, 1),
+        legion_price=int_field(table, "legion_price", where, 0),
+        slave_lay=int_field(table, "slave_lay", where, 1),
+        mass_murder_set=int_field(table, "mass_murder_set", where, 1),
     )
 
 
@@ -590,7 +590,7 @@ def _check_brutii(spec: ExpansionSpec) -> None:
             raise ComponentError(f"{where}: {followers} turns is more than the {brutii.disc_count} discs")
         _check_seat_tables(spec, seats, "expansion.brutii.followers lists it", "seats")
         if not any(seats in card.required_brutii for card in spec.victory_cards):
-            raise ComponentError(f"expansion.victory_cards: no card has a \"with Brutii\" row for {seats} seats")
+            raise ComponentError(f'expansion.victory_cards: no card has a "with Brutii" row for {seats} seats')
 
 
 def _check_player_counts(spec: ExpansionSpec, player_counts: tuple[int, ...]) -> None:

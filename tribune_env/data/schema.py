@@ -280,7 +280,7 @@ def _check_all_read(node: Any, where: str = "") -> None:
             _check_all_read(value, f"{where}[{i}]")
 
 
-def _get(table: dict[str, Any], key: str, where: str) -> Any:
+def get_field(table: dict[str, Any], key: str, where: str) -> Any:
     if not isinstance(table, dict):
         raise ComponentError(f"{where}: expected a table")
     if key not in table:
@@ -288,8 +288,8 @@ def _get(table: dict[str, Any], key: str, where: str) -> Any:
     return table[key]
 
 
-def _int(table: dict[str, Any], key: str, where: str, minimum: int = 0, maximum: int = MAX_NUMBER) -> int:
-    value = _get(table, key, where)
+def int_field(table: dict[str, Any], key: str, where: str, minimum: int = 0, maximum: int = MAX_NUMBER) -> int:
+    value = get_field(table, key, where)
     if isinstance(value, bool) or not isinstance(value, int):
         raise ComponentError(f"{where}.{key}: expected an integer, got {value!r}")
     if value < minimum:
@@ -299,15 +299,15 @@ def _int(table: dict[str, Any], key: str, where: str, minimum: int = 0, maximum:
     return value
 
 
-def _str(table: dict[str, Any], key: str, where: str) -> str:
-    value = _get(table, key, where)
+def str_field(table: dict[str, Any], key: str, where: str) -> str:
+    value = get_field(table, key, where)
     if not isinstance(value, str) or not value:
         raise ComponentError(f"{where}.{key}: expected a non-empty string, got {value!r}")
     return value
 
 
-def _int_list(table: dict[str, Any], key: str, where: str, minimum: int = 0) -> tuple[int, ...]:
-    value = _get(table, key, where)
+def int_list_field(table: dict[str, Any], key: str, where: str, minimum: int = 0) -> tuple[int, ...]:
+    value = get_field(table, key, where)
     if not isinstance(value, list):
         raise ComponentError(f"{where}.{key}: expected a list of integers")
     out = []
@@ -318,10 +318,10 @@ def _int_list(table: dict[str, Any], key: str, where: str, minimum: int = 0) -> 
     return tuple(out)
 
 
-def _count_table(
+def count_table(
     table: dict[str, Any], key: str, where: str, minimum: int = 1, maximum: int = MAX_NUMBER
 ) -> dict[int, int]:
-    raw = _get(table, key, where)
+    raw = get_field(table, key, where)
     if not isinstance(raw, dict) or not raw:
         raise ComponentError(f"{where}.{key}: expected a table of player count = number")
     out: dict[int, int] = {}
@@ -330,22 +330,24 @@ def _count_table(
             players = int(count)
         except ValueError:
             raise ComponentError(f"{where}.{key}.{count}: key must be a player count") from None
-        out[players] = _int(raw, count, f"{where}.{key}", minimum, maximum)
+        out[players] = int_field(raw, count, f"{where}.{key}", minimum, maximum)
     return out
 
 
 def _parse_faction(raw: Any, faction: Faction) -> FactionSpec:
     where = f"factions[{int(faction)}]"
-    key = _str(raw, "key", where)
+    key = str_field(raw, "key", where)
     if key != faction.key:
         raise ComponentError(f"{where}.key: expected {faction.key!r} (board order), got {key!r}")
-    values = _int_list(raw, "values", where)
+    values = int_list_field(raw, "values", where)
     leaders = values.count(0)
     if leaders != 1:
         raise ComponentError(f"{where}.values: a faction needs exactly one leader (value 0), found {leaders}")
-    numbers_raw = _get(raw, "numbers", where)
-    numbers = {name: _int(numbers_raw, name, f"{where}.numbers") for name in FACTION_NUMBERS[faction]}
-    return FactionSpec(faction, _str(raw, "name", where), _str(raw, "leader", where), tuple(sorted(values)), numbers)
+    numbers_raw = get_field(raw, "numbers", where)
+    numbers = {name: int_field(numbers_raw, name, f"{where}.numbers") for name in FACTION_NUMBERS[faction]}
+    return FactionSpec(
+        faction, str_field(raw, "name", where), str_field(raw, "leader", where), tuple(sorted(values)), numbers
+    )
 
 
 _REGION_NUMBERS: dict[Region, tuple[str, ...]] = {
@@ -359,19 +361,19 @@ _REGION_NUMBERS: dict[Region, tuple[str, ...]] = {
 
 def _parse_region(raw: dict[str, Any], region: Region) -> RegionSpec:
     where = f"regions.{region.key}"
-    table = _get(raw, region.key, "regions")
-    numbers = {name: _int(table, name, where) for name in _REGION_NUMBERS.get(region, ())}
+    table = get_field(raw, region.key, "regions")
+    numbers = {name: int_field(table, name, where) for name in _REGION_NUMBERS.get(region, ())}
     if region is Region.CATACOMBS:
-        prices = _int_list(table, "prices", where)
+        prices = int_list_field(table, "prices", where)
         if not 1 <= len(prices) <= MAX_SIZE:
             raise ComponentError(f"{where}.prices: expected 1..{MAX_SIZE} prices (one per space), got {len(prices)}")
-        return RegionSpec(region, 1, len(prices), {"pile": _int(table, "pile", where, 1, MAX_SIZE)}, prices)
+        return RegionSpec(region, 1, len(prices), {"pile": int_field(table, "pile", where, 1, MAX_SIZE)}, prices)
     if region is Region.PANTHEON:
-        return RegionSpec(region, 1, _int(table, "spaces", where, 1, MAX_SIZE), numbers)
+        return RegionSpec(region, 1, int_field(table, "spaces", where, 1, MAX_SIZE), numbers)
     if region is Region.FIELD_OF_MARS:
-        return RegionSpec(region, 0, _int(table, "spaces", where, 1, MAX_SIZE), numbers)
-    fields = _int(table, "fields", where, 1, MAX_SIZE)
-    spaces = _int(table, "spaces", where, 1, MAX_SIZE) if region is Region.ATRIUM else fields
+        return RegionSpec(region, 0, int_field(table, "spaces", where, 1, MAX_SIZE), numbers)
+    fields = int_field(table, "fields", where, 1, MAX_SIZE)
+    spaces = int_field(table, "spaces", where, 1, MAX_SIZE) if region is Region.ATRIUM else fields
     if region is Region.ATRIUM and not (spaces == 2 and 1 <= numbers["first_flip"] < fields):
         raise ComponentError(f"{where}: needs 2 spaces and 1 <= first_flip < fields")
     return RegionSpec(region, fields, spaces, numbers)
@@ -379,21 +381,21 @@ def _parse_region(raw: dict[str, Any], region: Region) -> RegionSpec:
 
 def _parse_victory_card(raw: Any, i: int) -> VictoryCard:
     where = f"victory_cards[{i}]"
-    obligatory = _get(raw, "obligatory", where)
+    obligatory = get_field(raw, "obligatory", where)
     if not isinstance(obligatory, list) or any(o not in OBJECTIVES for o in obligatory):
         raise ComponentError(f"{where}.obligatory: expected a list drawn from {OBJECTIVES}")
-    required = _count_table(raw, "required", where)
+    required = count_table(raw, "required", where)
     for players, needed in required.items():
         if needed > len(OBJECTIVES) or needed < len(obligatory):
             raise ComponentError(f"{where}.required.{players}: {needed} objectives is impossible")
-    thresholds = {name: _int(raw, name, where, 1) for name in ("laurels", "legions", "denarii", "markers")}
+    thresholds = {name: int_field(raw, name, where, 1) for name in ("laurels", "legions", "denarii", "markers")}
     if thresholds["markers"] > len(Faction):
         raise ComponentError(f"{where}.markers: more than {len(Faction)} faction markers can never be reached")
     return VictoryCard(
-        id=_str(raw, "id", where),
-        card=_str(raw, "card", where),
-        title=_str(raw, "title", where),
-        length=_str(raw, "length", where),
+        id=str_field(raw, "id", where),
+        card=str_field(raw, "card", where),
+        title=str_field(raw, "title", where),
+        length=str_field(raw, "length", where),
         thresholds=thresholds,
         obligatory=tuple(obligatory),
         required=required,
@@ -411,40 +413,40 @@ def parse_components(doc: dict[str, Any], source: str = "<dict>") -> Components:
 def _parse_document(doc: dict[str, Any], source: str) -> Components:
     from tribune_env.data.expansion import parse_expansion  # expansion.py builds on this module's helpers
 
-    meta = _get(doc, "meta", "")
-    factions_raw = _get(doc, "factions", "")
+    meta = get_field(doc, "meta", "")
+    factions_raw = get_field(doc, "factions", "")
     if not isinstance(factions_raw, list) or len(factions_raw) != len(Faction):
         raise ComponentError(f"factions: expected {len(Faction)} factions in board order")
     factions = tuple(_parse_faction(raw, faction) for raw, faction in zip(factions_raw, Faction, strict=True))
-    regions = tuple(_parse_region(_get(doc, "regions", ""), region) for region in BASE_REGIONS)
-    ff = _get(doc, "faction_field", "")
-    coin = _get(doc, "coin_bowl", "")
-    setup = _get(doc, "setup", "")
-    cesura = _get(doc, "cesura", "")
-    scoring_raw = _get(doc, "scoring", "")
+    regions = tuple(_parse_region(get_field(doc, "regions", ""), region) for region in BASE_REGIONS)
+    ff = get_field(doc, "faction_field", "")
+    coin = get_field(doc, "coin_bowl", "")
+    setup = get_field(doc, "setup", "")
+    cesura = get_field(doc, "cesura", "")
+    scoring_raw = get_field(doc, "scoring", "")
     scoring = ScoringSpec(
         **{
-            name: _int(scoring_raw, name, "scoring", 1 if name == "denarii_per_point" else 0)
+            name: int_field(scoring_raw, name, "scoring", 1 if name == "denarii_per_point" else 0)
             for name in ScoringSpec.__dataclass_fields__
         }
     )
-    losses_raw = _get(cesura, "set_losses", "cesura")
+    losses_raw = get_field(cesura, "set_losses", "cesura")
     if not isinstance(losses_raw, list):
         raise ComponentError("cesura.set_losses: expected a list of {size, lose} tables")
     losses = tuple(
         sorted(
-            (_int(row, "size", f"cesura.set_losses[{i}]", 1), _int(row, "lose", f"cesura.set_losses[{i}]"))
+            (int_field(row, "size", f"cesura.set_losses[{i}]", 1), int_field(row, "lose", f"cesura.set_losses[{i}]"))
             for i, row in enumerate(losses_raw)
         )
     )
-    followers = _count_table(doc, "followers", "", maximum=MAX_SIZE)
-    point_variant = _count_table(doc, "point_variant", "")
+    followers = count_table(doc, "followers", "", maximum=MAX_SIZE)
+    point_variant = count_table(doc, "point_variant", "")
     for players in followers:
         if players < 2:
             raise ComponentError(f"followers.{players}: at least 2 players are needed")
         if players not in point_variant:
             raise ComponentError(f"point_variant.{players}: missing (followers lists {players} players)")
-    cards_raw = _get(doc, "victory_cards", "")
+    cards_raw = get_field(doc, "victory_cards", "")
     if not isinstance(cards_raw, list) or not cards_raw:
         raise ComponentError("victory_cards: expected a non-empty list")
     victory_cards = tuple(_parse_victory_card(raw, i) for i, raw in enumerate(cards_raw))
@@ -454,26 +456,26 @@ def _parse_document(doc: dict[str, Any], source: str) -> Components:
     for players in followers:
         if not any(players in card.required for card in victory_cards):
             raise ComponentError(f"victory_cards: no card can be used by {players} players")
-    deal = _int(setup, "deal", "setup", 1, MAX_SIZE)
-    discard = _int(setup, "discard", "setup")
+    deal = int_field(setup, "deal", "setup", 1, MAX_SIZE)
+    discard = int_field(setup, "discard", "setup")
     if discard >= deal:
         raise ComponentError("setup.discard: must be smaller than setup.deal")
     components = Components(
-        name=_str(meta, "name", "meta"),
-        reconstructed=bool(_get(meta, "reconstructed", "meta")),
+        name=str_field(meta, "name", "meta"),
+        reconstructed=bool(get_field(meta, "reconstructed", "meta")),
         factions=factions,
         regions=regions,
-        faction_field_spaces=_int(ff, "spaces", "faction_field", 2),
-        starting_laurels=_int(ff, "starting_laurels", "faction_field"),
-        min_set_size=_int(_get(doc, "takeover", ""), "min_set_size", "takeover", 1),
-        coin_bowl_first=_int(coin, "first", "coin_bowl"),
-        coin_bowl_later=_int(coin, "later", "coin_bowl"),
+        faction_field_spaces=int_field(ff, "spaces", "faction_field", 2),
+        starting_laurels=int_field(ff, "starting_laurels", "faction_field"),
+        min_set_size=int_field(get_field(doc, "takeover", ""), "min_set_size", "takeover", 1),
+        coin_bowl_first=int_field(coin, "first", "coin_bowl"),
+        coin_bowl_later=int_field(coin, "later", "coin_bowl"),
         deal=deal,
         setup_discard=discard,
-        starting_money=_int(setup, "starting_money", "setup"),
-        starting_money_step=_int(setup, "starting_money_step", "setup"),
+        starting_money=int_field(setup, "starting_money", "setup"),
+        starting_money_step=int_field(setup, "starting_money_step", "setup"),
         followers=followers,
-        hand_limit=_int(cesura, "hand_limit", "cesura", 1),  # the observation scales hand sizes by it
+        hand_limit=int_field(cesura, "hand_limit", "cesura", 1),  # the observation scales hand sizes by it
         set_losses=losses,
         scoring=scoring,
         point_variant=point_variant,

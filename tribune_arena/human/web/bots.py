@@ -1,11 +1,11 @@
 """The bots of ``tribune serve`` move in worker processes under a per-move time limit: :class:`BotPool`.
 
 No agent runs in the server's process. Each bot decision goes to one of a few worker processes, which run it with
-the tournament's machinery (:mod:`tribune_arena.tournament.play`, :mod:`tribune_arena.tournament.workers`): an agent
+the machinery tournaments use (:mod:`tribune_arena.supervision`): an agent
 is built once per spec and process (``seat_agents``, built under the tournament's building limit), its ``reset()``
-and ``act()`` run under the per-move limit (``_Deadline``: SIGALRM in the worker's main thread interrupts ordinary
-Python), and every call is shown on a board in shared memory (``_Board``) that the server watches: a call still
-running :data:`~tribune_arena.tournament.workers.KILL_GRACE` past its limit (an agent that swallows the alarm, or
+and ``act()`` run under the per-move limit (``Deadline``: SIGALRM in the worker's main thread interrupts ordinary
+Python), and every call is shown on a board in shared memory (``Board``) that the server watches: a call still
+running :data:`~tribune_arena.supervision.KILL_GRACE` past its limit (an agent that swallows the alarm, or
 hangs in native code) gets its process killed, as the tournament runner does, and a fresh worker serves the next
 decision. A bot that fails, overruns or chooses an illegal action gets :func:`~tribune_arena.human.bot.bot_move`'s
 fallback (the first legal choice) with what went wrong, through :class:`RemoteBot`.
@@ -36,31 +36,29 @@ from time import monotonic
 from typing import Any
 
 from agents.base import Agent, InfoSet
-from tribune_arena.tournament.play import (
+from tribune_arena.supervision import (
+    BOARD_SIZE,
+    KIND,
+    LIMIT,
+    POLL,
     RESET,
-    _Clock,
-    _Deadline,
-    _decide,
-    _discard,
-    _Forfeited,
+    SEAT,
+    START,
+    START_LIMIT,
+    Board,
+    Call,
+    Clock,
+    Deadline,
+    Forfeited,
     close_agents,
-    import_modules,
-    seat_agents,
-)
-from tribune_arena.tournament.workers import (
-    _BOARD,
-    _KIND,
-    _LIMIT,
-    _POLL,
-    _SEAT,
-    _START,
-    _START_LIMIT,
-    _Board,
-    _Call,
-    _exit_text,
-    _watch_parent,
+    decide,
+    discard,
     end_worker,
+    exit_text,
+    seat_agents,
+    watch_parent,
 )
+from tribune_arena.tournament.play import import_modules
 from tribune_env.engine.actions import Action
 from tribune_env.engine.config import config_from_dict
 from tribune_env.engine.game import Game
@@ -129,7 +127,7 @@ class _Games:
         return game
 
 
-def _answer(decision: Decision, games: _Games, monitor: _Board, limit: float) -> tuple[str, str]:
+def _answer(decision: Decision, games: _Games, monitor: Board, limit: float) -> tuple[str, str]:
     """``("ok", action text)``, or ``("failed", what the agent did)``; raises for what is not the agent's doing."""
     import_modules(decision.modules)
     game = games.at(decision)
@@ -138,14 +136,14 @@ def _answer(decision: Decision, games: _Games, monitor: _Board, limit: float) ->
         raise ValueError(f"seat {decision.seat} has no decision at step {len(decision.actions)}")
     seat, config = decision.seat, game.config
     agent = seat_agents([decision.spec], monitor, limit)[0]
-    with _Deadline(limit, monitor) as deadline:
+    with Deadline(limit, monitor) as deadline:
         try:
             _, problem, seconds = deadline.call(seat, RESET, lambda: agent.reset(seat, config, decision.agent_seed))
             deadline.check(seat, "reset()", problem, seconds)
-            action = _decide(agent, game, seat, deadline, _Clock(config.players))
-        except _Forfeited as exc:
+            action = decide(agent, game, seat, deadline, Clock(config.players))
+        except Forfeited as exc:
             if exc.forfeit.reason != "illegal":  # interrupted or failed inside: maybe broken, built afresh next time
-                _discard(agent)
+                discard(agent)
             return "failed", exc.forfeit.message
     return "ok", action_text(action)
 
@@ -154,8 +152,8 @@ def serve(conn: Connection, board: Any, limit: float) -> None:
     """A worker's life: answer each :class:`Decision` received on ``conn`` with :func:`_answer`'s pair, or
     ``("error", message)``; ``None`` ends it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's business
-    _watch_parent()
-    monitor = _Board(board, os.devnull)
+    watch_parent()
+    monitor = Board(board, os.devnull)
     games = _Games()
     conn.send("ready")
     while True:
@@ -179,7 +177,7 @@ class _Worker:
     def __init__(self, context: Any, limit: float) -> None:
         self.context = context
         self.limit = limit
-        self.board: Any = context.RawArray("d", _BOARD)
+        self.board: Any = context.RawArray("d", BOARD_SIZE)
         self.process: Any = None
         self.conn: Connection | None = None
 
@@ -191,10 +189,10 @@ class _Worker:
         self.process.start()
         theirs.close()
         self.conn = ours
-        ready = multiprocessing.connection.wait([ours, self.process.sentinel], _START_LIMIT)
+        ready = multiprocessing.connection.wait([ours, self.process.sentinel], START_LIMIT)
         if ours not in ready or ours.recv() != "ready":
             self.stop()
-            raise BotFailure(f"a bot worker process did not start within {_START_LIMIT:g} s")
+            raise BotFailure(f"a bot worker process did not start within {START_LIMIT:g} s")
 
     def _send(self, decision: Decision) -> None:
         for attempt in range(2):
@@ -209,21 +207,21 @@ class _Worker:
                 if attempt:
                     raise BotFailure("the bot's worker process could not be reached") from None
 
-    def _call(self) -> _Call | None:
+    def _call(self) -> Call | None:
         board = self.board
-        kind = int(board[_KIND])
-        return None if kind == 0 else _Call(kind, int(board[_SEAT]), board[_START], board[_LIMIT])
+        kind = int(board[KIND])
+        return None if kind == 0 else Call(kind, int(board[SEAT]), board[START], board[LIMIT])
 
     def decide(self, decision: Decision) -> tuple[str, str]:
         """What the worker answered (see :func:`serve`), or ``("failed", why)`` when it died or was killed."""
-        for i in range(_BOARD):
+        for i in range(BOARD_SIZE):
             self.board[i] = 0.0
         self._send(decision)
         assert self.conn is not None
         quiet_since = monotonic()  # outside agent calls (watched on the board) a worker only replays and imports
         while True:
             call = self._call()
-            timeout = _POLL if call is not None and call.limit > 0 else 1.0
+            timeout = POLL if call is not None and call.limit > 0 else 1.0
             ready = multiprocessing.connection.wait([self.conn, self.process.sentinel], timeout)
             if self.conn in ready:
                 with contextlib.suppress(EOFError, OSError):
@@ -240,16 +238,16 @@ class _Worker:
                 return "failed", message
             if call is not None:
                 quiet_since = now
-            elif now - quiet_since > _START_LIMIT:
+            elif now - quiet_since > START_LIMIT:
                 self.stop()
-                return "failed", f"its worker process did not answer within {_START_LIMIT:g} s"
+                return "failed", f"its worker process did not answer within {START_LIMIT:g} s"
 
-    def _died(self, call: _Call | None) -> tuple[str, str]:
+    def _died(self, call: Call | None) -> tuple[str, str]:
         self.process.join(1.0)
         code = self.process.exitcode
         self.stop()
         where = call.name if call is not None else "between calls"
-        return "failed", f"{where}: its worker process {_exit_text(code)}"
+        return "failed", f"{where}: its worker process {exit_text(code)}"
 
     def stop(self, graceful: bool = False) -> None:
         """End the worker process: let it close its agents (``graceful``, a few seconds at most) or kill it."""

@@ -1,0 +1,124 @@
+"""Modules use each other's public names (issue 36): private names imported across modules, and import circles.
+
+``python tests/project/test_private_imports.py`` prints every private name imported from another module of the
+project and every import circle (a strongly connected group of modules, function-level imports included; a package
+and the modules its ``__init__`` re-exports count as one). The tests hold the counts down: at most
+:data:`MAX_PRIVATE` private imports, none in the web app's bots (they use :mod:`tribune_arena.supervision`), and no
+circle through the heuristic and the Brutii's rules (they share :mod:`agents.heuristic_plans`).
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("agents", "tribune_env", "tribune_arena", "tribune_cli", "training")
+MAX_PRIVATE = 10
+
+
+def modules() -> dict[str, Path]:
+    found = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+            found[name.removesuffix(".__init__")] = path
+    return found
+
+
+def scan() -> tuple[list[tuple[str, str, str]], dict[str, set[str]]]:
+    """``(importer, module, name)`` of each private name imported across modules, and the import graph."""
+    mods = modules()
+    private: list[tuple[str, str, str]] = []
+    edges: dict[str, set[str]] = defaultdict(set)
+    for name, path in mods.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                if node.level:
+                    parts = package.split(".")
+                    source = ".".join(parts[: len(parts) - node.level + 1] + ([node.module] if node.module else []))
+                else:
+                    source = node.module or ""
+                for alias in node.names:
+                    target = f"{source}.{alias.name}" if f"{source}.{alias.name}" in mods else source
+                    if target in mods and target != name:
+                        edges[name].add(target)
+                    private_name = alias.name.startswith("_") and not alias.name.startswith("__")
+                    if private_name and source.split(".")[0] in PACKAGES:
+                        private.append((name, source, alias.name))
+            elif isinstance(node, ast.Import):
+                edges[name].update(a.name for a in node.names if a.name in mods and a.name != name)
+    return private, edges
+
+
+def circles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(edges.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    for v in sorted(set(edges) | {w for ws in edges.values() for w in ws}):
+        if v not in index:
+            visit(v)
+    return groups
+
+
+def test_few_private_names_cross_a_module_boundary() -> None:
+    private, _ = scan()
+    assert len(private) <= MAX_PRIVATE, private
+
+
+def test_the_web_bots_import_no_private_name() -> None:
+    private, _ = scan()
+    assert [p for p in private if p[0] == "tribune_arena.human.web.bots"] == []
+
+
+def test_the_heuristic_and_the_brutii_rules_import_no_private_name_of_each_other() -> None:
+    private, edges = scan()
+    assert not [p for p in private if p[0].startswith("agents.")]
+    assert not [g for g in circles(edges) if "agents.heuristic" in g or "agents.brutii_rules" in g]
+
+
+def test_the_supervised_call_has_one_home() -> None:
+    _, edges = scan()
+    users = ("tribune_arena.tournament.play", "tribune_arena.tournament.workers", "tribune_arena.human.web.bots")
+    for user in users:
+        assert "tribune_arena.supervision" in edges[user], user
+    assert "tribune_arena.tournament.workers" not in edges["tribune_arena.human.web.bots"]
+
+
+if __name__ == "__main__":
+    found, graph = scan()
+    for importer, source, name in found:
+        print(f"private: {importer} imports {name} from {source}")
+    print(f"private names imported across modules: {len(found)}")
+    for group in circles(graph):
+        print("circle:", " ".join(group))
+    print(f"import circles: {len(circles(graph))}")
