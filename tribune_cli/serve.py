@@ -13,6 +13,7 @@ import argparse
 import ipaddress
 import logging
 import secrets
+import signal
 import socket
 import sys
 import threading
@@ -105,6 +106,14 @@ def _bad_option(args: argparse.Namespace) -> str | None:
     return None
 
 
+class _Stopped(Exception):
+    """SIGTERM arrived."""
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise _Stopped
+
+
 def run(args: argparse.Namespace) -> int:
     """The ``serve`` command: serve until interrupted; bad options print ``tribune: error: ...`` and return 2."""
     problem = _bad_option(args)
@@ -159,18 +168,19 @@ def run(args: argparse.Namespace) -> int:
         games.close()
         print(f"tribune: error: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
         return 2
+    signal.signal(signal.SIGTERM, _stop)  # `kill`: stop as Ctrl+C does (the bots' processes end quietly)
     host = f"[{args.host}]" if ":" in args.host else args.host
-    if save_dir is None:
-        saving = "games are kept in memory only"
-    else:
-        saving = f"games kept in {save_dir}/, {len(games.unfinished())} unfinished"
-    print(f"Tribune: open http://{host}:{server.effective_port}/?key={key} in a browser ({saving}); Ctrl+C stops")
-    sys.stdout.flush()
-    for problem in games.store.damaged.values():
-        print(f"tribune: warning: {problem}: it cannot be read and is left out", file=sys.stderr)
     try:
+        if save_dir is None:
+            saving = "games are kept in memory only"
+        else:
+            saving = f"games kept in {save_dir}/, {len(games.unfinished())} unfinished"
+        print(f"Tribune: open http://{host}:{server.effective_port}/?key={key} in a browser ({saving}); Ctrl+C stops")
+        sys.stdout.flush()
+        for problem in games.store.damaged.values():
+            print(f"tribune: warning: {problem}: it cannot be read and is left out", file=sys.stderr)
         server.run()
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, _Stopped):
         print("tribune: stopped", file=sys.stderr)
     finally:
         server.close()

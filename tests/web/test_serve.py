@@ -85,7 +85,8 @@ def test_page_and_options(client: Any) -> None:
 
 def test_new_game_lists_the_choices_in_words(client: Any) -> None:
     state = _new(client, players=3, opponents=["heuristic", "random"], seat=1, victory_card="alea_long")
-    assert state["names"] == ["heuristic", "you", "random"] and state["seat"] == 1 and not state["over"]
+    assert state["names"] == ["Strong (heuristic)", "you", "Beginner (random)"]  # levels, not agent ids
+    assert state["seat"] == 1 and not state["over"]
     assert state["board"].startswith("<svg") and 'data-space-id="' in state["board"]
     face_up = r'class="card" data-card="[^"]+" data-where="hand" data-index="\d+" data-seat="(\d)"'
     hands = re.findall(face_up, state["board"])
@@ -234,8 +235,11 @@ def test_a_whole_game_is_saved_and_replays(client: Any, tmp_path: Path, capsys: 
     url = f"/api/games/{state['id']}/action"
     assert "over" in _error(client.post(url, json={"choice": 0}), 409)
     saved = state["saved"]
-    path = Path(saved["path"])
-    assert path == tmp_path / "games" / "tribune-serve-base.sqlite" and saved["game_id"] == 0
+    path = tmp_path / "games" / "tribune-serve-base.sqlite"
+    assert saved["name"] == "game 0 of tribune-serve-base.sqlite" and saved["game_id"] == 0  # no server path
+    assert str(tmp_path) not in str(saved) and saved["replay_url"].endswith("/replay")
+    page = client.get(saved["replay_url"])
+    assert page.status_code == 200 and b"<html" in page.data[:200].lower()
     with ResultStore(path) as store:
         record = store.record(0)
         assert not [g for g in store.games(replay=True) if g.problem]
@@ -251,11 +255,11 @@ def test_a_whole_game_is_saved_and_replays(client: Any, tmp_path: Path, capsys: 
 
 def test_expansion_and_brutii_games_play_through(client: Any) -> None:
     state, _ = _play_out(client, _new(client, rules="expansion", players=3, opponents="random"))
-    assert state["rules"] == "expansion" and state["saved"]["path"].endswith("tribune-serve-expansion.sqlite")
+    assert state["rules"] == "expansion" and state["saved"]["name"].endswith("tribune-serve-expansion.sqlite")
     brutii = _new(client, rules="brutii", players=5, opponents="random", brutii_seat=0, seat=0)
     assert brutii["rules"] == "brutii" and brutii["decision"]["choices"]
     state, _ = _play_out(client, brutii)
-    assert state["saved"]["path"].endswith("tribune-serve-brutii.sqlite")
+    assert state["saved"]["name"].endswith("tribune-serve-brutii.sqlite")
 
 
 def test_abandoned_game_and_record_before_the_end(client: Any) -> None:
@@ -333,8 +337,8 @@ def _click_first(tab: Any) -> None:
     if tab.is_visible("#bid-form"):
         tab.fill("#bid-amount", tab.get_attribute("#bid-amount", "min"))
         tab.click("#bid-submit")
-    elif tab.locator("#board .legal").count():
-        tab.locator("#board .legal").first.click(force=True)
+    elif tab.locator("#board-area .legal").count():
+        tab.locator("#board-area .legal").first.click(force=True)
     else:
         tab.locator("#choices [data-choice]").first.click()
 
@@ -358,12 +362,12 @@ def test_a_whole_game_by_clicks_in_chromium(tab: Any, server: tuple[str, Path], 
     tab.click("#start")
     tab.wait_for_selector("#game:not([hidden])")
     assert tab.locator("#board svg #victory").count() == 1 and tab.locator("#choices [data-choice]").count()
-    assert "Alea" in tab.text_content("#victory") and tab.text_content("#question")
+    assert "Alea" in tab.text_content("#victory-box") and tab.text_content("#question")
     seen = {"board": False, "bid": False, "card": False}
     clicks = 0
     while tab.get_attribute("body", "data-over") != "1":
         step = tab.get_attribute("body", "data-step")
-        seen["board"] |= tab.locator("#board .legal").count() > 0
+        seen["board"] |= tab.locator("#board-area .legal").count() > 0
         seen["bid"] |= tab.is_visible("#bid-form")
         seen["card"] |= tab.locator("#choices .card-choice").count() > 0
         if clicks == 2:
@@ -415,7 +419,7 @@ def test_a_server_bug_is_a_json_500_and_unsaved_games_say_so(monkeypatch: pytest
         state, _ = _play_out(client, _new(client))
         assert state["saved"] is None and state["save_error"] is None and state["result"]
 
-        def broken(self: Any) -> dict[str, Any]:
+        def broken(self: Any, *args: Any) -> dict[str, Any]:
             raise RuntimeError("drawing failed")
 
         monkeypatch.setattr("tribune_arena.human.web.session.PlaySession.state", broken)

@@ -35,7 +35,9 @@ from tribune_cli.main import main as tribune_main
 pytestmark = pytest.mark.web
 
 GAME = {"players": 3, "opponents": "random", "round_limit": 2, "seed": 7}
-VOLATILE = ("id", "changes", "log")
+VOLATILE = ("id", "changes", "log", "seat_keys")
+SEATS: dict[str, str] = {}
+"""The creator's seat key of each game the real servers made (game id: key), sent with that game's requests."""
 """State keys that may differ between two copies of one position (the id; what is shown since the last request)."""
 
 
@@ -61,17 +63,27 @@ class Server:
     def connection(self) -> http.client.HTTPConnection:
         return http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
 
-    def call(self, method: str, path: str, body: object = None, key: str | None = "") -> tuple[int, Any]:
-        """One request; with the server's key unless ``key`` is another one (``None``: no key)."""
+    def call(
+        self, method: str, path: str, body: object = None, key: str | None = "", seat: str | None = None
+    ) -> tuple[int, Any]:
+        """One request; with the server's key unless ``key`` is another one (``None``: no key), and ``seat``'s key
+        if given."""
         conn = self.connection()
         try:
             data = None if body is None else json.dumps(body)
             headers = {"Content-Type": "application/json"} if data is not None else {}
             if key is not None:
                 headers["X-Tribune-Key"] = key or self.key
+            game = path.split("/")[3] if path.startswith("/api/games/") else None
+            seat = seat if seat is not None else SEATS.get(game or "")
+            if seat:  # "": no seat's key
+                headers["X-Tribune-Seat"] = seat
             conn.request(method, path, data, headers)
             response = conn.getresponse()
-            return response.status, json.loads(response.read() or b"null")
+            status, doc = response.status, json.loads(response.read() or b"null")
+            if method == "POST" and path == "/api/games" and status == 201:
+                SEATS[doc["id"]] = doc["seat_keys"][str(doc["seat"])]  # the creator's seat plays with its key
+            return status, doc
         finally:
             conn.close()
 
@@ -462,15 +474,19 @@ def test_the_start_page_lists_unfinished_games_to_resume_or_resign(page: Any, sh
     server = shared
     status, state = server.call("POST", "/api/games", GAME)
     assert status == 201
-    status, state = server.call("POST", f"/api/games/{state['id']}/action", _first(state))
+    key = state["seat_keys"][str(state["seat"])]
+    status, state = server.call("POST", f"/api/games/{state['id']}/action", _first(state), seat=key)
     assert status == 200
     page.on("dialog", lambda dialog: dialog.accept())
     page.goto(server.url)
     page.wait_for_selector("body[data-ready='1']")
     assert page.is_visible("#unfinished") and page.get_attribute("body", "data-unfinished") != "0"
     item = page.locator(f"#unfinished-list li[data-game='{state['id']}']")
-    assert f"step {state['step']}" in item.text_content() and "P0 you" in item.text_content()
-    item.locator("a.resume").click()
+    assert f"step {state['step']}" in item.text_content() and "P0 a person" in item.text_content()
+    assert item.locator("a.watch").count() == 1  # this browser holds no key of its seats: it may watch
+    listed = int(page.get_attribute("body", "data-unfinished") or 0)
+    page.goto(f"{server.url}#game={state['id']}&seat={key}")  # the seat's private link
+    page.reload()
     page.wait_for_selector("#game:not([hidden])")
     assert page.get_attribute("body", "data-step") == str(state["step"]) and page.is_hidden("#unfinished")
     assert page.locator("#choices [data-choice]").count() == len(state["decision"]["choices"])
@@ -478,7 +494,16 @@ def test_the_start_page_lists_unfinished_games_to_resume_or_resign(page: Any, sh
     page.wait_for_selector("body[data-over='1']")
     assert page.get_attribute("body", "data-status") == "resigned" and "You resigned" in page.text_content("#verdict")
     assert "tribune replay" in page.text_content("#saved") and page.is_hidden("#game-actions")
-    listed = int(page.get_attribute("body", "data-unfinished") or 0)
+    assert page.get_attribute("#replay-link", "href").endswith(f"/api/games/{state['id']}/replay")
+    saved = page.text_content("#saved")
+    assert server.key not in saved and "/" not in saved.split(" as ")[1][:40]  # the file's name, no server path
     page.click("#new-game")
     page.wait_for_function(f"document.body.dataset.unfinished === '{listed - 1}'")
     assert page.locator(f"#unfinished-list li[data-game='{state['id']}']").count() == 0 and page.is_visible("#setup")
+    for seed in (1, 2):  # two more, then "Clear all unfinished games" (the server's key, which this page holds)
+        assert server.call("POST", "/api/games", {**GAME, "seed": seed})[0] == 201
+    page.reload()
+    page.wait_for_function("Number(document.body.dataset.unfinished) >= 2")
+    page.click("#clear-unfinished")
+    page.wait_for_function("document.body.dataset.unfinished === '0'")
+    assert server.call("GET", "/api/games")[1]["games"] == []

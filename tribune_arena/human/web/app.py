@@ -11,7 +11,14 @@ Routes (bodies and statuses: :mod:`tribune_arena.human.web.session`):
 - ``POST /api/games/<id>/action``: play the person's decision, then the bots up to the next one;
 - ``POST /api/games/<id>/resign``: give the game up (saved with the person's forfeit); ``POST
   /api/games/<id>/abandon`` (or ``DELETE /api/games/<id>``): leave it unfinished; both answer the game's state;
-- ``GET /api/games/<id>/record``: the finished or resigned game's record (as saved).
+- ``GET /api/games/<id>/record``: the finished or resigned game's record (as saved); ``GET /api/games/<id>/replay``:
+  its replay page.
+
+Seats: a new game's answer carries ``seat_keys`` (seat: key), one key per human seat (``humans`` in the request).
+A seat's private link is ``/#game=<id>&seat=<key>``; the page sends the key in ``X-Tribune-Seat``
+(:data:`SEAT_HEADER`). ``GET /api/games/<id>`` with a seat's key shows the game as that seat sees it, without one as
+a spectator sees it (public information only: no hand, no private event, no choices). Playing, resigning and
+abandoning need the seat's own key: nothing else acts for a seat, the server's key included.
 
 Every game stays reachable by its id, across restarts of the server (see :mod:`.store`).
 
@@ -39,17 +46,59 @@ from typing import Any
 from flask import Flask, Response, current_app, jsonify, request, send_from_directory
 from werkzeug.exceptions import ClientDisconnected, HTTPException
 
+from tribune_arena.human.web import views
 from tribune_arena.human.web.bots import DEFAULT_BOT_SECONDS, DEFAULT_BOT_WORKERS
 from tribune_arena.human.web.checks import WebError
 from tribune_arena.human.web.manager import GameManager
 from tribune_arena.human.web.options import game_options
 from tribune_arena.human.web.saving import SaveDir
+from tribune_arena.human.web.session import PlaySession
 from tribune_arena.human.web.store import ABANDONED
 
 STATIC = Path(__file__).parent / "static"
 KEY_HEADER = "X-Tribune-Key"
 """The header that carries the server's key."""
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+SEAT_HEADER = "X-Tribune-Seat"
+"""The header that carries a seat's key (the secret of its private link, ``#game=ID&seat=KEY``)."""
+SEAT_ENDPOINTS = frozenset({"_act", "_resign", "_abandon"})
+"""The requests a seat makes with its own key rather than the server's."""
+
+
+def _seat_key() -> str | None:
+    key = request.headers.get(SEAT_HEADER)
+    return key if key else None
+
+
+def _viewer(session: PlaySession) -> int | None:
+    """The seat the request sees the game as: the seat whose key it carries, else a spectator (an app without a
+    key, embedded in tests, shows the creator's seat)."""
+    key = _seat_key()
+    if key is not None:
+        seat = session.seat_of(key)
+        if seat is None:
+            raise WebError(403, "this link is not a seat of this game (a seat's link opens that seat only)")
+        return seat
+    if current_app.config["TRIBUNE_SECRET"] is None or (session.keyless(session.seat) and _has_server_key()):
+        return session.seat
+    return None
+
+
+def _actor(session: PlaySession) -> int:
+    """The seat a request that plays, resigns or abandons acts for: the seat whose key it carries. Nothing else
+    acts for a seat: not another seat's key, not the server's key (except for a seat that has no key, in a game
+    stored before seats had keys); an app without a key, embedded in tests, acts for the creator's seat."""
+    key = _seat_key()
+    if key is not None:
+        seat = session.seat_of(key)
+        if seat is None:
+            raise WebError(403, "this link is not a seat of this game: it cannot act for any seat")
+        return seat
+    if current_app.config["TRIBUNE_SECRET"] is None or (session.keyless(session.seat) and _has_server_key()):
+        return session.seat
+    raise WebError(403, "only a seat's own link can play, resign or abandon for it (send its key in X-Tribune-Seat)")
+
+
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 MAX_DEPTH = 32
 """The deepest nesting of arrays and objects a JSON body may have (the API's bodies are flat)."""
@@ -129,13 +178,20 @@ def _check_host() -> None:
         raise WebError(403, f"host {raw!r:.60} refused: this server answers on the loopback only")
 
 
-def _check_key() -> None:
-    """Refuse a request that would change something without the server's key (see the module docstring)."""
+def _has_server_key() -> bool:
     secret: str | None = current_app.config["TRIBUNE_SECRET"]
-    if secret is None or request.method in SAFE_METHODS:
-        return
+    if secret is None:
+        return True
     given = request.headers.get(KEY_HEADER, "")
-    if not secrets.compare_digest(given.encode("utf-8", "replace"), secret.encode("utf-8")):
+    return secrets.compare_digest(given.encode("utf-8", "replace"), secret.encode("utf-8"))
+
+
+def _check_key() -> None:
+    """Refuse a request that would change something without the server's key (see the module docstring); a
+    seat's own requests are checked against the seat's key instead (:func:`_actor`)."""
+    if request.method in SAFE_METHODS or request.endpoint in SEAT_ENDPOINTS:
+        return
+    if not _has_server_key():
         raise WebError(
             403,
             "this request changes a game and needs the server's key: open the link `tribune serve` printed "
@@ -165,32 +221,47 @@ def _list_games() -> Response:
 def _new_game() -> tuple[Response, int]:
     games = _games()
     session = games.create(_body())
+    keys = {str(seat): key for seat, key in session.new_keys.items()}
     with games.locked(session.id) as held:
-        return jsonify(held.state()), 201
+        return jsonify({**held.state(held.seat), "seat_keys": keys}), 201
 
 
 def _game_state(game_id: str) -> Response:
     with _games().locked(game_id) as session:
-        return jsonify(session.state())
+        return jsonify(session.state(_viewer(session)))
 
 
 def _act(game_id: str) -> Response:
     body = _body()
     with _games().locked(game_id) as session:
-        session.act(body)
-        return jsonify(session.state())
+        seat = _actor(session)
+        session.act(body, seat)
+        return jsonify(session.state(seat))
 
 
 def _resign(game_id: str) -> Response:
     with _games().locked(game_id) as session:
-        session.resign()
-        return jsonify(session.state())
+        seat = _actor(session)
+        session.resign(seat)
+        return jsonify(session.state(seat))
 
 
 def _abandon(game_id: str) -> Response:
     with _games().locked(game_id) as session:
-        session.abandon()
-        return jsonify(session.state())
+        seat = _actor(session)
+        session.abandon(seat)
+        return jsonify(session.state(seat))
+
+
+def _replay(game_id: str) -> Response:
+    """The ended game's replay page (the same page ``tribune replay --html`` writes)."""
+    from tribune_arena.replay.html import replay_html
+
+    with _games().locked(game_id) as session:
+        if session.status == ABANDONED or not session.over:
+            raise WebError(409, "only a finished or resigned game has a replay")
+        page = replay_html(session.record())
+    return Response(page, mimetype="text/html")
 
 
 def _record(game_id: str) -> Response:
@@ -199,7 +270,7 @@ def _record(game_id: str) -> Response:
             raise WebError(409, "the game was abandoned; an abandoned game has no record")
         if not session.over:
             raise WebError(409, "the game is not over yet; its record is written when it ends")
-        doc: dict[str, Any] = {"record": session.record().to_dict(), "saved": session.saved}
+        doc: dict[str, Any] = {"record": session.record().to_dict(), "saved": views.saved(session)}
         if session.saved is not None:
             doc["record"]["game_id"] = session.saved["game_id"]
         return jsonify(doc)
@@ -256,4 +327,5 @@ def create_app(
     app.add_url_rule("/api/games/<game_id>/resign", view_func=_resign, methods=["POST"])
     app.add_url_rule("/api/games/<game_id>/abandon", view_func=_abandon, methods=["POST"])
     app.add_url_rule("/api/games/<game_id>/record", view_func=_record, methods=["GET"])
+    app.add_url_rule("/api/games/<game_id>/replay", view_func=_replay, methods=["GET"])
     return app

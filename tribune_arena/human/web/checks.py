@@ -75,6 +75,7 @@ def check_keys(body: Mapping[str, Any], known: Sequence[str]) -> None:
 NEW_GAME_KEYS = (
     "players",
     "seat",
+    "humans",
     "opponents",
     "rules",
     "victory_card",
@@ -95,12 +96,19 @@ MAX_ROUND_LIMIT = 1000
 
 @dataclass(frozen=True)
 class NewGame:
-    """A checked new-game request: the game, the person's seat, the opponents' specs in seat order and the seed."""
+    """A checked new-game request: the game, the creator's seat, the seats people play (the creator's among them),
+    the opponents' specs for the other seats in seat order and the seed."""
 
     config: GameConfig
     seat: int
     opponents: tuple[str, ...]
     seed: int
+    humans: tuple[int, ...] = ()
+
+    @property
+    def people(self) -> tuple[int, ...]:
+        """The seats people play, in order (``(seat,)`` when none were named)."""
+        return self.humans or (self.seat,)
 
     @property
     def options(self) -> dict[str, Any]:
@@ -109,19 +117,22 @@ class NewGame:
 
 
 def _opponents(
-    body: Mapping[str, Any], players: int, expansion: bool, allow_paths: bool, allow_cmd: bool
+    body: Mapping[str, Any], players: int, people: int, expansion: bool, allow_paths: bool, allow_cmd: bool
 ) -> tuple[str, ...]:
     value = body.get("opponents")
     if value is None or value == [] or value == "":
         value = "random" if expansion else "heuristic"
+    bots = players - people
     if isinstance(value, str):
-        value = [value] * (players - 1)
+        value = [value] * bots
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise WebError(422, f"opponents: expected a list of agent specs or one spec, got {value!r:.80}")
     if len(value) == 1:
-        value = value * (players - 1)
-    if len(value) != players - 1:
-        raise WebError(422, f"opponents: {players} players need {players - 1} opponents (or one), got {len(value)}")
+        value = value * bots
+    if len(value) != bots:
+        raise WebError(
+            422, f"opponents: {players} players with {people} people need {bots} opponents (or one), got {len(value)}"
+        )
     for spec in value:
         try:
             parsed = parse_spec(spec)
@@ -147,15 +158,32 @@ def parse_new_game(body: object, allow_paths: bool = True, allow_cmd: bool = Fal
     check_keys(doc, NEW_GAME_KEYS)
     config = _game(doc)
     players = config.players
-    seat = check_int(doc, "seat", 0, 0, players - 1, nullable=False)
+    humans = _humans(doc, players)
+    seat = check_int(doc, "seat", humans[0] if humans else 0, 0, players - 1, nullable=False)
     seed = check_int(doc, "seed", None, 0, MAX_SEED)
     assert seat is not None
+    if humans and seat not in humans:
+        raise WebError(422, f"seat: the creator's seat {seat} is not one of the human seats {list(humans)}")
+    people = len(humans) or 1
     return NewGame(
         config,
         seat,
-        _opponents(doc, players, config.rules.uses_expansion, allow_paths, allow_cmd),
+        _opponents(doc, players, people, config.rules.uses_expansion, allow_paths, allow_cmd),
         secrets.randbelow(MAX_SEED) if seed is None else seed,
+        humans,
     )
+
+
+def _humans(doc: Mapping[str, Any], players: int) -> tuple[int, ...]:
+    """The ``humans`` of a new-game request: distinct seats, sorted (``()``: not given)."""
+    value = doc.get("humans")
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not value or any(isinstance(s, bool) or not isinstance(s, int) for s in value):
+        raise WebError(422, f"humans: expected a non-empty list of seats, got {value!r:.60}")
+    if len(set(value)) != len(value) or not all(0 <= s < players for s in value):
+        raise WebError(422, f"humans: expected distinct seats from 0 to {players - 1}, got {value!r:.60}")
+    return tuple(sorted(value))
 
 
 def _game(doc: Mapping[str, Any]) -> GameConfig:

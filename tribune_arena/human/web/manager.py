@@ -13,6 +13,7 @@ from typing import Any
 
 from tribune_arena.human.web.bots import DEFAULT_BOT_SECONDS, DEFAULT_BOT_WORKERS, BotPool
 from tribune_arena.human.web.checks import COMMAND_AGENTS, WebError, check_budgets, parse_new_game
+from tribune_arena.human.web.options import agent_label
 from tribune_arena.human.web.saving import SaveDir
 from tribune_arena.human.web.session import PlaySession
 from tribune_arena.human.web.store import OVER, RESIGNED, GameStore, StoreError
@@ -170,7 +171,15 @@ class GameManager:
 
     def unfinished(self) -> list[dict[str, Any]]:
         """The games still being played (from the store), the most recently played first."""
-        return [game.summary() for game in self.store.unfinished()]
+        games = []
+        for game in self.store.unfinished():
+            summary = game.summary()
+            humans = set(game.humans or (game.seat,))
+            summary["names"] = [
+                "a person" if s in humans else agent_label(name, game.rules) for s, name in enumerate(game.seating)
+            ]
+            games.append(summary)
+        return games
 
     def ids(self) -> list[str]:
         """The ids of the games still being played."""

@@ -9,7 +9,15 @@ from typing import Any
 
 from agents.specs import agent_names, agent_supports
 from tribune_env.data import default_components
-from tribune_env.engine.config import DEFAULT_ROUND_LIMIT, GameConfig, RuleSet, required_for, victory_cards_of
+from tribune_env.engine.config import (
+    DEFAULT_ROUND_LIMIT,
+    AnyVictoryCard,
+    GameConfig,
+    RuleSet,
+    required_for,
+    victory_cards_of,
+)
+from tribune_env.engine.view import OBJECTIVE_NAMES
 
 LEVELS: tuple[tuple[str, str, Mapping[str, str]], ...] = (
     ("beginner", "Beginner", {"base": "random", "expansion": "random", "brutii": "random"}),
@@ -25,6 +33,38 @@ finishes behind ``heuristic`` at one table, the shipped networks win well above 
 plays in the Brutii variant), and ``zero``, which searches with the ``ppo`` networks, beats ``ppo`` at one table:
 docs/agents/zero.md).
 A spec whose agent does not play a rule set's default game falls back to :data:`FALLBACK_LEVEL_SPEC`."""
+STRENGTH: Mapping[str, Mapping[str, str]] = {
+    "random": dict.fromkeys(
+        ("base", "expansion", "brutii"),
+        "a random legal move each time; every other level wins all its games against it",
+    ),
+    "greedy": dict.fromkeys(
+        ("base", "expansion", "brutii"),
+        "the best-looking move now; wins all its games against three random players (400 games), finishes behind "
+        "heuristic at one table",
+    ),
+    "heuristic": {
+        "base": "hand-written rules; wins all its games against three random players (400 games): the yardstick below",
+        "expansion": "hand-written rules; wins all its games against three random players (400 expansion games)",
+        "brutii": "hand-written rules; as the Brutii at 5 seats among heuristic families it wins 17.5% (400 games)",
+    },
+    "zero-net": {
+        "base": "a trained network; wins 65.5% of base games against three heuristic players (parity 25%)",
+        "expansion": "a trained network; wins 53.0% of expansion games against three heuristic players (parity 25%)",
+    },
+    "ppo-brutii": {
+        "brutii": "a trained network; wins 28.0% of 5-seat Brutii games against four heuristic players (parity 20%)",
+    },
+    "zero": {
+        "base": "searches with the trained networks; wins 81.2% of 400 base games against three heuristic players",
+        "expansion": "searches with the trained networks; wins 75.0% of 48 expansion games against three heuristic "
+        "players",
+        "brutii": "searches with the trained networks; as a family at 5 seats it wins 38.8% of its games against "
+        "heuristic opponents (200 games)",
+    },
+}
+"""What each level's agent is and how strong it measured, per rule set (docs/agents/strength.md, zero.md and the
+benchmark records; win rates against three ``heuristic`` players unless said)."""
 FALLBACK_LEVEL_SPEC = "heuristic"
 DEFAULT_LEVEL = "strong"
 """The level the form starts with."""
@@ -37,11 +77,44 @@ def _level_spec(rule_set: RuleSet, wanted: str) -> str:
 
 
 def levels(rule_set: RuleSet) -> list[dict[str, str]]:
-    """The named opponent levels of ``rule_set``, weakest first, each ``{"id", "label", "spec"}``."""
-    return [
-        {"id": level, "label": label, "spec": _level_spec(rule_set, specs[rule_set.value])}
-        for level, label, specs in LEVELS
-    ]
+    """The named opponent levels of ``rule_set``, weakest first, each ``{"id", "label", "spec", "agent",
+    "strength"}``: the label, the agent it plays and what that agent is and how strong it measured."""
+    found = []
+    for level, label, specs in LEVELS:
+        spec = _level_spec(rule_set, specs[rule_set.value])
+        strength = STRENGTH.get(spec, {}).get(rule_set.value, "not measured in this rule set")
+        found.append({"id": level, "label": label, "spec": spec, "agent": spec, "strength": strength})
+    return found
+
+
+def agent_label(spec: str, rules: str) -> str:
+    """How the page names a bot: its level and agent (``Strong (heuristic)``) when the spec is a level's, else the
+    spec as typed."""
+    try:
+        rule_set = RuleSet.parse(rules)
+    except ValueError:
+        return spec
+    for level in levels(rule_set):
+        if level["spec"] == spec:
+            return f"{level['label']} ({spec})"
+    return spec
+
+
+UNKNOWN_TITLE = "(title unknown)"
+
+
+def card_title(card: AnyVictoryCard) -> str:
+    """The victory card's title for people. Only two printed titles are known (the component file names the
+    others ``(title unknown) C``...): those cards are named by what sets them apart, their length and their
+    obligatory objective (``Medium card: the tribune is obligatory``) or the table they are for."""
+    if not card.title.startswith(UNKNOWN_TITLE):
+        return card.title
+    length = f"{card.length.capitalize()} card" if card.length else "Victory card"
+    obligatory = [OBJECTIVE_NAMES.get(key, key) for key in card.obligatory]
+    if obligatory:
+        return f"{length}: {' and '.join(obligatory)} obligatory"
+    counts = sorted(int(n) for n in card.required)
+    return f"{length} for {counts[0]} players" if len(counts) == 1 else f"{length} for {counts[0]}-{counts[-1]} players"
 
 
 def game_options() -> dict[str, Any]:
@@ -58,7 +131,7 @@ def game_options() -> dict[str, Any]:
         cards = [
             {
                 "id": card.id,
-                "title": card.title,
+                "title": card_title(card),
                 "length": card.length,
                 "required": {str(n): required_for(card, n, brutii) for n in counts if n in card.required},
             }

@@ -51,6 +51,7 @@ from tribune_arena.human.web.store import (
     StoredGame,
     StoredMove,
     StoreError,
+    key_hash,
 )
 from tribune_arena.records import Forfeit, GameRecord, SeatTiming
 from tribune_arena.tournament.play import agent_modules
@@ -89,8 +90,11 @@ def agent_seed(seed: int, seat: int) -> int:
 
 @dataclass
 class PlaySession:
-    """One game: the person in ``seat``, bots elsewhere (run by ``bots``), every move written to ``store``. Use
-    :meth:`create` or :meth:`restore`; hold :attr:`lock` around calls (:meth:`GameManager.locked` does)."""
+    """One game: people in the seats ``humans`` (``seat``: the one who created it), bots elsewhere (run by
+    ``bots``), every move written to ``store``. Each human seat has a key (``keys``: their hashes; the keys
+    themselves are handed out once, in :attr:`new_keys`). Use :meth:`create` or :meth:`restore`; hold :attr:`lock`
+    around calls (:meth:`GameManager.locked` does). The methods that play or show the game take the seat they are
+    for (default: ``seat``)."""
 
     id: str
     game: Game
@@ -115,8 +119,16 @@ class PlaySession:
     """Dropped from the server's memory: a request holding it must fetch the game again."""
     broken: bool = False
     """A move could not be written: the game in memory is ahead of the database and must be reloaded."""
-    mark: explain.Mark | None = None
-    shown: int = 0
+    humans: tuple[int, ...] = ()
+    keys: dict[int, str] = field(default_factory=dict)
+    new_keys: dict[int, str] = field(default_factory=dict)
+    """The seats' keys in clear, only on the session that created the game (for the creator to hand out)."""
+    ended_by: int | None = None
+    """The seat that resigned or abandoned the game."""
+    marks: dict[int, explain.Mark] = field(default_factory=dict)
+    """Each human seat's last decision point ("since your last decision" counts from there)."""
+    shown: dict[int, int] = field(default_factory=dict)
+    """The events each human seat had seen at its last decision."""
     _asked: float = field(default_factory=time.monotonic)
     _clock: Clock | None = None
 
@@ -131,7 +143,9 @@ class PlaySession:
         except AgentError as exc:
             raise WebError(422, f"opponents: {exc}") from None
         others = iter(request.opponents)
-        names = [HUMAN if s == request.seat else next(others) for s in range(config.players)]
+        humans = request.people
+        names = [HUMAN if s in humans else next(others) for s in range(config.players)]
+        keys = {s: secrets.token_urlsafe(18) for s in humans}
         session = cls(
             id=secrets.token_hex(8),
             game=Game.new(config, seed=request.seed),
@@ -143,11 +157,25 @@ class PlaySession:
             bots=bots,
             modules=modules,
             save_dir=save_dir,
+            humans=humans,
+            keys={s: key_hash(k) for s, k in keys.items()},
+            new_keys=keys,
         )
         session._clock = Clock.of(config.players)
-        session.mark = explain.mark(session.game, session.seat)
+        for s in humans:
+            session.marks[s], session.shown[s] = explain.mark(session.game, s), 0
         try:
-            store.add_game(session.id, session.rules, session.options, session.seed, session.seat, names, modules)
+            store.add_game(
+                session.id,
+                session.rules,
+                session.options,
+                session.seed,
+                session.seat,
+                names,
+                modules,
+                humans,
+                session.keys,
+            )
         except StoreError as exc:
             raise WebError(503, f"the game could not be stored: {exc}") from None
         return session
@@ -175,22 +203,26 @@ class PlaySession:
             status=stored.status,
             created=stored.created,
             saved=stored.saved,
+            humans=stored.humans or (stored.seat,),
+            keys=dict(stored.keys),
+            ended_by=stored.ended_by,
         )
         session._replay(stored.moves)
         return session
 
     def _replay(self, moves: Sequence[StoredMove]) -> None:
-        game, seat = self.game, self.seat
+        game = self.game
         clock = self._clock = Clock.of(game.num_players)
-        last_own = max((i for i, move in enumerate(moves) if move.seat == seat), default=-1)
-        self.mark, self.shown = explain.mark(game, seat), len(game.events)
+        last_own = {seat: max((i for i, m in enumerate(moves) if m.seat == seat), default=-1) for seat in self.humans}
+        for seat in self.humans:
+            self.marks[seat], self.shown[seat] = explain.mark(game, seat), len(game.events)
         for i, move in enumerate(moves):
             pending = game.pending
             try:
                 if pending is None or pending.seat != move.seat or move.step != i:
                     raise ValueError(f"stored move {i} ({move.action!r} by P{move.seat}) is not the game's next")
-                if i == last_own:  # "since your last decision" counts from here
-                    self.mark, self.shown = explain.mark(game, seat), len(game.events)
+                if last_own.get(move.seat) == i:  # "since your last decision" counts from here
+                    self.marks[move.seat], self.shown[move.seat] = explain.mark(game, move.seat), len(game.events)
                 game.apply(parse_action(move.action))
             except (ValueError, TribuneError) as exc:
                 raise WebError(409, f"game {self.id} cannot be restored: {exc}") from None
@@ -254,9 +286,29 @@ class PlaySession:
             note = f"P{seat} {self.names[seat]} {problem:.200}; it played its first legal choice instead"
         self._play(action, seat, time.monotonic() - start, note)
 
+    def seat_of(self, key: str) -> int | None:
+        """The human seat whose key ``key`` is (compared in constant time), or ``None``."""
+        hashed = key_hash(key)
+        found = None
+        for seat, kept in self.keys.items():
+            if secrets.compare_digest(hashed, kept):
+                found = seat
+        return found
+
+    def keyless(self, seat: int) -> bool:
+        """Whether ``seat`` is a human seat without a key (a game stored before seats had keys)."""
+        return seat in self.humans and seat not in self.keys
+
+    def waiting_for(self) -> int | None:
+        """The human seat whose decision the game waits for (``None``: a bot's, or the game is over)."""
+        pending = self.game.pending
+        if self.status != PLAYING or pending is None or pending.seat not in self.humans:
+            return None
+        return pending.seat
+
     def _advance(self) -> None:
-        """Let the bots play until the person decides or the game ends (then save it)."""
-        while (pending := self.game.pending) is not None and pending.seat != self.seat:
+        """Let the bots play until a person decides or the game ends (then save it)."""
+        while (pending := self.game.pending) is not None and pending.seat not in self.humans:
             self._agent_move(pending.seat)
         self._asked = time.monotonic()
         if self.game.is_over:
@@ -267,7 +319,7 @@ class PlaySession:
         a game that ended before its end was recorded is recorded now, and an ended game whose record was not yet
         saved (the server died in between) is saved now."""
         pending = self.game.pending
-        if self.status == PLAYING and (pending is None or pending.seat != self.seat):
+        if self.status == PLAYING and (pending is None or pending.seat not in self.humans):
             self._advance()
         elif self.unsaved:
             self.complete_save()
@@ -280,16 +332,18 @@ class PlaySession:
 
     def _store_end(self, saved: dict[str, Any] | None) -> None:
         try:
-            self.store.set_status(self.id, self.status, saved)
+            self.store.set_status(self.id, self.status, saved, self.ended_by)
         except StoreError as exc:
             self.broken = True
             raise WebError(503, f"the end of the game could not be stored ({exc}); reload the game") from None
         self.saved = saved
 
-    def _finish(self, status: str) -> None:
-        """End the game as ``status``. The end is stored first, with the number its record will have in the
-        results file (one transaction), then the record is saved (unless abandoned): see :meth:`complete_save`."""
+    def _finish(self, status: str, by: int | None = None) -> None:
+        """End the game as ``status`` (``by``: the seat that resigned or abandoned it). The end is stored first,
+        with the number its record will have in the results file (one transaction), then the record is saved
+        (unless abandoned): see :meth:`complete_save`."""
         self.status = status
+        self.ended_by = by
         self.close()
         planned = None
         if self.unsaved:
@@ -322,7 +376,7 @@ class PlaySession:
         self.save_error = None
         self._store_end({"path": str(path), "game_id": number, "replay": f"tribune replay {path} --game {number}"})
 
-    def _chosen(self, doc: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+    def _chosen(self, doc: Mapping[str, Any], legal: Sequence[Action], seat: int) -> Action:
         given = [key for key in ("choice", "bid", "action") if key in doc]
         if len(given) != 1:
             raise WebError(422, "give exactly one of 'choice' (an index), 'bid' (denarii) or 'action' (action text)")
@@ -348,7 +402,7 @@ class PlaySession:
                 bids = amounts(legal)
                 raise WebError(409, f"you cannot bid {value} now; bids from {bids[0]} to {bids[-1]}")
             return Bid(value)
-        choices = self.choices()
+        choices = self.choices(seat)
         if not 0 <= value < len(choices):
             raise WebError(409, f"there is no choice {value} now; choices are 0 to {len(choices) - 1}")
         return choices[value]
@@ -359,40 +413,47 @@ class PlaySession:
         if self.game.pending is None:
             raise WebError(409, "the game is over; start a new game")
 
-    def act(self, body: object) -> None:
-        """Play the person's decision in ``body`` (see the module docstring), then the bots up to the person's
-        next decision; each move is stored as it is played. Raises :class:`WebError` and changes nothing for a bad
-        or stale request."""
+    def act(self, body: object, seat: int | None = None) -> None:
+        """Play ``seat``'s decision in ``body`` (see the module docstring), then the bots up to a person's next
+        decision; each move is stored as it is played. Raises :class:`WebError` and changes nothing for a bad or
+        stale request, or one from a seat whose turn it is not (409)."""
+        seat = self.seat if seat is None else seat
         doc = check_object(body)
         check_keys(doc, ("choice", "bid", "action", "step"))
         step = check_int(doc, "step", None, 0, 10**9)
         self._check_playing()
         if step is not None and step != self.step:
             raise WebError(409, f"stale request: it answers step {step} but the game is at step {self.step}; reload")
-        action = self._chosen(doc, self.game.legal_actions())
-        self.mark = explain.mark(self.game, self.seat)
-        self.shown = len(self.game.events)
+        pending = self.game.pending
+        if pending is None or pending.seat != seat:
+            waiting = "" if pending is None else f"; the game waits for P{pending.seat}"
+            raise WebError(409, f"it is not P{seat}'s decision now{waiting}")
+        action = self._chosen(doc, self.game.legal_actions(), seat)
+        self.marks[seat] = explain.mark(self.game, seat)
+        self.shown[seat] = len(self.game.events)
         try:
-            self._play(action, self.seat, time.monotonic() - self._asked)
+            self._play(action, seat, time.monotonic() - self._asked)
         except TribuneError as exc:  # not expected: the action was checked against the legal list
             raise WebError(409, f"illegal action: {exc}") from None
         self._advance()
 
-    def resign(self) -> None:
-        """The person gives the game up: it ends as their forfeit (reason ``resigned``; they rank last, the others
-        by score) and is saved as a replayable record like a finished game."""
+    def resign(self, seat: int | None = None) -> None:
+        """``seat`` gives the game up: it ends as that seat's forfeit (reason ``resigned``; it ranks last, the
+        others by score) and is saved as a replayable record like a finished game."""
         self._check_playing()
-        self._finish(RESIGNED)
+        self._finish(RESIGNED, self.seat if seat is None else seat)
 
-    def abandon(self) -> None:
-        """The person leaves the game unfinished: recorded as abandoned (no result, no record); it stays readable."""
+    def abandon(self, seat: int | None = None) -> None:
+        """``seat`` leaves the game unfinished, for everyone at the table: recorded as abandoned (no result, no
+        record); it stays readable."""
         self._check_playing()
-        self._finish(ABANDONED)
+        self._finish(ABANDONED, self.seat if seat is None else seat)
 
-    def choices(self) -> list[Action]:
-        """The person's choices in order: every legal action, bids left out (they go through ``bid``)."""
+    def choices(self, seat: int | None = None) -> list[Action]:
+        """``seat``'s choices in order: every legal action, bids left out (they go through ``bid``)."""
+        seat = self.seat if seat is None else seat
         pending = self.game.pending
-        if self.status != PLAYING or pending is None or pending.seat != self.seat:
+        if self.status != PLAYING or pending is None or pending.seat != seat:
             return []
         legal = self.game.legal_actions()
         if is_bid(pending.kind):
@@ -401,9 +462,10 @@ class PlaySession:
 
     # -- what the page shows ----------------------------------------------------------------
 
-    def state(self) -> dict[str, Any]:
-        """Everything the page shows, as seen by the person's seat (nothing their view hides)."""
-        return views.state(self)
+    def state(self, viewer: int | None = -1) -> dict[str, Any]:
+        """Everything the page shows, as seen by seat ``viewer`` (nothing its view hides); ``None``: as a
+        spectator sees it (public information only); ``-1`` (the default): as the creator's seat sees it."""
+        return views.state(self, self.seat if viewer == -1 else viewer)
 
     def record(self, forfeit: Forfeit | None = None) -> GameRecord:
         """The finished (or resigned) game as a replayable record (game id 0 until :class:`SaveDir` numbers it)."""

@@ -1,8 +1,8 @@
 """The games of ``tribune serve`` in SQLite: :class:`GameStore`, one file in the save directory (:data:`GAMES_FILE`).
 
-Schema (version :data:`SCHEMA_VERSION`)::
+Schema (version :data:`SCHEMA_VERSION`; a version-1 file gains the three last columns of ``games`` when opened)::
 
-    meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)      -- 'schema' -> '1'
+    meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)      -- 'schema' -> '2'
     games(id TEXT PRIMARY KEY,       -- the game's id in the API
           status TEXT NOT NULL,      -- playing | over | resigned | abandoned
           created REAL, updated REAL,-- Unix times
@@ -14,7 +14,11 @@ Schema (version :data:`SCHEMA_VERSION`)::
           modules TEXT NOT NULL,     -- JSON list of the modules that register those agents
           steps INTEGER NOT NULL,    -- actions played
           round INTEGER NOT NULL,    -- the round after the last action
-          saved TEXT)                -- JSON {"path", "game_id", "replay"} once the record is in a results file
+          saved TEXT,                -- JSON {"path", "game_id", "replay"} once the record is in a results file
+                                     -- ("pending": true while it is being saved under that game_id)
+          humans TEXT,               -- JSON list of the seats people play (NULL: [seat])
+          keys TEXT,                 -- JSON {seat: SHA-256 of the seat's key} (NULL: none, the server's key acts)
+          ended_by INTEGER)          -- the seat that resigned or abandoned the game
     moves(game TEXT, step INTEGER,   -- PRIMARY KEY (game, step); step counts from 0
           seat INTEGER NOT NULL,     -- who played it
           action TEXT NOT NULL,      -- the engine's action text (tribune_env.engine.notation)
@@ -32,26 +36,28 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
 import json
 import os
 import sqlite3
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 GAMES_FILE = "tribune-serve-games.db"
 LOCK_FILE = "tribune-serve.lock"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 PLAYING, OVER, RESIGNED, ABANDONED = "playing", "over", "resigned", "abandoned"
 STATUSES = (PLAYING, OVER, RESIGNED, ABANDONED)
 _CREATE = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS games (id TEXT PRIMARY KEY, status TEXT NOT NULL, created REAL NOT NULL, "
     "updated REAL NOT NULL, rules TEXT NOT NULL, config TEXT NOT NULL, seed INTEGER NOT NULL, seat INTEGER NOT NULL, "
-    "seating TEXT NOT NULL, modules TEXT NOT NULL, steps INTEGER NOT NULL, round INTEGER NOT NULL, saved TEXT)",
+    "seating TEXT NOT NULL, modules TEXT NOT NULL, steps INTEGER NOT NULL, round INTEGER NOT NULL, saved TEXT, "
+    "humans TEXT, keys TEXT, ended_by INTEGER)",
     "CREATE TABLE IF NOT EXISTS moves (game TEXT NOT NULL REFERENCES games(id), step INTEGER NOT NULL, "
     "seat INTEGER NOT NULL, action TEXT NOT NULL, seconds REAL NOT NULL, note TEXT, PRIMARY KEY (game, step)) "
     "WITHOUT ROWID",
@@ -59,7 +65,17 @@ _CREATE = (
 )
 _BUSY = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
 """SQLite's result codes for a database another connection holds (its extended codes carry these in the low byte)."""
-_COLUMNS = "id, status, created, updated, rules, config, seed, seat, seating, modules, steps, round, saved"
+_COLUMNS = (
+    "id, status, created, updated, rules, config, seed, seat, seating, modules, steps, round, saved, humans, keys, "
+    "ended_by"
+)
+_ADDED = (("humans", "TEXT"), ("keys", "TEXT"), ("ended_by", "INTEGER"))
+"""The columns schema 2 added to ``games``."""
+
+
+def key_hash(key: str) -> str:
+    """What the database keeps of a seat's key (its SHA-256, hex): the key itself is in the seat's link only."""
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
 
 
 class StoreError(Exception):
@@ -94,6 +110,10 @@ class StoredGame:
     steps: int
     round: int
     saved: dict[str, Any] | None
+    humans: tuple[int, ...] = ()
+    keys: dict[int, str] = field(default_factory=dict)
+    """Each human seat's key, hashed (:func:`key_hash`); a seat without one is played with the server's key."""
+    ended_by: int | None = None
     moves: tuple[StoredMove, ...] = ()
 
     def summary(self) -> dict[str, Any]:
@@ -103,7 +123,8 @@ class StoredGame:
             "rules": self.rules,
             "players": len(self.seating),
             "seat": self.seat,
-            "names": ["you" if s == self.seat else name for s, name in enumerate(self.seating)],
+            "humans": list(self.humans),
+            "names": list(self.seating),
             "step": self.steps,
             "round": self.round,
             "created": self.created,
@@ -128,6 +149,10 @@ def _json(row: Sequence[Any], column: int, name: str, kind: type) -> Any:
 def _row(row: Sequence[Any]) -> StoredGame:
     """The game of a row; :class:`DamagedRow` names the column that cannot be read."""
     saved = _json(row, 12, "saved record", dict) if row[12] is not None else None
+    humans = _json(row, 13, "humans", list) if row[13] is not None else [row[7]]
+    keys = _json(row, 14, "keys", dict) if row[14] is not None else {}
+    if not all(isinstance(s, int) for s in humans) or not all(isinstance(k, str) for k in keys.values()):
+        raise DamagedRow(f"game {row[0]!r:.40}: its human seats or keys are not what they should be")
     seating = _json(row, 8, "seating", list)
     modules = _json(row, 9, "modules", list)
     if not all(isinstance(name, str) for name in (*seating, *modules)):
@@ -146,6 +171,9 @@ def _row(row: Sequence[Any]) -> StoredGame:
         steps=row[10],
         round=row[11],
         saved=saved,
+        humans=tuple(humans),
+        keys={int(s): k for s, k in keys.items()},
+        ended_by=row[15],
     )
 
 
@@ -207,7 +235,11 @@ class GameStore:
                 for statement in _CREATE:
                     db.execute(statement)
                 found = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-                if found is None:
+                if found is not None and found[0] == "1":  # schema 1: the same with three columns fewer
+                    for column, kind in _ADDED:
+                        db.execute(f"ALTER TABLE games ADD COLUMN {column} {kind}")
+                    db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
+                elif found is None:
                     db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
                 elif found[0] != str(SCHEMA_VERSION):
                     version = found[0]
@@ -253,14 +285,19 @@ class GameStore:
         seat: int,
         seating: Sequence[str],
         modules: Sequence[str],
+        humans: Sequence[int] | None = None,
+        keys: dict[int, str] | None = None,
     ) -> None:
-        """Store a new game (no move yet)."""
+        """Store a new game (no move yet): ``humans`` (default ``[seat]``) are the seats people play, ``keys`` their
+        keys' hashes (:func:`key_hash`)."""
         now = time.time()
         row = (game_id, PLAYING, now, now, rules, json.dumps(config), seed, seat, json.dumps(list(seating)))
+        people = json.dumps(list(humans if humans is not None else [seat]))
+        hashed = None if keys is None else json.dumps({str(s): k for s, k in keys.items()})
         with self._write() as db:
             db.execute(
-                f"INSERT INTO games ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, NULL)",
-                (*row, json.dumps(list(modules))),
+                f"INSERT INTO games ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, NULL, ?, ?, NULL)",
+                (*row, json.dumps(list(modules)), people, hashed),
             )
 
     def add_move(self, game_id: str, move: StoredMove, round_: int) -> None:
@@ -276,14 +313,17 @@ class GameStore:
                 (move.step + 1, round_, time.time(), game_id, PLAYING),
             )
 
-    def set_status(self, game_id: str, status: str, saved: dict[str, Any] | None = None) -> None:
-        """Record how a game ended (``over``, ``resigned``, ``abandoned``) and where its record was saved."""
+    def set_status(
+        self, game_id: str, status: str, saved: dict[str, Any] | None = None, ended_by: int | None = None
+    ) -> None:
+        """Record how a game ended (``over``, ``resigned``, ``abandoned``; by which seat) and where its record was
+        saved, in one transaction."""
         if status not in STATUSES:
             raise ValueError(f"status: expected one of {', '.join(STATUSES)}, got {status!r}")
         with self._write() as db:
             db.execute(
-                "UPDATE games SET status = ?, saved = ?, updated = ? WHERE id = ?",
-                (status, None if saved is None else json.dumps(saved), time.time(), game_id),
+                "UPDATE games SET status = ?, saved = ?, updated = ?, ended_by = ? WHERE id = ?",
+                (status, None if saved is None else json.dumps(saved), time.time(), ended_by, game_id),
             )
 
     # -- reading ----------------------------------------------------------------------------

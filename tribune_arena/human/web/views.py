@@ -1,43 +1,68 @@
-"""What the page of ``tribune serve`` shows of a game (:func:`state`): the board drawn for the person's seat, the
-decision and its choices in words, the victory card and progress, what changed since the person's last decision,
-the result. Nothing a seat's view hides is in it."""
+"""What the page of ``tribune serve`` shows of a game (:func:`state`), as one seat sees it or as a spectator does:
+the board, the seat's hand, every player's row, the decision and its choices in words, the victory card with each
+player's progress, what changed since the seat's last decision, the result. Nothing the seat's view hides is in it;
+a spectator's state holds public information only (no hand, no private event, no decision's choices).
+
+People read names here, never ids: cards by their faction and value, agents by the level they play
+(:func:`~.options.agent_label`), victory cards by a title (:func:`~.options.card_title`)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tribune_arena.human import explain
 from tribune_arena.human.web.choices import amounts, group, targets
+from tribune_arena.human.web.options import agent_label, card_title
 from tribune_arena.human.web.store import ABANDONED, OVER, PLAYING, RESIGNED
+from tribune_arena.human.web.table import table
 from tribune_arena.records import Forfeit
 from tribune_arena.tournament.store import expected_outcome
-from tribune_env.board import board_svg
+from tribune_env.board import scene_svg
+from tribune_env.board.scene import Scene, scene
+from tribune_env.board.svg import card_face
 from tribune_env.engine.actions import Decline, PickCard
+from tribune_env.engine.game import Game
 from tribune_env.engine.notation import action_text
 from tribune_env.engine.registry import DECISIONS, is_bid
+from tribune_env.engine.view import HIDDEN, OBJECTIVE_NAMES, objective_amounts
 
 if TYPE_CHECKING:
     from tribune_arena.human.web.session import PlaySession
 
+PUBLIC_SEAT = 0
+"""The seat whose view gives a spectator the public parts of the game (its private parts are left out)."""
 
-def decision(session: PlaySession) -> dict[str, Any] | None:
+
+def seat_name(session: PlaySession, seat: int, viewer: int | None) -> str:
+    """How the page names ``seat`` for ``viewer``: ``you``, ``a person`` (another human seat) or the bot's level."""
+    if seat == viewer:
+        return "you"
+    if seat in session.humans:
+        return "a person"
+    return agent_label(session.names[seat], session.rules)
+
+
+def decision(session: PlaySession, seat: int | None) -> dict[str, Any] | None:
+    """``seat``'s decision with its choices in words, or ``None`` when the game does not wait for it."""
     game = session.game
     pending = game.pending
-    if session.status != PLAYING or pending is None or pending.seat != session.seat:
+    if seat is None or session.status != PLAYING or pending is None or pending.seat != seat:
         return None
     rule = DECISIONS[pending.kind]
     faction = f" ({game.config.components.factions[pending.faction].name})" if pending.faction >= 0 else ""
     legal = game.legal_actions()
     choices = []
-    for index, action in enumerate(session.choices()):
-        text = explain.explain_choice(game, session.seat, action)
+    for index, action in enumerate(session.choices(seat)):
+        text = explain.explain_choice(game, seat, action)
         choices.append(
             {
                 "index": index,
                 "words": text.words,
                 "detail": text.detail,
                 "action": action_text(action),
-                "targets": targets(game, session.seat, action),
+                "targets": targets(game, seat, action),
                 "card": isinstance(action, PickCard),
                 "decline": isinstance(action, Decline),
                 "group": group(game, action),
@@ -46,11 +71,11 @@ def decision(session: PlaySession) -> dict[str, Any] | None:
     bid = None
     if is_bid(pending.kind):
         bids = amounts(legal)
-        bid = {"min": bids[0], "max": bids[-1], "stake": explain.auction_line(game, session.seat)}
+        bid = {"min": bids[0], "max": bids[-1], "stake": explain.auction_line(game, seat)}
     staged = ""
     if rule.stages:
         tables = game.state.tables
-        cards = [tables.card_name(c) for c in game.view(session.seat).staged if 0 <= c < tables.num_card_types]
+        cards = [tables.card_name(c) for c in game.view(seat).staged if 0 <= c < tables.num_card_types]
         staged = "Chosen so far: " + (", ".join(cards) if cards else "nothing")
     return {
         "kind": pending.kind.name.lower(),
@@ -58,20 +83,35 @@ def decision(session: PlaySession) -> dict[str, Any] | None:
         "choices": choices,
         "bid": bid,
         "staged": staged,
-        "takeover": explain.takeover_lines(game, session.seat),
+        "takeover": explain.takeover_lines(game, seat),
     }
 
 
+def waiting(session: PlaySession, viewer: int | None) -> str:
+    """Whom the game waits for, in words (``""`` when it waits for ``viewer`` or is over)."""
+    pending = session.game.pending
+    if session.status != PLAYING or pending is None or pending.seat == viewer:
+        return ""
+    who = seat_name(session, pending.seat, viewer)
+    what = DECISIONS[pending.kind].prompt.rstrip(".:?").lower()
+    return f"Waiting for P{pending.seat} ({who}): {what}"
+
+
 def forfeit(session: PlaySession) -> Forfeit | None:
+    """The forfeit of the seat that resigned (``None`` unless the game was resigned)."""
     if session.status != RESIGNED:
         return None
-    return Forfeit(session.seat, RESIGNED, f"the person resigned in round {session.game.round}, at step {session.step}")
+    seat = session.seat if session.ended_by is None else session.ended_by
+    return Forfeit(seat, RESIGNED, f"the person resigned in round {session.game.round}, at step {session.step}")
 
 
-def result(session: PlaySession) -> dict[str, Any] | None:
+def result(session: PlaySession, viewer: int | None) -> dict[str, Any] | None:
+    """The end of the game in words for ``viewer``; ``None`` while it is played."""
     game = session.game
+    by = session.ended_by
     if session.status == ABANDONED:
-        verdict = f"You abandoned this game in round {game.round}; it has no result and is not saved as one."
+        who = "You" if by is None or by == viewer else f"P{by} ({seat_name(session, by, viewer)})"
+        verdict = f"{who} abandoned this game in round {game.round}; it has no result and is not saved as one."
         return {
             "scores": game.scores(),
             "ranks": [],
@@ -84,54 +124,195 @@ def result(session: PlaySession) -> dict[str, Any] | None:
         return None
     scores, ranks, winners = expected_outcome(game, forfeit(session))
     lines = [
-        f"rank {ranks[s]}: P{s} {'you' if s == session.seat else session.names[s]}, score {scores[s]}"
+        f"rank {ranks[s]}: P{s} {seat_name(session, s, viewer)}, score {scores[s]}"
         + ("  (winner)" if s in winners else "")
         for s in sorted(range(game.num_players), key=lambda s: (ranks[s], s))
     ]
-    if session.seat in winners:
+    if viewer in winners:
         verdict = "You win!" if len(winners) == 1 else "You share the win!"
     else:
-        verdict = "Winner(s): " + ", ".join(f"P{s} {session.names[s]}" for s in winners)
+        verdict = "Winner(s): " + ", ".join(f"P{s} {seat_name(session, s, viewer)}" for s in winners)
     if session.status == RESIGNED:
-        verdict = f"You resigned. {verdict}"
+        quitter = session.seat if by is None else by
+        verdict = ("You resigned. " if quitter == viewer else f"P{quitter} resigned. ") + verdict
+    truncated = session.status == OVER and game.truncated
     return {
         "scores": list(scores),
         "ranks": list(ranks),
         "winners": list(winners),
-        "truncated": session.status == OVER and game.truncated,
-        "verdict": verdict + (" (round limit reached)" if session.status == OVER and game.truncated else ""),
+        "truncated": truncated,
+        "verdict": verdict + (" (round limit reached)" if truncated else ""),
         "lines": lines,
     }
 
 
-def state(session: PlaySession) -> dict[str, Any]:
-    """Everything the page shows, as seen by the person's seat (nothing their view hides)."""
+def hand(game: Game, seat: int | None) -> list[dict[str, Any]]:
+    """``seat``'s hand, one entry per card (``[]`` for a spectator): its label (the board's ``data-card``), name,
+    value, kind and colours."""
+    if seat is None:
+        return []
+    tables = game.state.tables
+    cards = []
+    for card, count in enumerate(game.view(seat).hand):
+        face = card_face(tables, card) if count else None
+        for _ in range(count):
+            assert face is not None
+            cards.append(
+                {
+                    "label": face.label,
+                    "name": tables.card_name(card),
+                    "value": face.value,
+                    "word": face.word,
+                    "kind": face.kind,
+                    "fill": face.fill,
+                    "ink": face.ink,
+                }
+            )
+    return cards
+
+
+def players(session: PlaySession, viewer: int | None) -> list[dict[str, Any]]:
+    """Every player's row as ``viewer`` sees it (public holdings only, and the victory-card progress)."""
     game = session.game
-    assert session.mark is not None
-    progress = [
-        {"seat": p.seat, "met": p.met, "required": p.required, "fulfils": p.fulfils, "text": p.text()}
-        for p in explain.victory_progress(game, session.seat)
-    ]
-    log = [e.text for e in game.events[session.shown :] if e.private_to in (-1, session.seat)]
+    view = game.view(PUBLIC_SEAT if viewer is None else viewer)
+    progress = {p.seat: p for p in explain.victory_progress(game, PUBLIC_SEAT if viewer is None else viewer)}
+    scores = game.scores()
+    pending = game.pending
+    rows = []
+    for seat, public in enumerate(view.players):
+        amounts_ = objective_amounts(public)
+        mine = progress.get(seat)
+        rows.append(
+            {
+                "seat": seat,
+                "name": seat_name(session, seat, viewer),
+                "person": seat in session.humans,
+                "you": seat == viewer,
+                "deciding": session.status == PLAYING and pending is not None and pending.seat == seat,
+                "money": public.money,
+                "laurels": public.laurels,
+                "legions": public.legions,
+                "markers": amounts_["markers"],
+                "followers": public.followers,
+                "hand_size": public.hand_size,
+                "tribune": bool(amounts_["tribune"]),
+                "favor": bool(amounts_["favor"]),
+                "patrons": public.patrons,
+                "emperor_tiles": len(public.emperor_tiles),
+                "score": scores[seat],
+                "met": mine.met if mine else None,
+                "required": mine.required if mine else None,
+                "fulfils": mine.fulfils if mine else False,
+                "objectives": [
+                    {"name": o.objective.name, "have": o.have, "need": o.objective.need, "met": o.met}
+                    for o in (mine.objectives if mine else ())
+                ],
+            }
+        )
+    return rows
+
+
+def victory(game: Game) -> dict[str, Any]:
+    """The victory card (title, length, how many objectives end the game, each objective in words), or the
+    point-value variant's rule."""
+    goal = explain.victory_goal(game)
+    if goal is None:
+        need = game.config.point_variant_markers
+        return {
+            "title": "Point-value variant",
+            "length": "",
+            "required": need,
+            "objectives": [],
+            "rule": (
+                f"The game ends after a round in which a player holds {need} faction markers; the highest score wins."
+            ),
+        }
+    card = explain.victory_card_of(game)
+    assert card is not None
+    return {
+        "title": card_title(card),
+        "length": goal.length,
+        "required": goal.required,
+        "objectives": [
+            {"name": OBJECTIVE_NAMES.get(o.key, o.name), "text": o.text, "obligatory": o.obligatory}
+            for o in goal.objectives
+        ],
+        "rule": f"Meet {goal.required} of these {len(goal.objectives)} objectives at the end of a round to end it.",
+    }
+
+
+def board_scene(game: Game, viewer: int | None) -> Scene:
+    """What ``viewer`` may see of the table; for a spectator, the public parts of a seat's view only (every hand
+    face down, no staged, Augur, bid or pair card shown)."""
+    if viewer is not None:
+        return scene(game, viewer)
+    public = scene(game, PUBLIC_SEAT, hands=False)
+    return replace(
+        public,
+        viewer=None,
+        staged=tuple(HIDDEN for _ in public.staged),
+        augur=tuple(HIDDEN for _ in public.augur),
+        bids={},
+        pairs=(),
+    )
+
+
+def saved(session: PlaySession) -> dict[str, Any] | None:
+    """Where the record was saved, for people: the results file's name (not the server's path), the game's number
+    in it, the command that replays it and the page that does."""
+    if session.saved is None or session.saved.get("pending"):
+        return None
+    name = Path(str(session.saved["path"])).name
+    number = session.saved["game_id"]
+    return {
+        "game_id": number,
+        "name": f"game {number} of {name}",
+        "replay": f"tribune replay {name} --game {number}",
+        "replay_url": f"/api/games/{session.id}/replay",
+    }
+
+
+def state(session: PlaySession, viewer: int | None) -> dict[str, Any]:
+    """Everything the page shows, as seat ``viewer`` sees it (``None``: a spectator)."""
+    game = session.game
+    if viewer is not None and viewer in session.humans:
+        mark = session.marks.get(viewer) or explain.mark(game, viewer)
+        changes = explain.changes_since(game, viewer, mark)
+        shown = session.shown.get(viewer, 0)
+    else:
+        changes, shown = [], max(0, len(game.events) - 60)
+    log = [e.text for e in game.events[shown:] if e.private_to == -1 or (viewer is not None and e.private_to == viewer)]
+    public = PUBLIC_SEAT if viewer is None else viewer
+    sc = board_scene(game, viewer)
     return {
         "id": session.id,
         "step": session.step,
-        "seat": session.seat,
-        "names": [("you" if s == session.seat else name) for s, name in enumerate(session.names)],
+        "seat": -1 if viewer is None else viewer,
+        "spectator": viewer is None,
+        "humans": list(session.humans),
+        "names": [seat_name(session, s, viewer) for s in range(game.num_players)],
         "rules": session.rules,
         "seed": session.seed,
         "round": game.round,
         "status": session.status,
         "over": session.over,
-        "decision": decision(session),
-        "victory": explain.victory_lines(game, session.seat),
-        "progress": progress,
-        "progress_line": explain.progress_line(game, session.seat),
-        "changes": explain.changes_since(game, session.seat, session.mark),
+        "decision": decision(session, viewer),
+        "waiting": waiting(session, viewer),
+        "victory_card": victory(game),
+        "victory": explain.victory_lines(game, public, progress=False),
+        "progress": [
+            {"seat": p.seat, "met": p.met, "required": p.required, "fulfils": p.fulfils, "text": p.text()}
+            for p in explain.victory_progress(game, public)
+        ],
+        "progress_line": explain.progress_line(game, public) if viewer is not None else "",
+        "players": players(session, viewer),
+        "hand": hand(game, viewer),
+        "changes": changes,
         "log": log[-60:],
         "notes": session.notes[-10:],
-        "board": board_svg(game, viewer=session.seat),
-        "result": result(session),
-        "saved": session.saved,
+        "board": scene_svg(sc),
+        "table": table(sc),
+        "result": result(session, viewer),
+        "saved": saved(session),
         "save_error": session.save_error,
     }

@@ -1,21 +1,23 @@
 "use strict";
-// The page of `tribune serve`: a new-game form, then the board, the decision and its choices in words.
-// Every change goes through the JSON API (/api/...); the server plays the bots between the person's decisions.
+// The page of `tribune serve`: a new-game form, then the game screen: the table and your hand laid out from the
+// state's data, the decision and its choices in words, the players and the victory card. Every change goes through
+// the JSON API (/api/...); the server plays the bots between the people's decisions.
+//
+// Keys: the server's key comes in the link `tribune serve` prints (?key=...) and is kept for this server; it starts
+// games and clears unfinished ones. Each seat of a game has its own key, in the seat's private link
+// (#game=ID&seat=KEY); it is sent with every request about that game (X-Tribune-Seat). A page without a seat key
+// watches the game as a spectator.
 
 const $ = (sel) => document.querySelector(sel);
+const KEY_STORE = `tribune-key:${location.host}`;
+const SEAT_STORE = (gameId) => `tribune-seat:${location.host}:${gameId}`;
+const POLL_MS = 1500;
 let options = null;   // GET /api/options
 let state = null;     // the current game's state
+let seatKey = null;   // the key of the seat this page plays (null: watching)
 let busy = false;
+let poller = null;
 
-function showError(message) {
-  const box = $("#error");
-  box.textContent = message || "";
-  box.hidden = !message;
-}
-
-// The server's key: `tribune serve` prints a link ending in ?key=...; the page keeps it (this browser, this server)
-// and sends it with every request that changes a game. It leaves the address bar at once.
-const KEY_STORE = `tribune-key:${location.host}`;
 (function keepKey() {
   const params = new URLSearchParams(location.search);
   if (params.has("key")) {
@@ -26,10 +28,17 @@ const KEY_STORE = `tribune-key:${location.host}`;
   }
 })();
 
+function showError(message) {
+  const box = $("#error");
+  box.textContent = message || "";
+  box.hidden = !message;
+}
+
 async function api(method, url, body) {
   const init = { method, headers: {} };
   const key = localStorage.getItem(KEY_STORE);
-  if (method !== "GET" && key) init.headers["X-Tribune-Key"] = key;
+  if (key) init.headers["X-Tribune-Key"] = key;
+  if (seatKey && url.startsWith("/api/games/")) init.headers["X-Tribune-Seat"] = seatKey;
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -62,7 +71,13 @@ function fillSelect(select, values, chosen) {
   }
 }
 
+function list(node, lines) {
+  node.replaceChildren(...lines.map((line) => el("li", line)));
+}
+
 // -- the new-game form ------------------------------------------------------------------
+
+const PERSON = "person";
 
 function rules() { return document.querySelector("input[name=rules]:checked").value; }
 
@@ -90,8 +105,10 @@ function refreshForm() {
     if (s === seat) continue;
     const level = el("select", null, "level");
     level.id = `level-${k}`;
-    fillSelect(level, levels.map((l) => [l.id, l.label]),
-      levels.some((l) => l.id === oldLevels[k]) ? oldLevels[k] : options.default_level);
+    level.dataset.seat = String(s);
+    const known = levels.some((l) => l.id === oldLevels[k]) || oldLevels[k] === PERSON;
+    fillSelect(level, [...levels.map((l) => [l.id, `${l.label} (${l.agent})`]), [PERSON, "A person (private link)"]],
+      known ? oldLevels[k] : options.default_level);
     const label = el("label", `P${s} `);
     label.append(level);
     levelRows.push(label);
@@ -105,6 +122,7 @@ function refreshForm() {
   }
   $("#opponents").replaceChildren(...levelRows);
   $("#specs").replaceChildren(...specRows);
+  list($("#level-notes"), levels.map((l) => `${l.label} plays ${l.agent}: ${l.strength}.`));
   refreshPlaceholders();
 }
 
@@ -114,45 +132,94 @@ function refreshPlaceholders() {   // each spec field shows the spec of the leve
   [...$("#specs").querySelectorAll("input")].forEach((input, k) => {
     const level = levels.find((l) => l.id === chosen[k].value);
     input.placeholder = level ? level.spec : "";
+    input.disabled = chosen[k].value === PERSON;
   });
 }
 
-function opponents() {
+function seating() {   // the people's seats and the bots' specs, in seat order
   const levels = options.rules[rules()].levels;
   const chosen = [...$("#opponents").querySelectorAll("select")];
-  return [...$("#specs").querySelectorAll("input")].map((input, k) =>
-    input.value.trim() || levels.find((l) => l.id === chosen[k].value).spec);
+  const inputs = [...$("#specs").querySelectorAll("input")];
+  const humans = [Number($("#seat").value)];
+  const opponents = [];
+  chosen.forEach((select, k) => {
+    if (select.value === PERSON) humans.push(Number(select.dataset.seat));
+    else opponents.push(inputs[k].value.trim() || levels.find((l) => l.id === select.value).spec);
+  });
+  return { humans: humans.sort((a, b) => a - b), opponents };
 }
 
 async function startGame(event) {
   event.preventDefault();
   if (busy) return;
+  const { humans, opponents } = seating();
   const body = {
     rules: rules(),
     players: Number($("#players").value),
     seat: Number($("#seat").value),
-    opponents: opponents(),
+    humans,
+    opponents,
     victory_card: $("#victory-card").value || null,
     point_variant: $("#point-variant").checked,
     round_limit: Number($("#round-limit").value) || options.round_limit,
   };
   if ($("#seed").value !== "") body.seed = Number($("#seed").value);
   if (body.rules === "brutii" && $("#brutii-seat").value !== "") body.brutii_seat = Number($("#brutii-seat").value);
-  await guarded(async () => show(await api("POST", "/api/games", body)));
+  await guarded(async () => {
+    seatKey = null;
+    const created = await api("POST", "/api/games", body);
+    const keys = created.seat_keys || {};
+    for (const [seat, key] of Object.entries(keys)) {
+      if (Number(seat) === created.seat) {
+        seatKey = key;
+        localStorage.setItem(SEAT_STORE(created.id), key);
+      }
+    }
+    showInvites(created, keys);
+    show(created);
+  });
+}
+
+function link(gameId, key) {
+  return `${location.origin}/#game=${gameId}` + (key ? `&seat=${encodeURIComponent(key)}` : "");
+}
+
+function showInvites(created, keys) {
+  const others = Object.entries(keys).filter(([seat]) => Number(seat) !== created.seat);
+  const rows = others.map(([seat, key]) => invite(`P${seat}'s private link`, link(created.id, key), `invite-${seat}`));
+  rows.push(invite("Watch link (no hand)", link(created.id, null), "invite-watch"));
+  $("#invite-list").replaceChildren(...rows);
+  $("#invites").hidden = others.length === 0;
+}
+
+function invite(words, url, id) {
+  const item = el("li");
+  const label = el("label", `${words} `);
+  const input = el("input");
+  input.readOnly = true;
+  input.value = url;
+  input.id = id;
+  label.append(input);
+  item.append(label);
+  return item;
 }
 
 function newGame() {
+  stopPolling();
   state = null;
+  seatKey = null;
   history.replaceState(null, "", "#");
   $("#game").hidden = true;
-  $("#setup").hidden = false;
+  $("#start-page").hidden = false;
   $("#new-game-top").hidden = true;
+  $("#invites").hidden = true;
   document.body.dataset.over = "";
+  document.body.dataset.status = "";
   showError("");
   listUnfinished();
 }
 
-// -- the unfinished games (kept by the server in its save directory) ---------------------------
+// -- the unfinished games ---------------------------------------------------------------------
 
 function when(seconds) {
   return new Date(seconds * 1000).toLocaleString();
@@ -166,13 +233,14 @@ async function listUnfinished() {
     showError(err.message);
   }
   const items = games.map((g) => {
+    const key = localStorage.getItem(SEAT_STORE(g.id));
     const item = el("li", `${g.rules} game, round ${g.round} (step ${g.step}): ` +
       g.names.map((n, i) => `P${i} ${n}`).join(", ") + `; last played ${when(g.updated)}`);
     item.dataset.game = g.id;
-    const link = el("a", "Resume", "resume");
-    link.href = `#game=${g.id}`;
-    link.dataset.game = g.id;
-    item.append(link);
+    const resume = el("a", key ? "Resume" : "Watch", key ? "resume" : "watch");
+    resume.href = key ? link(g.id, key) : link(g.id, null);
+    resume.dataset.game = g.id;
+    item.append(resume);
     return item;
   });
   $("#unfinished-list").replaceChildren(...items);
@@ -180,14 +248,26 @@ async function listUnfinished() {
   document.body.dataset.unfinished = String(games.length);
 }
 
-async function resume(gameId) {
+async function clearUnfinished() {
+  if (busy) return;
+  if (!window.confirm("Abandon every unfinished game of this server? They end without a result.")) return;
+  await guarded(async () => {
+    const games = (await api("GET", "/api/games")).unfinished;
+    for (const g of games) await api("DELETE", `/api/games/${g.id}`);
+    await listUnfinished();
+  });
+}
+
+async function openGame(gameId, key) {
+  seatKey = key || localStorage.getItem(SEAT_STORE(gameId));
+  if (key) localStorage.setItem(SEAT_STORE(gameId), key);
   await guarded(async () => show(await api("GET", `/api/games/${gameId}`)));
 }
 
 async function endGame(how) {
   if (busy || !state) return;
   const question = how === "resign" ? "Resign this game? It ends as your loss and is saved."
-    : "Abandon this game? It ends without a result and leaves your list of unfinished games.";
+    : "Abandon this game? It ends without a result, for everyone at the table.";
   if (!window.confirm(question)) return;
   await guarded(async () => show(await api("POST", `/api/games/${state.id}/${how}`)));
 }
@@ -214,27 +294,185 @@ async function send(body) {
   await guarded(async () => show(await api("POST", `/api/games/${state.id}/action`, body)));
 }
 
-function list(node, lines) {
-  node.replaceChildren(...lines.map((line) => el("li", line)));
+function stopPolling() {
+  if (poller) clearTimeout(poller);
+  poller = null;
 }
 
-function showBoard(s) {
-  const board = $("#board");
-  board.innerHTML = s.board;   // the server's SVG drawing: no scripts, no outside references
-  const decision = s.decision;
+function pollLater() {   // another seat (a person, or a bot) decides: look again soon
+  stopPolling();
+  poller = setTimeout(async () => {
+    poller = null;
+    if (!state || busy) { pollLater(); return; }
+    try {
+      const next = await api("GET", `/api/games/${state.id}`);
+      if (next.step !== state.step || next.status !== state.status) show(next);
+      else pollLater();
+    } catch (err) {
+      showError(err.message);
+      pollLater();
+    }
+  }, POLL_MS);
+}
+
+// The table, laid out from state.table. Elements carry the drawn board's classes and data attributes, so that a
+// choice's targets (CSS selectors) find them.
+
+function cardNode(card, where) {
+  const node = el("span", null, card.hidden ? "card hidden" : "card");
+  node.dataset.where = where || card.where;
+  node.dataset.index = String(card.index);
+  node.setAttribute("role", "img");
+  if (card.hidden) {
+    node.title = "a face-down card";
+    node.setAttribute("aria-label", "a face-down card");
+    return node;
+  }
+  node.dataset.card = card.label;
+  if (card.seat !== undefined) node.dataset.seat = String(card.seat);
+  node.style.background = card.fill;
+  node.style.color = card.ink;
+  node.title = card.name;
+  node.setAttribute("aria-label", card.name);
+  node.append(el("span", card.value, "value"), el("span", card.word, "word"));
+  return node;
+}
+
+function inkOn(fill) {   // black or white, whichever reads better on a #rrggbb colour (WCAG contrast)
+  const channel = (i) => {
+    const c = parseInt(fill.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const light = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+  return (light + 0.05) / 0.05 > 1.05 / (light + 0.05) ? "#000000" : "#ffffff";
+}
+
+function spaceNode(space, colours) {
+  const node = el("span", null, "space");
+  node.dataset.space = space.label;
+  node.dataset.spaceId = String(space.id);
+  node.dataset.occupant = String(space.occupant);
+  const dot = el("span", space.occupant >= 0 ? `P${space.occupant}` : String(space.slot), "dot");
+  if (space.occupant >= 0) {
+    dot.classList.add("taken");
+    dot.style.background = colours[space.occupant];
+    dot.style.color = inkOn(colours[space.occupant]);
+  }
+  node.append(dot);
+  if (space.caption) node.append(el("span", space.caption, "caption"));
+  node.title = space.occupant >= 0 ? `taken by P${space.occupant}` : `free space ${space.slot}`;
+  return node;
+}
+
+function regionNode(region, colours, cls) {
+  const node = el("section", null, cls || "region");
+  node.dataset.region = region.key;
+  const title = el("div", null, "region-title");
+  title.append(el("span", region.title));
+  if (region.vetoed) title.append(el("span", "vetoed", "vetoed"));
+  node.append(title);
+  for (const line of region.lines) node.append(el("p", line, "line"));
+  if (region.fields.length) {
+    const fields = el("div", null, "fields");
+    region.fields.forEach((cards, i) => {
+      const field = el("span", null, "field");
+      field.dataset.region = region.key;
+      field.dataset.field = String(i);
+      field.append(...cards.map((c) => cardNode(c)));
+      fields.append(field);
+    });
+    node.append(fields);
+  }
+  if (region.tiles) {
+    const tiles = el("div", null, "tiles");
+    for (const tile of region.tiles) {
+      const t = el("span", `#${tile.id} ${tile.where}: ${tile.needs.join(", ")}`, "emperor-tile");
+      t.dataset.tile = String(tile.id);
+      tiles.append(t);
+    }
+    node.append(tiles);
+  }
+  if (region.officials) {
+    for (const o of region.officials) {
+      const where = o.holder >= 0 ? `P${o.holder}` : "on the Capitoleum";
+      const line = el("span", `${o.name}: ${where}${o.chosen ? " (chosen)" : ""}`, "official");
+      line.dataset.official = o.key;
+      line.dataset.holder = String(o.holder);
+      node.append(line);
+    }
+  }
+  const spaces = el("div", null, "spaces");
+  spaces.append(...region.spaces.map((s) => spaceNode(s, colours)));
+  node.append(spaces);
+  return node;
+}
+
+function factionNode(f, colours) {
+  const node = el("section", null, "faction");
+  node.dataset.faction = f.key;
+  node.dataset.controller = String(f.controller);
+  const name = el("div", f.name, "faction-name");
+  name.style.background = f.fill;
+  name.style.color = f.ink;
+  node.append(name, el("div", f.controller >= 0 ? `P${f.controller} controls` : "no controller", "line"));
+  const set = el("div", null, "set");
+  set.append(...f.set.map((c) => cardNode(c, "set")));
+  node.append(set);
+  const spaces = el("div", null, "spaces");
+  spaces.append(...f.spaces.map((s) => spaceNode(s, colours)));
+  node.append(spaces);
+  node.append(el("div", "markers: " + (f.markers.map((s) => `P${s}`).join(" ") || "none"), "line"));
+  if (f.laurel) node.append(el("div", "first-take-over laurel", "line"));
+  if (f.blocked) node.append(el("div", "no benefit (Tribunus)", "line vetoed"));
+  if (f.chariot) node.append(el("div", "chariot", "chariot-here"));
+  node.title = `${f.name}, leader ${f.leader}`;
+  return node;
+}
+
+function showTable(s) {
+  const t = s.table;
+  $("#table-status").textContent = t.status;
+  const colours = t.colours;
+  const nodes = t.regions.map((r) => regionNode(r, colours));
+  const bowl = el("section", null, "bowl");
+  bowl.append(el("strong", "Coin bowl"), spaceNode(t.bowl.space, colours),
+    el("span", "paid in: " + (t.bowl.paid.map((p) => `P${p}`).join(", ") || "nobody")),
+    el("span", `Colosseum: ${t.bowl.colosseum} denarii`), el("span", `Draw pile ${t.bowl.draw}, discard ${t.bowl.discard}`),
+    el("span", `Chariot: ${t.bowl.chariot}`), el("span", `Proconsul: ${t.bowl.proconsul >= 0 ? `P${t.bowl.proconsul}` : "nobody"}`));
+  if (t.brutii) bowl.append(el("span", `Brutii: P${t.brutii.seat}, ${t.brutii.turns} turns left, veto ${t.brutii.veto}`));
+  nodes.push(bowl);
+  if (t.expansion.length) {
+    const row = el("div", null, "expansion-row");
+    row.append(...t.expansion.map((r) => regionNode(r, colours, "region expansion-box")));
+    nodes.push(row);
+  }
+  const factions = el("div", null, "factions");
+  factions.append(...t.factions.map((f) => factionNode(f, colours)));
+  nodes.push(factions);
+  $("#table").replaceChildren(...nodes);
+  const hand = s.hand.map((c, i) => cardNode({ ...c, index: i, seat: s.seat }, "hand"));
+  $("#hand").replaceChildren(...hand);
+  $("#hand-area").hidden = s.spectator;
+  $("#hand-title").textContent = `Your hand (${s.hand.length} card${s.hand.length === 1 ? "" : "s"})`;
+  $("#board").innerHTML = s.board;   // the server's SVG drawing: no scripts, no outside references
+}
+
+function markTargets(decision) {
   if (!decision) return;
+  const area = $("#board-area");
   for (const choice of decision.choices) {
     let nodes = [];
     for (const selector of choice.targets) {   // the most precise selector that matches anything
-      nodes = board.querySelectorAll(selector);
+      nodes = area.querySelectorAll(selector);
       if (nodes.length) break;
     }
     for (const node of nodes) {
+      if (node.classList.contains("legal")) continue;   // a card held twice: its first choice
       node.classList.add("legal");
       node.dataset.choice = String(choice.index);
-      const title = document.createElementNS("http://www.w3.org/2000/svg", "title");
-      title.textContent = choice.detail ? `${choice.words}: ${choice.detail}` : choice.words;
-      node.prepend(title);
+      node.tabIndex = 0;
+      node.setAttribute("role", "button");
+      node.title = choice.detail ? `${choice.words}: ${choice.detail}` : choice.words;
     }
   }
 }
@@ -257,7 +495,7 @@ function showDecision(decision) {
   }
   const targets = decision.choices.some((c) => c.targets.length);
   $("#hint").textContent = bid ? "Type your sealed bid." :
-    targets ? "Click a highlighted card or space on the board, or a choice below." : "Click a choice.";
+    targets ? "Click a highlighted place or card, or a choice below." : "Click a choice.";
   const groups = new Map();   // heading -> its buttons, in the order the choices come
   for (const choice of decision.choices) {
     const button = el("button", null, choice.card ? "choice card-choice" : "choice");
@@ -281,6 +519,60 @@ function showDecision(decision) {
   $("#choices").replaceChildren(...sections);
 }
 
+function showPlayers(s) {
+  const colours = s.table.colours;
+  const rows = s.players.map((p) => {
+    const item = el("li", null, p.deciding ? "deciding" : "");
+    item.dataset.seat = String(p.seat);
+    item.style.borderLeftColor = colours[p.seat];
+    item.append(el("span", `P${p.seat} ${p.name}`, "who"));
+    const bits = [`${p.money} denarii`, `${p.laurels} laurels`, `${p.legions} legions`, `${p.markers} markers`,
+      `${p.followers} followers`, `${p.hand_size} cards`, `score ${p.score}`];
+    if (p.tribune) bits.push("tribune");
+    if (p.favor) bits.push("favor of the gods");
+    if (p.patrons) bits.push(`${p.patrons} patrons`);
+    if (p.emperor_tiles) bits.push(`${p.emperor_tiles} emperor tiles`);
+    if (p.deciding) bits.push("deciding now");
+    item.append(document.createTextNode(": " + bits.join(" · ")));
+    return item;
+  });
+  $("#player-rows").replaceChildren(...rows);
+}
+
+function showVictory(s) {   // one panel: the card's objectives, each player's standing on each, and the count
+  const card = s.victory_card;
+  $("#victory-title").textContent = card.length ? `Victory card: ${card.title} (${card.length})` : card.title;
+  $("#victory-rule").textContent = card.rule;
+  const head = el("tr");
+  head.append(el("th", "Objective"), ...s.players.map((p) => {
+    const th = el("th", `P${p.seat}`);
+    th.scope = "col";
+    th.title = p.name;
+    return th;
+  }));
+  $("#victory-head").replaceChildren(head);
+  const rows = card.objectives.map((o, k) => {
+    const row = el("tr");
+    const name = el("th", o.text + (o.obligatory ? " (obligatory)" : ""));
+    name.scope = "row";
+    row.append(name, ...s.players.map((p) => {
+      const mine = p.objectives[k];
+      const cell = el("td", !mine ? "" : mine.need === null ? (mine.met ? "yes" : "no") : `${mine.have}/${mine.need}`);
+      if (mine && mine.met) cell.className = "met";
+      return cell;
+    }));
+    return row;
+  });
+  if (card.objectives.length) {
+    const total = el("tr", null, "total");
+    const name = el("th", `met (${card.required} end the game)`);
+    name.scope = "row";
+    total.append(name, ...s.players.map((p) => el("td", p.fulfils ? `${p.met} ✓` : String(p.met))));
+    rows.push(total);
+  }
+  $("#victory-rows").replaceChildren(...rows);
+}
+
 function showResult(s) {
   const result = s.result;
   $("#result").hidden = !result;
@@ -288,34 +580,48 @@ function showResult(s) {
   if (!result) return;
   $("#verdict").textContent = result.verdict;
   list($("#ranking"), result.lines);
-  $("#saved").textContent = s.saved ? `Saved as game ${s.saved.game_id} in ${s.saved.path}; replay it with: ${s.saved.replay}`
+  $("#saved").textContent = s.saved ? `Saved as ${s.saved.name}; replay it in a terminal with: ${s.saved.replay}`
     : s.status === "abandoned" ? "An abandoned game is kept by the server but not saved as a result."
     : (s.save_error || "This server does not save games.");
+  $("#replay-link").hidden = !s.saved;
+  if (s.saved) $("#replay-link").href = s.saved.replay_url;
 }
 
 function show(s) {
   state = s;
-  $("#setup").hidden = true;
-  $("#unfinished").hidden = true;
+  stopPolling();
+  $("#start-page").hidden = true;
   $("#game").hidden = false;
   $("#new-game-top").hidden = false;
-  $("#game-actions").hidden = s.status !== "playing";
+  $("#game-actions").hidden = s.status !== "playing" || s.spectator;
   document.body.dataset.status = s.status;
-  history.replaceState(null, "", `#game=${s.id}`);
-  $("#subtitle").textContent = `${s.rules} game, round ${s.round}; you are P${s.seat}; ` +
-    s.names.map((n, i) => `P${i} ${n}`).join(", ");
+  document.body.dataset.seat = String(s.seat);
+  document.body.dataset.spectator = s.spectator ? "1" : "";
+  history.replaceState(null, "", `#game=${s.id}` + (seatKey && !s.spectator ? `&seat=${encodeURIComponent(seatKey)}` : ""));
+  const who = s.spectator ? "you are watching" : `you are P${s.seat}`;
+  $("#subtitle").textContent = `${s.rules} game, round ${s.round}; ${who}`;
   document.body.dataset.step = String(s.step);
-  showBoard(s);
+  showTable(s);
   showDecision(s.decision);
+  markTargets(s.decision);
+  $("#waiting").hidden = !s.waiting;
+  $("#waiting").textContent = s.waiting;
+  showPlayers(s);
+  showVictory(s);
   showResult(s);
   list($("#changes"), s.changes);
-  $("#progress-line").textContent = s.progress_line;
-  $("#victory-box #victory").textContent = s.victory.join("\n");  // not the board's <g id="victory">
+  $("#changes-box").hidden = s.spectator;
   list($("#log"), s.log);
   list($("#notes"), s.notes);
+  if (s.status === "playing" && !s.decision) pollLater();
 }
 
 // -- wiring ----------------------------------------------------------------------------------
+
+function fromHash() {
+  const params = new URLSearchParams(location.hash.replace(/^#/, ""));
+  return { game: params.get("game"), seat: params.get("seat") };
+}
 
 async function init() {
   $("#setup-form").addEventListener("submit", startGame);
@@ -329,25 +635,27 @@ async function init() {
     $("#how-to-play").scrollIntoView();
     $("#how-to-play summary").focus();
   });
-  $("#zoom").addEventListener("click", () => {
-    const fit = document.body.classList.toggle("fit-board");
-    $("#zoom").textContent = fit ? "Readable board" : "Fit board to the window";
-    $("#zoom").setAttribute("aria-pressed", String(fit));
-  });
   $("#new-game").addEventListener("click", newGame);
   $("#new-game-top").addEventListener("click", newGame);
   $("#resign").addEventListener("click", () => endGame("resign"));
   $("#abandon").addEventListener("click", () => endGame("abandon"));
+  $("#clear-unfinished").addEventListener("click", clearUnfinished);
   $("#unfinished-list").addEventListener("click", (e) => {
-    const link = e.target.closest("a[data-game]");
-    if (!link) return;
+    const anchor = e.target.closest("a[data-game]");
+    if (!anchor) return;
     e.preventDefault();
-    resume(link.dataset.game);
+    const key = anchor.classList.contains("resume") ? localStorage.getItem(SEAT_STORE(anchor.dataset.game)) : null;
+    openGame(anchor.dataset.game, key);
   });
-  $("#board").addEventListener("click", (e) => {
+  const play = (e) => {
     const node = e.target.closest(".legal");
     if (node) send({ choice: Number(node.dataset.choice) });
-  });
+  };
+  $("#table").addEventListener("click", play);
+  $("#hand").addEventListener("click", play);
+  for (const area of [$("#table"), $("#hand")]) {
+    area.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); play(e); } });
+  }
   $("#choices").addEventListener("click", (e) => {
     const node = e.target.closest("[data-choice]");
     if (node) send({ choice: Number(node.dataset.choice) });
@@ -358,16 +666,18 @@ async function init() {
     if ($("#bid-amount").value === "" || !Number.isInteger(amount)) { showError("Type a whole number of denarii."); return; }
     send({ bid: amount });
   });
+  window.addEventListener("hashchange", () => {
+    const wanted = fromHash();
+    if (wanted.game && (!state || wanted.game !== state.id)) openGame(wanted.game, wanted.seat);
+  });
   await guarded(async () => {
     options = await api("GET", "/api/options");
     $("#agent-names").replaceChildren(...options.agents.map((a) => { const o = el("option"); o.value = a; return o; }));
     $("#round-limit").value = String(options.round_limit);
     refreshForm();
   });
-  const match = /game=([0-9a-f]+)/.exec(location.hash);
-  if (match) {
-    await resume(match[1]);
-  }
+  const wanted = fromHash();
+  if (wanted.game && /^[0-9a-f]+$/.test(wanted.game)) await openGame(wanted.game, wanted.seat);
   if (!state) await listUnfinished();
   document.body.dataset.ready = "1";
 }
