@@ -439,11 +439,15 @@ py::list rows_of(const std::vector<std::tuple<std::string, int, int>>& rows) {
     return out;
 }
 
-template <class T>
-T* buffer_of(py::array_t<T, py::array::c_style>& out, py::ssize_t size, const char* what) {
-    if (out.ndim() != 1 || out.shape(0) != size)
-        throw std::invalid_argument(cat(what, ": expected a contiguous 1-d array of ", static_cast<long long>(size),
-                                        " entries"));
+// The caller's buffer, written in place: 1-d, C-contiguous, writeable, ``size`` entries of the given item kind
+// (float32, or any one-byte integer or bool for masks). Anything else raises, never a silent converted copy.
+void* buffer_of(py::array& out, py::ssize_t size, bool bytes, const char* what) {
+    const auto dtype = out.dtype();
+    const bool kind_ok = bytes ? dtype.itemsize() == 1 && (dtype.kind() == 'i' || dtype.kind() == 'u' || dtype.kind() == 'b')
+                               : dtype.is(py::dtype::of<float>());
+    if (!kind_ok || out.ndim() != 1 || out.shape(0) != size || !(out.flags() & py::array::c_style) || !out.writeable())
+        throw std::invalid_argument(cat(what, ": expected a writeable contiguous 1-d array of ", static_cast<long long>(size),
+                                        bytes ? " int8/uint8/bool entries" : " float32 entries"));
     return out.mutable_data();
 }
 
@@ -470,21 +474,24 @@ void bind_codec(py::module_& m) {
                  Action a = c.decode(index, seat, num_players);
                  return py::make_tuple(static_cast<int>(a.type), a.a, a.b);
              })
-        // the mask of ``actions`` ((type, a, b) tuples) for ``seat`` into ``out`` (uint8 or int8, length n)
+        // the mask of ``actions`` ((type, a, b) tuples) for ``seat`` into ``out`` (int8, uint8 or bool, length n)
         .def("mask_of",
              [](const ActionCodec& c, const py::iterable& actions, int seat, int num_players,
-                py::array_t<uint8_t, py::array::c_style>& out) {
+                py::array& out) {
                  std::vector<Action> list;
                  for (auto t : actions)
                      list.push_back(Action{static_cast<int8_t>(as_int(t[py::int_(0)])), as_int(t[py::int_(1)]),
                                            as_int(t[py::int_(2)])});
-                 c.mask(list.data(), static_cast<int>(list.size()), seat, num_players, buffer_of(out, c.n, "out"));
-             })
+                 c.mask(list.data(), static_cast<int>(list.size()), seat, num_players,
+                        static_cast<uint8_t*>(buffer_of(out, c.n, true, "out")));
+             },
+             py::arg("actions"), py::arg("seat"), py::arg("num_players"), py::arg("out").noconvert())
         // the mask of the pending decision of ``core`` for its deciding seat into ``out``; returns that seat (-1: none)
         .def("mask",
-             [](const ActionCodec& c, Core& core, py::array_t<uint8_t, py::array::c_style>& out) {
-                 return c.legal_mask(core.st, buffer_of(out, c.n, "out"));
-             })
+             [](const ActionCodec& c, Core& core, py::array& out) {
+                 return c.legal_mask(core.st, static_cast<uint8_t*>(buffer_of(out, c.n, true, "out")));
+             },
+             py::arg("core"), py::arg("out").noconvert())
         .def("legal_indices", [](const ActionCodec& c, Core& core) {
             const auto& legal = legal_actions(core.st);
             std::vector<int32_t> out(legal.size());
@@ -513,15 +520,14 @@ void bind_codec(py::module_& m) {
         })
         // the observation of ``seat`` into ``out`` (float32, length size), or a new array without ``out``
         .def("encode",
-             [](const ObservationEncoder& e, const Core& core, int seat,
-                std::optional<py::array_t<float, py::array::c_style>> out) {
+             [](const ObservationEncoder& e, const Core& core, int seat, std::optional<py::array> out) {
                  if (seat < 0 || seat >= core.st.num_players())
                      throw std::invalid_argument(cat("seat must be in 0..", core.st.num_players() - 1, ", got ", seat));
-                 py::array_t<float, py::array::c_style> row = out ? *out : py::array_t<float, py::array::c_style>(e.size);
-                 e.encode(core.st, seat, buffer_of(row, e.size, "out"));
+                 py::array row = out ? *out : py::array(py::array_t<float>(e.size));
+                 e.encode(core.st, seat, static_cast<float*>(buffer_of(row, e.size, false, "out")));
                  return row;
              },
-             py::arg("core"), py::arg("seat"), py::arg("out") = py::none());
+             py::arg("core"), py::arg("seat"), py::arg("out").noconvert() = py::none());
 }
 
 }  // namespace
