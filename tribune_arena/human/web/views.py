@@ -8,6 +8,7 @@ People read names here, never ids: cards by their faction and value, agents by t
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,8 +21,10 @@ from tribune_arena.human.web.table import table
 from tribune_arena.records import Forfeit
 from tribune_arena.tournament.store import expected_outcome
 from tribune_env.board import scene_svg
+from tribune_env.board import style as st
 from tribune_env.board.scene import Scene, scene
 from tribune_env.board.svg import card_face
+from tribune_env.data import Faction, Region
 from tribune_env.engine.actions import Decline, PickCard
 from tribune_env.engine.game import Game
 from tribune_env.engine.notation import action_text
@@ -33,6 +36,27 @@ if TYPE_CHECKING:
 
 PUBLIC_SEAT = 0
 """The seat whose view gives a spectator the public parts of the game (its private parts are left out)."""
+
+
+_ID = re.compile(r"\b[a-z][a-z_]*(?::[a-z0-9_]+)+\b|\b[a-z]+_[a-z_]+\b")
+
+
+def _names(game: Game) -> dict[str, str]:
+    """The component data's ids and the names people read for them: card labels, space labels, victory cards,
+    regions and factions."""
+    tables = game.state.tables
+    found = {label: tables.card_name(card) for card, label in enumerate(tables.card_label)}
+    found |= {spec.label: explain.space_name(game, space) for space, spec in enumerate(tables.spaces)}
+    found |= {card.id: card_title(card) for card in game.config.components.victory_cards}
+    found |= {region.key: st.region_title(region).partition(" ")[2] for region in Region}
+    found |= {f.key: game.config.components.factions[f].name for f in Faction}
+    return found
+
+
+def words(names: dict[str, str], text: str) -> str:
+    """``text`` with the component data's ids in it replaced by their ``names`` (:func:`_names`; the engine's event
+    lines name a victory card by its id)."""
+    return _ID.sub(lambda found: names.get(found.group(0), found.group(0).replace("_", " ")), text)
 
 
 def seat_name(session: PlaySession, seat: int, viewer: int | None) -> str:
@@ -281,7 +305,12 @@ def state(session: PlaySession, viewer: int | None) -> dict[str, Any]:
         shown = session.shown.get(viewer, 0)
     else:
         changes, shown = [], max(0, len(game.events) - 60)
-    log = [e.text for e in game.events[shown:] if e.private_to == -1 or (viewer is not None and e.private_to == viewer)]
+    names = _names(game)
+    log = [
+        words(names, e.text)
+        for e in game.events[shown:]
+        if e.private_to == -1 or (viewer is not None and e.private_to == viewer)
+    ]
     public = PUBLIC_SEAT if viewer is None else viewer
     sc = board_scene(game, viewer)
     return {
@@ -307,7 +336,7 @@ def state(session: PlaySession, viewer: int | None) -> dict[str, Any]:
         "progress_line": explain.progress_line(game, public) if viewer is not None else "",
         "players": players(session, viewer),
         "hand": hand(game, viewer),
-        "changes": changes,
+        "changes": [words(names, line) for line in changes],
         "log": log[-60:],
         "notes": session.notes[-10:],
         "board": scene_svg(sc),
