@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "codec.hpp"
+#include "batch.hpp"
 #include "engine.hpp"
 
 namespace py = pybind11;
@@ -453,7 +454,7 @@ void* buffer_of(py::array& out, py::ssize_t size, bool bytes, const char* what) 
 
 void bind_codec(py::module_& m) {
     py::register_exception<ActionDecodeError>(m, "ActionDecodeError", PyExc_ValueError);
-    py::class_<ActionCodec>(m, "ActionCodec")
+    py::class_<ActionCodec, std::shared_ptr<ActionCodec>>(m, "ActionCodec")
         .def(py::init([](const py::object& components, const py::object& space, int bid_cap) {
                  return ActionCodec(components_of(components), space_of(space), bid_cap);
              }),
@@ -500,7 +501,7 @@ void bind_codec(py::module_& m) {
                 c.indices(legal.data(), static_cast<int>(legal.size()), seat, core.st.num_players(), out.data())));
             return out;
         });
-    py::class_<ObservationEncoder>(m, "ObservationEncoder")
+    py::class_<ObservationEncoder, std::shared_ptr<ObservationEncoder>>(m, "ObservationEncoder")
         .def(py::init([](const py::object& components, int round_limit, const py::object& space) {
                  return ObservationEncoder(components_of(components), round_limit, space_of(space));
              }),
@@ -530,6 +531,87 @@ void bind_codec(py::module_& m) {
              py::arg("core"), py::arg("seat"), py::arg("out").noconvert() = py::none());
 }
 
+// --- the batch (batch.hpp): many games in one call, rows written into numpy arrays ---------------------------------
+
+template <class T, int F>
+T* rows_of_array(py::array_t<T, F>& a, py::ssize_t rows, py::ssize_t cols, const char* what) {
+    bool ok = cols ? (a.ndim() == 2 && a.shape(0) == rows && a.shape(1) == cols) : (a.ndim() == 1 && a.shape(0) == rows);
+    if (!ok)
+        throw std::invalid_argument(cat(what, ": expected a contiguous array of shape (", static_cast<long long>(rows),
+                                        cols ? cat(", ", static_cast<long long>(cols)) : std::string(","), ")"));
+    return a.mutable_data();
+}
+
+struct PyBatch {
+    Batch batch;
+    py::array_t<float, py::array::c_style> obs;
+    py::array_t<uint8_t, py::array::c_style> mask;
+    py::array_t<int32_t, py::array::c_style> seat;
+    py::array_t<float, py::array::c_style> reward;
+    py::array_t<uint8_t, py::array::c_style> done, illegal;
+
+    PyBatch(std::shared_ptr<const Rules> rules, std::shared_ptr<ActionCodec> codec,
+            std::shared_ptr<ObservationEncoder> encoder, int n, int threads)
+        : batch(std::move(rules), std::move(codec), std::move(encoder), n, threads),
+          obs({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(batch.encoder->size)}),
+          mask({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(batch.codec->n)}),
+          seat(static_cast<py::ssize_t>(n)),
+          reward({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(batch.reward_width())}),
+          done(static_cast<py::ssize_t>(n)),
+          illegal(static_cast<py::ssize_t>(n)) {}
+
+    BatchOut out() {
+        return BatchOut{obs.mutable_data(), mask.mutable_data(), seat.mutable_data(), reward.mutable_data(),
+                        done.mutable_data(), illegal.mutable_data()};
+    }
+};
+
+void bind_batch(py::module_& m) {
+    py::class_<PyBatch>(m, "Batch")
+        .def(py::init([](std::shared_ptr<Rules> rules, std::shared_ptr<ActionCodec> codec,
+                         std::shared_ptr<ObservationEncoder> encoder, int n, int threads) {
+                 return std::make_unique<PyBatch>(rules, codec, encoder, n, threads);
+             }),
+             py::arg("rules"), py::arg("codec"), py::arg("encoder"), py::arg("n"), py::arg("threads") = 1)
+        .def_property_readonly("n", [](const PyBatch& b) { return b.batch.size(); })
+        .def_readonly("obs", &PyBatch::obs)
+        .def_readonly("mask", &PyBatch::mask)
+        .def_readonly("seat", &PyBatch::seat)
+        .def_readonly("reward", &PyBatch::reward)
+        .def_readonly("done", &PyBatch::done)
+        .def_readonly("illegal", &PyBatch::illegal)
+        .def("reset",
+             [](PyBatch& b, py::array_t<uint64_t, py::array::c_style | py::array::forcecast> seeds) {
+                 const uint64_t* data = rows_of_array(seeds, b.batch.size(), 0, "seeds");
+                 BatchOut out = b.out();
+                 py::gil_scoped_release release;
+                 b.batch.reset(data, out);
+             })
+        .def("step",
+             [](PyBatch& b, py::array_t<int32_t, py::array::c_style | py::array::forcecast> actions) {
+                 const int32_t* data = rows_of_array(actions, b.batch.size(), 0, "actions");
+                 BatchOut out = b.out();
+                 py::gil_scoped_release release;
+                 b.batch.step(data, out);
+             })
+        .def("step_random",
+             [](PyBatch& b, int steps) {
+                 BatchOut out = b.out();
+                 py::gil_scoped_release release;
+                 for (int k = 0; k < steps; k++) b.batch.step_random(out);
+             },
+             py::arg("steps") = 1)
+        .def("episode_seeds", [](const PyBatch& b) { return b.batch.seeds; })
+        .def("episodes", [](const PyBatch& b) { return b.batch.episodes; })
+        .def("core",
+             [](const PyBatch& b, int i, py::object config) {
+                 Core c;
+                 c.config = config;
+                 c.st = b.batch.games.at(static_cast<size_t>(i));
+                 return c;
+             });
+}
+
 }  // namespace
 
 // random_games(rules, games, seed, logging): play ``games`` games with uniformly random legal choices entirely in
@@ -557,6 +639,7 @@ PYBIND11_MODULE(_core, m) {
     m.def("make_rules", [](const py::object& config, const py::object& tables) {
         return std::const_pointer_cast<Rules>(make_rules(config, tables));
     });
+    bind_batch(m);
     m.def(
         "random_games",
         [](std::shared_ptr<Rules> rules, int games, uint64_t seed, bool logging) {
