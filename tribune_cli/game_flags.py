@@ -26,8 +26,14 @@ from collections.abc import Callable
 from typing import Any
 
 from tribune_env.data import ComponentError, Components, default_components, load_components
-from tribune_env.engine.config import DEFAULT_ROUND_LIMIT, GameConfig, RuleSet, config_fields, victory_cards_of
-from tribune_env.engine.serialize import MAX_ROUND_LIMIT
+from tribune_env.engine.config import (
+    DEFAULT_ROUND_LIMIT,
+    MAX_ROUND_LIMIT,
+    GameConfig,
+    RuleSet,
+    config_fields,
+    victory_cards_of,
+)
 
 __all__ = [
     "DEFAULT_SEED",

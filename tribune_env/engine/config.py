@@ -22,6 +22,7 @@ __all__ = [
     "DEFAULT_PLAYERS",
     "DEFAULT_ROUND_LIMIT",
     "FAMILIES_DEFAULT_PLAYERS",
+    "MAX_ROUND_LIMIT",
     "AnyVictoryCard",
     "GameConfig",
     "RuleSet",
@@ -39,6 +40,9 @@ DEFAULT_PLAYERS = 0
 """``GameConfig.players`` left at this value (or ``None``) means the rule set's default player count."""
 DEFAULT_ROUND_LIMIT = 60
 """The round after which a game is truncated unless configured otherwise (R25)."""
+MAX_ROUND_LIMIT = 1_000
+"""The most rounds a game may be configured to last: the one bound of ``round_limit``, for a config and for the
+game's document alike (a saved game always reads back)."""
 FAMILIES_DEFAULT_PLAYERS = 4
 """The default player count of the base game and of the expansion (both without the Brutii)."""
 
@@ -184,6 +188,8 @@ class GameConfig:
             raise ValueError(f"players: {self.players} is not supported {rules.description}; choose {_or(counts)}")
         if self.round_limit < 1:
             raise ValueError(f"round_limit: must be >= 1, got {self.round_limit}")
+        if self.round_limit > MAX_ROUND_LIMIT:
+            raise ValueError(f"round_limit: must be <= {MAX_ROUND_LIMIT} (a saved game's most), got {self.round_limit}")
         for name in ("start_seat", "brutii_seat"):
             seat = getattr(self, name)
             if seat is not None and not 0 <= seat < self.players:

@@ -37,7 +37,13 @@ from tribune_env.data.schema import KeyedEnum
 from tribune_env.engine.actions import OPTIONS
 from tribune_env.engine.agenda_shape import agenda_problem
 from tribune_env.engine.brutii_ops import CARDS_OPTION, OPTION_OF, OPTION_PHASE, TAKEOVER_OPTION
-from tribune_env.engine.config import GameConfig, config_fields, config_from_dict, document_config
+from tribune_env.engine.config import (
+    MAX_ROUND_LIMIT,
+    GameConfig,
+    config_fields,
+    config_from_dict,
+    document_config,
+)
 from tribune_env.engine.decisions import BASE_DECISION_KINDS, BASE_PHASES, DecisionKind, Pending, Phase, TakeoverRole
 from tribune_env.engine.errors import InvalidStateError
 from tribune_env.engine.ops import chance
@@ -49,7 +55,6 @@ from tribune_env.engine.tables import SpaceKind, Tables
 # Upper bound for money, laurels, legions and bids in a document. No game comes near it; it keeps
 # a hand-written document from asking for a bid list of billions of entries.
 MAX_AMOUNT = 1_000_000
-MAX_ROUND_LIMIT = 1_000  # the most rounds a document's game may last (config.round_limit)
 ROUND_GROWTH = 200  # more than any round adds to the money in play, or to one player's laurels or legions
 MAX_INTEGER = 2**63 - 1  # no integer of a document is larger (the chance key is below 2**63)
 MAX_CLOCK = 2**62  # the step counter, with room for any game to go on
