@@ -258,7 +258,7 @@ def victory(game: Game) -> dict[str, Any]:
         "length": goal.length,
         "required": goal.required,
         "objectives": [
-            {"name": OBJECTIVE_NAMES.get(o.key, o.name), "text": o.text, "obligatory": o.obligatory}
+            {"name": OBJECTIVE_NAMES.get(o.key, o.name), "need": o.need, "text": o.text, "obligatory": o.obligatory}
             for o in goal.objectives
         ],
         "rule": f"Meet {goal.required} of these {len(goal.objectives)} objectives at the end of a round to end it.",

@@ -553,8 +553,10 @@ function showVictory(s) {   // one panel: the card's objectives, each player's s
   $("#victory-head").replaceChildren(head);
   const rows = card.objectives.map((o, k) => {
     const row = el("tr");
-    const name = el("th", o.text + (o.obligatory ? " (obligatory)" : ""));
+    const short = o.need === null ? o.name : `${o.name} ${o.need}+`;
+    const name = el("th", short + (o.obligatory ? " (obligatory)" : ""));
     name.scope = "row";
+    name.title = o.text;
     row.append(name, ...s.players.map((p) => {
       const mine = p.objectives[k];
       const cell = el("td", !mine ? "" : mine.need === null ? (mine.met ? "yes" : "no") : `${mine.have}/${mine.need}`);
