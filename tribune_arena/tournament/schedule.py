@@ -290,23 +290,19 @@ class TournamentDefinition:
         ``time_limit``, then ``expansion``, ``brutii``, ``brutii_seat`` and ``components``
         (:meth:`ComponentFile.to_dict`) where they apply, so a tournament's form (and its default results file name)
         is what it was before the definition held a GameConfig."""
-        game = self.game
-        doc: dict[str, Any] = {
-            "specs": list(self.specs),
-            "players": game.players,
-            "games": self.games,
-            "seed": self.seed,
-            "victory_card": game.victory_card,
-            "point_variant": game.point_variant,
-            "round_limit": game.round_limit,
-            "time_limit": self.time_limit,
-        }
-        if game.rules.uses_expansion:
-            doc["expansion"] = True
-        if game.rules.has_brutii:
-            doc["brutii"] = True
-            if game.brutii_seat != BRUTII_SEAT:
-                doc["brutii_seat"] = game.brutii_seat
+        options = config_to_dict(self.game)  # the game's options have one writer (issue 36)
+        doc: dict[str, Any] = {"specs": list(self.specs)}
+        doc["players"] = options.pop("players")
+        doc["games"] = self.games
+        doc["seed"] = self.seed
+        for name in ("victory_card", "point_variant", "round_limit"):
+            doc[name] = options.pop(name)
+        doc["time_limit"] = self.time_limit
+        for name in ("expansion", "brutii"):
+            if options.pop(name, False):
+                doc[name] = True
+        if "brutii_seat" in options and options["brutii_seat"] != BRUTII_SEAT:
+            doc["brutii_seat"] = options["brutii_seat"]
         if self.component_file is not None:
             doc["components"] = self.component_file.to_dict()
         return doc
