@@ -20,7 +20,7 @@ from typing import Any
 
 from agents import AgentError
 from agents.specs import parse_spec
-from tribune_env.engine.config import GameConfig, RuleSet, config_fields, config_to_dict
+from tribune_env.engine.config import MAX_ROUND_LIMIT, GameConfig, RuleSet, config_fields, config_to_dict
 
 MAX_SEED = 2**31 - 1
 
@@ -90,8 +90,6 @@ COMMAND_AGENTS = frozenset({"cmd"})
 """Agents that run a program of the request's choosing (:mod:`agents.subprocess_agent`)."""
 MAX_PLAYERS = 64
 """A bound on the player count a request may name (the rule sets' own bounds are lower; GameConfig names them)."""
-MAX_ROUND_LIMIT = 1000
-"""The highest round limit a request may ask for (a bound on one game's work on the server)."""
 
 
 @dataclass(frozen=True)
