@@ -235,3 +235,42 @@ def test_two_browsers_play_one_game_as_two_seats_with_two_bots(browser: Any, ser
     finally:
         for context in contexts:
             context.close()
+
+
+def test_a_games_database_of_schema_1_is_read_and_its_seat_plays_with_the_servers_key(tmp_path: Path) -> None:
+    """A database written before seats had keys gains the new columns when opened; its games' one human seat has no
+    key, so the server's key plays it (and nothing else does)."""
+    import json
+    import sqlite3
+
+    from tribune_arena.human.web.store import GAMES_FILE, GameStore
+
+    with sqlite3.connect(tmp_path / GAMES_FILE) as db:
+        db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        db.execute("INSERT INTO meta VALUES ('schema', '1')")
+        db.execute(
+            "CREATE TABLE games (id TEXT PRIMARY KEY, status TEXT NOT NULL, created REAL NOT NULL, updated REAL NOT "
+            "NULL, rules TEXT NOT NULL, config TEXT NOT NULL, seed INTEGER NOT NULL, seat INTEGER NOT NULL, seating "
+            "TEXT NOT NULL, modules TEXT NOT NULL, steps INTEGER NOT NULL, round INTEGER NOT NULL, saved TEXT)"
+        )
+        config = {"players": 2, "round_limit": 1}
+        db.execute(
+            "INSERT INTO games VALUES ('0123456789abcdef', 'playing', 1.0, 1.0, 'base', ?, 5, 0, ?, '[]', 0, 0, NULL)",
+            (json.dumps(config), json.dumps(["human", "random"])),
+        )
+    store = GameStore(tmp_path)
+    try:
+        stored = store.game("0123456789abcdef")
+        assert stored is not None and stored.humans == (0,) and stored.keys == {}
+    finally:
+        store.close()
+    table = Table(tmp_path)
+    try:
+        url = "/api/games/0123456789abcdef"
+        assert table.call("GET", url).get_json()["spectator"]  # no key: watching
+        state = table.call("GET", url, owner=True).get_json()
+        assert state["seat"] == 0 and state["hand"]
+        assert table.call("POST", f"{url}/action", body=_move(state)).status_code == 403
+        assert table.call("POST", f"{url}/action", owner=True, body=_move(state)).status_code == 200
+    finally:
+        table.close()
