@@ -145,9 +145,32 @@ class Network:
         self.players = config.players
 
     def observations(self, games: Sequence[Game], seats: Sequence[int]) -> Array:
-        """The observation of ``seats[i]`` in ``games[i]``, stacked."""
-        encode = self.encoder.encode
-        return np.stack([encode(g.state, s) for g, s in zip(games, seats, strict=True)]).astype(np.float32, copy=False)
+        """The observation of ``seats[i]`` in ``games[i]``, stacked (a native game's written in place by the native
+        encoder)."""
+        out = np.empty((len(games), self.encoder.size), dtype=np.float32)
+        encode = self.encoder.encode_game
+        for i, (game, seat) in enumerate(zip(games, seats, strict=True)):
+            encode(game, seat, out[i])
+        return out
+
+    def best(self, game: Game, row: Array) -> None:
+        """Play the legal action of ``game`` with the highest logit in ``row`` (the first of equals; the smallest
+        legal bid when the codec expresses none of them)."""
+        core = game.native_core
+        if core is not None:
+            codec = self.codec.native_codec()
+            indices = codec.legal_indices(core)
+            if len(indices):
+                seat = game.current_seat
+                best = indices[int(np.argmax(row[indices]))]
+                if not game.apply_native(codec.decode(int(best), seat, self.players)):
+                    raise RuntimeError(f"the native core refused its own legal action {best}")
+                return
+        actions, choices = self.choices(game)
+        if not actions:  # only inexpressible bids (above the codec's cap): the smallest of them
+            game.apply(game.legal_actions()[0])
+        else:
+            game.apply(actions[int(np.argmax(row[choices]))])
 
     def choices(self, game: Game) -> tuple[list[Action], list[int]]:
         """The legal actions the codec expresses in ``game`` and their indices (bids above the cap left out)."""
@@ -164,6 +187,11 @@ class Network:
 
 def _advance_forced(game: Game) -> None:
     """Apply decisions with a single legal choice (no network call needed)."""
+    core = game.native_core
+    if core is not None:
+        core.advance_forced()
+        game.apply_native_done()
+        return
     while not game.is_over:
         legal = game.legal_actions()
         if len(legal) != 1:
@@ -186,11 +214,7 @@ def play_out(net: Network, games: Sequence[Game], depth: int) -> int:
         seats = [g.current_seat for g in active]
         logits = net.policy.logits(net.observations(active, seats))
         for row, game in zip(logits, active, strict=True):
-            actions, indices = net.choices(game)
-            if not actions:  # only inexpressible bids (above the codec's cap): the smallest of them
-                game.apply(game.legal_actions()[0])
-            else:
-                game.apply(actions[int(np.argmax(row[indices]))])
+            net.best(game, row)
             _advance_forced(game)
         active = [g for g in active if not g.is_over]
     return made

@@ -696,6 +696,17 @@ PYBIND11_MODULE(_core, m) {
         .def("legal", &Core::legal)
         .def("apply", &Core::apply)
         .def("advance", [](Core& self) { advance(self.st); })
+        // apply every decision that has a single legal choice (those the engine asks anyway), up to a real choice
+        .def("advance_forced",
+             [](Core& self) {
+                 while (self.st.has_pending) {
+                     const auto& legal = legal_actions(self.st);
+                     if (legal.size() != 1) break;
+                     Action only = legal[0];
+                     apply_action(self.st, only);
+                 }
+             })
+        .def("num_legal", [](Core& self) { return legal_actions(self.st).size(); })
         .def("fields", [](const Core& self) { return export_state(self.st); })
         .def("events", [](const Core& self, size_t start) { return export_events(self.st, start); },
              py::arg("start") = 0)

@@ -161,6 +161,11 @@ class Game:
         self._legal = None
         return True
 
+    def apply_native_done(self) -> None:
+        """Say that :attr:`native_core` was stepped directly (its cached copies are dropped)."""
+        self._snapshot = None
+        self._legal = None
+
     def describe(self, action: object) -> str:
         return describe_action(self.position(), action)
 
