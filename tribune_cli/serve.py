@@ -54,6 +54,14 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         "games; the link is not encrypted: trusted networks only); agent specs that load a file are then refused",
     )
     parser.add_argument(
+        "--idle-seconds",
+        type=int,
+        default=IDLE_SECONDS,
+        metavar="SECONDS",
+        help=f"close a connection that sends nothing for this long while no request of it runs (default "
+        f"{IDLE_SECONDS})",
+    )
+    parser.add_argument(
         "--allow-cmd-bots",
         action="store_true",
         help="let games seat `cmd:` bot programs, which run as the user who started the server (refused otherwise, "
@@ -101,6 +109,8 @@ def _bad_option(args: argparse.Namespace) -> str | None:
         return f"--port must be from 0 to 65535, got {args.port}"
     if not 0 < args.bot_seconds <= MAX_BOT_SECONDS:  # refuses nan and inf too
         return f"--bot-seconds must be above 0 and at most {MAX_BOT_SECONDS:g}, got {args.bot_seconds:g}"
+    if not 1 <= args.idle_seconds <= 3600:
+        return f"--idle-seconds must be from 1 to 3600, got {args.idle_seconds}"
     if not 1 <= args.bot_workers <= MAX_BOT_WORKERS:
         return f"--bot-workers must be from 1 to {MAX_BOT_WORKERS}, got {args.bot_workers}"
     return None
@@ -158,8 +168,8 @@ def run(args: argparse.Namespace) -> int:
             port=args.port,
             threads=THREADS,
             connection_limit=CONNECTION_LIMIT,
-            channel_timeout=IDLE_SECONDS,
-            cleanup_interval=min(IDLE_SECONDS, 10),
+            channel_timeout=args.idle_seconds,
+            cleanup_interval=max(1, min(args.idle_seconds, 10)),
             max_request_body_size=MAX_BODY + 1,
             asyncore_use_poll=True,
             ident="tribune",

@@ -123,6 +123,24 @@ def test_idle_connections_hold_no_thread_and_the_server_answers(server: Server) 
             sock.close()
 
 
+def test_an_idle_connection_is_closed(tmp_path: Path) -> None:
+    """A request that never ends (a slow client) is dropped after --idle-seconds: it holds nothing for long."""
+    server = Server(tmp_path / "saved", "--idle-seconds", "1")
+    try:
+        sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        sock.sendall(b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # and nothing more
+        start = time.monotonic()
+        try:
+            closed = sock.recv(1024) == b""
+        except ConnectionResetError:
+            closed = True
+        seconds = time.monotonic() - start
+        sock.close()
+        assert closed and seconds < 5, seconds
+    finally:
+        server.stop()
+
+
 # -- W10 ---------------------------------------------------------------------------------------------------
 
 
