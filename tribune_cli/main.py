@@ -25,6 +25,7 @@ from types import ModuleType
 
 from tribune_cli import core as engine_cli
 from tribune_cli.command import Command, add_commands
+from tribune_env.engine import native
 
 COMMANDS = {
     "play": "tribune_cli.play",
@@ -78,10 +79,31 @@ def build_parser(everything: Sequence[Command] | None = None) -> argparse.Argume
     return parser
 
 
+def check_engine() -> int:
+    """0 when the engine ``TRIBUNE_ENGINE`` asks for can run; else 2, after one line on stderr (a value that is not
+    ``auto``, ``python`` or ``native``, or ``native`` where the native core is not built:
+    :func:`~tribune_env.engine.native.require_native` says so). Checked before any command runs, so a run never
+    starts on the Python engine when the native one was required."""
+    try:
+        choice = native.engine_choice()
+    except ValueError as exc:
+        print(f"tribune: {exc}", file=sys.stderr)
+        return 2
+    if choice == "native":
+        try:
+            native.require_native()
+        except SystemExit as exc:
+            return int(exc.code or 2)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     everything = commands()
     args = build_parser(everything).parse_args(argv)
     command = next(command for command in everything if command.name == args.command)
+    status = check_engine()
+    if status:
+        return status
     try:
         return int(command.run(args))
     except BrokenPipeError:  # output piped into `head` and the like
