@@ -2,7 +2,8 @@
 
 :func:`write_dataset` plays games with the given agents and writes them as a Minari dataset with one episode per
 seat of each game: the seat's observations (the single-agent environment's ``Box``, one per decision of the seat plus
-the last one, when the game ended), its actions (indices of the ``Discrete`` action space), its rewards (0 until the
+the last one, when the game ended), its actions (indices of the ``Discrete`` action space; an agent's bid above the
+space's cap, which the environment cannot express, is left out), its rewards (0 until the
 last step, then the ``win_loss`` result), terminations and truncations (the last step; a game stopped by the round
 limit is truncated), and in ``infos``: ``action_mask`` (the legal actions at each observation; all zero at the last),
 ``seat``, ``game`` (the game's index in the dataset) and ``seed`` (its deal). The dataset's metadata (Minari's
@@ -73,10 +74,12 @@ def play_episodes(specs: Sequence[str], config: GameConfig, seed: int, index: in
     while not game.is_over:
         seat = game.current_seat
         legal = game.legal_actions()
-        obs[seat].append(encoder.encode(game.state, seat))
-        masks[seat].append(codec.mask(legal, seat, n).astype(np.int8))
         action = agents[seat].act(game.view(seat), legal, InfoSet(game, seat))
-        actions[seat].append(codec.encode(action, seat, n))
+        index = codec.encode(action, seat, n)
+        if index >= 0:  # a bid above the space's cap is no action of the environment: left out
+            obs[seat].append(encoder.encode(game.state, seat))
+            masks[seat].append(codec.mask(legal, seat, n).astype(np.int8))
+            actions[seat].append(index)
         game.apply(action)
     result = win_loss(game)
     episodes = []

@@ -130,3 +130,18 @@ def test_a_training_config_names_a_dataset_to_imitate() -> None:
     config = config_from_dict({"pretrain": {"enabled": True, "dataset": "tribune/heuristic-4p-v0"}})
     assert config.pretrain.dataset == "tribune/heuristic-4p-v0"
     assert config_from_dict({}).pretrain.dataset is None
+
+
+def test_a_bid_the_action_space_cannot_express_is_left_out() -> None:
+    """Game 39 of these deals has a random bid of 69, above the base space's cap: its decision is not recorded,
+    and every recorded action is legal under its mask (the control: the codec has no index for that bid)."""
+    from training.datasets import game_seeds, play_episodes
+    from tribune_env.codec import Space, codec_for
+    from tribune_env.engine.actions import Bid
+    from tribune_env.engine.config import GameConfig
+
+    config = GameConfig(players=2)
+    assert codec_for(config.components, Space.BASE).encode(Bid(amount=69), 1, 2) == -1
+    for episode in play_episodes(["random", "random"], config, game_seeds(100, 4)[39], 39):
+        assert len(episode.observations) == len(episode.actions) + 1
+        assert all(episode.infos["action_mask"][t][a] for t, a in enumerate(episode.actions))
