@@ -130,7 +130,8 @@ def test_lazy_views_read_late_equal_the_views_of_their_time(options: dict[str, o
         assert lazy == eager and lazy.data == eager.data and repr(lazy) == repr(eager)
 
 
-def test_a_view_whose_state_changed_behind_its_back_refuses_to_answer() -> None:
+def test_a_view_whose_state_changed_behind_its_back_refuses_to_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRIBUNE_ENGINE", "python")  # views of the live state; a native game's views read a copy
     game = Game.new(players=4, seed=0)
     view = game.view(game.current_seat)
     apply_action(game.state, game.legal_actions()[0], str)  # the engine directly: Game.apply never ran
@@ -166,7 +167,8 @@ def test_random_opponents_without_masks_play_the_same_games() -> None:
         RandomPolicy(0).from_indices([])
 
 
-def test_lazy_views_pickle_and_copy_as_computed_views() -> None:
+def test_lazy_views_pickle_and_copy_as_computed_views(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRIBUNE_ENGINE", "python")  # a Python game pickles with its views (a native one: its position)
     game = Game.new(players=4, seed=1)
     view = game.view(game.current_seat)
     for other in (pickle.loads(pickle.dumps(view)), copy.deepcopy(view), pickle.loads(pickle.dumps(game))._views[0]):

@@ -277,20 +277,27 @@ class Game:
     def render(self, seat: int | None = None) -> str:
         return render(self.position(), seat)
 
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        """Pickled and copied as its position: a native game as the Python state it equals, played on natively
-        again when read back."""
-        if self.state_ is not None:
-            return Game, (self.state_,)
-        return _native_game, (self.position().clone(),)
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled and copied with its views on the Python engine; a native game as the position it holds, played
+        natively again when read back."""
+        if self._core is None:
+            return {"state": self.state_, "views": self._views}
+        return {"native_state": self.position().clone()}
+
+    def __setstate__(self, saved: dict[str, Any]) -> None:
+        self._snapshot = None
+        self._legal = None
+        if "native_state" in saved:
+            self.state_ = None
+            self._core = native.core_of(saved["native_state"])
+            self._views = []
+        else:
+            self.state_ = saved["state"]
+            self._core = None
+            self._views = saved["views"]
 
     def __repr__(self) -> str:
         return f"Game(players={self.num_players}, round={self.round}, phase={self.phase.name}, pending={self.pending})"
-
-
-def _native_game(state: GameState) -> Game:
-    """The native game of a position (unpickling a native :class:`Game`)."""
-    return Game(core=native.core_of(state))
 
 
 def _seed(seed: SupportsIndex) -> int:
