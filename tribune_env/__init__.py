@@ -14,8 +14,6 @@ import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from tribune_env._native import compiled  # first: TRIBUNE_PURE=1 must act before the engine is imported
-from tribune_env._native import register_reducers as _register_reducers
 from tribune_env.data import ComponentError, Components, Faction, Region, default_components, load_components
 from tribune_env.engine.actions import (
     COMMIT,
@@ -155,7 +153,6 @@ def _register_envs_on_import() -> None:
 
 
 _register_envs_on_import()
-_register_reducers()  # the compiled build only: pickle and copy of its classes (tribune_env/_native.py)
 
 __all__ = [
     "COMMIT",
@@ -191,7 +188,6 @@ __all__ = [
     "TribuneError",
     "TribuneExpansionSingleEnv",
     "TribuneSingleEnv",
-    "compiled",
     "config_from_dict",
     "config_to_dict",
     "default_components",

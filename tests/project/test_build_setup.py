@@ -1,10 +1,12 @@
-"""setup.py: when the build compiles with mypyc, and that every failure falls back to pure Python with one line."""
+"""setup.py: every build compiles the native core (``tribune_env._core``, pybind11) where it can, and every way it
+cannot falls back to the Python engine with exactly one ``tribune-rl:`` line and no partial module (issue 34 item 5).
+"""
 
 from __future__ import annotations
 
+import builtins
 import importlib.util
 import sys
-import types
 from pathlib import Path
 from typing import Any
 
@@ -32,78 +34,105 @@ def _notices(err: str) -> list[str]:
     return [line for line in err.splitlines() if line.startswith("tribune-rl:")]
 
 
-def test_wheels_compile_and_editable_or_requested_builds_stay_pure(
-    setup_py: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_core_is_built_unless_tribune_pure_is_set(setup_py: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     assert setup_py.wants_pure() is None
     monkeypatch.setattr(sys, "argv", ["setup.py", "editable_wheel", "--dist-dir", "x"])
-    assert setup_py.wants_pure() == "editable install"
-    monkeypatch.setattr(sys, "argv", ["setup.py", "develop"])
-    assert setup_py.wants_pure() == "editable install"
-    monkeypatch.setattr(sys, "argv", ["setup.py", "bdist_wheel"])
+    assert setup_py.wants_pure() is None  # editable installs build the core too (beside the sources)
     monkeypatch.setenv("TRIBUNE_PURE", "0")
     assert setup_py.wants_pure() is None
     monkeypatch.setenv("TRIBUNE_PURE", "1")
     assert setup_py.wants_pure() == "TRIBUNE_PURE is set"
 
 
-def test_compiled_sources_are_the_three_packages_but_config_and_errors(setup_py: Any) -> None:
-    sources = setup_py.sources()
-    assert "tribune_env/engine/game.py" in sources and "tribune_env/codec/actions.py" in sources
-    assert "tribune_env/data/schema.py" in sources
-    assert not set(sources) & {"tribune_env/engine/config.py", "tribune_env/engine/errors.py"}
-    assert all(s.split("/")[1] in ("engine", "codec", "data") for s in sources)
+def test_the_extension_is_the_pybind11_core_of_every_native_source(setup_py: Any) -> None:
+    pytest.importorskip("pybind11")
+    (extension,) = setup_py.native_extensions()
+    assert extension.name == "tribune_env._core"
+    cpp = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "native/src").glob("*.cpp"))
+    assert cpp and extension.sources == cpp and "native/src/bind.cpp" in cpp
+    assert "native/src" in extension.include_dirs
+    assert "-march=native" not in extension.extra_compile_args  # a wheel runs on other x86-64 machines
+    assert any(arg.startswith("-std=c++2") for arg in extension.extra_compile_args)
+    assert "pybind11" in " ".join(extension.include_dirs)
 
 
-def test_requested_pure_build_has_no_extensions(
+def test_tribune_pure_builds_no_extension_with_one_line(
     setup_py: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("TRIBUNE_PURE", "1")
-    assert setup_py.mypyc_extensions() == []
-    assert _notices(capsys.readouterr().err) == ["tribune-rl: building pure Python (TRIBUNE_PURE is set)"]
+    assert setup_py.native_extensions() == []
+    (line,) = _notices(capsys.readouterr().err)
+    assert "TRIBUNE_PURE is set" in line and "the Python engine will be used" in line
 
 
-@pytest.mark.parametrize("failure", [SystemExit(2), RuntimeError("mypyc crashed"), ImportError("no mypyc")])
-def test_a_failing_mypyc_falls_back_with_one_line(
-    setup_py: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], failure: BaseException
+def test_missing_pybind11_falls_back_with_one_line(
+    setup_py: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    fake = types.ModuleType("mypyc.build")
+    real_import = builtins.__import__
 
-    def mypycify(*_args: Any, **_kwargs: Any) -> list[Any]:
-        raise failure
+    def no_pybind11(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name.startswith("pybind11"):
+            raise ImportError(f"No module named {name!r}")
+        return real_import(name, *args, **kwargs)
 
-    fake.mypycify = mypycify  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "mypyc.build", fake)
-    assert setup_py.mypyc_extensions() == []
-    lines = _notices(capsys.readouterr().err)
-    assert len(lines) == 1 and "installing pure Python" in lines[0] and type(failure).__name__ in lines[0]
+    monkeypatch.setattr(builtins, "__import__", no_pybind11)
+    assert setup_py.native_extensions() == []
+    (line,) = _notices(capsys.readouterr().err)
+    assert "pybind11 is missing" in line and "the Python engine will be used" in line
 
 
-def test_a_failing_c_compiler_falls_back_with_one_line(
-    setup_py: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    source = tmp_path / "broken.c"
-    source.write_text("this is not C;\n")
-    dist = Distribution({"name": "broken", "ext_modules": [Extension("broken", [str(source)])]})
+def _build_ext(setup_py: Any, tmp_path: Path, source: str) -> Any:
+    path = tmp_path / "broken.cpp"
+    path.write_text(source)
+    dist = Distribution({"name": "broken", "ext_modules": [Extension("pkg.broken", [str(path)], language="c++")]})
     cmd = setup_py.OptionalBuildExt(dist)
     cmd.build_lib = str(tmp_path / "lib")
     cmd.build_temp = str(tmp_path / "temp")
     cmd.ensure_finalized()
+    return cmd
+
+
+def test_a_failing_compiler_falls_back_with_one_line_and_no_partial_module(
+    setup_py: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cmd = _build_ext(setup_py, tmp_path, "this is not C++;\n")
     cmd.run()  # no exception
-    lines = _notices(capsys.readouterr().err)
-    assert len(lines) == 1 and "compiling the engine failed" in lines[0] and "installing pure Python" in lines[0]
+    (line,) = _notices(capsys.readouterr().err)
+    assert "the native core could not be compiled" in line and "the Python engine will be used" in line
     assert not list((tmp_path / "lib").rglob("broken*"))
 
 
-def test_a_pure_build_drops_compiled_leftovers(setup_py: Any, tmp_path: Path) -> None:
+def test_no_compiler_at_all_falls_back_with_one_line(
+    setup_py: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``CC=false CXX=false`` (what CI's no-compiler run sets): the compiler command fails at once."""
+    monkeypatch.setenv("CC", "false")
+    monkeypatch.setenv("CXX", "false")
+    cmd = _build_ext(setup_py, tmp_path, "int main() { return 0; }\n")
+    cmd.run()
+    (line,) = _notices(capsys.readouterr().err)
+    assert "the native core could not be compiled" in line
+    assert not list((tmp_path / "lib").rglob("broken*"))
+
+
+def test_a_build_without_the_core_drops_a_core_left_by_an_earlier_build(setup_py: Any, tmp_path: Path) -> None:
     lib = tmp_path / "lib"
-    stale = [lib / "tribune_env/engine/game.cpython-311-x86_64-linux-gnu.so", lib / "tribune_env__mypyc.abi3.so"]
+    stale = lib / "tribune_env/_core.cpython-311-x86_64-linux-gnu.so"
     kept = lib / "tribune_env/engine/game.py"
-    for path in [*stale, kept]:
+    for path in (stale, kept):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("")
     cmd = setup_py.CleanBuildPy(Distribution({"name": "x", "packages": []}))
     cmd.build_lib = str(lib)
     cmd.ensure_finalized()
     cmd.run()
-    assert kept.exists() and not any(p.exists() for p in stale)
+    assert kept.exists() and not stale.exists()
+
+
+def test_the_build_backend_asks_for_pybind11() -> None:
+    spec = importlib.util.spec_from_file_location("tribune_backend_under_test", ROOT / "build_backend.py")
+    assert spec is not None and spec.loader is not None
+    backend = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(backend)
+    for hook in (backend.get_requires_for_build_wheel, backend.get_requires_for_build_editable):
+        assert any(req.startswith("pybind11") for req in hook(None))

@@ -50,8 +50,8 @@ import numpy as np
 import pettingzoo
 
 from tribune_arena.bench.options import BATCH, PEERS, PLAYER_COUNTS, check_options
-from tribune_env._native import PURE_ENV, compiled
 from tribune_env.codec import encoder_for
+from tribune_env.engine import native
 from tribune_env.engine.game import Game
 from tribune_env.envs.aec import env as tribune_aec
 from tribune_env.envs.aec import expansion_env as tribune_expansion_aec

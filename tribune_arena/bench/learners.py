@@ -8,7 +8,8 @@
   ``BatchedVecEnv(16)``, on SB3's ``DummyVecEnv`` of 16 and on a ``SubprocVecEnv`` of 2 (256x256 ``MlpPolicy``,
   rollouts of 4,096 steps, one epoch, one torch thread; a warm-up rollout first).
 
-Run it with ``TRIBUNE_PURE=1`` to measure the pure-Python engine of a compiled install (``tribune_env.compiled()``).
+Run it with ``TRIBUNE_ENGINE=python`` to measure the Python engine where the native core is built (``figures["engine"]``
+says which engine ran).
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from typing import Any
 from agents.specs import make_agent
 from tribune_arena.tournament.play import play_game
 from tribune_arena.tournament.schedule import ScheduledGame
-from tribune_env import Game, compiled
+from tribune_env import Game
+from tribune_env.engine.native import engine_name
 from tribune_env.envs.infoset import InfoSet
 
 VEC_KINDS = ("single", "batched16", "dummy16", "subproc2")
@@ -110,7 +112,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     args = parser.parse_args(argv)
     if args.seconds <= 0 or args.mcts_iterations < 1 or args.timesteps < 1:
         parser.error("--seconds must be > 0, --mcts-iterations and --timesteps >= 1")
-    figures: dict[str, Any] = {"compiled": compiled()}
+    figures: dict[str, Any] = {"engine": engine_name()}
     figures["tournament_games_per_s"] = tournament_rate(args.seconds)
     figures["mcts_iterations_per_s"] = mcts_rate(args.mcts_iterations)
     if args.sb3 is not None:
