@@ -150,7 +150,9 @@ def test_a_damaged_row_is_named_and_the_server_still_starts(tmp_path: Path) -> N
     finally:
         process.terminate()
         _, err = process.communicate(timeout=20)
-    assert "Traceback" not in err and bad in err and "cannot be read" in err, err
+    assert bad in err and "cannot be read" in err, err
+    # the server's own traceback (a bot worker cut short by the stop is W10's, tested in test_web_server.py)
+    assert "JSONDecodeError" not in err and "DamagedRow" not in err and "tribune_cli" not in err, err
 
 
 def test_a_locked_games_database_is_reported_as_locked(tmp_path: Path) -> None:
