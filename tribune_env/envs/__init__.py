@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from tribune_env.codec.space import Space
     from tribune_env.envs.aec import env, expansion_env, expansion_raw_env, raw_env
     from tribune_env.envs.batched import TribuneBatchedEnv
+    from tribune_env.envs.pool import TribunePool
     from tribune_env.envs.policies import RandomPolicy, ViewAgent, model_policy
     from tribune_env.envs.rewards import SCHEMES
     from tribune_env.envs.single import TribuneExpansionSingleEnv, TribuneSingleEnv
@@ -28,6 +29,7 @@ _LAZY = {
     "expansion_raw_env": "aec",
     "TribuneExpansionSingleEnv": "single",
     "TribuneBatchedEnv": "batched",
+    "TribunePool": "pool",
     "RandomPolicy": "policies",
     "ViewAgent": "policies",
     "model_policy": "policies",
@@ -52,6 +54,7 @@ __all__ = [
     "Table",
     "TribuneBatchedEnv",
     "TribuneExpansionSingleEnv",
+    "TribunePool",
     "TribuneSingleEnv",
     "ViewAgent",
     "env",
