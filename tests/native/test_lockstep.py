@@ -79,7 +79,7 @@ def test_chance_draws_are_cpythons(n: int) -> None:
             deck = list(range(n))
             rng.shuffle(deck)
             expected = (bits, deck, rng.sample(pool, k), rng.randrange(n))
-            assert native.core_module.random_draws(seed, n, k) == expected  # type: ignore[union-attr]
+            assert native.core_module.random_draws(seed, n, k) == expected
 
 
 def test_new_games_deal_as_the_python_engine() -> None:
@@ -87,7 +87,7 @@ def test_new_games_deal_as_the_python_engine() -> None:
     for rules, players in TABLES:
         for seed in (0, 2**63 - 1, 12345):
             config = GameConfig.for_rules(rules, players=players)
-            core = native.core_module.Core.new_unadvanced(native.rules_for(config), config, seed)  # type: ignore[union-attr]
+            core = native.core_module.Core.new_unadvanced(native.rules_for(config), config, seed)
             compare(new_state(config, seed), core, f"{rules} {players} seed {seed}")
 
 

@@ -253,9 +253,7 @@ class ActionCodec:
     def native_codec(self) -> Any:
         """The native core's codec of the same component set, space and bid cap (identical ids, tests/native)."""
         if self._native is None:
-            self._native = native.core_module.ActionCodec(  # type: ignore[union-attr]
-                self.components, self.space.value, self.bid_cap
-            )
+            self._native = native.core_module.ActionCodec(self.components, self.space.value, self.bid_cap)
         return self._native
 
     def mask_game(self, game: Game, seat: int) -> np.ndarray:

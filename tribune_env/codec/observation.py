@@ -463,9 +463,7 @@ class ObservationEncoder:
             out[:] = row
             return out
         if self._native is None:
-            self._native = native.core_module.ObservationEncoder(  # type: ignore[union-attr]
-                self.components, self.round_limit, self.space.value
-            )
+            self._native = native.core_module.ObservationEncoder(self.components, self.round_limit, self.space.value)
         result: np.ndarray = self._native.encode(core, seat, out)
         return result
 
@@ -689,9 +687,7 @@ class ObservationEncoder:
         revealed = state.brutii_revealed
         values.extend(revealed.count(d) / copies for d, copies in zip(BrutiiDisc, self.disc_copies, strict=True))
 
-    def _players(
-        self, state: GameState, seat: int, card: AnyCard | None, buf: bytearray, values: list[float]
-    ) -> None:
+    def _players(self, state: GameState, seat: int, card: AnyCard | None, buf: bytearray, values: list[float]) -> None:
         """The player blocks: flags, markers, tile, controls, first bonus (into ``buf``); amounts to ``values``."""
         n = state.num_players
         o = self._field_offset
@@ -787,6 +783,7 @@ class ObservationEncoder:
                 buf[offsets[(holder - seat) % n] + o["officials"] + official] = 1
         if state.brutii >= 0:
             buf[offsets[(state.brutii - seat) % n] + o["brutii"]] = 1
+
 
 def encoder_for(
     components: Components, round_limit: int = DEFAULT_ROUND_LIMIT, space: Space | str = Space.BASE

@@ -12,6 +12,7 @@ States cross as plain values (the fields of :class:`GameState` by name): :func:`
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from functools import cache
@@ -51,9 +52,9 @@ from tribune_env.engine.tables import tables_for
 ENGINE_ENV = "TRIBUNE_ENGINE"
 ENGINES = ("auto", "python", "native")
 
+core_module: Any  # tribune_env._core, or None where it is not built
 try:  # the compiled core is optional: an install without a C++ compiler runs the Python engine
-    from tribune_env import _core as core_module  # type: ignore[attr-defined]
-
+    core_module = importlib.import_module("tribune_env._core")
     BUILD_ERROR = ""
 except ImportError as err:  # not built, or built for another Python
     core_module = None
@@ -106,7 +107,7 @@ def rules_for(config: GameConfig) -> Any:
     return core_module.make_rules(config, tables_for(config.components, config.expansion))
 
 
-# --- actions: (type, a, b) in the order of native/src/core.hpp ActionType ---------------------------------------------
+# --- actions: (type, a, b) in the order of native/src/core.hpp ActionType -----------------------------------------
 
 ACTION_TYPES: tuple[type, ...] = (
     PlaceFollower,
@@ -167,7 +168,7 @@ def pending_of(native: tuple[int, int, int, int] | None) -> Pending | None:
     return Pending(DecisionKind(kind), seat, faction, index)
 
 
-# --- states as plain values ---------------------------------------------------------------------------------------------
+# --- states as plain values ------------------------------------------------------------
 
 _PLAYER_FIELDS = (
     "money",

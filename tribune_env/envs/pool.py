@@ -65,10 +65,8 @@ class TribunePool:
         components = self.config.components
         self.codec = codec_for(components, self.space)
         self.encoder = encoder_for(components, self.config.round_limit, self.space)
-        native_encoder = native.core_module.ObservationEncoder(  # type: ignore[union-attr]
-            components, self.config.round_limit, self.space.value
-        )
-        self._pool = native.core_module.Batch(  # type: ignore[union-attr]
+        native_encoder = native.core_module.ObservationEncoder(components, self.config.round_limit, self.space.value)
+        self._pool = native.core_module.Batch(
             native.rules_for(self.config), self.codec.native_codec(), native_encoder, num_games, threads
         )
         self.num_games = num_games
@@ -96,7 +94,8 @@ class TribunePool:
     @property
     def illegal(self) -> np.ndarray:
         """Which games refused their action in the last :meth:`step` (bool)."""
-        return self._pool.illegal.astype(bool)
+        flags: np.ndarray = self._pool.illegal.astype(bool)
+        return flags
 
     def game(self, index: int) -> Game:
         """A copy of game ``index`` as a :class:`Game` (on the native core), to read or to play on apart."""
