@@ -274,3 +274,32 @@ def test_a_games_database_of_schema_1_is_read_and_its_seat_plays_with_the_server
         assert table.call("POST", f"{url}/action", owner=True, body=_move(state)).status_code == 200
     finally:
         table.close()
+
+
+def test_a_spectator_sees_a_board_card_only_if_every_seat_does(tmp_path: Path) -> None:
+    """Whatever one seat saw privately (a card it looked at) stays face down for spectators, through a whole game."""
+    from tribune_arena.human.web.manager import GameManager
+    from tribune_env.data import Region
+
+    manager = GameManager()
+    try:
+        session = manager.create({"players": 4, "opponents": "random", "seed": 9, "round_limit": 3})
+        checked = 0
+        while not session.over:
+            shown = session.state(None)["table"]["regions"]
+            game = session.game
+            views = [game.view(seat).board for seat in range(game.num_players)]
+            for region in shown:
+                r = int(Region[region["key"].upper()])
+                for f, field in enumerate(region["fields"]):
+                    for i, card in enumerate(field):
+                        if card.get("hidden") or card["where"] != "board":
+                            continue
+                        labels = {game.state.tables.card_label[view[r][f][i]] for view in views}
+                        assert labels == {card["label"]}, (region["key"], f, i, labels)
+                        checked += 1
+            decision = session.state()["decision"]
+            session.act({"bid": decision["bid"]["min"]} if decision["bid"] else {"choice": 0})
+        assert checked > 100
+    finally:
+        manager.close()

@@ -266,14 +266,23 @@ def victory(game: Game) -> dict[str, Any]:
 
 
 def board_scene(game: Game, viewer: int | None) -> Scene:
-    """What ``viewer`` may see of the table; for a spectator, the public parts of a seat's view only (every hand
-    face down, no staged, Augur, bid or pair card shown)."""
+    """What ``viewer`` may see of the table; for a spectator, what every seat sees (every hand face down, no
+    staged, Augur, bid or pair card, a board card only if no seat's view hides it)."""
     if viewer is not None:
         return scene(game, viewer)
     public = scene(game, PUBLIC_SEAT, hands=False)
+    boards = [game.view(seat).board for seat in range(game.num_players)]
+    shown = tuple(  # a board card is shown when every seat sees it (a card one seat looked at stays face down)
+        tuple(
+            tuple(card if all(b[r][f][i] == card for b in boards) else HIDDEN for i, card in enumerate(field))
+            for f, field in enumerate(region)
+        )
+        for r, region in enumerate(boards[PUBLIC_SEAT])
+    )
     return replace(
         public,
         viewer=None,
+        board=shown,
         staged=tuple(HIDDEN for _ in public.staged),
         augur=tuple(HIDDEN for _ in public.augur),
         bids={},
