@@ -24,12 +24,13 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--every", type=int, default=1, help="compare the whole state every N decisions")
+    parser.add_argument("--legal-every", type=int, default=1, help="compare the legal lists every N decisions")
     args = parser.parse_args()
     counts = args.players or {"base": [2, 3, 4, 5], "expansion": [2, 3, 4, 5], "brutii": [5, 6]}[args.rules]
     for players in counts:
         config = GameConfig.for_rules(args.rules, players=players)
         start = time.perf_counter()
-        totals = run_many(config, args.games, args.seed, every=args.every)
+        totals = run_many(config, args.games, args.seed, every=args.every, legal_every=args.legal_every)
         took = time.perf_counter() - start
         print(f"{args.rules} {players}p: {totals.games} games, {totals.decisions} decisions identical ({took:.1f} s)")
     return 0

@@ -61,9 +61,12 @@ def compare(state: GameState, core: Any, where: str, events: bool = True) -> Non
         raise Divergence(f"{where}: {found}")
 
 
-def run_game(config: GameConfig, seed: int, choice_seed: int, events: bool = True, every: int = 1) -> int:
+def run_game(
+    config: GameConfig, seed: int, choice_seed: int, events: bool = True, every: int = 1, legal_every: int = 1
+) -> int:
     """Play one game in lockstep; returns its number of decisions. ``every``: compare the full state every N steps
-    (pending and legal choices are compared at every step)."""
+    and at the end; ``legal_every``: compare the legal lists every N steps (their lengths, the pending decision and
+    the chosen action at every step)."""
     state = new_state(config, seed)
     advance(state)
     core = native.new_core(config, seed)
@@ -78,20 +81,29 @@ def run_game(config: GameConfig, seed: int, choice_seed: int, events: bool = Tru
             return decisions
         at += f" ({state.pending.kind.key}, seat {state.pending.seat})"
         legal = legal_actions(state)
-        mine = [native.action_tuple(a) for a in legal]
-        theirs = [tuple(a) for a in core.legal()]
-        if mine != theirs:
-            raise Divergence(f"{at}: legal choices differ: python {mine} native {theirs}")
+        theirs = core.legal()
+        pending = state.pending
+        if (int(pending.kind), pending.seat, pending.faction, pending.index) != core.pending():
+            raise Divergence(f"{at}: pending differs: python {pending} native {core.pending()}")
+        if len(legal) != len(theirs) or decisions % legal_every == 0:
+            mine = [native.action_tuple(a) for a in legal]
+            if mine != [tuple(a) for a in theirs]:
+                raise Divergence(f"{at}: legal choices differ: python {mine} native {theirs}")
         k = rng.randrange(len(legal))
+        chosen = native.action_tuple(legal[k])
+        if chosen != tuple(theirs[k]):
+            raise Divergence(f"{at}: choice {k} differs: python {chosen} native {theirs[k]}")
         apply_action(state, legal[k])
-        if not core.apply(*theirs[k]):
-            raise Divergence(f"{at}: the native core refused {theirs[k]}")
+        if not core.apply(*chosen):
+            raise Divergence(f"{at}: the native core refused {chosen}")
         decisions += 1
 
 
-def run_many(config: GameConfig, games: int, first_seed: int = 0, events: bool = True, every: int = 1) -> Totals:
+def run_many(
+    config: GameConfig, games: int, first_seed: int = 0, events: bool = True, every: int = 1, legal_every: int = 1
+) -> Totals:
     totals = Totals()
     for g in range(games):
-        totals.decisions += run_game(config, first_seed + g, 10_000 + first_seed + g, events, every)
+        totals.decisions += run_game(config, first_seed + g, 10_000 + first_seed + g, events, every, legal_every)
         totals.games += 1
     return totals
