@@ -18,7 +18,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from tribune_arena.bench.options import BATCH, PEERS, PLAYER_COUNTS, check_options
+from tribune_arena.bench.options import BATCH, BATCH_API, PEERS, PLAYER_COUNTS, check_options
 from tribune_arena.replay.words import board_text, event_line, round_header
 from tribune_cli.command import Command, HelpFormatter, OneLineParser, add_commands
 from tribune_cli.game_flags import add_game_arguments, config_from_args, positive_int, seed_int
@@ -225,7 +225,7 @@ def _ratio(numerator: float, denominator: float | None) -> str:
 
 def _bench_tables(report: BenchReport) -> list[RenderableType]:
     """The figures of ``report`` as tables that read at 80 columns (short headers, at most six columns a table, what
-    the headers mean in captions), then the engine build."""
+    the headers mean in captions), then the two engines side by side."""
     speed = _table(
         f"Tribune, random legal play ({report.seconds:g} s per figure)",
         *("players", "engine decisions/s", "AEC steps/s", "games/s", "Gym steps/s"),
@@ -279,7 +279,7 @@ def _bench_tables(report: BenchReport) -> list[RenderableType]:
 
 
 def _expansion_tables(report: BenchReport) -> list[RenderableType]:
-    """The expansion against the base game, the PettingZoo peers, and the engine build(s)."""
+    """The expansion against the base game, the PettingZoo peers, and the two engines."""
     engine = _table("The Tribune Expansion, same run", "players", "base decisions/s", "expansion decisions/s", "÷ base")
     envs = _table("Expansion environments, same run", "players", "AEC steps/s", "÷ base AEC", "raw_env steps/s")
     for t in report.tribune:
@@ -298,7 +298,7 @@ def _expansion_tables(report: BenchReport) -> list[RenderableType]:
     tables: list[RenderableType] = [engine, envs]
     if report.peers:
         tables.append(_peers_table(report))
-    return [*tables, _builds_table(report)]
+    return [*tables, *_engines_table(report)]
 
 
 def _peers_table(report: BenchReport) -> Table:
@@ -336,28 +336,60 @@ def _threads_table(report: BenchReport) -> Table:
     return table
 
 
-def _builds_table(report: BenchReport) -> RenderableType:
-    """Both engine builds side by side where both were measured; else one line naming the build of this run and why
-    there is no comparison."""
-    running = "compiled (mypyc)" if report.compiled else "pure Python"
-    if not report.builds:
-        why = report.builds_note or "the other build was not measured"
-        return Text(f"Engine build: {running}; compiled vs pure not compared: {why}.")
+def _engines_table(report: BenchReport) -> list[RenderableType]:
+    """The Python engine and the native core side by side (same run), with OpenSpiel's games where measured; else one
+    line naming the engine of this run and why there is no comparison."""
+    running = f"Engine of the figures above: {report.engine or 'python'} (TRIBUNE_ENGINE)"
+    if not report.engines:
+        why = report.engines_note or "the engines were not compared"
+        return [Text(f"{running}; engines not compared: {why}.")]
+    by = {f.engine: f for f in report.engines}
+    py, nat = by["python"], by["native"]
     table = _table(
-        f"Engine build: {running}; compiled vs pure",
-        *("players", "build", "decisions/s", "AEC steps/s", "decisions ÷ pure", "AEC ÷ pure"),
+        f"{running}; the two engines, {nat.players} players, same run",
+        *("figure", "python", "native", "native ÷ python"),
+        caption=f"core: random games inside the native core; Batch: _core.Batch of {BATCH_API} games stepping random "
+        "moves with observations written (÷ python's batched env); obs + mask: µs per position (python ÷ native)",
     )
-    pure = {f.players: f for f in report.builds if f.build == "pure"}
-    for f in report.builds:
-        base = pure.get(f.players)
-        ratio = ("-", "-")
-        if base and base.engine_decisions_per_s and base.aec_steps_per_s:
-            ratio = (
-                _ratio(f.engine_decisions_per_s, base.engine_decisions_per_s),
-                _ratio(f.aec_steps_per_s, base.aec_steps_per_s),
+
+    def rate(name: str, a: float, b: float, base: float | None = None) -> None:
+        table.add_row(name, f"{a:,.0f}" if a else "-", f"{b:,.0f}", _ratio(b, base if base is not None else a))
+
+    rate("Game decisions/s", py.game_decisions_per_s, nat.game_decisions_per_s)
+    rate("expansion decisions/s", py.expansion_decisions_per_s, nat.expansion_decisions_per_s)
+    rate("core decisions/s", 0.0, nat.core_decisions_per_s, py.game_decisions_per_s)
+    table.add_row("obs + mask µs", f"{py.encode_us:.1f}", f"{nat.encode_us:.1f}", _ratio(py.encode_us, nat.encode_us))
+    rate("env() steps/s", py.aec_steps_per_s, nat.aec_steps_per_s)
+    rate(f"batched x{BATCH} steps/s", py.batched_steps_per_s, nat.batched_steps_per_s)
+    rate(f"Batch x{BATCH_API} decisions/s", 0.0, nat.batch_decisions_per_s, py.batched_steps_per_s)
+    for peer in report.peers:
+        if peer.aec_steps_per_s:
+            table.add_row(
+                f"env() ÷ {peer.name}",
+                _ratio(py.aec_steps_per_s, peer.aec_steps_per_s),
+                _ratio(nat.aec_steps_per_s, peer.aec_steps_per_s),
+                "",
             )
-        table.add_row(str(f.players), f.build, f"{f.engine_decisions_per_s:,.0f}", f"{f.aec_steps_per_s:,.0f}", *ratio)
-    return table
+    tables: list[RenderableType] = [table]
+    if report.openspiel:
+        spiel = _table(
+            "OpenSpiel (C++ games through pyspiel), same run",
+            *("game", "decisions/s", "native Game ÷", "core ÷"),
+            caption="random play; ÷: the native engine's decisions/s (through Game, inside the core) over the game's",
+        )
+        for game in report.openspiel:
+            if game.decisions_per_s is None:
+                spiel.add_row(game.name, "-", "-", "-")
+                spiel.caption = f"Not measured: {escape(game.error)}"
+                continue
+            spiel.add_row(
+                game.name,
+                f"{game.decisions_per_s:,.0f}",
+                _ratio(nat.game_decisions_per_s, game.decisions_per_s),
+                _ratio(nat.core_decisions_per_s, game.decisions_per_s),
+            )
+        tables.append(spiel)
+    return tables
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -369,12 +401,13 @@ def _bench(args: argparse.Namespace) -> int:
         thread_limit()  # a bad TRIBUNE_THREADS, before anything is measured
     except ValueError as exc:
         return _error(exc)
-    from tribune_arena.bench.environments import bench, compiled_build_installed  # pettingzoo: only when measuring
+    from tribune_arena.bench.environments import ENGINES, bench  # pettingzoo: only when measuring
+    from tribune_env.engine import native
 
     # Progress is one line per measurement: a live spinner is a second thread, and it measurably slows the
     # measured loop (numpy releases the GIL, and the spinner takes it), so the figures would be wrong.
     console = Console(stderr=True)
-    total = len(args.players) + len(args.peers) + compiled_build_installed()  # + the other build of the engine
+    total = len(args.players) + len(args.peers) + 1 + len(ENGINES) * native.built()  # + OpenSpiel + the engines
     done = iter(range(1, total + 1))
     report = bench(
         args.seconds,

@@ -1,6 +1,6 @@
-"""``tribune bench`` runs end to end. Its figures are the benchmark's business (``tribune bench``,
-``python -m tribune_arena.bench.learners``), not the test suite's: this smoke test checks only that every figure
-is reported; option errors are in test_cli_options.py."""
+"""``tribune bench`` runs end to end, the two engines compared where the native core is built. Its figures are the
+benchmark's business (``tribune bench``, ``python -m tribune_arena.bench.learners``), not the test suite's: this
+smoke test checks only that every figure is reported; option errors are in test_cli_options.py."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pytest
 
 from tribune_arena.bench.environments import BenchReport
 from tribune_cli.core import main
+from tribune_env.engine import native
 
 
 @pytest.mark.slow
@@ -24,7 +25,18 @@ def test_bench_command_reports_every_figure(capsys: pytest.CaptureFixture[str]) 
     assert figures and all(value > 0 for value in figures.values()), figures
     assert row["expansion_ratio"] == pytest.approx(row["expansion_decisions_per_s"] / row["engine_decisions_per_s"])
     assert row["frame_ms"] <= row["frame_p90_ms"]
-    assert doc["builds_note"] or doc["builds"]
+    assert doc["engine"] == native.engine_name()
+    if native.built():  # both engines at the one player count measured, every figure of each > 0
+        assert [(e["engine"], e["players"]) for e in doc["engines"]] == [("python", 2), ("native", 2)]
+        python, ours = doc["engines"]
+        assert all(v > 0 for k, v in ours.items() if k not in ("engine", "players")), ours
+        assert python["core_decisions_per_s"] == python["batch_decisions_per_s"] == 0
+        assert doc["engine_ratios"]["game_decisions_per_s"] == pytest.approx(
+            ours["game_decisions_per_s"] / python["game_decisions_per_s"]
+        )
+    else:
+        assert doc["engines"] == [] and "not built" in doc["engines_note"]
+    assert doc["openspiel"]
 
 
 @pytest.mark.slow  # the learner bench imports torch

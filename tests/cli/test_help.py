@@ -16,7 +16,13 @@ from rich.console import Console
 
 from agents import make_agent, specs
 from agents.specs import STRENGTH, agent_names, agent_parameters
-from tribune_arena.bench.environments import BenchReport, BuildFigures, PeerFigures, TribuneFigures
+from tribune_arena.bench.environments import (
+    BenchReport,
+    EngineFigures,
+    OpenSpielFigures,
+    PeerFigures,
+    TribuneFigures,
+)
 from tribune_cli import core
 from tribune_cli import main as cli_main
 from tribune_cli.command import METAVARS, Command, shown_default
@@ -189,13 +195,16 @@ def test_every_listed_option_is_one_the_agent_takes(name: str) -> None:
 # -- tribune bench at 80 columns ------------------------------------------------------------------------------------
 
 
-def _report(builds: list[BuildFigures]) -> BenchReport:
+def _report(engines: list[EngineFigures]) -> BenchReport:
     figures = {field.name: 123_456.789 for field in dataclasses.fields(TribuneFigures) if field.name != "players"}
     rows = [TribuneFigures(players, **figures) for players in (2, 3, 4, 5)]
     peers = [PeerFigures(name, 4_701.0, 637.4) for name in ("tictactoe_v3", "connect_four_v3")]
     peers.append(PeerFigures("texas_holdem_v4", None, None, "needs rlcard"))
-    note = "" if builds else "pure Python only: no compiled build installed (editable install, or compiling failed)"
-    return BenchReport(3.0, 0, "3.11", "x86_64", rows, peers, builds=builds, builds_note=note, threads_found={"x": 2})
+    note = "" if engines else "Python engine only: the native core is not built (no module)"
+    spiel = [OpenSpielFigures("tic_tac_toe", 150_000.0), OpenSpielFigures("connect_four", 120_000.0)] if engines else []
+    report = BenchReport(3.0, 0, "3.11", "x86_64", rows, peers, threads_found={"x": 2})
+    report.engine, report.engines, report.engines_note, report.openspiel = "native", engines, note, spiel
+    return report
 
 
 def _printed(report: BenchReport) -> str:
@@ -205,12 +214,18 @@ def _printed(report: BenchReport) -> str:
     return console.export_text()
 
 
-def test_bench_reads_at_80_columns_and_compares_builds_only_when_both_ran() -> None:
+def test_bench_reads_at_80_columns_and_compares_engines_only_when_both_ran() -> None:
     one = _printed(_report([]))
     assert "…" not in one and max(map(len, one.splitlines())) <= WIDTH
-    assert "compiled vs pure not compared: pure Python only" in " ".join(one.split())
-    assert "build   " not in one  # no empty comparison table
-    both = [BuildFigures(build, 4, rate, rate / 5) for build, rate in (("compiled", 2e5), ("pure", 1e5))]
-    two = _printed(_report(both))
+    assert "engines not compared: Python engine only: the native core is not built" in " ".join(one.split())
+    assert "native ÷ python" not in one  # no empty comparison table
+    python = EngineFigures("python", 4, 40_000.0, 30_000.0, 600.0, 1_000.0, 300.0)
+    native = EngineFigures("native", 4, 160_000.0, 120_000.0, 20.0, 9_402.0, 3_000.0, 1_200_000.0, 500_000.0)
+    two = _printed(_report([python, native]))
     assert "…" not in two and max(map(len, two.splitlines())) <= WIDTH
-    assert "compiled vs pure" in two and "2.00x" in two
+    text = " ".join(two.split())
+    assert "native ÷ python" in two and "4.00x" in two  # Game decisions/s
+    assert "30.00x" in text  # obs + mask: 600 µs over 20 µs; core 1.2M over 40k Game decisions/s is 30x too
+    assert "env() ÷ tictactoe_v3 0.21x 2.00x" in text  # each engine's env() over the peer's 4,701 steps/s
+    assert "Batch x64 decisions/s - 500,000 1666.67x" in text
+    assert "tic_tac_toe 150,000 1.07x 8.00x" in text

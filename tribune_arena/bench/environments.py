@@ -20,7 +20,13 @@ Every figure comes from random legal play timed with ``time.perf_counter``:
 * games/s of random play with a ``Game.view()`` per decision (the work of a tournament of random agents);
 * the ``rgb_array`` frame (the drawn board, :func:`~tribune_env.board.board_rgb`): median and 90th-percentile
   milliseconds over :data:`FRAMES` decisions of a random game (with the ``render`` extra only);
-* observation encoding and ``clone()``: mean microseconds over mid-game states.
+* observation encoding and ``clone()``: mean microseconds over mid-game states;
+* the two engines side by side (:func:`compare_engines`, where the native core is built): ``Game`` random play
+  (base and expansion), observation + mask encoding, ``env()`` and ``TribuneBatchedEnv`` on the Python engine and
+  on the native core, with the native core's own random play (``_core.random_games``) and batched API
+  (``_core.Batch``), all at one player count; and OpenSpiel's C++ games through ``pyspiel`` where it is installed.
+
+The figures above run on the engine ``TRIBUNE_ENGINE`` selects (``report.engine``: the native core where built).
 
 The peers (``tictactoe_v3``, ``connect_four_v3``, ``texas_holdem_v4``) run the same
 AEC loop with the same random policy in the same process, so the ratios compare
@@ -30,26 +36,21 @@ installed is reported as unavailable.
 
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
+import importlib
 import itertools
-import json
 import os
 import platform
 import random
-import subprocess
-import sys
 import time
-from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pettingzoo
 
-from tribune_arena.bench.options import BATCH, PEERS, PLAYER_COUNTS, check_options
+from tribune_arena.bench.options import BATCH, BATCH_API, PEERS, PLAYER_COUNTS, check_options
 from tribune_env.codec import encoder_for
 from tribune_env.engine import native
 from tribune_env.engine.game import Game
@@ -61,6 +62,9 @@ from tribune_env.envs.single import TribuneSingleEnv
 from tribune_env.envs.table import Table
 from tribune_env.extras import missing_extra
 from tribune_env.threads import limited_threads, thread_limit, threads_in_use
+
+ENGINES = ("python", "native")
+"""The engines compared (``TRIBUNE_ENGINE``): the Python engine (the specification) and the native core."""
 
 
 @dataclass
@@ -101,13 +105,32 @@ class PeerFigures:
 
 
 @dataclass
-class BuildFigures:
-    """Engine decisions/s and AEC ``env()`` steps/s of one build (``"compiled"`` or ``"pure"``) at ``players``."""
+class EngineFigures:
+    """One engine's figures (``"python"`` or ``"native"``) at ``players``, measured in the same run as the other's.
 
-    build: str
+    ``core_decisions_per_s`` and ``batch_decisions_per_s`` exist for the native engine only (0 for Python): random
+    games played inside the core (``_core.random_games``, no Python per decision) and ``_core.Batch.step_random``
+    (:data:`~tribune_arena.bench.options.BATCH_API` games, observations, masks, rewards and done flags written into
+    numpy arrays every step)."""
+
+    engine: str
     players: int
-    engine_decisions_per_s: float
-    aec_steps_per_s: float
+    game_decisions_per_s: float  # Game.legal_actions + Game.apply, base game
+    expansion_decisions_per_s: float  # the same with the Tribune Expansion
+    encode_us: float  # observation + action mask of the seat to act, mean µs over mid-game positions
+    aec_steps_per_s: float  # env(): the PettingZoo AEC loop
+    batched_steps_per_s: float  # TribuneBatchedEnv, BATCH games, learner steps over all of them
+    core_decisions_per_s: float = 0.0
+    batch_decisions_per_s: float = 0.0
+
+
+@dataclass
+class OpenSpielFigures:
+    """Random play of an OpenSpiel game through ``pyspiel`` (decisions/s, chance outcomes not counted)."""
+
+    name: str
+    decisions_per_s: float | None
+    error: str = ""
 
 
 @dataclass
@@ -118,9 +141,10 @@ class BenchReport:
     machine: str
     tribune: list[TribuneFigures] = field(default_factory=list)
     peers: list[PeerFigures] = field(default_factory=list)
-    compiled: bool = False  # whether this process runs the mypyc-compiled engine (tribune_env.compiled())
-    builds: list[BuildFigures] = field(default_factory=list)  # both builds side by side, where both are installed
-    builds_note: str = ""  # why only one build was measured
+    engine: str = ""  # the engine the figures above ran on ("native" or "python"; TRIBUNE_ENGINE)
+    engines: list[EngineFigures] = field(default_factory=list)  # both engines side by side, where the core is built
+    engines_note: str = ""  # why only one engine was measured
+    openspiel: list[OpenSpielFigures] = field(default_factory=list)  # OpenSpiel's games, where pyspiel is installed
     threads_found: dict[str, int] = field(default_factory=dict)  # native pools' threads as found (threads_in_use())
     thread_limit: int | None = None  # the "+ policy" figures' limit (tribune_env.threads); None: TRIBUNE_THREADS=0
 
@@ -137,6 +161,29 @@ class BenchReport:
             figures["expansion_ratio"] = ours.expansion_ratio
         out["ratios_4p"] = self.ratios(4) if any(t.players == 4 for t in self.tribune) else {}
         out["raw_ratios_4p"] = self.ratios(4, raw=True) if any(t.players == 4 for t in self.tribune) else {}
+        out["engine_ratios"] = self.engine_ratios()
+        return out
+
+    def engine_ratios(self) -> dict[str, float]:
+        """Native over Python for each figure both engines have (same run), and each engine's ``env()`` steps/s
+        over each measured PettingZoo peer's (``"env() <engine> ÷ <peer>"``)."""
+        by_engine = {f.engine: f for f in self.engines}
+        out: dict[str, float] = {}
+        ours, base = by_engine.get("native"), by_engine.get("python")
+        if ours and base:
+            for name in ("game_decisions_per_s", "expansion_decisions_per_s", "aec_steps_per_s", "batched_steps_per_s"):
+                if getattr(base, name):
+                    out[name] = getattr(ours, name) / getattr(base, name)
+            if ours.encode_us:
+                out["encode"] = base.encode_us / ours.encode_us  # a time: Python's over native's
+            if base.game_decisions_per_s:
+                out["core_decisions_per_s"] = ours.core_decisions_per_s / base.game_decisions_per_s
+            if base.batched_steps_per_s:
+                out["batch_decisions_per_s"] = ours.batch_decisions_per_s / base.batched_steps_per_s
+        for figures in self.engines:
+            for peer in self.peers:
+                if peer.aec_steps_per_s:
+                    out[f"env() {figures.engine} ÷ {peer.name}"] = figures.aec_steps_per_s / peer.aec_steps_per_s
         return out
 
 
@@ -400,12 +447,12 @@ def bench(
     players: tuple[int, ...] = PLAYER_COUNTS,
     peers: tuple[str, ...] = PEERS,
     progress: Callable[[str], None] | None = None,
-    builds: bool = True,
+    engines: bool = True,
 ) -> BenchReport:
     """Run every measurement; ``seconds`` is the time given to each throughput figure.
 
-    With ``builds`` and both builds of the engine installed (a compiled wheel ships the sources too), the engine
-    and AEC figures are measured again with the other build in a subprocess (``report.builds``).
+    With ``engines`` and the native core built, both engines are measured side by side at one player count
+    (:func:`compare_engines`, ``report.engines``), and OpenSpiel's games where ``pyspiel`` is installed.
 
     Raises:
         ValueError: ``seconds`` is not a finite number > 0 (NaN would never reach a deadline), ``seed`` is not
@@ -413,7 +460,7 @@ def bench(
     """
     check_options(seconds, seed, players, peers)
     report = BenchReport(seconds, seed, platform.python_version(), platform.processor() or platform.machine())
-    report.compiled = compiled()
+    report.engine = native.engine_name()
     report.threads_found, report.thread_limit = threads_in_use(), thread_limit()
     note = progress or (lambda _msg: None)
     for n in players:
@@ -445,66 +492,141 @@ def bench(
             continue
         steps, games = aec_rate(factory, seconds, seed)
         report.peers.append(PeerFigures(name, steps, games))
-    if builds:
-        compare_builds(report, players, seconds, seed, note)
+    if engines:
+        compare_engines(report, engine_players(players), seconds, seed, note)
+        note("OpenSpiel games")
+        report.openspiel = openspiel_rates(seconds, seed)
     return report
 
 
-# -- compiled and pure builds ------------------------------------------------------------------------------------
+# -- the two engines ---------------------------------------------------------------------------------------------
 
 
-def compiled_build_installed() -> bool:
-    """Whether compiled modules of the engine are installed (``TRIBUNE_PURE=1`` may still keep them unused)."""
-    engine = Path(str(importlib.util.find_spec("tribune_env.engine").origin)).parent  # type: ignore[union-attr]
-    return any((engine / f"game{suffix}").is_file() for suffix in importlib.machinery.EXTENSION_SUFFIXES)
+def engine_players(players: tuple[int, ...]) -> int:
+    """The player count the engines are compared at: 4 (the issue's figures) when measured, else the largest."""
+    return 4 if 4 in players else max(players)
 
 
-def build_rates(players: tuple[int, ...], seconds: float, seed: int) -> list[BuildFigures]:
-    """Engine decisions/s and AEC steps/s of the build this process runs, for each player count."""
-    name = "compiled" if compiled() else "pure"
-    out = []
-    for n in players:
-        steps, _ = aec_rate(lambda n=n: tribune_aec(players=n), seconds, seed)  # type: ignore[misc]
-        out.append(BuildFigures(name, n, engine_rate(n, seconds, seed), steps))
-    return out
-
-
-def other_build_rates(players: tuple[int, ...], seconds: float, seed: int) -> list[BuildFigures]:
-    """:func:`build_rates` of the other build, in a subprocess: the pure sources (``TRIBUNE_PURE=1``) when this
-    process runs compiled code, the compiled modules when it runs the sources of a compiled installation."""
-    env = dict(os.environ)
-    if compiled():
-        env[PURE_ENV] = "1"
-    else:
-        env.pop(PURE_ENV, None)
-    code = (
-        "import json, sys; from dataclasses import asdict; from tribune_arena.bench.environments import build_rates; "
-        "players, seconds, seed = json.loads(sys.argv[1]); "
-        "print(json.dumps([asdict(f) for f in build_rates(tuple(players), seconds, seed)]))"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code, json.dumps([list(players), seconds, seed])],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return [BuildFigures(**row) for row in json.loads(done.stdout.strip().splitlines()[-1])]
-
-
-def compare_builds(
-    report: BenchReport, players: tuple[int, ...], seconds: float, seed: int, note: Callable[[str], None]
-) -> None:
-    """Fill ``report.builds`` with both builds (this run's figures and a subprocess's), or say why not."""
-    if not compiled_build_installed():
-        report.builds_note = "pure Python only: no compiled build installed (editable install, or compiling failed)"
-        return
-    note("the other build of the engine" + (" (pure)" if report.compiled else " (compiled)"))
-    here = "compiled" if report.compiled else "pure"
-    mine = [BuildFigures(here, t.players, t.engine_decisions_per_s, t.aec_steps_per_s) for t in report.tribune]
+@contextmanager
+def engine(name: str) -> Iterator[None]:
+    """New games (``Game.new``, environments' resets) run on ``name`` (``"python"`` or ``"native"``) inside."""
+    old = os.environ.get(native.ENGINE_ENV)
+    os.environ[native.ENGINE_ENV] = name
     try:
-        other = other_build_rates(players, seconds, seed)
-    except (subprocess.CalledProcessError, ValueError, TypeError) as err:
-        report.builds_note = f"the other build could not be measured: {err}"
+        yield
+    finally:
+        if old is None:
+            os.environ.pop(native.ENGINE_ENV, None)
+        else:
+            os.environ[native.ENGINE_ENV] = old
+
+
+def encode_timing(players: int, seed: int, samples: int = 1000) -> float:
+    """Mean microseconds of the observation and action mask of the seat to act (``ObservationEncoder.encode_game``
+    and ``ActionCodec.mask_game``: the Python encoder on a Python game, the native one on a native game)."""
+    games = _mid_game_states(players, seed, samples)
+    table = Table(players=players)
+    encoder, codec = table.encoder, table.codec
+    out = np.zeros(encoder.size, dtype=np.float32)
+    start = time.perf_counter()
+    for game in games:
+        seat = game.current_seat
+        encoder.encode_game(game, seat, out)
+        codec.mask_game(game, seat)
+    return (time.perf_counter() - start) / len(games) * 1e6
+
+
+def _core() -> Any:
+    """The native core's module (``tribune_env._core``; ImportError where it is not built)."""
+    return importlib.import_module("tribune_env._core")
+
+
+def core_rate(players: int, seconds: float, seed: int) -> float:
+    """Decisions/s of random games played inside the native core (``_core.random_games``), base game."""
+    from tribune_env.engine.config import GameConfig
+
+    rules = native.rules_for(GameConfig(players=players))
+    decisions, games = 0, 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        decisions += _core().random_games(rules, 4, seed + games)
+        games += 4
+    return decisions / (time.perf_counter() - start)
+
+
+def batch_api_rate(players: int, seconds: float, seed: int, num_envs: int = BATCH_API) -> float:
+    """Decisions/s (over all games) of ``_core.Batch.step_random``: ``num_envs`` games, one random legal decision
+    each per step, observations, masks, rewards and done flags written into the batch's numpy arrays."""
+    core = _core()
+    table = Table(players=players)
+    encoder = core.ObservationEncoder(table.encoder.components, table.encoder.round_limit, table.encoder.space.value)
+    batch = core.Batch(native.rules_for(table.config), table.codec.native_codec(), encoder, num_envs)
+    batch.reset(np.arange(seed, seed + num_envs, dtype=np.uint64))
+    steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        batch.step_random(16)
+        steps += 16
+    return steps * num_envs / (time.perf_counter() - start)
+
+
+def engine_figures(name: str, players: int, seconds: float, seed: int) -> EngineFigures:
+    """Every figure of one engine at ``players`` (the native-only ones when ``name`` is ``"native"``)."""
+    with engine(name):
+        figures = EngineFigures(
+            name,
+            players,
+            engine_rate(players, seconds, seed),
+            engine_rate(players, seconds, seed, expansion=True),
+            encode_timing(players, seed),
+            aec_rate(lambda: tribune_aec(players=players), seconds, seed)[0],
+            batched_rate(players, seconds, seed),
+        )
+        if name == "native":
+            figures.core_decisions_per_s = core_rate(players, seconds, seed)
+            figures.batch_decisions_per_s = batch_api_rate(players, seconds, seed)
+    return figures
+
+
+def compare_engines(report: BenchReport, players: int, seconds: float, seed: int, note: Callable[[str], None]) -> None:
+    """Fill ``report.engines`` with the Python engine and the native core at ``players``, or say why not."""
+    if not native.built():
+        report.engines_note = f"Python engine only: the native core is not built ({native.BUILD_ERROR or 'no module'})"
         return
-    report.builds = sorted([*mine, *other], key=lambda f: (f.players, f.build))
+    for name in ENGINES:
+        note(f"the {name} engine, {players} players")
+        report.engines.append(engine_figures(name, players, seconds, seed))
+
+
+OPENSPIEL_GAMES = ("tic_tac_toe", "connect_four")
+"""OpenSpiel's C++ games timed under random play where ``pyspiel`` is installed (the ``openspiel`` extra)."""
+
+
+def openspiel_rate(name: str, seconds: float, seed: int) -> float:
+    """Decisions/s of uniformly random play of the OpenSpiel game ``name`` through ``pyspiel``."""
+    import pyspiel
+
+    game = pyspiel.load_game(name)
+    rng = random.Random(seed)
+    decisions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
+                continue
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.random() * len(legal))])
+            decisions += 1
+    return decisions / (time.perf_counter() - start)
+
+
+def openspiel_rates(seconds: float, seed: int) -> list[OpenSpielFigures]:
+    """:func:`openspiel_rate` of each of :data:`OPENSPIEL_GAMES`, or one row saying why none was measured."""
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError as err:
+        return [OpenSpielFigures("open_spiel", None, f"unavailable: {missing_extra('open_spiel', 'openspiel', err)}")]
+    return [OpenSpielFigures(name, openspiel_rate(name, seconds, seed)) for name in OPENSPIEL_GAMES]

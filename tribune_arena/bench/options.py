@@ -10,6 +10,8 @@ PEERS = ("tictactoe_v3", "connect_four_v3", "texas_holdem_v4")
 PLAYER_COUNTS = (2, 3, 4, 5)
 BATCH = 16
 """Games in the batched-environment figure."""
+BATCH_API = 64
+"""Games in the native batched API's figure (``_core.Batch``)."""
 
 
 def check_options(seconds: float, seed: int, players: tuple[int, ...], peers: tuple[str, ...]) -> None:
