@@ -81,7 +81,7 @@ def _fixed_layer(svg: str) -> Any:
     if image is None:
         if len(_FIXED) >= _KEEP_FIXED:
             _FIXED.pop(next(iter(_FIXED)))
-        image = _FIXED[svg] = _image(svg, FRAME_SHAPE, "#ffffff")
+        image = _FIXED[svg] = _image(svg, FRAME_SHAPE, "#ffffff").convert("RGB")  # opaque: white background
     return image
 
 
@@ -132,10 +132,11 @@ def layers_to_rgb(fixed: str, pieces: list[tuple[str, Box]]) -> np.ndarray:
     missing = list({piece: box for piece, box in pieces if piece not in _SPRITES}.items())
     if missing:
         _rasterise_sprites(missing, scale)
+    paste = frame.paste
     for piece, _ in pieces:
         left, top, sprite = _SPRITES[piece]
-        frame.alpha_composite(sprite, (left, top))
-    return np.asarray(frame.convert("RGB"))
+        paste(sprite, (left, top), sprite)  # "over" by the sprite's alpha: on an opaque frame, alpha compositing
+    return np.asarray(frame)
 
 
 def board_rgb(game: Game | GameState) -> np.ndarray:
