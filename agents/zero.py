@@ -53,11 +53,14 @@ a millisecond per move, the fast level for training opponents and the browser.
 
 from __future__ import annotations
 
+import importlib
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -68,6 +71,7 @@ from agents.ppo import (
     SHIPPED_BRUTII,
     SHIPPED_EXPANSION,
     CheckpointError,
+    Layer,
     NumpyPolicy,
     PPOAgent,
     check_fits,
@@ -76,19 +80,23 @@ from agents.ppo import (
 )
 from agents.specs import Factory, no_more, register_agent, take_choice, take_float, take_int
 from tribune_env.codec import ActionCodec, ObservationEncoder, Space, codec_for, encoder_for
+from tribune_env.engine import native
 from tribune_env.engine.actions import Action
 from tribune_env.engine.config import GameConfig, RuleSet
 from tribune_env.engine.game import Game
 from tribune_env.engine.view import PlayerView
 from tribune_env.envs.rewards import win_loss
+from tribune_env.threads import limited_threads
 
 __all__ = [
     "MODELS",
     "Network",
     "SearchResult",
+    "Transposed",
     "ZeroAgent",
     "ZeroSearch",
     "ZeroSettings",
+    "first_layer",
     "leaf_values",
     "play_out",
     "shipped_network",
@@ -113,6 +121,12 @@ PPO_MODELS: dict[RuleSet, Path] = {
 
 C_VISIT = 50.0  # sigma(q) = (C_VISIT + max visits) * C_SCALE * q, q min-max normalised (Danihelka et al., 2022)
 C_SCALE = 0.1
+
+
+@cache
+def _core_module() -> Any:
+    """The native core's module (``tribune_env._core``), or None when it is not built."""
+    return importlib.import_module("tribune_env._core") if native.built() else None
 
 
 def shipped_network(rules: RuleSet) -> Path:
@@ -143,6 +157,48 @@ class Network:
         self.encoder: ObservationEncoder = encoder_for(config.components, config.round_limit, self.space)
         self.codec: ActionCodec = codec_for(config.components, self.space)
         self.players = config.players
+        self._native_encoder: object | None = None
+        self.actor = Transposed.of(policy.layers, policy.action, policy.activation)
+        self.critic = (
+            None
+            if policy.value_head is None
+            else Transposed.of(policy.value_layers, policy.value_head, policy.activation)
+        )
+
+    def native_encoder(self) -> object:
+        """The native core's observation encoder of the same layout (identical rows, tests/native)."""
+        if self._native_encoder is None:
+            module = _core_module()
+            assert module is not None
+            encoder = self.encoder
+            self._native_encoder = module.ObservationEncoder(encoder.components, encoder.round_limit, self.space.value)
+        return self._native_encoder
+
+    def _first(self, games: Sequence[Game], seats: Sequence[int] | None, weight_t: Array) -> Array:
+        """The first layer's weighted sums (no bias) of the observations of ``seats[i]`` (the seat to act when
+        ``seats`` is None) in ``games[i]``: over the nonzero entries only (:func:`first_layer`), written by the native
+        core in one call when every game is native (the same sums, bit for bit)."""
+        cores = _native_cores(games)
+        if cores:
+            out = np.empty((len(games), weight_t.shape[1]), dtype=np.float32)
+            chosen = None if seats is None else list(seats)
+            _core_module().playout_first_layer(self.native_encoder(), cores, chosen, weight_t, out)
+            return out
+        if seats is None:
+            seats = [g.current_seat for g in games]
+        return first_layer(self.observations(games, seats), weight_t)
+
+    def playout_logits(self, games: Sequence[Game]) -> Array:
+        """The policy's logits at the observation of the seat to act in every game (:class:`Transposed`: the first
+        layer over the observation's nonzero entries; the same figures on both engines, bit for bit)."""
+        return self.actor.rest(self._first(games, None, self.actor.weights[0]))
+
+    def playout_values(self, games: Sequence[Game], seats: Sequence[int]) -> Array:
+        """The value network at the observation of ``seats[i]`` in ``games[i]`` (as :meth:`playout_logits`)."""
+        critic = self.critic
+        if critic is None:
+            raise ValueError(f"{self.policy.source}: this policy has no critic")
+        return critic.rest(self._first(games, seats, critic.weights[0]))[:, 0]
 
     def observations(self, games: Sequence[Game], seats: Sequence[int]) -> Array:
         """The observation of ``seats[i]`` in ``games[i]``, stacked (a native game's written in place by the native
@@ -199,10 +255,63 @@ def _advance_forced(game: Game) -> None:
         game.apply(legal[0])
 
 
+def first_layer(obs: Array, weight_t: Array) -> Array:
+    """``obs @ weight_t`` summed over each row's nonzero entries only, in increasing order (float32 products and
+    sums, the first product then the next ones added, zeros for an all-zero row): an observation is mostly zeros.
+    The native core's ``playout_first_layer`` makes the same sums bit for bit, so both engines play the same moves."""
+    out = np.zeros((obs.shape[0], weight_t.shape[1]), dtype=np.float32)
+    for r in range(obs.shape[0]):
+        row = obs[r]
+        nonzero = np.flatnonzero(row)
+        if nonzero.size:  # a reduction over the rows of a C-ordered array: adds them one after the other
+            np.add.reduce(row[nonzero, None] * weight_t[nonzero], axis=0, out=out[r])
+    return out
+
+
+@dataclass(frozen=True)
+class Transposed:
+    """One of a :class:`NumpyPolicy`'s networks (actor or critic) for the playouts: every weight matrix transposed
+    (input-major, C-ordered: the first one's rows are gathered by the observation's nonzero entries, the others are
+    multiplied faster so). The playouts' figures may differ from :meth:`NumpyPolicy.logits` in the last bits (other
+    summation orders); they are the same on both engines."""
+
+    weights: list[Array]
+    biases: list[Array]
+    activation: Callable[[Array], Array]
+
+    @classmethod
+    def of(cls, layers: Sequence[Layer], head: Layer, activation: Callable[[Array], Array]) -> Transposed:
+        chain = [*layers, head]
+        return cls([np.ascontiguousarray(w.T) for w, _ in chain], [b for _, b in chain], activation)
+
+    def rest(self, first: Array) -> Array:
+        """The outputs from the first layer's weighted sums (:func:`first_layer`): its bias, then activation and the
+        next layer in turn up to the head (no activation after it), one BLAS thread (:func:`limited_threads`)."""
+        x: Array = first + self.biases[0]
+        with limited_threads():
+            for weight, bias in zip(self.weights[1:], self.biases[1:], strict=True):
+                x = self.activation(x) @ weight + bias
+        return x
+
+
+def _native_cores(games: Sequence[Game]) -> list[object] | None:
+    """The native cores of ``games`` when every one is native (and the core is built), else None."""
+    if _core_module() is None:
+        return None
+    cores = [g.native_core for g in games]
+    if any(c is None for c in cores):
+        return None
+    return cores
+
+
 def play_out(net: Network, games: Sequence[Game], depth: int) -> int:
     """Play every game ``depth`` decisions forward (or to its end) by the network's most probable legal action in
-    every seat; all games advance together, one batched policy call per step. Games are changed in place. Returns
-    the number of decisions the network made (forced ones not counted)."""
+    every seat (logits by :meth:`Network.playout_logits`); all games advance together, one batched policy call per
+    step (native games: their observations, first layer and steps in one native call each). Games are changed in
+    place. Returns the number of decisions the network made (forced ones not counted)."""
+    cores = _native_cores(games)
+    if cores:
+        return _play_out_native(net, games, cores, depth)
     for game in games:
         _advance_forced(game)
     active = [g for g in games if not g.is_over]
@@ -211,8 +320,7 @@ def play_out(net: Network, games: Sequence[Game], depth: int) -> int:
         if not active:
             break
         made += len(active)
-        seats = [g.current_seat for g in active]
-        logits = net.policy.logits(net.observations(active, seats))
+        logits = net.playout_logits(active)
         for row, game in zip(logits, active, strict=True):
             net.best(game, row)
             _advance_forced(game)
@@ -220,9 +328,35 @@ def play_out(net: Network, games: Sequence[Game], depth: int) -> int:
     return made
 
 
+def _play_out_native(net: Network, games: Sequence[Game], cores: list[object], depth: int) -> int:
+    """:func:`play_out` of native games, stepped by the native core (the same choices, tests/native)."""
+    module = _core_module()
+    codec = net.codec.native_codec()
+    encoder = net.native_encoder()
+    actor = net.actor
+    weight_t = actor.weights[0]
+    first = np.empty((len(cores), weight_t.shape[1]), dtype=np.float32)
+    over = module.playout_forced(cores)
+    active = [c for c, done in zip(cores, over, strict=True) if not done]
+    made = 0
+    try:
+        for _ in range(depth):
+            if not active:
+                break
+            made += len(active)
+            rows = first[: len(active)]
+            module.playout_first_layer(encoder, active, None, weight_t, rows)
+            over = module.playout_step(codec, active, np.ascontiguousarray(actor.rest(rows), np.float32))
+            active = [c for c, done in zip(active, over, strict=True) if not done]
+    finally:
+        for game in games:
+            game.apply_native_done()
+    return made
+
+
 def leaf_values(net: Network, games: Sequence[Game]) -> Array:
     """A value per seat for every game, shape ``(len(games), players)``: ``win_loss`` for finished games, the value
-    network from each seat's own observation otherwise."""
+    network from each seat's own observation otherwise (:meth:`Network.playout_values`)."""
     n = net.players
     out = np.zeros((len(games), n), dtype=np.float32)
     open_rows = [i for i, g in enumerate(games) if not g.is_over]
@@ -232,7 +366,7 @@ def leaf_values(net: Network, games: Sequence[Game]) -> Array:
     if open_rows:
         batch = [games[i] for i in open_rows for _ in range(n)]
         seats = [s for _ in open_rows for s in range(n)]
-        values = net.policy.value(net.observations(batch, seats)).reshape(len(open_rows), n)
+        values = net.playout_values(batch, seats).reshape(len(open_rows), n)
         out[open_rows] = values
     return out
 
