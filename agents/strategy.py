@@ -612,10 +612,6 @@ class Valuation:
     def hand_cards(self) -> list[int]:
         return [c for c, n in enumerate(self.hand) for _ in range(n)]
 
-    def cheapest_cards(self, cards: Sequence[int], k: int) -> list[int]:
-        """The ``k`` cards of ``cards`` that are worth least to keep."""
-        return sorted(cards, key=self.card)[:k]
-
 
 def beats(tables: Tables, cards: Sequence[int], other: Sequence[int]) -> bool:
     value = tables.card_value

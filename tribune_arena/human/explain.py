@@ -564,11 +564,6 @@ def explain_choice(game: Game, seat: int, action: Action) -> ChoiceText:
     return ChoiceText(choice_words(game, seat, action), choice_detail(game, seat, action))
 
 
-def explain_choices(game: Game, seat: int) -> list[ChoiceText]:
-    """Every legal choice of the pending decision (``seat`` decides), in the order of ``game.legal_actions()``."""
-    return [explain_choice(game, seat, a) for a in game.legal_actions()]
-
-
 def auction_line(game: Game, seat: int) -> str:
     """What a bid decision auctions, in one line ('' when the pending decision is no bid)."""
     pending = game.pending

@@ -84,11 +84,6 @@ def track_fulfilment(state: GameState) -> None:
         refresh(state, seat)
 
 
-def base_score(state: GameState, seat: int) -> int:
-    """Points of the scoring table, without the "first" bonus."""
-    return _points(state.players[seat], scoring_table(state))
-
-
 def scoring_table(state: GameState) -> ScoringSpec | ExpansionScoring:
     """The game's scoring table: the expansion prints its own (R41, E74)."""
     spec = state.config.components.expansion
