@@ -14,11 +14,12 @@ import random
 from pathlib import Path
 
 import pytest
-from lockstep import Divergence, compare, run_game, run_many
+from lockstep import Divergence, compare, run_from, run_game, run_many
 
 from tribune_env.engine import native
 from tribune_env.engine.config import GameConfig
-from tribune_env.engine.flow import advance
+from tribune_env.engine.flow import advance, apply_action, legal_actions
+from tribune_env.engine.serialize import state_from_json, state_to_json
 from tribune_env.engine.setup import new_state
 
 pytestmark = pytest.mark.skipif(not native.built(), reason=f"the native core is not built: {native.BUILD_ERROR}")
@@ -89,6 +90,26 @@ def test_new_games_deal_as_the_python_engine() -> None:
             config = GameConfig.for_rules(rules, players=players)
             core = native.core_module.Core.new_unadvanced(native.rules_for(config), config, seed)
             compare(new_state(config, seed), core, f"{rules} {players} seed {seed}")
+
+
+@pytest.mark.parametrize(("rules", "players"), [("base", 4), ("expansion", 3), ("brutii", 6)])
+def test_saved_positions_play_on_identically(rules: str, players: int) -> None:
+    """Documents saved at random points of a game, read back (the Python reader checks them) and copied into the
+    core, play on exactly as the Python engine plays them."""
+    config = GameConfig.for_rules(rules, players=players)
+    rng = random.Random(players)
+    state = new_state(config, 21)
+    advance(state)
+    saved, decisions = 0, 0
+    while state.pending is not None and saved < 3:
+        if decisions in (40, 170, 400):
+            doc = state_to_json(state)
+            run_from(state_from_json(doc), native.core_of(state_from_json(doc)), saved, f"saved {saved}", steps=30)
+            saved += 1
+        legal = legal_actions(state)
+        apply_action(state, legal[rng.randrange(len(legal))])
+        decisions += 1
+    assert saved == 3
 
 
 def _records(path: Path, monkeypatch: pytest.MonkeyPatch, engine: str) -> list[tuple[object, ...]]:

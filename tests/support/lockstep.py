@@ -45,7 +45,7 @@ def _first_difference(a: Any, b: Any, path: str) -> str | None:
             if found:
                 return found
         return None
-    if a != b or type(a) is not type(b) and not (isinstance(a, int) and isinstance(b, int)):
+    if a != b or (type(a) is not type(b) and not (isinstance(a, int) and isinstance(b, int))):
         return f"{path}: python {a!r:.300} != native {b!r:.300}"
     return None
 
@@ -107,3 +107,27 @@ def run_many(
         totals.decisions += run_game(config, first_seed + g, 10_000 + first_seed + g, events, every, legal_every)
         totals.games += 1
     return totals
+
+
+def run_from(state: GameState, core: Any, choice_seed: int, where: str, steps: int = 10**9, every: int = 10) -> int:
+    """Continue a game from ``state`` (Python) and ``core`` (native) in lockstep for ``steps`` decisions or to its
+    end; returns the decisions played."""
+    rng = random.Random(choice_seed)
+    decisions = 0
+    while decisions < steps:
+        if decisions % every == 0 or state.pending is None:
+            compare(state, core, f"{where} decision {decisions}")
+        if state.pending is None:
+            break
+        legal = legal_actions(state)
+        mine = [native.action_tuple(a) for a in legal]
+        theirs = [tuple(a) for a in core.legal()]
+        if mine != theirs:
+            raise Divergence(f"{where} decision {decisions}: legal choices differ: python {mine} native {theirs}")
+        k = rng.randrange(len(legal))
+        apply_action(state, legal[k])
+        if not core.apply(*theirs[k]):
+            raise Divergence(f"{where} decision {decisions}: the native core refused {theirs[k]}")
+        decisions += 1
+    compare(state, core, f"{where} decision {decisions}")
+    return decisions
