@@ -126,6 +126,12 @@ def _bench_arguments(parser: argparse.ArgumentParser) -> None:
         help="PettingZoo classic games to compare with; --peers alone: none",
     )
     parser.add_argument("--seed", type=seed_int, default=0, metavar="SEED", help="seed of the games and of random play")
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="time figures by wall time, or by this process's CPU time (steadier on a busy machine)",
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
 
 
@@ -339,7 +345,7 @@ def _threads_table(report: BenchReport) -> Table:
 def _engines_table(report: BenchReport) -> list[RenderableType]:
     """The Python engine and the native core side by side (same run), with OpenSpiel's games where measured; else one
     line naming the engine of this run and why there is no comparison."""
-    running = f"Engine of the figures above: {report.engine or 'python'} (TRIBUNE_ENGINE)"
+    running = f"Engine of the figures above: {report.engine or 'python'} (TRIBUNE_ENGINE); {report.clock} time"
     if not report.engines:
         why = report.engines_note or "the engines were not compared"
         return [Text(f"{running}; engines not compared: {why}.")]
@@ -415,6 +421,7 @@ def _bench(args: argparse.Namespace) -> int:
         tuple(args.players),
         tuple(args.peers),
         progress=lambda msg: console.print(f"[{next(done)}/{total}] measuring {msg}", style="dim"),
+        clock_name=args.clock,
     )
     if args.json:
         print(json.dumps(report.to_dict(), indent=2))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import time
 
 import pytest
 
@@ -16,7 +17,7 @@ from tribune_env.engine import native
 
 @pytest.mark.slow
 def test_bench_command_reports_every_figure(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "--seconds", "0.05", "--players", "2", "--peers", "--json"]) == 0
+    assert main(["bench", "--seconds", "0.05", "--players", "2", "--peers", "--clock", "cpu", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert set(doc) >= set(BenchReport.__dataclass_fields__)
     (row,) = doc["tribune"]
@@ -25,7 +26,7 @@ def test_bench_command_reports_every_figure(capsys: pytest.CaptureFixture[str]) 
     assert figures and all(value > 0 for value in figures.values()), figures
     assert row["expansion_ratio"] == pytest.approx(row["expansion_decisions_per_s"] / row["engine_decisions_per_s"])
     assert row["frame_ms"] <= row["frame_p90_ms"]
-    assert doc["engine"] == native.engine_name()
+    assert doc["engine"] == native.engine_name() and doc["clock"] == "cpu"
     if native.built():  # both engines at the one player count measured, every figure of each > 0
         assert [(e["engine"], e["players"]) for e in doc["engines"]] == [("python", 2), ("native", 2)]
         python, ours = doc["engines"]
@@ -66,3 +67,21 @@ def test_a_missing_peer_prints_the_exact_install_command() -> None:
     text = " ".join(console.export_text().split())
     assert "needs the 'bench' extra (No module named 'pygame'): pip install -e '.[bench]' in the repository" in text
     assert "tribune-rl" not in text
+
+
+def test_the_clock_is_chosen_and_restored(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--clock cpu`` times with the process's CPU time for the run only; an unknown clock is refused first."""
+    from tribune_arena.bench import environments
+
+    with pytest.raises(ValueError, match="clock: expected one of wall, cpu"):
+        environments.bench(0.01, clock_name="sundial")
+    seen: list[float] = []
+
+    def fake(*args: object, **kwargs: object) -> BenchReport:
+        seen.append(environments.clock())
+        assert environments._clock[0] is time.process_time
+        return BenchReport(0.01, 0, "", "", clock="cpu")
+
+    monkeypatch.setattr(environments, "_bench", fake)
+    assert environments.bench(0.01, clock_name="cpu").clock == "cpu"
+    assert seen and environments._clock[0] is time.perf_counter

@@ -63,6 +63,16 @@ from tribune_env.envs.table import Table
 from tribune_env.extras import missing_extra
 from tribune_env.threads import limited_threads, thread_limit, threads_in_use
 
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.process_time}
+"""The clocks a bench can time with: wall time, or this process's CPU time (all its threads)."""
+_clock: list[Callable[[], float]] = [time.perf_counter]
+
+
+def clock() -> float:
+    """The bench's clock now (:data:`CLOCKS`; :func:`bench` chooses it)."""
+    return _clock[0]()
+
+
 ENGINES = ("python", "native")
 """The engines compared (``TRIBUNE_ENGINE``): the Python engine (the specification) and the native core."""
 
@@ -141,6 +151,7 @@ class BenchReport:
     machine: str
     tribune: list[TribuneFigures] = field(default_factory=list)
     peers: list[PeerFigures] = field(default_factory=list)
+    clock: str = "wall"  # what timed the figures: "wall" (time.perf_counter) or "cpu" (time.process_time)
     engine: str = ""  # the engine the figures above ran on ("native" or "python"; TRIBUNE_ENGINE)
     engines: list[EngineFigures] = field(default_factory=list)  # both engines side by side, where the core is built
     engines_note: str = ""  # why only one engine was measured
@@ -195,7 +206,7 @@ def engine_rate(players: int, seconds: float, seed: int, expansion: bool = False
     rng = random.Random(seed)
     decisions = 0
     game_seed = seed
-    start = time.perf_counter()
+    start = clock()
     deadline = start + seconds
     while True:
         game = Game.new(players=players, seed=game_seed, expansion=expansion)
@@ -204,8 +215,8 @@ def engine_rate(players: int, seconds: float, seed: int, expansion: bool = False
             legal = game.legal_actions()
             game.apply(legal[int(rng.random() * len(legal))])
             decisions += 1
-        if time.perf_counter() >= deadline:
-            return decisions / (time.perf_counter() - start)
+        if clock() >= deadline:
+            return decisions / (clock() - start)
 
 
 def aec_rate(make_env: Callable[[], Any], seconds: float, seed: int) -> tuple[float, float]:
@@ -213,10 +224,10 @@ def aec_rate(make_env: Callable[[], Any], seconds: float, seed: int) -> tuple[fl
     env = make_env()
     rng = random.Random(seed)
     steps = games = 0
-    start = time.perf_counter()
+    start = clock()
     deadline = start + seconds
     episode = 0
-    while time.perf_counter() < deadline:
+    while clock() < deadline:
         env.reset(seed=seed + episode)
         episode += 1
         for _agent in env.agent_iter():
@@ -229,7 +240,7 @@ def aec_rate(make_env: Callable[[], Any], seconds: float, seed: int) -> tuple[fl
             steps += 1
         games += 1
     env.close()
-    elapsed = time.perf_counter() - start
+    elapsed = clock() - start
     return steps / elapsed, games / elapsed
 
 
@@ -239,9 +250,9 @@ def single_rate(players: int, seconds: float, seed: int) -> float:
     rng = random.Random(seed)
     steps = 0
     episode = 0
-    start = time.perf_counter()
+    start = clock()
     deadline = start + seconds
-    while time.perf_counter() < deadline:
+    while clock() < deadline:
         env.reset(seed=seed + episode)
         episode += 1
         done = False
@@ -250,7 +261,7 @@ def single_rate(players: int, seconds: float, seed: int) -> float:
             _obs, _reward, terminated, truncated, _info = env.step(int(legal[int(rng.random() * len(legal))]))
             done = terminated or truncated
             steps += 1
-    return steps / (time.perf_counter() - start)
+    return steps / (clock() - start)
 
 
 def view_play_rate(players: int, seconds: float, seed: int) -> float:
@@ -259,7 +270,7 @@ def view_play_rate(players: int, seconds: float, seed: int) -> float:
     rng = random.Random(seed)
     games = 0
     game_seed = seed
-    start = time.perf_counter()
+    start = clock()
     deadline = start + seconds
     while True:
         game = Game.new(players=players, seed=game_seed)
@@ -269,8 +280,8 @@ def view_play_rate(players: int, seconds: float, seed: int) -> float:
             legal = game.legal_actions()
             game.apply(legal[int(rng.random() * len(legal))])
         games += 1
-        if time.perf_counter() >= deadline:
-            return games / (time.perf_counter() - start)
+        if clock() >= deadline:
+            return games / (clock() - start)
 
 
 def batched_rate(players: int, seconds: float, seed: int, num_envs: int = BATCH) -> float:
@@ -281,15 +292,15 @@ def batched_rate(players: int, seconds: float, seed: int, num_envs: int = BATCH)
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
     steps = 0
-    start = time.perf_counter()
+    start = clock()
     deadline = start + seconds
-    while time.perf_counter() < deadline:
+    while clock() < deadline:
         masks = env.action_masks()
         choice = (rng.random(num_envs) * masks.sum(axis=1)).astype(np.int64)
         actions = np.asarray([np.flatnonzero(row)[k] for row, k in zip(masks, choice, strict=True)])
         env.step(actions)
         steps += num_envs
-    return steps / (time.perf_counter() - start)
+    return steps / (clock() - start)
 
 
 POLICY_HIDDEN = (256, 256)
@@ -333,9 +344,9 @@ def single_policy_rate(players: int, seconds: float, seed: int, limit: bool = Tr
 
 def _single_policy_loop(env: TribuneSingleEnv, policy: _MlpPolicy, seconds: float, seed: int) -> float:
     steps = episode = 0
-    start = time.perf_counter()
+    start = clock()
     deadline = start + seconds
-    while time.perf_counter() < deadline:
+    while clock() < deadline:
         obs, _ = env.reset(seed=seed + episode)
         episode += 1
         done = False
@@ -344,7 +355,7 @@ def _single_policy_loop(env: TribuneSingleEnv, policy: _MlpPolicy, seconds: floa
             obs, _reward, terminated, truncated, _info = env.step(int(action))
             done = terminated or truncated
             steps += 1
-    return steps / (time.perf_counter() - start)
+    return steps / (clock() - start)
 
 
 def batched_policy_rate(players: int, seconds: float, seed: int, num_envs: int = BATCH, limit: bool = True) -> float:
@@ -357,12 +368,12 @@ def batched_policy_rate(players: int, seconds: float, seed: int, num_envs: int =
     policy = _MlpPolicy(obs.shape[1], env.action_masks().shape[1], seed)
     steps = 0
     with _threads(limit):
-        start = time.perf_counter()
+        start = clock()
         deadline = start + seconds
-        while time.perf_counter() < deadline:
+        while clock() < deadline:
             obs, *_ = env.step(policy(obs, env.action_masks()))
             steps += num_envs
-        return steps / (time.perf_counter() - start)
+        return steps / (clock() - start)
 
 
 def _mid_game_states(players: int, seed: int, count: int) -> list[Game]:
@@ -386,20 +397,20 @@ def micro_timings(players: int, seed: int, samples: int = 2000) -> tuple[float, 
     """Mean microseconds of (observation encoding, ``clone()``, action mask) over mid-game states."""
     games = _mid_game_states(players, seed, samples)
     encoder = encoder_for(games[0].config.components, games[0].config.round_limit)
-    start = time.perf_counter()
+    start = clock()
     for game in games:
         encoder.encode(game.state, game.current_seat)
-    encode = time.perf_counter() - start
-    start = time.perf_counter()
+    encode = clock() - start
+    start = clock()
     for game in games:
         game.clone()
-    clone = time.perf_counter() - start
+    clone = clock() - start
     table = Table(players=players)
-    start = time.perf_counter()
+    start = clock()
     for game in games:
         table.game = game
         table.mask(game.current_seat)
-    mask = time.perf_counter() - start
+    mask = clock() - start
     return encode / len(games) * 1e6, clone / len(games) * 1e6, mask / len(games) * 1e6
 
 
@@ -425,9 +436,9 @@ def frame_timings(players: int, seed: int, frames: int = FRAMES) -> tuple[float,
         if game.is_over:
             game = Game.new(players=players, seed=seed + len(times))
         game.apply(rng.choice(game.legal_actions()))
-        start = time.perf_counter()
+        start = clock()
         board_rgb(game)
-        times.append(time.perf_counter() - start)
+        times.append(clock() - start)
     times.sort()
     return times[len(times) // 2] * 1e3, times[int(len(times) * 0.9)] * 1e3
 
@@ -448,6 +459,7 @@ def bench(
     peers: tuple[str, ...] = PEERS,
     progress: Callable[[str], None] | None = None,
     engines: bool = True,
+    clock_name: str = "wall",
 ) -> BenchReport:
     """Run every measurement; ``seconds`` is the time given to each throughput figure.
 
@@ -459,8 +471,26 @@ def bench(
             in ``0..2**63-1``, or a player count or peer is unknown; checked before anything is measured.
     """
     check_options(seconds, seed, players, peers)
+    if clock_name not in CLOCKS:
+        raise ValueError(f"clock: expected one of {', '.join(CLOCKS)}, got {clock_name!r}")
+    _clock[0] = CLOCKS[clock_name]
+    try:
+        return _bench(seconds, seed, players, peers, progress, engines, clock_name)
+    finally:
+        _clock[0] = time.perf_counter
+
+
+def _bench(
+    seconds: float,
+    seed: int,
+    players: tuple[int, ...],
+    peers: tuple[str, ...],
+    progress: Callable[[str], None] | None,
+    engines: bool,
+    clock_name: str,
+) -> BenchReport:
     report = BenchReport(seconds, seed, platform.python_version(), platform.processor() or platform.machine())
-    report.engine = native.engine_name()
+    report.engine, report.clock = native.engine_name(), clock_name
     report.threads_found, report.thread_limit = threads_in_use(), thread_limit()
     note = progress or (lambda _msg: None)
     for n in players:
@@ -528,12 +558,12 @@ def encode_timing(players: int, seed: int, samples: int = 1000) -> float:
     table = Table(players=players)
     encoder, codec = table.encoder, table.codec
     out = np.zeros(encoder.size, dtype=np.float32)
-    start = time.perf_counter()
+    start = clock()
     for game in games:
         seat = game.current_seat
         encoder.encode_game(game, seat, out)
         codec.mask_game(game, seat)
-    return (time.perf_counter() - start) / len(games) * 1e6
+    return (clock() - start) / len(games) * 1e6
 
 
 def _core() -> Any:
@@ -547,11 +577,11 @@ def core_rate(players: int, seconds: float, seed: int) -> float:
 
     rules = native.rules_for(GameConfig(players=players))
     decisions, games = 0, 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = clock()
+    while clock() - start < seconds:
         decisions += _core().random_games(rules, 4, seed + games)
         games += 4
-    return decisions / (time.perf_counter() - start)
+    return decisions / (clock() - start)
 
 
 def batch_api_rate(players: int, seconds: float, seed: int, num_envs: int = BATCH_API) -> float:
@@ -563,11 +593,11 @@ def batch_api_rate(players: int, seconds: float, seed: int, num_envs: int = BATC
     batch = core.Batch(native.rules_for(table.config), table.codec.native_codec(), encoder, num_envs)
     batch.reset(np.arange(seed, seed + num_envs, dtype=np.uint64))
     steps = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = clock()
+    while clock() - start < seconds:
         batch.step_random(16)
         steps += 16
-    return steps * num_envs / (time.perf_counter() - start)
+    return steps * num_envs / (clock() - start)
 
 
 def engine_figures(name: str, players: int, seconds: float, seed: int) -> EngineFigures:
@@ -609,8 +639,8 @@ def openspiel_rate(name: str, seconds: float, seed: int) -> float:
     game = pyspiel.load_game(name)
     rng = random.Random(seed)
     decisions = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = clock()
+    while clock() - start < seconds:
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
@@ -620,7 +650,7 @@ def openspiel_rate(name: str, seconds: float, seed: int) -> float:
             legal = state.legal_actions()
             state.apply_action(legal[int(rng.random() * len(legal))])
             decisions += 1
-    return decisions / (time.perf_counter() - start)
+    return decisions / (clock() - start)
 
 
 def openspiel_rates(seconds: float, seed: int) -> list[OpenSpielFigures]:
