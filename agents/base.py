@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from tribune_env.engine.actions import Action
 from tribune_env.engine.config import GameConfig, RuleSet
@@ -26,6 +26,16 @@ from tribune_env.engine.view import PlayerView
 from tribune_env.envs.infoset import InfoSet
 
 __all__ = ["Agent", "AgentError", "InfoSet"]
+
+
+_PLAYING: list[Callable[[RuleSet], list[str]]] = [lambda rules: []]
+"""Who lists the registered agents that play a rule set: :func:`agents.specs.agents_playing`, which the registry
+sets with :func:`set_lister` (the registry builds agents, so it imports this module and not the other way round)."""
+
+
+def set_lister(lister: Callable[[RuleSet], list[str]]) -> None:
+    """Name the function that lists the registered agents playing a rule set (the registry calls this once)."""
+    _PLAYING[0] = lister
 
 
 class AgentError(ValueError):
@@ -78,9 +88,7 @@ class Agent(ABC):
         rules = config.rules
         if rules in self.rule_sets:
             return None
-        from agents.specs import agents_playing  # the registry builds agents: it imports this module
-
-        others = ", ".join(agents_playing(rules)) or "none is registered"
+        others = ", ".join(_PLAYING[0](rules)) or "none is registered"
         return f"agent {self.spec!r} does not play {_GAMES_OF[rules]}; agents that do: {others}"
 
     def reset(self, seat: int, config: GameConfig, seed: int) -> None:

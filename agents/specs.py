@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from agents.base import Agent, AgentError
+from agents.base import Agent, AgentError, set_lister
 from tribune_env.engine.config import GameConfig, RuleSet
 
 Factory = Callable[[dict[str, str], int | None], Agent]
@@ -152,6 +152,9 @@ def agents_playing(rules: RuleSet) -> list[str]:
         finally:
             agent.close()
     return playing
+
+
+set_lister(agents_playing)
 
 
 def agent_supports(spec: str | AgentSpec, config: GameConfig) -> str | None:

@@ -115,6 +115,12 @@ def test_the_heuristic_and_the_brutii_rules_import_no_private_name_of_each_other
     assert not [g for g in circles(edges) if "agents.heuristic" in g or "agents.brutii_rules" in g]
 
 
+def test_no_import_circle_among_the_agents() -> None:
+    """``agents.base`` names the registry's lister through :func:`agents.base.set_lister` instead of importing it."""
+    _, edges = scan()
+    assert not [g for g in circles(edges) if any(m.startswith("agents") for m in g)]
+
+
 def test_the_supervised_call_has_one_home() -> None:
     _, edges = scan()
     users = ("tribune_arena.tournament.play", "tribune_arena.tournament.workers", "tribune_arena.human.web.bots")
