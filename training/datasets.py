@@ -75,11 +75,11 @@ def play_episodes(specs: Sequence[str], config: GameConfig, seed: int, index: in
         seat = game.current_seat
         legal = game.legal_actions()
         action = agents[seat].act(game.view(seat), legal, InfoSet(game, seat))
-        index = codec.encode(action, seat, n)
-        if index >= 0:  # a bid above the space's cap is no action of the environment: left out
+        code = codec.encode(action, seat, n)
+        if code >= 0:  # a bid above the space's cap is no action of the environment: left out
             obs[seat].append(encoder.encode(game.state, seat))
             masks[seat].append(codec.mask(legal, seat, n).astype(np.int8))
-            actions[seat].append(index)
+            actions[seat].append(code)
         game.apply(action)
     result = win_loss(game)
     episodes = []
@@ -95,7 +95,6 @@ def play_episodes(specs: Sequence[str], config: GameConfig, seed: int, index: in
         mask_rows = [*masks[seat], np.zeros(codec.n, dtype=np.int8)]
         episodes.append(
             EpisodeBuffer(
-                id=index * n + seat,
                 seed=seed,
                 observations=np.stack([*obs[seat], encoder.encode(game.state, seat)]).astype(np.float32),
                 actions=np.asarray(actions[seat], dtype=np.int64),
