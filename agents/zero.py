@@ -454,7 +454,8 @@ class ZeroSearch:
         order = np.argsort(-scores, kind="stable")[: settings.candidates]
         result.candidates = [int(legal[i]) for i in order]
         gumbel = dict(zip(result.candidates, (scores[order] - logits[result.candidates]).tolist(), strict=True))
-        self._halve(info, rng_sample, result, gumbel)
+        with limited_threads():  # once for the whole search: the network calls inside find it held (cheaper)
+            self._halve(info, rng_sample, result, gumbel)
         return result
 
     def _budget(self) -> tuple[int, float]:
