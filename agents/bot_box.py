@@ -119,6 +119,20 @@ def _reap() -> bool:
         any_reaped = True
 
 
+def _user_tasks() -> int:
+    """Processes and threads of this user now: ``RLIMIT_NPROC`` counts them all, not only the bot's."""
+    uid = os.getuid()
+    count = 0
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if os.stat(f"/proc/{entry}").st_uid == uid:
+                    count += len(os.listdir(f"/proc/{entry}/task"))
+            except OSError:
+                continue
+    return count
+
+
 def _limits(memory_mb: int, cpu_seconds: int, processes: int, files: int, file_mb: int) -> None:
     """In the bot's process, before it runs (``preexec_fn``): its resource limits (0: that limit is not set)."""
     mib = 1 << 20
@@ -215,7 +229,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail("--sandbox bwrap: bubblewrap (bwrap) is not installed or cannot make namespaces here")
     if bwrap is not None:
         command = bwrap_command(bwrap, command, folder, scratch, folder, env)
-    limits = (args.memory_mb, args.cpu_seconds, args.processes, args.files, args.file_mb)
+    processes = _user_tasks() + args.processes if args.processes > 0 else 0  # the bot's share above the user's
+    limits = (args.memory_mb, args.cpu_seconds, processes, args.files, args.file_mb)
     stop = {"signal": 0}
 
     def on_signal(signum: int, _frame: object) -> None:
