@@ -625,7 +625,7 @@ void bind_batch(py::module_& m) {
 // with a single legal choice; returns the finished flags (uint8).
 // playout_forced(cores): the forced decisions of every game; returns the finished flags.
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__)  // ifunc: glibc
 #define TRIBUNE_NO_CONTRACT __attribute__((optimize("O3", "fp-contract=off"), target_clones("avx2", "default")))
 #elif defined(__GNUC__) && !defined(__clang__)
 #define TRIBUNE_NO_CONTRACT __attribute__((optimize("O3", "fp-contract=off")))
