@@ -12,7 +12,9 @@ import pytest
 from agents.zero import PPO_MODELS, ZeroSettings
 from training.zero.replay import Positions, ReplayBuffer
 from training.zero.selfplay import NETWORK, GameData, SelfPlayJob, job_seed, make_pool, play_game
+from tribune_env.engine import native
 from tribune_env.engine.config import GameConfig, RuleSet
+from tribune_env.engine.game import Game
 
 TINY = ZeroSettings(simulations=4, candidates=2, depth=4, explore=True)
 
@@ -83,6 +85,67 @@ def test_significant_targets_overrule_the_network_only_by_a_margin() -> None:
     assert _policy_target(result, "significant", 0.2).tolist() == [0, 1, 0, 0]  # type: ignore[union-attr]
     skipped = SearchResult(0, 1, logits, mask)
     assert _policy_target(skipped, "significant", 0.1) is None
+
+
+def test_clear_labels_are_overrules_by_the_margin() -> None:
+    """A clear label: the search's choice differs from the network's own and beats it by ``margin`` in mean value
+    (both searched); a skipped search, the network's own choice or an unsearched own choice is none."""
+    from agents.zero import SearchResult
+    from training.zero.selfplay import overrules
+
+    logits = np.array([0.0, 2.0, 1.0, -1.0], dtype=np.float32)  # the network's own choice: action 1
+    mask = np.array([True, True, True, False])
+    result = SearchResult(0, 2, logits, mask, candidates=[1, 2, 0], q=[0.10, 0.25, -0.2], visits=[8, 8, 4],
+                          searched=True)
+    assert overrules(result, 0.15) and not overrules(result, 0.16)
+    assert not overrules(dataclasses.replace(result, index=1), 0.0)  # the search agrees with the network
+    assert not overrules(dataclasses.replace(result, candidates=[2, 0, 3]), 0.0)  # own choice not searched
+    assert not overrules(SearchResult(0, 2, logits, mask), 0.0) and not overrules(None, 0.0)
+
+
+class _Handovers:
+    """Counts reads of ``game.state`` on native games (each hands its game over to the Python engine)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.count = 0
+        live = vars(Game)["state"].fget  # the property itself (mypy reads Game.state as its getter)
+
+        def state(game: Game) -> object:
+            if game.native_core is not None:
+                self.count += 1
+            return live(game)
+
+        monkeypatch.setattr(Game, "state", property(state))
+
+
+NATIVE_JOB = {"index": 3, "margin": 0.0, "opponents": (("heuristic", 0.25), ("random", 0.25))}
+
+
+@pytest.mark.skipif(not native.built(), reason="the native core is not built")
+def test_a_native_game_stays_native(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Self-play on the native core never reads ``game.state`` (which hands a game to the Python engine), in the
+    game or in its searches' deals; it finds clear labels."""
+    handovers = _Handovers(monkeypatch)
+    monkeypatch.setenv(native.ENGINE_ENV, "native")
+    data = play_game(job(**NATIVE_JOB))  # type: ignore[arg-type]
+    assert handovers.count == 0
+    assert 0 < data.clear < data.searched.sum()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not native.built(), reason="the native core is not built")
+def test_a_native_game_records_the_python_engines_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same job on both engines records the same positions, targets, values and clear labels, bit for bit."""
+    handovers = _Handovers(monkeypatch)
+    monkeypatch.setenv(native.ENGINE_ENV, "native")
+    fast = play_game(job(**NATIVE_JOB))  # type: ignore[arg-type]
+    assert handovers.count == 0
+    monkeypatch.setenv(native.ENGINE_ENV, "python")
+    spec = play_game(job(**NATIVE_JOB))  # type: ignore[arg-type]
+    for name in ("obs", "masks", "targets", "searched", "values"):
+        np.testing.assert_array_equal(getattr(fast, name), getattr(spec, name))
+    assert (fast.seating, fast.decisions, fast.simulations, fast.clear) == (
+        spec.seating, spec.decisions, spec.simulations, spec.clear)
 
 
 def test_search_moves_choose_whose_move_is_played() -> None:

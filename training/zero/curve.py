@@ -37,6 +37,7 @@ class CurveRow:
     ci_high: float = math.nan
     parity: float = math.nan
     elapsed: float = 0.0  # seconds of training so far (over every start of the run)
+    clear: int = 0  # clear labels so far: searches that overrule the network by the margin (0 in older curves)
 
 
 NAMES = [f.name for f in fields(CurveRow)]

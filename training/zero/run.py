@@ -73,6 +73,7 @@ class RunState:
     games: int = 0
     elapsed: float = 0.0
     iteration_seconds: float = 0.0  # how long the last iteration took (the max_minutes estimate)
+    clear: int = 0  # clear labels so far (:func:`training.zero.selfplay.overrules`; absent from older runs: 0)
 
     @classmethod
     def read(cls, path: Path) -> RunState:
@@ -81,7 +82,7 @@ class RunState:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
             return cls(**{k: data[k] for k in ("iteration", "positions", "searched", "games", "elapsed",
-                                               "iteration_seconds")})
+                                               "iteration_seconds")}, clear=data.get("clear", 0))
         except (ValueError, KeyError, TypeError) as exc:
             raise ZeroTrainError(f"{path}: not a run state ({exc}); the run cannot resume") from None
 
@@ -420,15 +421,18 @@ class ZeroTrainer:
         state.positions += len(positions)
         state.searched += int(positions.searched.sum())
         state.games += len(games)
+        clear = sum(g.clear for g in games)
+        state.clear += clear
         snapshot = self.export(learner, iteration)
         self.say(
             f"iteration {iteration}/{cfg.run.iterations}: {len(games)} games, {len(positions):,} positions "
-            f"({int(positions.searched.sum()):,} searched) in {selfplay_seconds:.1f} s "
-            f"({positions_rate(games):.1f} positions/s per worker); learner {stats.steps} steps "
+            f"({int(positions.searched.sum()):,} searched, {clear:,} clear) in {selfplay_seconds:.1f} s "
+            f"({positions_rate(games):.1f} positions/s per worker, {cpu_rate(games):.1f} per CPU second); "
+            f"learner {stats.steps} steps "
             f"on {len(buffer):,}: policy {stats.policy_loss:.3f}, value {stats.value_loss:.3f}"
         )
         row = CurveRow(iteration, state.positions, state.searched, state.games, stats.policy_loss, stats.value_loss,
-                       stats.loss, len(positions) / max(selfplay_seconds, 1e-9))
+                       stats.loss, len(positions) / max(selfplay_seconds, 1e-9), clear=state.clear)
         if self.due(iteration):
             row = self._with_eval(row, iteration, snapshot)
         self._commit(row, began, buffer.iterations())
@@ -479,4 +483,11 @@ def positions_rate(games: list[GameData]) -> float:
     return sum(len(g) for g in games) / seconds if seconds > 0 else math.nan
 
 
-__all__ = ["RunFolder", "RunState", "ZeroTrainError", "ZeroTrainer", "positions_rate", "train_zero"]
+def cpu_rate(games: list[GameData]) -> float:
+    """Recorded positions per second of the workers' CPU time over ``games`` (what a machine shared with other jobs
+    would give with its cores to itself)."""
+    seconds = sum(g.cpu_seconds for g in games)
+    return sum(len(g) for g in games) / seconds if seconds > 0 else math.nan
+
+
+__all__ = ["RunFolder", "RunState", "ZeroTrainError", "ZeroTrainer", "cpu_rate", "positions_rate", "train_zero"]

@@ -98,7 +98,9 @@ class GameData:
     outcome: list[float] = field(default_factory=list)
     decisions: int = 0  # every decision of the game, all seats
     simulations: int = 0  # playouts of its searches
+    clear: int = 0  # clear labels: searched positions where the search overrules the network (:func:`overrules`)
     seconds: float = 0.0
+    cpu_seconds: float = 0.0  # CPU time of the process that played it (the rate a loaded machine does not distort)
 
     def __len__(self) -> int:
         return len(self.values)
@@ -190,9 +192,24 @@ def _policy_target(result: SearchResult | None, kind: str, margin: float = 0.0) 
     return onehot
 
 
+def overrules(result: SearchResult | None, margin: float) -> bool:
+    """Whether a search found a **clear label**: its choice is not the network's own and its mean value beats the
+    network's own choice's by ``margin`` or more (both searched; what ``target: significant`` labels as an overrule).
+    The count of these per hour is what a trainer of a strong network is short of (docs/training/zero.md)."""
+    if result is None or not result.searched or result.index == result.favourite:
+        return False
+    q = dict(zip(result.candidates, result.q, strict=True))
+    own = result.favourite
+    return own in q and q[result.index] - q[own] >= margin
+
+
 def play_game(job: SelfPlayJob) -> GameData:
-    """Play ``job``'s game to its end and return its recorded positions (see the module docstring)."""
-    start = time.perf_counter()
+    """Play ``job``'s game to its end and return its recorded positions (see the module docstring).
+
+    On the native core the game stays native throughout (nothing here reads ``game.state``, which would hand it to
+    the Python engine): observations and masks are written by the native encoder and codec, the search plays out
+    natively (:mod:`agents.zero`), and an opponent's view reads a copy of the position."""
+    start, cpu_start = time.perf_counter(), time.process_time()
     rng = random.Random(job.seed)
     game = Game.new(job.game, seed=rng.randrange(2**62))
     seating = _seating(job, rng)
@@ -200,7 +217,8 @@ def play_game(job: SelfPlayJob) -> GameData:
     np_rng = np.random.default_rng(rng.randrange(2**62))
     net = next(a.search.net for a in agents if isinstance(a, ZeroAgent) and a.search is not None)
     recorder = _Recorder()
-    simulations = decisions = 0
+    simulations = decisions = clear = 0
+    encoder, codec = net.encoder, net.codec
     while not game.is_over:
         seat, legal = game.current_seat, game.legal_actions()
         decisions += 1
@@ -208,15 +226,15 @@ def play_game(job: SelfPlayJob) -> GameData:
         if not isinstance(agent, ZeroAgent) or len(legal) == 1:
             game.apply(agent.act(game.view(seat), legal, InfoSet(game, seat)) if len(legal) > 1 else legal[0])
             continue
-        info = InfoSet(game, seat, net.space)
-        obs, mask = info.observation(), info.action_mask().astype(bool)
+        obs, mask = encoder.encode_game(game, seat), codec.mask_game(game, seat).astype(bool)
         if not mask.any():  # only bids above the codec's cap: the smallest, not recorded
             game.apply(legal[0])
             continue
         if rng.random() < job.full_search:
-            action = agent.act(game.view(seat), legal, info)
+            action = agent.act(game.view(seat), legal, InfoSet(game, seat, net.space))
             result = agent.last
             simulations += result.simulations if result is not None else 0
+            clear += overrules(result, job.margin)
             recorder.add(obs, mask, _policy_target(result, job.target, job.margin), seat)
             if result is not None and result.searched and job.search_moves < 1.0 and rng.random() >= job.search_moves:
                 action = net.codec.decode(result.favourite, seat, game.num_players)  # no second network call
@@ -226,8 +244,9 @@ def play_game(job: SelfPlayJob) -> GameData:
             recorder.add(obs, mask, None, seat)
         game.apply(action)
     data = recorder.data(job.index, win_loss(game), net.encoder.size, net.codec.n)
-    data.seating, data.decisions, data.simulations = seating, decisions, simulations
+    data.seating, data.decisions, data.simulations, data.clear = seating, decisions, simulations, clear
     data.seconds = time.perf_counter() - start
+    data.cpu_seconds = time.process_time() - cpu_start
     return data
 
 
