@@ -355,7 +355,8 @@ def _engines_table(report: BenchReport) -> list[RenderableType]:
         f"{running}; the two engines, {nat.players} players, same run",
         *("figure", "python", "native", "native ÷ python"),
         caption=f"core: random games inside the native core; Batch: _core.Batch of {BATCH_API} games stepping random "
-        "moves with observations written (÷ python's batched env); obs + mask: µs per position (python ÷ native)",
+        "moves with observations written (÷ python's batched env); obs + mask: µs per position through the codec's "
+        "Python API (python ÷ native), core: the core's encoder and codec called directly",
     )
 
     def rate(name: str, a: float, b: float, base: float | None = None) -> None:
@@ -365,6 +366,8 @@ def _engines_table(report: BenchReport) -> list[RenderableType]:
     rate("expansion decisions/s", py.expansion_decisions_per_s, nat.expansion_decisions_per_s)
     rate("core decisions/s", 0.0, nat.core_decisions_per_s, py.game_decisions_per_s)
     table.add_row("obs + mask µs", f"{py.encode_us:.1f}", f"{nat.encode_us:.1f}", _ratio(py.encode_us, nat.encode_us))
+    if nat.core_encode_us:
+        table.add_row("core obs + mask µs", "-", f"{nat.core_encode_us:.1f}", _ratio(py.encode_us, nat.core_encode_us))
     rate("env() steps/s", py.aec_steps_per_s, nat.aec_steps_per_s)
     rate(f"batched x{BATCH} steps/s", py.batched_steps_per_s, nat.batched_steps_per_s)
     rate(f"Batch x{BATCH_API} decisions/s", 0.0, nat.batch_decisions_per_s, py.batched_steps_per_s)

@@ -132,6 +132,7 @@ class EngineFigures:
     batched_steps_per_s: float  # TribuneBatchedEnv, BATCH games, learner steps over all of them
     core_decisions_per_s: float = 0.0
     batch_decisions_per_s: float = 0.0
+    core_encode_us: float = 0.0  # native only: encode_us with the core's encoder and codec called directly
 
 
 @dataclass
@@ -187,6 +188,8 @@ class BenchReport:
                     out[name] = getattr(ours, name) / getattr(base, name)
             if ours.encode_us:
                 out["encode"] = base.encode_us / ours.encode_us  # a time: Python's over native's
+            if ours.core_encode_us:
+                out["core_encode"] = base.encode_us / ours.core_encode_us
             if base.game_decisions_per_s:
                 out["core_decisions_per_s"] = ours.core_decisions_per_s / base.game_decisions_per_s
             if base.batched_steps_per_s:
@@ -398,8 +401,8 @@ def micro_timings(players: int, seed: int, samples: int = 2000) -> tuple[float, 
     games = _mid_game_states(players, seed, samples)
     encoder = encoder_for(games[0].config.components, games[0].config.round_limit)
     start = clock()
-    for game in games:
-        encoder.encode(game.state, game.current_seat)
+    for game in games:  # encode_game: a native game is encoded natively (reading game.state would convert it)
+        encoder.encode_game(game, game.current_seat)
     encode = clock() - start
     start = clock()
     for game in games:
@@ -566,6 +569,25 @@ def encode_timing(players: int, seed: int, samples: int = 1000) -> float:
     return (clock() - start) / len(games) * 1e6
 
 
+def raw_encode_timing(players: int, seed: int, samples: int = 1000) -> float:
+    """:func:`encode_timing` of the native core called directly: ``_core.ObservationEncoder.encode`` and
+    ``_core.ActionCodec.mask`` writing into preallocated arrays, with none of the Python API around them."""
+    with engine("native"):
+        games = _mid_game_states(players, seed, samples)
+    table = Table(players=players)
+    core = _core()
+    encoder = core.ObservationEncoder(table.encoder.components, table.encoder.round_limit, table.encoder.space.value)
+    codec = table.codec.native_codec()
+    cores = [game.native_core for game in games]
+    obs = np.zeros(table.encoder.size, dtype=np.float32)
+    mask = np.zeros(table.codec.n, dtype=np.uint8)
+    start = clock()
+    for position in cores:
+        encoder.encode(position, position.current_seat, obs)
+        codec.mask(position, mask)
+    return (clock() - start) / len(cores) * 1e6
+
+
 def _core() -> Any:
     """The native core's module (``tribune_env._core``; ImportError where it is not built)."""
     return importlib.import_module("tribune_env._core")
@@ -615,6 +637,7 @@ def engine_figures(name: str, players: int, seconds: float, seed: int) -> Engine
         if name == "native":
             figures.core_decisions_per_s = core_rate(players, seconds, seed)
             figures.batch_decisions_per_s = batch_api_rate(players, seconds, seed)
+            figures.core_encode_us = raw_encode_timing(players, seed)
     return figures
 
 
