@@ -69,6 +69,18 @@ VictoryCard victory_card_of(const py::handle& c, bool expansion) {
     for (auto o : c.attr("obligatory")) v.obligatory.push_back(as_str(o));
     v.required = int_map(c.attr("required"));
     if (expansion) v.required_brutii = int_map(c.attr("required_brutii"));
+    static const char* const NAMES[8] = {"tribune", "favor",  "laurels",       "legions",
+                                         "markers", "denarii", "emperor_tiles", "patrons"};
+    for (int o = 0; o < 8; o++) {
+        v.need[o] = v.thresholds.get(NAMES[o], 0);
+        for (const auto& name : v.obligatory)
+            if (name == NAMES[o]) v.obligatory_bits |= 1u << o;
+    }
+    for (const auto& name : v.obligatory) {
+        bool known = false;
+        for (const char* n : NAMES) known = known || name == n;
+        if (!known) throw std::invalid_argument("victory card " + v.id + ": unknown obligatory objective " + name);
+    }
     return v;
 }
 

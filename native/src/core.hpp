@@ -167,12 +167,18 @@ struct RegionSpec {
 };
 
 // VictoryCard and ExpansionVictoryCard in one struct (``expansion`` says which; ``card`` is the id for the latter).
+// The objectives of the victory cards (scoring.objectives), as bits of VictoryCard::obligatory_bits.
+enum Objective : int { OBJ_TRIBUNE, OBJ_FAVOR, OBJ_LAURELS, OBJ_LEGIONS, OBJ_MARKERS, OBJ_DENARII, OBJ_EMPEROR_TILES, OBJ_PATRONS };
+
 struct VictoryCard {
     std::string id, card, title, length;
     Numbers thresholds;
     std::vector<std::string> obligatory;
     std::map<int, int> required, required_brutii;
     bool expansion = false;
+    // derived once when the card is read (bind.cpp): thresholds by objective, obligatory objectives as bits
+    int need[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    uint32_t obligatory_bits = 0;
 };
 
 // ScoringSpec and ExpansionScoring in one struct (patron and emperor_tile are 0 in the base game's).

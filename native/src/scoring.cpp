@@ -9,32 +9,22 @@ namespace {
 
 // objectives + fulfils: ``player`` meets the card's obligatory objectives and ``required`` objectives in all (R24).
 bool fulfils(const Player& p, const VictoryCard& card, int required) {
-    const Numbers& t = card.thresholds;
-    auto met = [&](const std::string& o) -> bool {
-        if (o == "tribune") return p.tile == TRIBUNE;
-        if (o == "favor") return p.eternal_favor || p.temporary_favor;
-        if (o == "laurels") return p.laurels >= t.at("laurels");
-        if (o == "legions") return p.legions >= t.at("legions");
-        if (o == "markers") return p.num_markers() >= t.at("markers");
-        if (card.expansion) {
-            if (o == "emperor_tiles") return static_cast<int>(p.emperor_tiles.size()) >= t.at("emperor_tiles");
-            if (o == "patrons") return p.patrons >= t.at("patrons");
-        } else if (o == "denarii") {
-            return p.money >= t.at("denarii");
-        }
-        throw std::out_of_range("unknown objective " + o);
-    };
-    for (const auto& o : card.obligatory)
-        if (!met(o)) return false;
-    static const char* const BASE[] = {"tribune", "favor", "laurels", "legions", "markers", "denarii"};
-    static const char* const EXP[] = {"tribune", "favor", "laurels", "legions", "markers", "emperor_tiles", "patrons"};
-    int count = 0;
-    if (card.expansion) {
-        for (const char* o : EXP) count += met(o);
+    const int* t = card.need;
+    uint32_t met = 0;
+    met |= static_cast<uint32_t>(p.tile == TRIBUNE) << OBJ_TRIBUNE;
+    met |= static_cast<uint32_t>(p.eternal_favor || p.temporary_favor) << OBJ_FAVOR;
+    met |= static_cast<uint32_t>(p.laurels >= t[OBJ_LAURELS]) << OBJ_LAURELS;
+    met |= static_cast<uint32_t>(p.legions >= t[OBJ_LEGIONS]) << OBJ_LEGIONS;
+    met |= static_cast<uint32_t>(p.num_markers() >= t[OBJ_MARKERS]) << OBJ_MARKERS;
+    if (card.expansion) {  // E72: claimed emperor tiles and patrons in place of denarii
+        met |= static_cast<uint32_t>(static_cast<int>(p.emperor_tiles.size()) >= t[OBJ_EMPEROR_TILES])
+               << OBJ_EMPEROR_TILES;
+        met |= static_cast<uint32_t>(p.patrons >= t[OBJ_PATRONS]) << OBJ_PATRONS;
     } else {
-        for (const char* o : BASE) count += met(o);
+        met |= static_cast<uint32_t>(p.money >= t[OBJ_DENARII]) << OBJ_DENARII;
     }
-    return count >= required;
+    if ((met & card.obligatory_bits) != card.obligatory_bits) return false;
+    return __builtin_popcount(met) >= required;
 }
 
 void refresh(State& st, int seat) {

@@ -91,8 +91,11 @@ std::vector<const VictoryCard*> Rules::victory_cards() const {
 }
 
 const VictoryCard& Rules::find_victory_card(const std::string& id) const {
-    for (const VictoryCard* c : victory_cards())
-        if (c->id == id) return *c;
+    if (config.expansion && comps.has_expansion)
+        for (const auto& c : comps.expansion.victory_cards)
+            if (c.id == id) return c;
+    for (const auto& c : comps.victory_cards)
+        if (c.id == id) return c;
     throw std::invalid_argument("unknown victory card " + id);
 }
 
