@@ -22,6 +22,7 @@ FOLDERS = {
     "web",
     "training",
     "cli",
+    "native",  # the native core (C++) against the Python engine and codec it mirrors
     "project",
     "support",
 }
