@@ -144,11 +144,6 @@ def test_an_idle_connection_is_closed(tmp_path: Path) -> None:
 # -- W10 ---------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    reason="W10 is fixed in the bot worker loop (tribune_arena/human/web/bots.py, serve: EOFError from conn.recv), "
-    "which is being moved onto the shared supervision module by its owner",
-    strict=False,
-)
 def test_no_traceback_from_the_bot_workers_after_a_kill(server: Server) -> None:
     """kill -9 while the bots think: the workers end without a word (their pipe closes within seconds)."""
     body = {**GAME, "players": 4, "opponents": "mcts:iterations=400", "round_limit": 3}

@@ -155,17 +155,21 @@ def serve(conn: Connection, board: Any, limit: float) -> None:
     watch_parent()
     monitor = Board(board, os.devnull)
     games = _Games()
-    conn.send("ready")
-    while True:
-        decision = conn.recv()
-        if decision is None:
-            break
-        try:
-            answer = _answer(decision, games, monitor, limit)
-        except Exception as exc:
-            answer = ("error", f"{type(exc).__name__}: {exc!s:.300}")
-        conn.send(answer)
-    close_agents()
+    try:
+        conn.send("ready")
+        while True:
+            decision = conn.recv()
+            if decision is None:
+                break
+            try:
+                answer = _answer(decision, games, monitor, limit)
+            except Exception as exc:
+                answer = ("error", f"{type(exc).__name__}: {exc!s:.300}")
+            conn.send(answer)
+    except (EOFError, OSError):  # W10: the server is gone (killed): the worker ends quietly
+        pass
+    finally:
+        close_agents()
 
 
 # -- the server side ---------------------------------------------------------------------
