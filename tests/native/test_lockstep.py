@@ -41,7 +41,9 @@ def test_many_random_games_are_identical_on_both_engines(rules: str, players: in
     assert totals.games == 12
 
 
-@pytest.mark.parametrize("options", [{"point_variant": True}, {"round_limit": 3}, {"auto_forced": False}])
+@pytest.mark.parametrize(
+    "options", [{"point_variant": True, "round_limit": 8}, {"round_limit": 3}, {"auto_forced": False, "round_limit": 6}]
+)
 def test_variant_options_are_identical_on_both_engines(options: dict[str, object]) -> None:
     for rules in ("base", "expansion"):
         config = GameConfig.for_rules(rules, players=4, **options)
