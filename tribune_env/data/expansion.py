@@ -13,11 +13,11 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tribune_env.data.schema import (
+from tribune_env.data.factions import Faction
+from tribune_env.data.fields import (
     MAX_NUMBER,
     MAX_SIZE,
     ComponentError,
-    Faction,
     KeyedEnum,
     count_table,
     find_card,

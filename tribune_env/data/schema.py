@@ -10,79 +10,30 @@ from __future__ import annotations
 import hashlib
 import json
 import tomllib
-from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, fields
-from enum import IntEnum
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import Any
 
-if TYPE_CHECKING:
-    from tribune_env.data.expansion import ExpansionSpec
+from tribune_env.data.expansion import ExpansionSpec, parse_expansion
+from tribune_env.data.factions import Faction as Faction
+from tribune_env.data.fields import MAX_NUMBER as MAX_NUMBER
+from tribune_env.data.fields import MAX_SIZE as MAX_SIZE
+from tribune_env.data.fields import ComponentError as ComponentError
+from tribune_env.data.fields import KeyedEnum as KeyedEnum
+from tribune_env.data.fields import count_table as count_table
+from tribune_env.data.fields import find_card as find_card
+from tribune_env.data.fields import get_field as get_field
+from tribune_env.data.fields import int_field as int_field
+from tribune_env.data.fields import int_list_field as int_list_field
+from tribune_env.data.fields import python_class as python_class
+from tribune_env.data.fields import str_field as str_field
 
-# Bounds on any number of a component file: printed numbers are small, and the engine lists
-# choices (bids, spaces) whose count grows with them.
-MAX_NUMBER = 1000  # amounts, values, prices, thresholds
-MAX_SIZE = 20  # card fields, follower spaces, followers per player, cards dealt
 MAX_DEPTH = 8  # tables and lists inside each other; the deepest of the format is 5
 OPTIONAL_KEYS = {"meta": ("notes",)}  # documentary keys the loader accepts but never reads
 
 OBJECTIVES = ("tribune", "favor", "laurels", "legions", "denarii", "markers")
-
-
-_C = TypeVar("_C", bound=type)
-
-
-def python_class(cls: _C) -> _C:
-    """Class decorator that changes nothing, except that mypyc compiles a decorated class as an ordinary Python class.
-
-    Used on exceptions: a compiled (native) exception has no ``__dict__``, so its fields would not pickle or copy
-    with it (see ``tribune_env/engine/errors.py``). mypyc makes any class with an unknown decorator non-native.
-    """
-    return cls
-
-
-@python_class
-class ComponentError(ValueError):
-    """A component file is unreadable or inconsistent; the message names the field."""
-
-
-class _HasId(Protocol):
-    @property
-    def id(self) -> str: ...
-
-
-CardT = TypeVar("CardT", bound=_HasId)
-
-
-def find_card(cards: Sequence[CardT], card_id: str, what: str = "victory card") -> CardT:
-    """The card of ``cards`` with id ``card_id``; :class:`ComponentError` names the known ids."""
-    for card in cards:
-        if card.id == card_id:
-            return card
-    known = ", ".join(c.id for c in cards)
-    raise ComponentError(f"unknown {what} {card_id!r}; known: {known}")
-
-
-class KeyedEnum(IntEnum):
-    """An enum whose members have a lower-case ``key`` (the name used in files and documents)."""
-
-    @property
-    def key(self) -> str:
-        return self.name.lower()
-
-
-class Faction(KeyedEnum):
-    """The seven factions, in board order (the order of phases 4 and 5)."""
-
-    GLADIATORS = 0
-    LEGATES = 1
-    PRAETORIANS = 2
-    PLEBEIANS = 3
-    PATRICIANS = 4
-    VESTALS = 5
-    SENATORS = 6
 
 
 class Region(KeyedEnum):
@@ -280,60 +231,6 @@ def _check_all_read(node: Any, where: str = "") -> None:
             _check_all_read(value, f"{where}[{i}]")
 
 
-def get_field(table: dict[str, Any], key: str, where: str) -> Any:
-    if not isinstance(table, dict):
-        raise ComponentError(f"{where}: expected a table")
-    if key not in table:
-        raise ComponentError(f"{where}.{key}: missing")
-    return table[key]
-
-
-def int_field(table: dict[str, Any], key: str, where: str, minimum: int = 0, maximum: int = MAX_NUMBER) -> int:
-    value = get_field(table, key, where)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ComponentError(f"{where}.{key}: expected an integer, got {value!r}")
-    if value < minimum:
-        raise ComponentError(f"{where}.{key}: must be >= {minimum}, got {value}")
-    if value > maximum:
-        raise ComponentError(f"{where}.{key}: must be <= {maximum}, got {value}")
-    return value
-
-
-def str_field(table: dict[str, Any], key: str, where: str) -> str:
-    value = get_field(table, key, where)
-    if not isinstance(value, str) or not value:
-        raise ComponentError(f"{where}.{key}: expected a non-empty string, got {value!r}")
-    return value
-
-
-def int_list_field(table: dict[str, Any], key: str, where: str, minimum: int = 0) -> tuple[int, ...]:
-    value = get_field(table, key, where)
-    if not isinstance(value, list):
-        raise ComponentError(f"{where}.{key}: expected a list of integers")
-    out = []
-    for i, item in enumerate(value):
-        if isinstance(item, bool) or not isinstance(item, int) or not minimum <= item <= MAX_NUMBER:
-            raise ComponentError(f"{where}.{key}[{i}]: expected an integer {minimum}..{MAX_NUMBER}, got {item!r}")
-        out.append(item)
-    return tuple(out)
-
-
-def count_table(
-    table: dict[str, Any], key: str, where: str, minimum: int = 1, maximum: int = MAX_NUMBER
-) -> dict[int, int]:
-    raw = get_field(table, key, where)
-    if not isinstance(raw, dict) or not raw:
-        raise ComponentError(f"{where}.{key}: expected a table of player count = number")
-    out: dict[int, int] = {}
-    for count, _ in raw.items():
-        try:
-            players = int(count)
-        except ValueError:
-            raise ComponentError(f"{where}.{key}.{count}: key must be a player count") from None
-        out[players] = int_field(raw, count, f"{where}.{key}", minimum, maximum)
-    return out
-
-
 def _parse_faction(raw: Any, faction: Faction) -> FactionSpec:
     where = f"factions[{int(faction)}]"
     key = str_field(raw, "key", where)
@@ -411,8 +308,6 @@ def parse_components(doc: dict[str, Any], source: str = "<dict>") -> Components:
 
 
 def _parse_document(doc: dict[str, Any], source: str) -> Components:
-    from tribune_env.data.expansion import parse_expansion  # expansion.py builds on this module's helpers
-
     meta = get_field(doc, "meta", "")
     factions_raw = get_field(doc, "factions", "")
     if not isinstance(factions_raw, list) or len(factions_raw) != len(Faction):
