@@ -23,8 +23,9 @@ def test_positions_are_the_network_seats_unsure_decisions_and_counts_add_up() ->
     (noise,) = measure(games, net, [8], 4, 4, 0.0, 1)
     assert noise.positions == 3 and noise.searches == 6
     assert 0 <= noise.both <= noise.agree <= 3 and 2 * noise.both <= noise.overrule <= 6
-    again = measure(games, net, [8], 4, 4, 0.0, 1)[0]
-    assert (again.agree, again.overrule, again.both) == (noise.agree, noise.overrule, noise.both)  # seeded
+    again, top = measure(games, net, [8, 8], 4, 4, 0.0, 1)  # the same seeds at the same budget: the same searches
+    assert (again.agree, again.overrule, again.both) == (noise.agree, noise.overrule, noise.both)
+    assert again.confirmed == top.confirmed == again.overrule  # each clear label confirmed by its own twin
 
 
 def test_the_command_prints_a_line_per_budget(capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,6 +13,8 @@ noise) and the script prints per budget:
   (:func:`training.zero.selfplay.overrules`: a clear label), averaged over the two searches;
 * ``both``: the share where both searches overrule with the same action (a label that holds up);
 * ``kept``: ``both / overrule``, the share of clear labels the second search confirms;
+* ``by top``: the share of clear labels that the largest budget's searches confirm (either of its two searches
+  overrules with the same action): how well a cheap search's clear label survives a costly second look;
 * ``cpu ms``: CPU milliseconds per search.
 
 Runs on the engine ``TRIBUNE_ENGINE`` chooses (native by default when built).
@@ -23,7 +25,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -47,13 +49,17 @@ class BudgetNoise:
     both: int = 0
     cpu: float = 0.0
     searches: int = 0
+    confirmed: int = 0  # clear labels whose action a search at the largest budget overrules with too
+    labels: list[list[int | None]] = field(default_factory=list)  # per position, each search's clear label or None
 
     def line(self) -> str:
         n = max(self.positions, 1)
         mean_overrule = self.overrule / 2 / n
         kept = self.both / (self.overrule / 2) if self.overrule else float("nan")
+        top = self.confirmed / self.overrule if self.overrule else float("nan")
         return (f"{self.budget:>6} playouts: agree {self.agree / n:6.1%}  overrule {mean_overrule:6.1%}  "
-                f"both {self.both / n:6.1%}  kept {kept:6.1%}  cpu {1000 * self.cpu / max(self.searches, 1):7.1f} ms")
+                f"both {self.both / n:6.1%}  kept {kept:6.1%}  by top {top:6.1%}  "
+                f"cpu {1000 * self.cpu / max(self.searches, 1):7.1f} ms")
 
 
 def unsure_positions(config: GameConfig, net: Network, count: int, threshold: float, seed: int) -> list[Game]:
@@ -107,7 +113,12 @@ def measure(games: list[Game], net: Network, budgets: list[int], candidates: int
             noise.agree += a == b
             noise.overrule += clear_a + clear_b
             noise.both += clear_a and clear_b and a == b
+            noise.labels.append([index if clear else None for index, clear in found])
         results.append(noise)
+    top = results[-1]
+    for noise in results:
+        for mine, theirs in zip(noise.labels, top.labels, strict=True):
+            noise.confirmed += sum(label is not None and label in theirs for label in mine)
     return results
 
 
