@@ -150,8 +150,8 @@ def test_the_brutii_lines_wrap_inside_the_decision_panel() -> None:
     from dataclasses import replace
 
     from tribune_env.board.panels import BRUTII_TEXT, CHAR_WIDTH, draw_brutii
+    from tribune_env.board.pieces import Canvas
     from tribune_env.board.scene import scene
-    from tribune_env.board.svg import Canvas
     from tribune_env.engine.brutii import card_name
 
     game = next(positions({"players": 5, "brutii": True}, 3, 10**6))

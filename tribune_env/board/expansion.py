@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from tribune_env.board import style as st
+from tribune_env.board.pieces import Canvas, draw_cards, draw_space, official_name, requirement_words
 from tribune_env.board.scene import Scene
-from tribune_env.board.svg import Canvas, draw_cards, draw_space, official_name, requirement_words
 from tribune_env.data import ExpansionSpec, Official, Region, Requirement
 
 BOX_W, BOX_H = 204, 120

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 from tribune_env.board import style as st
 from tribune_env.board.expansion import draw_expansion, draw_held_emperor_tiles, draw_patrons
+from tribune_env.board.pieces import Canvas, card_face, draw_back, draw_cards, draw_face, hand_cards
 from tribune_env.board.scene import Scene
-from tribune_env.board.svg import Canvas, card_face, draw_back, draw_cards, draw_face, hand_cards
 from tribune_env.data import Faction, Nationality, Region
 from tribune_env.engine.brutii import card_name, disc_name
 from tribune_env.engine.config import RuleSet

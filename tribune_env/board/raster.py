@@ -10,15 +10,17 @@ from typing import Any
 
 import numpy as np
 
+from tribune_env.board.pieces import Box
 from tribune_env.board.scene import scene
 from tribune_env.board.style import FONT, WIDTH
-from tribune_env.board.svg import Box, scene_layers
+from tribune_env.board.svg import scene_layers
 from tribune_env.engine.game import Game
 from tribune_env.engine.state import GameState
 from tribune_env.extras import missing_extra
 
 FRAME_SHAPE = (640, 1024, 3)
 """(height, width, channels) of every frame, whatever the game: both sides divisible by 16 for video encoders."""
+
 
 @cache
 def _rasteriser() -> Any:

@@ -14,8 +14,8 @@ from typing import Any
 
 from tribune_env.board import style as st
 from tribune_env.board.expansion import tile_lines
+from tribune_env.board.pieces import card_face, official_name
 from tribune_env.board.scene import Scene
-from tribune_env.board.svg import card_face, official_name
 from tribune_env.data import Faction, Official, Region
 from tribune_env.engine.view import HIDDEN
 

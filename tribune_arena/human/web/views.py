@@ -22,8 +22,8 @@ from tribune_arena.records import Forfeit
 from tribune_arena.tournament.store import expected_outcome
 from tribune_env.board import scene_svg
 from tribune_env.board import style as st
+from tribune_env.board.pieces import card_face
 from tribune_env.board.scene import Scene, scene
-from tribune_env.board.svg import card_face
 from tribune_env.data import Faction, Region
 from tribune_env.engine.actions import Decline, PickCard
 from tribune_env.engine.game import Game
