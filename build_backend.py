@@ -6,6 +6,8 @@ the one extra build requirement. Without a compiler the install still succeeds o
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from typing import Any
 
 from setuptools import build_meta as _setuptools
@@ -15,9 +17,22 @@ NATIVE_REQUIRES = ["pybind11>=2.12"]
 """What compiling the native core needs besides setuptools: pybind11's headers and build helpers."""
 
 
+ASKING = "TRIBUNE_ASKING_REQUIRES"
+"""Set while setuptools runs setup.py only to learn the build requirements (before pybind11 is installed): setup.py
+then says nothing, so a build without the core prints its one ``tribune-rl:`` line once, when it builds."""
+
+
+def _requires(hook: Callable[[dict[str, Any] | None], list[str]], config_settings: dict[str, Any] | None) -> list[str]:
+    os.environ[ASKING] = "1"
+    try:
+        return [*hook(config_settings), *NATIVE_REQUIRES]
+    finally:
+        os.environ.pop(ASKING, None)
+
+
 def get_requires_for_build_wheel(config_settings: dict[str, Any] | None = None) -> list[str]:
-    return [*_setuptools.get_requires_for_build_wheel(config_settings), *NATIVE_REQUIRES]
+    return _requires(_setuptools.get_requires_for_build_wheel, config_settings)
 
 
 def get_requires_for_build_editable(config_settings: dict[str, Any] | None = None) -> list[str]:
-    return [*_setuptools.get_requires_for_build_editable(config_settings), *NATIVE_REQUIRES]
+    return _requires(_setuptools.get_requires_for_build_editable, config_settings)

@@ -32,6 +32,13 @@ def notice(message: str) -> None:
     print(f"tribune-rl: {message}", file=sys.stderr, flush=True)
 
 
+def short(err: BaseException, limit: int = 160) -> str:
+    """The last line of ``err``'s message (its type's name if it has none), cut to ``limit`` characters."""
+    text = str(err).strip()
+    line = text.splitlines()[-1] if text else type(err).__name__
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
 def wants_pure() -> str | None:
     """Why this build leaves the native core out, or ``None`` to build it."""
     if os.environ.get("TRIBUNE_PURE", "").strip() not in ("", "0"):
@@ -46,6 +53,8 @@ def sources() -> list[str]:
 
 def native_extensions() -> list[Any]:
     """The native core's extension module, or ``[]`` (with a one-line notice) where it cannot be built."""
+    if os.environ.get("TRIBUNE_ASKING_REQUIRES") == "1":  # build_backend.py: only the requirements are asked for
+        return []
     reason = wants_pure()
     if reason is not None:
         notice(f"not building the native core ({reason}); the Python engine will be used")
@@ -71,7 +80,7 @@ class OptionalBuildExt(build_ext):
         except Exception as err:
             for ext in self.extensions:
                 Path(self.get_ext_fullpath(ext.name)).unlink(missing_ok=True)
-            detail = str(err).strip().splitlines()[-1] if str(err).strip() else type(err).__name__
+            detail = short(err)
             notice(f"the native core could not be compiled ({detail}); the Python engine will be used")
 
 

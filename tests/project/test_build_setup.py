@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import builtins
 import importlib.util
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -136,3 +137,36 @@ def test_the_build_backend_asks_for_pybind11() -> None:
     spec.loader.exec_module(backend)
     for hook in (backend.get_requires_for_build_wheel, backend.get_requires_for_build_editable):
         assert any(req.startswith("pybind11") for req in hook(None))
+
+
+def test_asking_for_the_requirements_says_nothing(
+    setup_py: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """setuptools runs setup.py once only to learn the build requirements, before pybind11 is installed: that run is
+    silent, so an install without pybind11 (or with TRIBUNE_PURE) prints its line once, when it builds."""
+    monkeypatch.setenv("TRIBUNE_ASKING_REQUIRES", "1")
+    monkeypatch.setenv("TRIBUNE_PURE", "1")
+    assert setup_py.native_extensions() == []
+    assert _notices(capsys.readouterr().err) == []
+
+
+def test_the_backend_marks_only_the_requirements_question(monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = importlib.util.spec_from_file_location("tribune_backend_asking", ROOT / "build_backend.py")
+    assert spec is not None and spec.loader is not None
+    backend = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(backend)
+    seen: list[str | None] = []
+
+    def hook(_settings: Any) -> list[str]:
+        seen.append(os.environ.get(backend.ASKING))
+        return ["setuptools"]
+
+    monkeypatch.delenv(backend.ASKING, raising=False)
+    assert backend._requires(hook, None) == ["setuptools", *backend.NATIVE_REQUIRES]
+    assert seen == ["1"] and backend.ASKING not in os.environ
+
+
+def test_a_long_compiler_error_is_cut_to_one_short_line(setup_py: Any) -> None:
+    err = RuntimeError("first line\n" + "x" * 500)
+    assert setup_py.short(err) == "x" * 159 + "…"
+    assert setup_py.short(RuntimeError("")) == "RuntimeError"
