@@ -13,6 +13,7 @@ Which engine runs is chosen at run time (``TRIBUNE_ENGINE``, :mod:`tribune_env.e
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,9 @@ def notice(message: str) -> None:
 def short(err: BaseException, limit: int = 160) -> str:
     """The last line of ``err``'s message (its type's name if it has none), cut to ``limit`` characters."""
     text = str(err).strip()
+    failed = re.search(r"Command '\['([^']+)'.*returned non-zero exit status (-?\d+)", text)
+    if failed:  # a compiler command that failed: its program and status, not its hundreds of flags
+        return f"{failed[1]} exited with status {failed[2]}"
     line = text.splitlines()[-1] if text else type(err).__name__
     return line if len(line) <= limit else line[: limit - 1] + "…"
 

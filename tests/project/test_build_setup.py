@@ -170,3 +170,8 @@ def test_a_long_compiler_error_is_cut_to_one_short_line(setup_py: Any) -> None:
     err = RuntimeError("first line\n" + "x" * 500)
     assert setup_py.short(err) == "x" * 159 + "…"
     assert setup_py.short(RuntimeError("")) == "RuntimeError"
+
+
+def test_a_failed_compiler_command_is_named_by_its_program(setup_py: Any) -> None:
+    err = RuntimeError("Command '['false', '-O3', '-c', 'native/src/benefits.cpp']' returned non-zero exit status 1.")
+    assert setup_py.short(err) == "false exited with status 1"
