@@ -1,13 +1,32 @@
-"""The SB3 callback of a run: checkpoints, self-play snapshots, evaluations and league progress, on schedule."""
+"""The SB3 callback of a run: checkpoints, self-play snapshots, evaluations and league progress, on schedule.
+
+The callback knows its run only as a :class:`Run` (what :class:`training.trainer.Trainer` provides), so the trainer
+imports this module and this module imports nothing of the trainer (issue 36: no import circle).
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import Any, Protocol
 
 from stable_baselines3.common.callbacks import BaseCallback
 
-if TYPE_CHECKING:
-    from training.trainer import Trainer
+from training.config import TrainConfig
+
+
+class Run(Protocol):
+    """What :class:`RunCallback` needs of the run it serves (:class:`training.trainer.Trainer`)."""
+
+    @property
+    def config(self) -> TrainConfig: ...
+
+    def save(self, model: Any, path: Path | None = None) -> Path: ...
+
+    def snapshot(self, model: Any) -> Path: ...
+
+    def write_pool(self, paths: list[str]) -> None: ...
+
+    def evaluate(self, model: Any, games: int | None = None, tag: str = "") -> None: ...
 
 
 def _next_multiple(value: int, every: int) -> int:
@@ -18,7 +37,7 @@ class RunCallback(BaseCallback):
     """Every ``run.checkpoint_every`` steps a checkpoint, every ``league.snapshot_every`` a pool snapshot, every
     ``eval.every`` an evaluation; after each rollout the environments learn the training progress."""
 
-    def __init__(self, trainer: Trainer, env: Any) -> None:
+    def __init__(self, trainer: Run, env: Any) -> None:
         super().__init__(verbose=0)
         self.trainer = trainer
         self.env = env

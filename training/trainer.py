@@ -40,6 +40,7 @@ from rich.console import Console
 
 from agents.base import AgentError
 from agents.ppo import CheckpointError, describe_mismatch, read_checkpoint_meta
+from training.callbacks import RunCallback
 from training.checkpoints import (
     checkpoint_meta,
     export_snapshot,
@@ -539,8 +540,6 @@ class Trainer:
             env.close()
 
     def _learn(self, model: Any, env: Any) -> Path:
-        from training.callbacks import RunCallback
-
         cfg = self.config
         callback = RunCallback(self, env)
         remaining = cfg.run.total_timesteps - int(model.num_timesteps)
