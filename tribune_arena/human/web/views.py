@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from tribune_arena.human import explain
 from tribune_arena.human.web.choices import amounts, group, targets
@@ -25,17 +25,70 @@ from tribune_env.board import style as st
 from tribune_env.board.pieces import card_face
 from tribune_env.board.scene import Scene, scene
 from tribune_env.data import Faction, Region
-from tribune_env.engine.actions import Decline, PickCard
+from tribune_env.engine.actions import Action, Decline, PickCard
 from tribune_env.engine.game import Game
 from tribune_env.engine.notation import action_text
 from tribune_env.engine.registry import DECISIONS, is_bid
 from tribune_env.engine.view import HIDDEN, OBJECTIVE_NAMES, objective_amounts
 
-if TYPE_CHECKING:
-    from tribune_arena.human.web.session import PlaySession
-
 PUBLIC_SEAT = 0
 """The seat whose view gives a spectator the public parts of the game (its private parts are left out)."""
+
+
+class Session(Protocol):
+    """What the views read of one game of ``tribune serve``: :class:`~.session.PlaySession` is one. The session
+    imports this module to show itself, and this module imports nothing of the session (issue 36: no import
+    circle)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def game(self) -> Game: ...
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def seed(self) -> int: ...
+
+    @property
+    def names(self) -> list[str]: ...
+
+    @property
+    def status(self) -> str: ...
+
+    @property
+    def notes(self) -> list[str]: ...
+
+    @property
+    def saved(self) -> dict[str, Any] | None: ...
+
+    @property
+    def save_error(self) -> str | None: ...
+
+    @property
+    def humans(self) -> tuple[int, ...]: ...
+
+    @property
+    def ended_by(self) -> int | None: ...
+
+    @property
+    def marks(self) -> dict[int, explain.Mark]: ...
+
+    @property
+    def shown(self) -> dict[int, int]: ...
+
+    @property
+    def step(self) -> int: ...
+
+    @property
+    def rules(self) -> str: ...
+
+    @property
+    def over(self) -> bool: ...
+
+    def choices(self, seat: int | None = None) -> list[Action]: ...
 
 
 _ID = re.compile(r"\b[a-z][a-z_]*(?::[a-z0-9_]+)+\b|\b[a-z]+_[a-z_]+\b")
@@ -59,7 +112,7 @@ def words(names: dict[str, str], text: str) -> str:
     return _ID.sub(lambda found: names.get(found.group(0), found.group(0).replace("_", " ")), text)
 
 
-def seat_name(session: PlaySession, seat: int, viewer: int | None) -> str:
+def seat_name(session: Session, seat: int, viewer: int | None) -> str:
     """How the page names ``seat`` for ``viewer``: ``you``, ``a person`` (another human seat) or the bot's level."""
     if seat == viewer:
         return "you"
@@ -68,7 +121,7 @@ def seat_name(session: PlaySession, seat: int, viewer: int | None) -> str:
     return agent_label(session.names[seat], session.rules)
 
 
-def decision(session: PlaySession, seat: int | None) -> dict[str, Any] | None:
+def decision(session: Session, seat: int | None) -> dict[str, Any] | None:
     """``seat``'s decision with its choices in words, or ``None`` when the game does not wait for it."""
     game = session.game
     pending = game.pending
@@ -111,7 +164,7 @@ def decision(session: PlaySession, seat: int | None) -> dict[str, Any] | None:
     }
 
 
-def waiting(session: PlaySession, viewer: int | None) -> str:
+def waiting(session: Session, viewer: int | None) -> str:
     """Whom the game waits for, in words (``""`` when it waits for ``viewer`` or is over)."""
     pending = session.game.pending
     if session.status != PLAYING or pending is None or pending.seat == viewer:
@@ -121,7 +174,7 @@ def waiting(session: PlaySession, viewer: int | None) -> str:
     return f"Waiting for P{pending.seat} ({who}): {what}"
 
 
-def forfeit(session: PlaySession) -> Forfeit | None:
+def forfeit(session: Session) -> Forfeit | None:
     """The forfeit of the seat that resigned (``None`` unless the game was resigned)."""
     if session.status != RESIGNED:
         return None
@@ -129,7 +182,7 @@ def forfeit(session: PlaySession) -> Forfeit | None:
     return Forfeit(seat, RESIGNED, f"the person resigned in round {session.game.round}, at step {session.step}")
 
 
-def result(session: PlaySession, viewer: int | None) -> dict[str, Any] | None:
+def result(session: Session, viewer: int | None) -> dict[str, Any] | None:
     """The end of the game in words for ``viewer``; ``None`` while it is played."""
     game = session.game
     by = session.ended_by
@@ -195,7 +248,7 @@ def hand(game: Game, seat: int | None) -> list[dict[str, Any]]:
     return cards
 
 
-def players(session: PlaySession, viewer: int | None) -> list[dict[str, Any]]:
+def players(session: Session, viewer: int | None) -> list[dict[str, Any]]:
     """Every player's row as ``viewer`` sees it (public holdings only, and the victory-card progress)."""
     game = session.game
     view = game.view(PUBLIC_SEAT if viewer is None else viewer)
@@ -290,7 +343,7 @@ def board_scene(game: Game, viewer: int | None) -> Scene:
     )
 
 
-def saved(session: PlaySession) -> dict[str, Any] | None:
+def saved(session: Session) -> dict[str, Any] | None:
     """Where the record was saved, for people: the results file's name (not the server's path), the game's number
     in it, the command that replays it and the page that does."""
     if session.saved is None or session.saved.get("pending"):
@@ -305,7 +358,7 @@ def saved(session: PlaySession) -> dict[str, Any] | None:
     }
 
 
-def state(session: PlaySession, viewer: int | None) -> dict[str, Any]:
+def state(session: Session, viewer: int | None) -> dict[str, Any]:
     """Everything the page shows, as seat ``viewer`` sees it (``None``: a spectator)."""
     game = session.game
     if viewer is not None and viewer in session.humans:
