@@ -59,6 +59,8 @@ def test_defaults_follow_the_rule_set() -> None:
         ({"selfplay": {"target": "visits"}}, "selfplay.target: expected one of improved, choice, significant"),
         ({"selfplay": {"margin": -0.5}}, "selfplay.margin: must be in 0..2"),
         ({"selfplay": {"search_moves": -0.1}}, "selfplay.search_moves: must be in 0..1"),
+        ({"selfplay": {"confirm": -1, "target": "significant"}}, "selfplay.confirm: must be >= 0"),
+        ({"selfplay": {"confirm": 512}}, "selfplay.confirm: confirms significant labels only"),
         ({"search": {"threshold": 0}}, "search.threshold: must be in (0, 1]"),
         ({"search": {"explore": "sometimes"}}, "search.explore: expected bool"),
         ({"learner": {"anchor_weight": -1}}, "learner.anchor_weight: must be >= 0"),

@@ -148,6 +148,21 @@ def test_a_native_game_records_the_python_engines_game(monkeypatch: pytest.Monke
         spec.seating, spec.decisions, spec.simulations, spec.clear)
 
 
+def test_confirm_keeps_the_overrules_a_second_search_repeats() -> None:
+    """With ``confirm``, an overrule is searched again; where that search does not overrule with the same action the
+    label is the network's choice and it is not counted clear. The game itself does not change."""
+    unsure = ZeroSettings(simulations=8, candidates=2, depth=4, threshold=0.95, explore=False)
+    base = job(2, search=unsure, full_search=1.0, target="significant", margin=0.0, opponents=(("heuristic", 0.5),))
+    plain = play_game(base)
+    checked = play_game(dataclasses.replace(base, confirm=8))
+    for name in ("obs", "masks", "searched", "values"):
+        np.testing.assert_array_equal(getattr(checked, name), getattr(plain, name))
+    relabelled = (checked.targets != plain.targets).any(axis=1)
+    assert 0 < checked.clear < plain.clear
+    assert relabelled.sum() == plain.clear - checked.clear
+    assert checked.simulations > plain.simulations
+
+
 def test_search_moves_choose_whose_move_is_played() -> None:
     """With ``search_moves: 0`` the seat plays the network's move at searched decisions too, so its game is the one
     it plays without searching; the labels stay the search's."""

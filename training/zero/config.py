@@ -77,6 +77,9 @@ class SelfPlayConfig:
     all on the network's choice). ``search_moves`` is
     the share of searched decisions at which the seat plays the search's choice; at the others it plays the
     network's most probable action, so the positions come from the network's own games (DAgger, Ross et al., 2011).
+    ``confirm`` (``target: significant`` only; 0: off): where the search overrules the network, a second search of
+    this many playouts (no Gumbel noise, its own seed) must overrule it with the same action too, or the label is the
+    network's own choice (docs/training/zero.md: most clear labels of 64 playouts do not come back).
     """
 
     games: int = 64
@@ -88,6 +91,7 @@ class SelfPlayConfig:
     target: str = "improved"
     margin: float = 0.1
     search_moves: float = 1.0
+    confirm: int = 0
 
 
 @dataclass(frozen=True)
@@ -318,6 +322,11 @@ def _check(config: ZeroConfig, source: str) -> None:  # noqa: C901  (one line pe
         fail("selfplay.margin", f"must be in 0..2 (a difference of win_loss values), got {selfplay.margin}")
     if selfplay.target not in TARGETS:
         fail("selfplay.target", f"expected one of {', '.join(TARGETS)}, got {selfplay.target!r}")
+    if selfplay.confirm < 0:
+        fail("selfplay.confirm", f"must be >= 0 (playouts; 0: off), got {selfplay.confirm}")
+    if selfplay.confirm and selfplay.target != "significant":
+        fail("selfplay.confirm", f"confirms significant labels only: set selfplay.target: significant "
+                                 f"(got {selfplay.target!r})")
     if not 0.0 < config.search.threshold <= 1.0:
         fail("search.threshold", f"must be in (0, 1], got {config.search.threshold}")
     for spec, share in selfplay.opponents.items():

@@ -452,6 +452,7 @@ class ZeroTrainer:
                 target=cfg.selfplay.target,
                 margin=cfg.selfplay.margin,
                 search_moves=cfg.selfplay.search_moves,
+                confirm=cfg.selfplay.confirm,
             )
             for index in range(cfg.selfplay.games)
         ]

@@ -10,7 +10,9 @@ backend. Each seat is the network with search (:class:`agents.zero.ZeroAgent`) o
   ``target: choice`` all on the action the search chose; with ``target: significant`` all on the search's choice
   where its mean value beats that of the network's own choice by ``margin`` or more, else on the network's choice.
   The seat plays the search's choice, or with probability ``1 - search_moves`` the network's most probable action
-  (the network's own games, labelled by the search);
+  (the network's own games, labelled by the search). With ``confirm`` playouts, an overrule (:func:`overrules`)
+  is searched again (no Gumbel noise, a generator of its own, so the game itself does not change); unless that
+  search overrules with the same action, the label is the network's choice and the label is not counted clear;
 * otherwise it plays the network's move (``fast_moves``: its most probable legal action, or a sample of its
   softmax); the position is recorded without a policy target.
 
@@ -42,7 +44,7 @@ import numpy.typing as npt
 
 from agents.base import Agent
 from agents.specs import make_agent
-from agents.zero import Network, SearchResult, ZeroAgent, ZeroSettings
+from agents.zero import Network, SearchResult, ZeroAgent, ZeroSearch, ZeroSettings
 from training.zero.config import SelfPlayConfig
 from tribune_arena.tournament.schedule import derive_seed
 from tribune_env.engine.config import GameConfig
@@ -78,6 +80,7 @@ class SelfPlayJob:
     target: str = SelfPlayConfig.target  # what a searched position teaches (the config's key of that name)
     margin: float = SelfPlayConfig.margin  # ``significant``: the least gain in mean value that overrules
     search_moves: float = SelfPlayConfig.search_moves  # share of searched decisions playing the search's choice
+    confirm: int = SelfPlayConfig.confirm  # playouts of the search that confirms an overrule (0: none)
 
 
 @dataclass
@@ -174,6 +177,30 @@ def _fast_move(net: Network, obs: np.ndarray, mask: np.ndarray, rng: np.random.G
     return int(legal[rng.choice(legal.size, p=p / p.sum())])
 
 
+def _onehot(index: int, actions: int) -> np.ndarray:
+    out = np.zeros(actions, dtype=np.float32)
+    out[index] = 1.0
+    return out
+
+
+def _confirmer(job: SelfPlayJob, net: Network) -> tuple[ZeroSearch, random.Random] | None:
+    """The search that confirms overrules (``job.confirm`` playouts, no Gumbel noise) and the generator of its deals,
+    seeded apart from the game's, so that the game is the same with or without it; None without ``confirm``."""
+    if not job.confirm:
+        return None
+    settings = dataclasses.replace(job.search, simulations=job.confirm, seconds=None, explore=False, threshold=2.0)
+    seed = derive_seed(job.seed, "zero-confirm")
+    return ZeroSearch(net, settings, seed), random.Random(seed + 1)
+
+
+def _confirm(confirmer: tuple[ZeroSearch, random.Random], result: SearchResult, info: InfoSet,
+             margin: float) -> tuple[bool, int]:
+    """Whether the confirming search overrules the network with ``result``'s action too; and its playouts."""
+    search, sample = confirmer
+    second = search.run(info, sample)
+    return second.index == result.index and overrules(second, margin), second.simulations
+
+
 def _policy_target(result: SearchResult | None, kind: str, margin: float = 0.0) -> np.ndarray | None:
     """What a searched decision teaches (``improved``, ``choice`` or ``significant``, see the module docstring);
     None for a decision the search skipped."""
@@ -217,6 +244,7 @@ def play_game(job: SelfPlayJob) -> GameData:
     np_rng = np.random.default_rng(rng.randrange(2**62))
     net = next(a.search.net for a in agents if isinstance(a, ZeroAgent) and a.search is not None)
     recorder = _Recorder()
+    confirmer = _confirmer(job, net)
     simulations = decisions = clear = 0
     encoder, codec = net.encoder, net.codec
     while not game.is_over:
@@ -234,8 +262,17 @@ def play_game(job: SelfPlayJob) -> GameData:
             action = agent.act(game.view(seat), legal, InfoSet(game, seat, net.space))
             result = agent.last
             simulations += result.simulations if result is not None else 0
-            clear += overrules(result, job.margin)
-            recorder.add(obs, mask, _policy_target(result, job.target, job.margin), seat)
+            target = _policy_target(result, job.target, job.margin)
+            if result is not None and overrules(result, job.margin):
+                confirmed = True
+                if confirmer is not None:
+                    confirmed, spent = _confirm(confirmer, result, InfoSet(game, seat, net.space), job.margin)
+                    simulations += spent
+                if confirmed:
+                    clear += 1
+                else:
+                    target = _onehot(result.favourite, mask.shape[0])  # not confirmed: the network's choice
+            recorder.add(obs, mask, target, seat)
             if result is not None and result.searched and job.search_moves < 1.0 and rng.random() >= job.search_moves:
                 action = net.codec.decode(result.favourite, seat, game.num_players)  # no second network call
         else:
