@@ -4,7 +4,8 @@
 project and every import circle (a strongly connected group of modules, function-level imports included; a package
 and the modules its ``__init__`` re-exports count as one). The tests hold the counts down: at most
 :data:`MAX_PRIVATE` private imports, none in the web app's bots (they use :mod:`tribune_arena.supervision`), and no
-circle through the heuristic and the Brutii's rules (they share :mod:`agents.heuristic_plans`).
+import circle at all (issue 36 broke the last four: the data field readers, the board's pieces, the run callback's
+:class:`~training.callbacks.Run` and the web views' :class:`~tribune_arena.human.web.views.Session`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("agents", "tribune_env", "tribune_arena", "tribune_cli", "training")
-MAX_PRIVATE = 10
+MAX_PRIVATE = 5
 
 
 @functools.cache
@@ -97,6 +98,19 @@ def circles(edges: dict[str, set[str]]) -> list[list[str]]:
         if v not in index:
             visit(v)
     return groups
+
+
+def test_the_circle_finder_finds_a_circle() -> None:
+    """:func:`circles` names each strongly connected group once, a self-contained chain is none."""
+    edges = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": {"e"}, "e": {"d"}, "f": {"a"}}
+    assert sorted(circles(edges)) == [["a", "b", "c"], ["d", "e"]]
+    assert circles({"a": {"b"}, "b": {"c"}}) == []
+
+
+def test_no_import_circle() -> None:
+    """No two modules of the project import each other, directly or through others, at the top or in a function."""
+    _, edges = scan()
+    assert circles(edges) == []
 
 
 def test_few_private_names_cross_a_module_boundary() -> None:
