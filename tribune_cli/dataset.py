@@ -29,8 +29,8 @@ def add_parser(commands: Any) -> None:
 
 def _add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("specs", nargs="+", metavar="SPEC", help="one agent spec per seat, e.g. heuristic random random")
-    p.add_argument("--games", type=positive_int, default=100, metavar="N", help="games to play (default: 100)")
-    p.add_argument("--seed", type=seed_int, default=0, metavar="SEED", help="seed of the deals (default: 0)")
+    p.add_argument("--games", type=positive_int, default=100, metavar="N", help="games to play")
+    p.add_argument("--seed", type=seed_int, default=0, metavar="SEED", help="seed of the deals")
     p.add_argument("--expansion", action="store_true", help="play the Tribune Expansion")
     p.add_argument(
         "--id",
@@ -103,10 +103,10 @@ def _error(message: object) -> int:
 
 COMMAND = Command(
     "dataset",
-    "write games of the given agents as a Minari dataset, one episode per seat",
+    "write agents' games as a Minari dataset",
     (
-        ("tribune dataset heuristic random random random --games 100", "100 games: tribune/heuristic-random-4p-v0"),
-        ("tribune dataset heuristic heuristic --games 20 --id tribune/hh-v0 --out datasets", "into ./datasets"),
+        ("tribune dataset heuristic random random random", "100 games: tribune/heuristic-random-4p-v0"),
+        ("tribune dataset heuristic heuristic --id tribune/hh-v0 --out data", "into ./data"),
     ),
     _add_arguments,
     run,

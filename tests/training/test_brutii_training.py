@@ -91,6 +91,7 @@ def test_a_dense_reward_trains_through_the_single_env(reward: str) -> None:
 
 
 @pytest.mark.parametrize("role", ["brutii", "family"])
+@pytest.mark.train
 def test_the_training_env_seats_the_learner_by_its_role_and_readies_the_opponents_for_theirs(role: str) -> None:
     """R42 roles in SB3 training: the league lets the environment find the role's seat once the game is dealt (it
     used to pass a random seat, which the role refuses), then resets every opponent agent for its own seat."""

@@ -76,6 +76,7 @@ def _yaml_with(tmp: Path, key: str, spec: str) -> Path:
 
 @pytest.mark.parametrize("key", ["opponents.mix", "eval.opponents"])
 @pytest.mark.parametrize("spec", BAD_SPECS)
+@pytest.mark.train
 def test_a_bad_spec_is_refused_by_check_and_before_a_run(
     key: str, spec: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
