@@ -101,20 +101,20 @@ class _Lookahead:
         self._settle(g, pending.kind, pending.faction, rng)
         nxt = g.pending
         if nxt is None or nxt.seat != self.seat:
-            return evaluate(g.state, self.seat)
+            return evaluate(g.position(), self.seat)
         if nxt.kind == pending.kind and DECISIONS[nxt.kind].stages and isinstance(action, PickCard):
             return self._complete(g, rng)
         if nxt.kind in _CONTINUED.get(pending.kind, ()):
             return self._complete(g, rng)
         if nxt.kind == DecisionKind.CHARIOT_PLACEMENT and pending.kind == DecisionKind.CHARIOT_BID:
             return max(self._after(g, a, rng) for a in g.legal_actions())
-        return evaluate(g.state, self.seat)
+        return evaluate(g.position(), self.seat)
 
     def _complete(self, game: Game, rng: random.Random) -> float:
         """Best value over the completions of a take-over set or pair being built."""
         self.budget -= 1
         if self.budget <= 0:
-            return evaluate(game.state, self.seat)
+            return evaluate(game.position(), self.seat)
         return max(self._after(game, a, rng) for a in game.legal_actions())
 
     def _settle(self, game: Game, kind: DecisionKind, faction: int, rng: random.Random) -> None:

@@ -316,7 +316,7 @@ class MctsAgent(Agent):
             if game.is_over:
                 break
             self._step(game)
-        return evaluate_all(game.state)  # exact for a finished game: 1/k to each of k winners
+        return evaluate_all(game.position())  # exact for a finished game: 1/k to each of k winners
 
     def _step(self, game: Game) -> None:
         """Play one decision of ``game`` by the rollout policy."""

@@ -60,7 +60,7 @@ class LeagueMultiAgentEnv(TribuneMultiAgentEnv):
 
     def _learner_seat(self, rng: np.random.Generator) -> int:
         players = self.table.num_players
-        brutii = self.table.game.state.brutii
+        brutii = self.table.game.brutii_seat
         role = self.train.env.learner_role
         if role == "brutii":
             return int(brutii)

@@ -72,9 +72,15 @@ class AgentTimeout(BaseException):
 
 
 class Forfeited(Exception):
+    """A seat lost the game by forfeit (:class:`~tribune_arena.records.Forfeit`); pickles and copies whole."""
+
     def __init__(self, seat: int, reason: str, message: str) -> None:
         super().__init__(message)
         self.forfeit = Forfeit(seat, reason, message)
+
+    def __reduce__(self) -> tuple[type[Forfeited], tuple[int, str, str]]:
+        f = self.forfeit
+        return type(self), (f.seat, f.reason, f.message)
 
 
 # -- agents ---------------------------------------------------------------------

@@ -156,7 +156,7 @@ def simulate_config(config: GameConfig, n_games: int, *, seed: int = 0, progress
             shared += len(game.winners) > 1
             for seat in game.winners:
                 wins[seat] += 1
-            brutii_wins += game.state.brutii in game.winners
+            brutii_wins += game.brutii_seat in game.winners
             bar.advance(task)
     return SimulationSummary(
         games=n_games,

@@ -465,7 +465,15 @@ void* buffer_of(py::array& out, py::ssize_t size, bool bytes, const char* what) 
 }
 
 void bind_codec(py::module_& m) {
-    py::register_exception<ActionDecodeError>(m, "ActionDecodeError", PyExc_ValueError);
+    // one exception type for both codecs: the core's decoding errors are tribune_env.codec's ActionDecodeError
+    py::register_exception_translator([](std::exception_ptr error) {
+        try {
+            if (error) std::rethrow_exception(error);
+        } catch (const ActionDecodeError& e) {
+            py::object cls = py::module_::import("tribune_env.codec.actions").attr("ActionDecodeError");
+            PyErr_SetString(cls.ptr(), e.what());
+        }
+    });
     py::class_<ActionCodec, std::shared_ptr<ActionCodec>>(m, "ActionCodec")
         .def(py::init([](const py::object& components, const py::object& space, int bid_cap) {
                  return ActionCodec(components_of(components), space_of(space), bid_cap);
@@ -881,6 +889,7 @@ PYBIND11_MODULE(_core, m) {
         .def_property_readonly("phase", [](const Core& self) { return self.st.phase; })
         .def_property_readonly("finished", [](const Core& self) { return self.st.finished(); })
         .def_property_readonly("truncated", [](const Core& self) { return self.st.truncated; })
+        .def_property_readonly("brutii", [](const Core& self) { return self.st.brutii; })
         .def_property_readonly("winners", [](const Core& self) { return self.st.winners; })
         .def_property_readonly("current_seat",
                                [](const Core& self) { return self.st.has_pending ? self.st.pending.seat : -1; })

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from paths import ROOT
 
 from tribune_arena.human.web.checks import WebError
+from tribune_arena.supervision import Forfeited
 from tribune_env import Game, GameConfig
 from tribune_env.engine.actions import Bid
 from tribune_env.engine.errors import IllegalActionError
@@ -89,6 +90,7 @@ EXAMPLES: dict[type[BaseException], Callable[[], BaseException]] = {
     IllegalActionError: _illegal_action,
     IllegalMoveError: _illegal_move,
     WebError: lambda: WebError(404, "no game 'abc' (finished games are forgotten after an hour)"),
+    Forfeited: lambda: Forfeited(2, "illegal", "P2 forfeits: its answer 'x' is not an action"),
 }
 
 

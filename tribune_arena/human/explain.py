@@ -261,7 +261,7 @@ def _you(player: int, seat: int) -> str:
 def space_name(game: Game, space: int) -> str:
     """A follower space in words: ``Thermae, space 2``, ``the Gladiators faction field, space 1``, ``the coin
     bowl``."""
-    spec = game.state.tables.spaces[space]
+    spec = game.tables.spaces[space]
     return _space_name(game, spec)
 
 
@@ -272,7 +272,7 @@ def _space_name(game: Game, spec: SpaceSpec) -> str:
         assert spec.faction is not None
         return f"the {_faction(game, int(spec.faction))} faction field, space {spec.slot + 1}"
     assert spec.region is not None
-    count = len(game.state.tables.region_spaces[spec.region])
+    count = len(game.tables.region_spaces[spec.region])
     name = REGION_NAMES[spec.region]
     return name if count == 1 else f"{name}, space {spec.slot + 1}"
 
@@ -282,7 +282,7 @@ def _faction(game: Game, faction: int) -> str:
 
 
 def _cards(game: Game, cards: tuple[int, ...] | list[int]) -> str:
-    tables = game.state.tables
+    tables = game.tables
     shown = [tables.card_name(c) for c in cards if c != HIDDEN]
     hidden = sum(1 for c in cards if c == HIDDEN)
     if hidden:
@@ -299,7 +299,7 @@ def _denarii(n: int) -> str:
 
 
 def _set_text(game: Game, cards: tuple[int, ...] | list[int]) -> str:
-    values = game.state.tables.card_value
+    values = game.tables.card_value
     known = [c for c in cards if c != HIDDEN]
     return f"{_cards(game, cards)} ({_plural(len(cards), 'card')}, sum {sum(values[c] for c in known)})"
 
@@ -394,7 +394,7 @@ def _region_effect(game: Game, spec: SpaceSpec, view: PlayerView) -> str:
 
 
 def _placement_effect(game: Game, space: int, view: PlayerView) -> str:
-    spec = game.state.tables.spaces[space]
+    spec = game.tables.spaces[space]
     if spec.kind is SpaceKind.COIN_BOWL:
         comps = game.config.components
         amount = comps.coin_bowl_first if not view.coin_bowl else comps.coin_bowl_later
@@ -423,7 +423,7 @@ def choice_words(game: Game, seat: int, action: Action) -> str:
         return rule.commit_words
     if isinstance(action, Decline) and rule.decline_words:
         return rule.decline_words
-    if isinstance(action, PlaceFollower) and 0 <= action.space < len(game.state.tables.spaces):
+    if isinstance(action, PlaceFollower) and 0 <= action.space < len(game.tables.spaces):
         return f"place a follower on {space_name(game, action.space)}"
     if isinstance(action, ChooseRegion) and action.region in set(Region):
         return f"veto the {REGION_NAMES[Region(action.region)]}: no follower may go there this round"
@@ -446,7 +446,7 @@ def expansion_note(game: Game, seat: int, pending: Pending, action: Action) -> s
         return f" ({held}; {official_effect(game, official)})"
     if isinstance(action, ChooseActionCard) and spec.brutii is not None:
         return f" ({card_effect(BrutiiCard(action.card), spec.brutii)})"
-    tables = game.state.tables
+    tables = game.tables
     if pending.kind == DecisionKind.TAKEOVER_SET and isinstance(action, PickCard):
         if action.card == tables.assassin_card:
             lowest = spec.assassins.protected
@@ -474,7 +474,7 @@ def official_effect(game: Game, official: Official) -> str:
 
 
 def _card_detail(game: Game, pending: Pending, card: int, view: PlayerView) -> str:
-    tables = game.state.tables
+    tables = game.tables
     value = tables.card_value[card] if 0 <= card < tables.num_card_types else 0
     kind = pending.kind
     if kind is DecisionKind.CATACOMBS_PURCHASE:
@@ -516,7 +516,7 @@ def choice_detail(game: Game, seat: int, action: Action) -> str:
     if pending is None:
         return ""
     view = game.view(seat)
-    if isinstance(action, PlaceFollower) and 0 <= action.space < len(game.state.tables.spaces):
+    if isinstance(action, PlaceFollower) and 0 <= action.space < len(game.tables.spaces):
         return _placement_effect(game, action.space, view)
     if isinstance(action, PickCard):
         return _card_detail(game, pending, action.card, view)
@@ -526,7 +526,7 @@ def choice_detail(game: Game, seat: int, action: Action) -> str:
         return _faction_choice_detail(game, pending, action.faction)
     if isinstance(action, Assassinate):
         cards = list(view.sets[action.faction])
-        values = game.state.tables.card_value
+        values = game.tables.card_value
         top = max(cards, key=lambda c: values[c]) if cards else HIDDEN
         return f"removes {_cards(game, [top])} from that set" if top != HIDDEN else ""
     if isinstance(action, ChooseTile):
@@ -626,7 +626,7 @@ _PLACED = re.compile(r"^P(\d+) places a follower on (\S+)$")
 
 
 def _placements(game: Game, seat: int, start: int) -> list[str]:
-    by_label = {s.label: s for s in game.state.tables.spaces}
+    by_label = {s.label: s for s in game.tables.spaces}
     placed: dict[int, list[str]] = {}
     for event in game.events[start:]:
         if event.private_to not in (-1, seat):
@@ -680,7 +680,7 @@ def _player_changes(game: Game, seat: int, before: PlayerView, after: PlayerView
 
 
 def _hand_changes(game: Game, before: tuple[int, ...], after: tuple[int, ...]) -> list[str]:
-    name = game.state.tables.card_name
+    name = game.tables.card_name
     got = [name(c) for c, (x, y) in enumerate(zip(before, after, strict=True)) for _ in range(y - x) if y > x]
     gave = [name(c) for c, (x, y) in enumerate(zip(before, after, strict=True)) for _ in range(x - y) if x > y]
     return ([f"cards in: {', '.join(got)}"] if got else []) + ([f"cards out: {', '.join(gave)}"] if gave else [])
@@ -809,7 +809,7 @@ def _kind_words(key: str) -> str:
 def _vocabulary(game: Game) -> _Vocabulary:
     """The ids of ``game``'s component set (cards, spaces, regions, victory cards of every rule set), the decision
     keys, the phases and the slave nationalities, with their words."""
-    tables = game.state.tables
+    tables = game.tables
     cards = {tables.card_label[c]: tables.card_name(c) for c in range(tables.num_card_types)}
     words: dict[str, str] = dict(cards)
     words |= {spec.label: _space_name(game, spec) for spec in tables.spaces}
@@ -833,7 +833,7 @@ _VOCABULARIES: weakref.WeakKeyDictionary[Tables, _Vocabulary] = weakref.WeakKeyD
 
 
 def _words_of(game: Game) -> _Vocabulary:
-    tables = game.state.tables
+    tables = game.tables
     vocabulary = _VOCABULARIES.get(tables)
     if vocabulary is None:
         vocabulary = _VOCABULARIES[tables] = _vocabulary(game)

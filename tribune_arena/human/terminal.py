@@ -214,7 +214,7 @@ class HumanGame:
         return [*kept, f"  ... and {more} more (type 'changes' to see them all)"]
 
     def _hand(self) -> str:
-        tables = self.game.state.tables
+        tables = self.game.tables
         hand = self.game.view(self.seat).hand
         cards = [tables.card_name(c) + (f" x{n}" if n > 1 else "") for c, n in enumerate(hand) if n]
         return "Your hand: " + (", ".join(cards) if cards else "empty")
@@ -233,7 +233,7 @@ class HumanGame:
         """The cards chosen so far in a decision that assembles them one by one ('' elsewhere)."""
         if not DECISIONS[pending.kind].stages:
             return ""
-        tables = self.game.state.tables
+        tables = self.game.tables
         staged = [tables.card_name(c) for c in self.game.view(self.seat).staged if 0 <= c < tables.num_card_types]
         return "Chosen so far: " + (", ".join(staged) if staged else "nothing")
 
@@ -433,7 +433,7 @@ _GAP = 3
 
 
 def _card_names(game: Game, cards: Sequence[int]) -> str:
-    tables = game.state.tables
+    tables = game.tables
     names = [tables.card_name(c) if 0 <= c < tables.num_card_types else "a face-down card" for c in cards]
     return ", ".join(names) or "no card"
 
@@ -441,7 +441,7 @@ def _card_names(game: Game, cards: Sequence[int]) -> str:
 def _placement(game: Game, seat: int, action: PlaceFollower) -> tuple[str, str]:
     """A follower space as (group, label): the region and ``space 2: Senators 7, pay 3``; a faction field; the coin
     bowl."""
-    tables = game.state.tables
+    tables = game.tables
     spec = tables.spaces[action.space]
     view = game.view(seat)
     comps = game.config.components
@@ -470,7 +470,7 @@ def _entries(game: Game, seat: int, legal: Sequence[Action]) -> tuple[str, list[
     """The heading of the choices and each choice as (group, label): choices of one group share a line (or a few),
     a choice of group None has a line of its own."""
     pending = game.pending
-    tables = game.state.tables
+    tables = game.tables
     if legal and all(isinstance(a, PlaceFollower) and 0 <= a.space < len(tables.spaces) for a in legal):
         return "Place a follower on:", [_placement(game, seat, a) for a in legal if isinstance(a, PlaceFollower)]
     verb = DECISIONS[pending.kind].card_verb if pending is not None else ""

@@ -41,7 +41,7 @@ def brutii_seat(record: GameRecord, components: Components | None = None) -> int
     if isinstance(seat, int) and not isinstance(seat, bool):
         return seat
     game = Game.new(record.game_config(components), seed=record.seed)
-    return game.state.brutii
+    return game.brutii_seat
 
 
 @dataclass(frozen=True)

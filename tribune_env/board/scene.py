@@ -43,7 +43,7 @@ class Scene:
 
 def _state(game: Game | GameState) -> GameState:
     if isinstance(game, Game):
-        return game.state
+        return game.position()
     if isinstance(game, GameState):
         return game
     raise TypeError(f"expected a Game or a GameState, got {type(game).__name__}")

@@ -16,6 +16,7 @@ from tribune_env.engine.scoring import ranks, scores
 from tribune_env.engine.serialize import state_from_json, state_to_json
 from tribune_env.engine.setup import new_state
 from tribune_env.engine.state import Event, GameState
+from tribune_env.engine.tables import Tables, tables_for
 from tribune_env.engine.text import render
 from tribune_env.engine.view import PlayerView
 
@@ -183,6 +184,12 @@ class Game:
         return self.config.players
 
     @property
+    def tables(self) -> Tables:
+        """The card-type and follower-space tables of this game (shared, read-only)."""
+        config = self.config
+        return tables_for(config.components, config.expansion)
+
+    @property
     def round(self) -> int:
         if self.state_ is not None:
             return self.state_.round
@@ -208,6 +215,14 @@ class Game:
             return self.state_.truncated
         truncated: bool = self._core.truncated
         return truncated
+
+    @property
+    def brutii_seat(self) -> int:
+        """The Brutii's seat, or -1 in a game without him (R43)."""
+        if self.state_ is not None:
+            return self.state_.brutii
+        seat: int = self._core.brutii
+        return seat
 
     @property
     def winners(self) -> tuple[int, ...]:

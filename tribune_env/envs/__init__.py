@@ -15,8 +15,8 @@ if TYPE_CHECKING:
     from tribune_env.codec.space import Space
     from tribune_env.envs.aec import env, expansion_env, expansion_raw_env, raw_env
     from tribune_env.envs.batched import TribuneBatchedEnv
-    from tribune_env.envs.pool import TribunePool
     from tribune_env.envs.policies import RandomPolicy, ViewAgent, model_policy
+    from tribune_env.envs.pool import TribunePool
     from tribune_env.envs.rewards import SCHEMES
     from tribune_env.envs.single import TribuneExpansionSingleEnv, TribuneSingleEnv
     from tribune_env.envs.table import IllegalMoveError, Table

@@ -270,7 +270,7 @@ class TribuneSingleEnv(gym.Env[Any, np.int64]):
         if self.fixed_seat is not None:
             return self.fixed_seat
         n = self.table.num_players
-        brutii = self.table.game.position().brutii
+        brutii = self.table.game.brutii_seat
         if self.learner_role == "brutii":
             return brutii
         if self.learner_role == "family":
@@ -285,7 +285,7 @@ class TribuneSingleEnv(gym.Env[Any, np.int64]):
     def _info(self) -> dict[str, Any]:
         """The learner's seat and mask; in a Brutii game also whether the learner is the Brutii."""
         info: dict[str, Any] = {"seat": self.seat, "action_mask": self.table.mask(self.seat)}
-        brutii = self.table.game.position().brutii
+        brutii = self.table.game.brutii_seat
         if brutii >= 0:
             info["brutii"] = self.seat == brutii
         return info

@@ -126,11 +126,12 @@ class Table:
         """
         index = _as_index(action)
         game = self.game
-        if index is not None and game.native_core is not None and game.current_seat == seat:
+        native_ok = index is not None and 0 <= index < self.codec.n and game.current_seat == seat
+        if native_ok and game.native_core is not None:
             try:  # the fast path: decoded and applied natively; anything refused takes the checked path below
                 if game.apply_native(self.codec.native_codec().decode(index, seat, self.num_players)):
                     return
-            except ValueError:
+            except (ValueError, TypeError):
                 pass
         try:
             if index is None:
@@ -162,8 +163,8 @@ class Table:
             if getattr(mine, name) != getattr(theirs, name):
                 found, wanted = getattr(theirs, name), getattr(mine, name)
                 raise ValueError(f"position: {name} is {found!r}, the environment's {wanted!r}")
-        if mine.brutii_seat is not None and game.position().brutii != mine.brutii_seat:
-            found = game.position().brutii
+        if mine.brutii_seat is not None and game.brutii_seat != mine.brutii_seat:
+            found = game.brutii_seat
             raise ValueError(f"position: the Brutii sits in seat {found}, the environment's in {mine.brutii_seat}")
         if mine.victory_card is not None and game.position().victory_card != mine.victory_card:
             raise ValueError(

@@ -198,7 +198,7 @@ class TribuneState(pyspiel.State):  # type: ignore[misc]
     def _remember(self, seat: int, acted: bool) -> None:
         """Add the seat's observation to its recall when it changed, or when the seat has just acted."""
         assert self.game is not None
-        obs = self._rules.encoder.encode(self.game.state, seat).tobytes()
+        obs = self._rules.encoder.encode_game(self.game, seat).tobytes()
         if acted or obs != self._last[seat]:
             self._recall[seat] = hashlib.sha256(self._recall[seat] + (b"A" if acted else b"O") + obs).digest()
             self._entries[seat] += 1
@@ -227,7 +227,7 @@ class TribuneState(pyspiel.State):  # type: ignore[misc]
         encoder = self._rules.encoder
         if self.game is None:
             return np.zeros(encoder.size, dtype=np.float32)
-        return encoder.encode(self.game.state, seat)
+        return encoder.encode_game(self.game, seat)
 
     def observation_text(self, seat: int) -> str:
         return "before the deal" if self.game is None else self.game.render(seat)

@@ -36,7 +36,7 @@ def targets(game: Game, seat: int, action: Action) -> list[str]:
         case PlaceFollower(space):
             return [f'.space[data-space-id="{space}"]']
         case PickCard(card):
-            tables = game.state.tables
+            tables = game.tables
             if not 0 <= card < len(tables.card_label):
                 return []
             anywhere = f'.card[data-card="{tables.card_label[card]}"]'
@@ -60,7 +60,7 @@ def targets(game: Game, seat: int, action: Action) -> list[str]:
 def group(game: Game, action: Action) -> str:
     """The heading the page groups ``action``'s button under: where it acts (the kind of place, the faction of a
     card), else what it is."""
-    tables = game.state.tables
+    tables = game.tables
     match action:
         case PlaceFollower(space) if 0 <= space < len(tables.spaces):
             place = tables.spaces[space].kind

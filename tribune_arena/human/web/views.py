@@ -97,7 +97,7 @@ _ID = re.compile(r"\b[a-z][a-z_]*(?::[a-z0-9_]+)+\b|\b[a-z]+_[a-z_]+\b")
 def _names(game: Game) -> dict[str, str]:
     """The component data's ids and the names people read for them: card labels, space labels, victory cards,
     regions and factions."""
-    tables = game.state.tables
+    tables = game.tables
     found = {label: tables.card_name(card) for card, label in enumerate(tables.card_label)}
     found |= {spec.label: explain.space_name(game, space) for space, spec in enumerate(tables.spaces)}
     found |= {card.id: card_title(card) for card in game.config.components.victory_cards}
@@ -151,7 +151,7 @@ def decision(session: Session, seat: int | None) -> dict[str, Any] | None:
         bid = {"min": bids[0], "max": bids[-1], "stake": explain.auction_line(game, seat)}
     staged = ""
     if rule.stages:
-        tables = game.state.tables
+        tables = game.tables
         cards = [tables.card_name(c) for c in game.view(seat).staged if 0 <= c < tables.num_card_types]
         staged = "Chosen so far: " + (", ".join(cards) if cards else "nothing")
     return {
@@ -228,7 +228,7 @@ def hand(game: Game, seat: int | None) -> list[dict[str, Any]]:
     value, kind and colours."""
     if seat is None:
         return []
-    tables = game.state.tables
+    tables = game.tables
     cards = []
     for card, count in enumerate(game.view(seat).hand):
         face = card_face(tables, card) if count else None
