@@ -58,8 +58,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=IDLE_SECONDS,
         metavar="SECONDS",
-        help=f"close a connection that sends nothing for this long while no request of it runs (default "
-        f"{IDLE_SECONDS})",
+        help="close a connection that sends nothing for this long while no request of it runs",
     )
     parser.add_argument(
         "--allow-cmd-bots",
