@@ -250,6 +250,12 @@ class ActionCodec:
             out.append(i)
         return out
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled and copied without the native core's object (made again when first needed)."""
+        state = self.__dict__.copy()
+        state["_native"] = None
+        return state
+
     def native_codec(self) -> Any:
         """The native core's codec of the same component set, space and bid cap (identical ids, tests/native)."""
         if self._native is None:

@@ -452,6 +452,12 @@ class ObservationEncoder:
     # given (player count, observer), so their indices are one cached array and
     # their values one list in that order: global amounts, then per seat.
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled and copied without the native core's object (made again when first needed)."""
+        state = self.__dict__.copy()
+        state["_native"] = None
+        return state
+
     def encode_game(self, game: Game, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         """The observation of ``seat`` in ``game`` (as :meth:`encode`): a native game's is written by the native
         core's encoder (identical entries, tests/native), into ``out`` (float32, length ``size``) when given."""
