@@ -118,7 +118,8 @@ class Game:
         if self.state_ is not None:
             return legal_actions(self.state_)
         if self._legal is None:
-            self._legal = [native.action_of(a) for a in self._core.legal()]
+            action_of = native.action_of
+            self._legal = [action_of(a) for a in self._core.legal()]
         return list(self._legal)
 
     def apply(self, action: object) -> None:

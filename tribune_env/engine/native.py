@@ -154,10 +154,17 @@ _MAKERS = (
 )
 
 
+_TYPED: dict[tuple[int, int, int], Action] = {}  # every native action met so far, typed (actions are immutable)
+
+
 def action_of(native: tuple[int, int, int]) -> Action:
     """The typed action of a native ``(type, a, b)`` (shared instances where the engine shares them)."""
-    kind, a, b = native
-    action: Action = _MAKERS[kind](a, b)
+    action = _TYPED.get(native)
+    if action is None:
+        if len(_TYPED) > 100_000:  # bounded: bids are the only open-ended actions
+            _TYPED.clear()
+        kind, a, b = native
+        action = _TYPED[native] = _MAKERS[kind](a, b)
     return action
 
 
