@@ -37,7 +37,7 @@ class Game:
     leaves a native game native; fast callers use :attr:`native_core`.
     """
 
-    __slots__ = ("_core", "_legal", "_snapshot", "_views", "state_")
+    __slots__ = ("_core", "_events", "_legal", "_snapshot", "_views", "state_")
 
     def __init__(self, state: GameState | None = None, core: Any = None) -> None:
         if (state is None) == (core is None):
@@ -46,6 +46,7 @@ class Game:
         self._core = core  # the native game, or None
         self._snapshot: GameState | None = None  # native: the Python copy of the position, made when first read
         self._legal: list[Action] | None = None  # native: the typed legal choices of this decision
+        self._events: list[Event] = []  # native: the log as read so far (it only grows), extended when read
         self._views: list[PlayerView] = []  # views of the live state, detached before the next apply
 
     @classmethod
@@ -80,7 +81,7 @@ class Game:
     def state(self) -> GameState:
         """The Python engine's live state; a native game is handed over to the Python engine (see the class)."""
         if self.state_ is None:  # a fresh copy: views already handed out keep the snapshot they read
-            self.state_ = native.state_of(self._core, self.config)
+            self.state_ = native.state_of(self._core, self.config, self._native_log())
             self._core = None
             self._snapshot = None
             self._legal = None
@@ -93,8 +94,15 @@ class Game:
         if self.state_ is not None:
             return self.state_
         if self._snapshot is None:
-            self._snapshot = native.state_of(self._core, self.config)
+            self._snapshot = native.state_of(self._core, self.config, self._native_log())
         return self._snapshot
+
+    def _native_log(self) -> list[Event]:
+        """The native game's log, converted once per event (the core's log only grows)."""
+        log, core = self._events, self._core
+        if core.num_events > len(log):
+            log.extend(native.events_of(core, len(log)))
+        return log
 
     # -- decisions -------------------------------------------------------------
 
@@ -246,7 +254,7 @@ class Game:
     def events(self) -> list[Event]:
         if self.state_ is not None:
             return self.state_.events
-        return self.position().events
+        return list(self._native_log())
 
     def log(self, seat: int | None = None) -> list[str]:
         """Readable event log; with ``seat``, only what that seat may read."""
@@ -259,7 +267,10 @@ class Game:
         for search and plays on identically."""
         if self.state_ is not None:
             return Game(self.state_.clone(events))
-        return Game(core=self._core.clone(events))
+        copy = Game(core=self._core.clone(events))
+        if events:
+            copy._events = list(self._events)
+        return copy
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may know now; computed when first read (:class:`PlayerView`), so unread views are cheap."""
@@ -303,6 +314,7 @@ class Game:
     def __setstate__(self, saved: dict[str, Any]) -> None:
         self._snapshot = None
         self._legal = None
+        self._events = []
         if "native_state" in saved:
             self.state_ = None
             self._core = native.core_of(saved["native_state"])

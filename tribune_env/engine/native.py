@@ -222,8 +222,9 @@ def _plain(value: Any) -> Any:
     return list(value) if isinstance(value, list) else value
 
 
-def state_of(core: Any, config: GameConfig) -> GameState:
-    """A Python :class:`GameState` equal to the native game ``core`` (its log included)."""
+def state_of(core: Any, config: GameConfig, events: list[Event] | None = None) -> GameState:
+    """A Python :class:`GameState` equal to the native game ``core`` (its log included: ``events``, the core's log
+    already converted, is copied when given)."""
     fields = core.fields()
     state = GameState(config)
     for name in _COPIED:
@@ -244,8 +245,13 @@ def state_of(core: Any, config: GameConfig) -> GameState:
     state.agenda = fields["agenda"]
     state.winners = fields["winners"]
     state.brutii_options = list(fields["brutii_options"])
-    state.events = [Event(*e) for e in core.events()]
+    state.events = list(events) if events is not None else events_of(core)
     return state
+
+
+def events_of(core: Any, start: int = 0) -> list[Event]:
+    """The log of a native game from event ``start`` on, as :class:`Event` records."""
+    return [Event(*e) for e in core.events(start)]
 
 
 def core_of(state: GameState) -> Any:
