@@ -58,14 +58,22 @@ class WorkerCrash(TournamentError):
 # -- the worker side ---------------------------------------------------------------------
 
 
-def serve(conn: Connection, board: Any, log: str, settings: PlaySettings) -> None:
+def serve(
+    conn: Connection, board: Any, log: str, settings: PlaySettings, environ: dict[str, str] | None = None
+) -> None:
     """A worker's life: play each game received on ``conn`` and send back ``("record", record)`` or
     ``("error", message)`` (a failure of the engine or the runner, not of an agent); ``None`` ends it.
 
     The worker limits its native thread pools (BLAS, OpenMP, torch) to one thread, or ``TRIBUNE_THREADS``
     (:func:`~tribune_env.threads.limit_threads`), before each game: the pool runs a worker per CPU, and a threaded
     matrix product on busy cores costs a policy decision 10-30x more. Applied per game, it covers from the next
-    game on the libraries that an agent imported while building (torch for a ``.zip`` checkpoint)."""
+    game on the libraries that an agent imported while building (torch for a ``.zip`` checkpoint).
+
+    ``environ``: the runner's environment when the worker was started; a forkserver child would otherwise inherit
+    the environment of the moment the forkserver itself started (``TRIBUNE_ENGINE``, ``TRIBUNE_BOT_BOX``, ...)."""
+    if environ is not None:
+        os.environ.clear()
+        os.environ.update(environ)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the runner's business
     watch_parent()
     monitor = Board(board, log)
@@ -105,7 +113,7 @@ class _Slot:
         self.log, path = tempfile.mkstemp(prefix="tribune-game-", suffix=".log")
         try:
             ours, theirs = self.context.Pipe()
-            args = (theirs, self.board, path, self.settings)
+            args = (theirs, self.board, path, self.settings, dict(os.environ))
             self.process = self.context.Process(target=serve, args=args, name="tribune-game-worker")
             self.process.start()
             theirs.close()
