@@ -81,7 +81,8 @@ def test_the_example_bots_pass_every_stage(bot: str, capsys: pytest.CaptureFixtu
     ("fault", "stage", "words"),
     [
         ("hello", "hello", "tribune-agent/0"),
-        ("unknown", "unknown", "answered a message of type 'what?'"),
+        # the bot answers the unknown message: seen as it comes, or as the answer to the next message
+        ("unknown", "unknown", "answered a message of type 'what?'|\"what?\"}\\n' without being asked"),
         ("illegal", "act", "chose 'place:9999', not one of the"),
         ("slow", "act", "did not answer in time"),
         ("game_over", "game over", "exited with code 3"),
@@ -98,7 +99,7 @@ def test_a_broken_bot_gets_its_first_fault_named(
     assert code == 1, out
     failed = [line for line in out.splitlines() if line.startswith("FAIL")]
     assert len(failed) == 1 and failed[0].startswith(f"FAIL {stage}:"), out
-    assert words in failed[0], out
+    assert any(w in failed[0] for w in words.split("|")), out
 
 
 def test_a_spec_that_is_not_a_program_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
