@@ -11,9 +11,9 @@ import ast
 import builtins
 import copy
 import importlib
-import os
 import inspect
 import multiprocessing
+import os
 import pickle
 import pkgutil
 from collections.abc import Callable
