@@ -307,7 +307,6 @@ struct Rules {
     int point_variant_markers() const;                      // GameConfig.point_variant_markers
     const VictoryCard& find_victory_card(const std::string& id) const;  // among victory_cards_of(...)
     int required(const VictoryCard& card) const;            // GameConfig.required
-    std::vector<const VictoryCard*> victory_cards() const;  // victory_cards_of(components, expansion)
     std::vector<const VictoryCard*> default_victory_cards() const;
 };
 

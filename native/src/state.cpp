@@ -82,14 +82,6 @@ int Rules::point_variant_markers() const {
     return comps.point_variant.at(config.players);
 }
 
-std::vector<const VictoryCard*> Rules::victory_cards() const {
-    std::vector<const VictoryCard*> out;
-    if (config.expansion && comps.has_expansion)
-        for (const auto& c : comps.expansion.victory_cards) out.push_back(&c);
-    for (const auto& c : comps.victory_cards) out.push_back(&c);
-    return out;
-}
-
 const VictoryCard& Rules::find_victory_card(const std::string& id) const {
     if (config.expansion && comps.has_expansion)
         for (const auto& c : comps.expansion.victory_cards)
