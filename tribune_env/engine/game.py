@@ -159,16 +159,14 @@ class Game:
             )
         if not core.apply(*native.action_tuple(listed)):
             raise RuntimeError(f"the native core refused the legal choice {listed!r}")  # an engine bug
-        self._snapshot = None
-        self._legal = None
+        self.apply_native_done()
 
     def apply_native(self, action: tuple[int, int, int]) -> bool:
         """Play a native ``(type, a, b)`` action on a native game (the fast path of the environments); ``False``
         (the game unchanged) when it is not legal: :meth:`apply` then says why."""
         if self._core is None or not self._core.apply(*action):
             return False
-        self._snapshot = None
-        self._legal = None
+        self.apply_native_done()
         return True
 
     def apply_native_done(self) -> None:
