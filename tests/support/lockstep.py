@@ -64,16 +64,42 @@ def compare(state: GameState, core: Any, where: str, events: bool = True) -> Non
 def run_game(
     config: GameConfig, seed: int, choice_seed: int, events: bool = True, every: int = 1, legal_every: int = 1
 ) -> int:
-    """Play one game in lockstep; returns its number of decisions. ``every``: compare the full state every N steps
-    and at the end; ``legal_every``: compare the legal lists every N steps (their lengths, the pending decision and
-    the chosen action at every step)."""
+    """Play one game in lockstep from its deal (:func:`run_from`); returns its number of decisions."""
     state = new_state(config, seed)
     advance(state)
-    core = native.new_core(config, seed)
+    where = f"game {config.rules.value} players={config.players} seed={seed} choices={choice_seed}"
+    return run_from(
+        state, native.new_core(config, seed), choice_seed, where, every=every, legal_every=legal_every, events=events
+    )
+
+
+def run_many(
+    config: GameConfig, games: int, first_seed: int = 0, events: bool = True, every: int = 1, legal_every: int = 1
+) -> Totals:
+    totals = Totals()
+    for g in range(games):
+        totals.decisions += run_game(config, first_seed + g, 10_000 + first_seed + g, events, every, legal_every)
+        totals.games += 1
+    return totals
+
+
+def run_from(
+    state: GameState,
+    core: Any,
+    choice_seed: int,
+    where: str,
+    steps: int = 10**9,
+    every: int = 10,
+    legal_every: int = 1,
+    events: bool = True,
+) -> int:
+    """Continue a game from ``state`` (Python) and ``core`` (native) in lockstep for ``steps`` decisions or to its
+    end; returns the decisions played. ``every``: compare the full state every N decisions and at the end;
+    ``legal_every``: compare the legal lists every N decisions (their lengths, the pending decision and the chosen
+    action at every one)."""
     rng = random.Random(choice_seed)
     decisions = 0
-    where = f"game {config.rules.value} players={config.players} seed={seed} choices={choice_seed}"
-    while True:
+    while decisions < steps:
         at = f"{where} decision {decisions}"
         if decisions % every == 0 or state.pending is None:
             compare(state, core, at, events)
@@ -97,37 +123,5 @@ def run_game(
         if not core.apply(*chosen):
             raise Divergence(f"{at}: the native core refused {chosen}")
         decisions += 1
-
-
-def run_many(
-    config: GameConfig, games: int, first_seed: int = 0, events: bool = True, every: int = 1, legal_every: int = 1
-) -> Totals:
-    totals = Totals()
-    for g in range(games):
-        totals.decisions += run_game(config, first_seed + g, 10_000 + first_seed + g, events, every, legal_every)
-        totals.games += 1
-    return totals
-
-
-def run_from(state: GameState, core: Any, choice_seed: int, where: str, steps: int = 10**9, every: int = 10) -> int:
-    """Continue a game from ``state`` (Python) and ``core`` (native) in lockstep for ``steps`` decisions or to its
-    end; returns the decisions played."""
-    rng = random.Random(choice_seed)
-    decisions = 0
-    while decisions < steps:
-        if decisions % every == 0 or state.pending is None:
-            compare(state, core, f"{where} decision {decisions}")
-        if state.pending is None:
-            break
-        legal = legal_actions(state)
-        mine = [native.action_tuple(a) for a in legal]
-        theirs = [tuple(a) for a in core.legal()]
-        if mine != theirs:
-            raise Divergence(f"{where} decision {decisions}: legal choices differ: python {mine} native {theirs}")
-        k = rng.randrange(len(legal))
-        apply_action(state, legal[k])
-        if not core.apply(*theirs[k]):
-            raise Divergence(f"{where} decision {decisions}: the native core refused {theirs[k]}")
-        decisions += 1
-    compare(state, core, f"{where} decision {decisions}")
+    compare(state, core, f"{where} decision {decisions}", events)
     return decisions
