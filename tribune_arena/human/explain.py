@@ -40,27 +40,12 @@ from tribune_env.engine.brutii import card_effect
 from tribune_env.engine.config import AnyVictoryCard, victory_cards_of
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase, TakeoverRole
 from tribune_env.engine.game import Game
+from tribune_env.engine.names import BRUTII_CARD_NAMES, REGION_NAMES
 from tribune_env.engine.registry import DECISIONS
 from tribune_env.engine.state import TRIBUNE
 from tribune_env.engine.tables import SpaceKind, SpaceSpec, Tables
 from tribune_env.engine.text import tile_text
 from tribune_env.engine.view import HIDDEN, OBJECTIVE_NAMES, PlayerView, PublicPlayer, objective_amounts
-
-REGION_NAMES: dict[Region, str] = {
-    Region.THERMAE: "Thermae",
-    Region.FORUM: "Forum",
-    Region.LATRINE: "Latrine",
-    Region.CURIA: "Curia",
-    Region.ATRIUM: "Atrium Auctionorum",
-    Region.CATACOMBS: "Catacombs",
-    Region.PANTHEON: "Pantheon",
-    Region.FIELD_OF_MARS: "Field of Mars",
-    Region.REFUGIUM: "Refugium",
-    Region.BASILICA: "Basilica",
-    Region.CAPITOLEUM: "Capitoleum",
-}
-"""The regions' names as printed on the board."""
-
 
 # -- the victory card ------------------------------------------------------------------------------------------------
 
@@ -839,22 +824,6 @@ def _words_of(game: Game) -> _Vocabulary:
         vocabulary = _VOCABULARIES[tables] = _vocabulary(game)
     return vocabulary
 
-
-BRUTII_CARD_NAMES: dict[BrutiiCard, str] = {
-    BrutiiCard.PATRON: "Patron",
-    BrutiiCard.FACTION_TAKEOVER: "Faction Take-Over",
-    BrutiiCard.ETERNAL_FAVOR: "Eternal Favor",
-    BrutiiCard.FAVOR_OF_THE_EMPEROR: "Favor of the Emperor",
-    BrutiiCard.OFFICIAL: "Official",
-    BrutiiCard.CARDS: "Cards",
-    BrutiiCard.DENARII: "Denarii",
-    BrutiiCard.LAURELS: "Laurels",
-    BrutiiCard.BUY_A_LEGION: "Buy a Legion",
-    BrutiiCard.SLAVE_CARDS: "Slave Cards",
-    BrutiiCard.MASS_MURDER: "Mass Murder",
-    BrutiiCard.VETO: "Veto",
-}
-"""The Brutii's action cards as printed (the engine writes their keys in words: ``faction takeover``)."""
 
 _BRUTII_WORDS = {card.key.replace("_", " "): name for card, name in BRUTII_CARD_NAMES.items()}
 _BRUTII_ALTERNATIVES = "|".join(sorted(map(re.escape, _BRUTII_WORDS), key=len, reverse=True))
