@@ -2,6 +2,7 @@
 //
 // Boundary: plain Python values only (ints, bools, strings, lists, tuples, dicts). The Python side
 // (tribune_env/engine/native.py) turns them into the engine's objects (GameState, Pending, Event, typed actions).
+#include <cstring>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 #include <pybind11/numpy.h>
@@ -507,6 +508,15 @@ void bind_codec(py::module_& m) {
                         static_cast<uint8_t*>(buffer_of(out, c.n, true, "out")));
              },
              py::arg("actions"), py::arg("seat"), py::arg("num_players"), py::arg("out").noconvert())
+        // ActionCodec.mask_game of a native game: a new int8 array, the legal mask when ``seat`` is to act, else zeros
+        .def("mask_of_seat",
+             [](const ActionCodec& c, Core& core, int seat) {
+                 py::array_t<int8_t> row(c.n);
+                 auto* out = reinterpret_cast<uint8_t*>(row.mutable_data());
+                 if (c.legal_mask(core.st, out) != seat) std::memset(out, 0, static_cast<size_t>(c.n));
+                 return row;
+             },
+             py::arg("core"), py::arg("seat"))
         // the mask of the pending decision of ``core`` for its deciding seat into ``out``; returns that seat (-1: none)
         .def("mask",
              [](const ActionCodec& c, Core& core, py::array& out) {

@@ -43,6 +43,9 @@ std::vector<std::string> all_objectives() {
         if (std::find(OBJECTIVES.begin(), OBJECTIVES.end(), o) == OBJECTIVES.end()) out.push_back(o);
     return out;
 }
+// the names of the Objective enum (core.hpp), in its order
+const char* const OBJECTIVE_NAMES[8] = {"tribune", "favor",   "laurels",       "legions",
+                                        "markers", "denarii", "emperor_tiles", "patrons"};
 // observation.py OPTION_CARDS: the Brutii's cards with two options (R46), in the order of State::brutii_options
 constexpr int OPTION_CARDS = 2;
 // decisions.py TakeoverRole: ALONE, SECOND_FIRST, FIRST_OVER_SECOND
@@ -104,6 +107,43 @@ const VictoryCard* state_victory_card(const State& st) {
     for (const auto& c : comps.victory_cards)
         if (c.id == st.victory_card) return &c;
     throw std::invalid_argument("unknown victory card " + st.victory_card);
+}
+
+// Loads of a state's parts issued together, before the encoder reads them one after another: a state kept among
+// thousands (a search tree, a batch, stored positions) is mostly out of cache, and misses taken one at a time cost
+// more than the encoding itself; started together they overlap. Only a hint: nothing is read here.
+void prefetch_bytes(const void* at, size_t bytes) {
+    const char* p = static_cast<const char*>(at);
+    for (size_t off = 0; off < bytes; off += 64) __builtin_prefetch(p + off);
+}
+template <class T>
+void prefetch_vector(const std::vector<T>& v) {
+    if (!v.empty()) prefetch_bytes(v.data(), v.size() * sizeof(T));
+}
+void prefetch_state(const State& st) {
+    prefetch_bytes(&st, sizeof(State));
+    prefetch_vector(st.players);
+    prefetch_vector(st.fields);
+    prefetch_vector(st.spaces);
+    prefetch_vector(st.controller);
+    prefetch_vector(st.fulfilled_since);
+    prefetch_vector(st.first_laurel);
+    prefetch_vector(st.bids);
+    prefetch_vector(st.sacrificed);
+    prefetch_vector(st.coin_bowl);
+    prefetch_vector(st.contest);
+    prefetch_vector(st.pairs);
+    prefetch_vector(st.sets);
+    prefetch_vector(st.staged);
+    prefetch_vector(st.officials);
+    for (const auto& p : st.players) {
+        prefetch_vector(p.hand);
+        prefetch_vector(p.markers);
+        prefetch_vector(p.emperor_tiles);
+    }
+    for (const auto& region : st.fields) prefetch_vector(region);
+    for (const auto& region : st.fields)
+        for (const auto& field : region) prefetch_vector(field);
 }
 
 // tables.py _card_types: the copies of each distinct value of ``values``, ascending
@@ -472,6 +512,15 @@ ObservationEncoder::ObservationEncoder(const Components& comps, int round_limit,
     }
     if (wide_)
         for (const auto& tile : comps.expansion.emperor_tiles) tile_ids_.push_back(tile.id);
+    // a card's objectives and thresholds by Objective (VictoryCard::need, obligatory_bits) to this space's entries
+    for (int o = 0; o < 8; o++) {
+        auto at = std::find(objectives_.begin(), objectives_.end(), OBJECTIVE_NAMES[o]);
+        objective_slot_[o] = at == objectives_.end() ? -1 : static_cast<int>(at - objectives_.begin());
+    }
+    for (int k = 0; k < 8; k++) amount_objective_[k] = -1;
+    for (int k = 0; k < num_amounts_; k++)
+        for (int o = 0; o < 8; o++)
+            if (amounts_[static_cast<size_t>(k)] == OBJECTIVE_NAMES[o]) amount_objective_[k] = o;
     build_layout(comps);
     // _highs: 1, card counts bounded by their copies
     high.assign(static_cast<size_t>(size), 1.0f);
@@ -665,12 +714,6 @@ int ObservationEncoder::victory_slot(const std::string& id) const {
     throw std::out_of_range("unknown victory card " + id);
 }
 
-// _objective_slot[key]
-int ObservationEncoder::objective_slot(const std::string& key) const {
-    for (size_t k = 0; k < objectives_.size(); k++)
-        if (objectives_[k] == key) return static_cast<int>(k);
-    throw std::out_of_range("unknown objective " + key);
-}
 
 // ObservationEncoder.encode (with _global, _goals, _cards, _board, _expansion, _brutii, _players, _progress,
 // _expansion_holdings in Python's order). Python fills one-hots and counts into a byte buffer, then writes the
@@ -680,6 +723,7 @@ void ObservationEncoder::encode(const State& st, int seat, float* out) const {
     if (st.config().expansion && !wide_)
         throw std::invalid_argument(
             "this observation encodes base games; an expansion game needs the expansion encoder");
+    prefetch_state(st);
     std::fill(out, out + size, 0.0f);
     auto amount = [out](int i, double v) { out[i] = static_cast<float>(std::min(v, 1.0)); };
     const Scales& sc = scales;
@@ -703,9 +747,13 @@ void ObservationEncoder::encode(const State& st, int seat, float* out) const {
         amount(at_required_, 0.0);
     } else {
         out[at_victory_card_ + victory_slot(card->id)] = 1;
-        for (const auto& o : card->obligatory) out[at_obligatory_ + objective_slot(o)] = 1;
+        for (int o = 0; o < 8; o++)
+            if (card->obligatory_bits >> o & 1u) {
+                if (objective_slot_[o] < 0) throw std::out_of_range(cat("unknown objective ", OBJECTIVE_NAMES[o]));
+                out[at_obligatory_ + objective_slot_[o]] = 1;
+            }
         for (int k = 0; k < num_amounts_; k++) {
-            goals[k] = card->thresholds.get(amounts_[static_cast<size_t>(k)], 0);  // also _players' goals
+            goals[k] = card->need[amount_objective_[k]];  // thresholds.get(amount, 0); also _players' goals
             amount(at_thresholds_ + k, goals[k] / amount_scales_[static_cast<size_t>(k)]);
         }
         auto req = card->required.find(n);
@@ -825,10 +873,11 @@ void ObservationEncoder::encode(const State& st, int seat, float* out) const {
 
     // _players: flags, markers, tile, controls, first bonus; the amounts of each seat
     const int pending_seat = pending ? pending->seat : -1;
-    const std::vector<int> total = scores(st);
     // cards out of the hand that still count as held (public_hand_size): sealed pairs, the decider's staged cards
     constexpr int MAX_SEATS = 32;
     if (n > MAX_SEATS) throw std::out_of_range("too many seats");
+    int total[MAX_SEATS];
+    scores_into(st, total);
     int held_back[MAX_SEATS] = {};
     for (const auto& pr : st.pairs) held_back[pr.seat] += 2;
     if (pending) held_back[pending->seat] += static_cast<int>(st.staged.size());
@@ -854,7 +903,7 @@ void ObservationEncoder::encode(const State& st, int seat, float* out) const {
         amount(base + o_legions_, p.legions / sc.legions);
         amount(base + o_hand_size_, (p.hand_size() + held_back[s]) / sc.cards);
         amount(base + o_followers_, p.followers / sc.followers);
-        amount(base + o_score_, std::max(total[static_cast<size_t>(s)], 0) / sc.score);
+        amount(base + o_score_, std::max(total[s], 0) / sc.score);
         amount(base + o_coin_bowl_,
                bowl.empty() ? 0.0 : static_cast<double>(std::count(bowl.begin(), bowl.end(), s)) / sc.followers);
         if (wide_) amount(base + o_patrons_, p.patrons / sc.patrons);

@@ -146,6 +146,8 @@ private:
     std::vector<int> base_point_variant_;  // components.point_variant by player count (-1: none)
     std::vector<std::pair<int, int>> fields_;  // (region, field) of each board slot
     double deck_size_ = 1;
+    int objective_slot_[8];  // by Objective: its entry among objectives_ (-1: none in this space)
+    int amount_objective_[8];  // by entry of amounts_: its Objective (VictoryCard::need's index)
     // piece starts
     int at_round_, at_phase_, at_victory_card_, at_point_variant_, at_thresholds_, at_obligatory_, at_required_;
     int at_pending_kind_, at_pending_seat_, at_pending_faction_, at_pending_index_, at_hand_, at_staged_;
@@ -163,7 +165,6 @@ private:
     void build_layout(const Components& comps);
     int tile_slot(int tile) const;
     int victory_slot(const std::string& id) const;
-    int objective_slot(const std::string& key) const;
 };
 
 // engine/view.py face_up and field_visible (R1): whether everybody sees ``region``'s cards all the time, and

@@ -571,6 +571,7 @@ State new_state(std::shared_ptr<const Rules> rules, uint64_t seed);  // set-up, 
 
 void end_step(State& st);
 std::vector<int> scores(const State& st);
+void scores_into(const State& st, int* out);  // scores(st) written into out[0..num_players)
 std::vector<int> ranks(const State& st);
 std::vector<int> decide_winners(State& st);
 bool game_ends(State& st);

@@ -100,12 +100,23 @@ void track_fulfilment(State& st) {
 }
 
 std::vector<int> scores(const State& st) {
-    const ScoringSpec& spec = scoring_table(st);
-    bool expansion = st.config().expansion && st.comps().has_expansion;
-    std::vector<int> total;
-    for (const auto& p : st.players) total.push_back(points(p, spec, expansion));
-    for (int seat : first_fulfillers(st)) total[static_cast<size_t>(seat)] += spec.first_bonus;
+    std::vector<int> total(st.players.size());
+    scores_into(st, total.data());
     return total;
+}
+
+void scores_into(const State& st, int* out) {
+    const ScoringSpec& spec = scoring_table(st);
+    const bool expansion = st.config().expansion && st.comps().has_expansion;
+    const int n = st.num_players();
+    for (int seat = 0; seat < n; seat++) out[seat] = points(st.players[static_cast<size_t>(seat)], spec, expansion);
+    if (st.config().point_variant) return;
+    int64_t first = -1;  // first_fulfillers without a list: the seats whose fulfilment began earliest (R23)
+    for (int64_t t : st.fulfilled_since)
+        if (t >= 0 && (first < 0 || t < first)) first = t;
+    if (first < 0) return;
+    for (int seat = 0; seat < n; seat++)
+        if (st.fulfilled_since[static_cast<size_t>(seat)] == first) out[seat] += spec.first_bonus;
 }
 
 bool game_ends(State& st) {

@@ -270,10 +270,8 @@ class ActionCodec:
             if game.current_seat != seat:
                 return np.zeros(self.n, dtype=np.int8)
             return self.mask(game.legal_actions(), seat, game.num_players)
-        out = np.zeros(self.n, dtype=np.uint8)
-        if self.native_codec().mask(core, out) != seat:
-            out[:] = 0
-        return out.view(np.int8)
+        result: np.ndarray = self.native_codec().mask_of_seat(core, seat)
+        return result
 
     def mask(self, actions: Sequence[Action], seat: int, num_players: int) -> np.ndarray:
         """An int8 vector of length ``n`` with 1 at every expressible action in ``actions``."""
