@@ -465,6 +465,11 @@ void* buffer_of(py::array& out, py::ssize_t size, bool bytes, const char* what) 
     return out.mutable_data();
 }
 
+void check_seat(const Core& core, int seat) {
+    if (seat < 0 || seat >= core.st.num_players())
+        throw std::invalid_argument(cat("seat must be in 0..", core.st.num_players() - 1, ", got ", seat));
+}
+
 void bind_codec(py::module_& m) {
     // one exception type for both codecs: the core's decoding errors are tribune_env.codec's ActionDecodeError
     py::register_exception_translator([](std::exception_ptr error) {
@@ -552,13 +557,33 @@ void bind_codec(py::module_& m) {
         // the observation of ``seat`` into ``out`` (float32, length size), or a new array without ``out``
         .def("encode",
              [](const ObservationEncoder& e, const Core& core, int seat, std::optional<py::array> out) {
-                 if (seat < 0 || seat >= core.st.num_players())
-                     throw std::invalid_argument(cat("seat must be in 0..", core.st.num_players() - 1, ", got ", seat));
+                 check_seat(core, seat);
                  py::array row = out ? *out : py::array(py::array_t<float>(e.size));
                  e.encode(core.st, seat, static_cast<float*>(buffer_of(row, e.size, false, "out")));
                  return row;
              },
-             py::arg("core"), py::arg("seat"), py::arg("out").noconvert() = py::none());
+             py::arg("core"), py::arg("seat"), py::arg("out").noconvert() = py::none())
+        .def("encode_into",
+             [](const ObservationEncoder& e, const Core& core, int seat, py::array& out) {
+                 check_seat(core, seat);
+                 e.encode(core.st, seat, static_cast<float*>(buffer_of(out, e.size, false, "out")));
+             });
+    // tribune_env.codec.observe_game on a native game: the observation of ``seat`` and the legal mask when ``seat``
+    // is to act (else zeros), written into ``obs`` and ``mask`` where given, new arrays where not; (obs, mask)
+    m.def(
+        "observe",
+        [](const ObservationEncoder& e, const ActionCodec& c, Core& core, int seat, std::optional<py::array> obs,
+           std::optional<py::array> mask) {
+            check_seat(core, seat);
+            py::array o = obs ? *obs : py::array(py::array_t<float>(e.size));
+            py::array m = mask ? *mask : py::array(py::array_t<int8_t>(c.n));
+            e.encode(core.st, seat, static_cast<float*>(buffer_of(o, e.size, false, "obs")));
+            auto* bits = static_cast<uint8_t*>(buffer_of(m, c.n, true, "mask"));
+            if (c.legal_mask(core.st, bits) != seat) std::memset(bits, 0, static_cast<size_t>(c.n));
+            return py::make_tuple(std::move(o), std::move(m));
+        },
+        py::arg("encoder"), py::arg("codec"), py::arg("core"), py::arg("seat"), py::arg("obs").noconvert() = py::none(),
+        py::arg("mask").noconvert() = py::none());
 }
 
 // --- the batch (batch.hpp): many games in one call, rows written into numpy arrays ---------------------------------

@@ -204,3 +204,59 @@ def test_lockstep_rows(rules: str, players: int, space: Space) -> None:
 def test_lockstep_rows_long(rules: str, players: int, space: Space) -> None:
     for seed in range(20, 22):
         lockstep_rows(rules, players, space, seed)
+
+
+@pytest.mark.parametrize(
+    ("config", "space"),
+    [
+        (GameConfig(players=4), Space.BASE),
+        (GameConfig(players=3, expansion=True), Space.EXPANSION),
+        (GameConfig(players=6, expansion=True, brutii=True), Space.EXPANSION),
+    ],
+)
+def test_observe_game_is_the_two_python_calls(config: GameConfig, space: Space) -> None:
+    """``observe_game`` (one native call on a native game) gives every seat the Python encoder's row and the Python
+    codec's mask of the same position (zeros for a seat not to act), into given arrays or new ones."""
+    from tribune_env.codec import observe_game
+
+    encoder, codec = encoder_for(COMPONENTS, config.round_limit, space), codec_for(COMPONENTS, space)
+    game = Game.new(config, seed=11)
+    assert game.native_core is not None
+    rng = random.Random(11)
+    obs = np.full(encoder.size, 7.0, dtype=np.float32)
+    mask = np.full(codec.n, 1, dtype=np.uint8)
+    for step in range(120):
+        if game.is_over:
+            break
+        python = Game(game.position())  # the same position on the Python engine (read, never played)
+        assert python.native_core is None
+        for seat in range(config.players):
+            want_obs, want_mask = encoder.encode_game(python, seat), codec.mask_game(python, seat)
+            got_obs, got_mask = observe_game(encoder, codec, game, seat)
+            assert np.array_equal(got_obs, want_obs) and got_obs.dtype == np.float32
+            assert np.array_equal(got_mask, want_mask) and got_mask.dtype == np.int8
+            out_obs, out_mask = observe_game(encoder, codec, game, seat, obs, mask)
+            assert out_obs is obs and out_mask is mask
+            assert np.array_equal(obs, want_obs) and np.array_equal(mask, want_mask)
+        if step % 10 == 0:  # and the Python engine's answer through the same function
+            py_obs, py_mask = observe_game(encoder, codec, python, game.current_seat)
+            assert np.array_equal(py_obs, encoder.encode_game(python, game.current_seat))
+            assert py_mask.any()
+        legal = game.legal_actions()
+        game.apply(legal[int(rng.random() * len(legal))])
+
+
+def test_observe_game_refuses_wrong_arrays_and_seats() -> None:
+    """A wrong shape or type of array, or a seat outside the game, is a ValueError naming it; nothing is written."""
+    from tribune_env.codec import observe_game
+
+    encoder, codec = encoder_for(COMPONENTS, 60, Space.BASE), codec_for(COMPONENTS, Space.BASE)
+    game = Game.new(GameConfig(players=4), seed=2)
+    mask = np.zeros(codec.n, dtype=np.int8)
+    with pytest.raises(ValueError, match="obs: expected a writeable contiguous 1-d array"):
+        observe_game(encoder, codec, game, 0, np.zeros(encoder.size, dtype=np.float64), mask)
+    with pytest.raises(ValueError, match="mask: expected a writeable contiguous 1-d array"):
+        observe_game(encoder, codec, game, 0, np.zeros(encoder.size, dtype=np.float32), np.zeros(codec.n - 1, np.int8))
+    with pytest.raises(ValueError, match="seat must be in 0..3"):
+        observe_game(encoder, codec, game, 4)
+    assert not mask.any()

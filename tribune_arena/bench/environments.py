@@ -51,7 +51,7 @@ import numpy as np
 import pettingzoo
 
 from tribune_arena.bench.options import BATCH, BATCH_API, PEERS, PLAYER_COUNTS, check_options
-from tribune_env.codec import encoder_for
+from tribune_env.codec import encoder_for, observe_game
 from tribune_env.engine import native
 from tribune_env.engine.game import Game
 from tribune_env.envs.aec import env as tribune_aec
@@ -133,6 +133,7 @@ class EngineFigures:
     core_decisions_per_s: float = 0.0
     batch_decisions_per_s: float = 0.0
     core_encode_us: float = 0.0  # native only: encode_us with the core's encoder and codec called directly
+    live_encode_us: float = 0.0  # encode_us on the position just played, as env.step takes it (live_encode_timing)
 
 
 @dataclass
@@ -188,6 +189,8 @@ class BenchReport:
                     out[name] = getattr(ours, name) / getattr(base, name)
             if ours.encode_us:
                 out["encode"] = base.encode_us / ours.encode_us  # a time: Python's over native's
+            if ours.live_encode_us and base.live_encode_us:
+                out["live_encode"] = base.live_encode_us / ours.live_encode_us
             if ours.core_encode_us:
                 out["core_encode"] = base.encode_us / ours.core_encode_us
             if base.game_decisions_per_s:
@@ -555,18 +558,48 @@ def engine(name: str) -> Iterator[None]:
 
 
 def encode_timing(players: int, seed: int, samples: int = 1000) -> float:
-    """Mean microseconds of the observation and action mask of the seat to act (``ObservationEncoder.encode_game``
-    and ``ActionCodec.mask_game``: the Python encoder on a Python game, the native one on a native game)."""
+    """Mean microseconds of the observation and action mask of the seat to act over stored mid-game positions
+    (``tribune_env.codec.observe_game``, as ``Table.observe``: the Python encoder on a Python game, the native one
+    on a native game). A thousand stored positions are mostly out of the processor's caches."""
     games = _mid_game_states(players, seed, samples)
     table = Table(players=players)
     encoder, codec = table.encoder, table.codec
     out = np.zeros(encoder.size, dtype=np.float32)
+    seats = [game.current_seat for game in games]
     start = clock()
-    for game in games:
-        seat = game.current_seat
-        encoder.encode_game(game, seat, out)
-        codec.mask_game(game, seat)
+    for game, seat in zip(games, seats, strict=True):
+        observe_game(encoder, codec, game, seat, out)
     return (clock() - start) / len(games) * 1e6
+
+
+def live_encode_timing(players: int, seed: int, decisions: int) -> float:
+    """Mean microseconds of the observation and action mask of the seat to act (``observe_game``) taken as
+    ``env.step`` takes them: on the position just played, after each decision of random games. Each call pair is timed
+    alone with ``time.perf_counter`` (the timer's own cost, measured the same way, taken off); the slowest 0.5% of
+    calls, where the machine preempted the process, are left out (both engines alike)."""
+    table = Table(players=players)
+    encoder, codec = table.encoder, table.codec
+    out = np.zeros(encoder.size, dtype=np.float32)
+    timer = time.perf_counter
+    rng = random.Random(seed)
+    game_seed = seed
+    game = Game.new(players=players, seed=game_seed)
+    spent = np.empty(decisions)
+    empty = np.empty(decisions)
+    for k in range(decisions):
+        if game.is_over:
+            game_seed += 1
+            game = Game.new(players=players, seed=game_seed)
+        seat = game.current_seat  # known to the caller, as an environment knows whose step it is
+        start = timer()
+        empty[k] = timer() - start
+        start = timer()
+        observe_game(encoder, codec, game, seat, out)
+        spent[k] = timer() - start
+        legal = game.legal_actions()
+        game.apply(legal[int(rng.random() * len(legal))])
+    keep = max(1, int(decisions * 0.995))
+    return max(float(np.sort(spent)[:keep].mean() - np.sort(empty)[:keep].mean()), 0.0) * 1e6
 
 
 def raw_encode_timing(players: int, seed: int, samples: int = 1000) -> float:
@@ -622,6 +655,10 @@ def batch_api_rate(players: int, seconds: float, seed: int, num_envs: int = BATC
     return steps * num_envs / (clock() - start)
 
 
+LIVE_DECISIONS = {"python": 3000, "native": 30000}
+"""Decisions per pass of :func:`live_encode_timing` by engine: a fraction of a second each."""
+
+
 def engine_figures(name: str, players: int, seconds: float, seed: int) -> EngineFigures:
     """Every figure of one engine at ``players`` (the native-only ones when ``name`` is ``"native"``)."""
     with engine(name):
@@ -634,6 +671,7 @@ def engine_figures(name: str, players: int, seconds: float, seed: int) -> Engine
             aec_rate(lambda: tribune_aec(players=players), seconds, seed)[0],
             batched_rate(players, seconds, seed),
         )
+        figures.live_encode_us = live_encode_timing(players, seed, LIVE_DECISIONS[name])
         if name == "native":
             figures.core_decisions_per_s = core_rate(players, seconds, seed)
             figures.batch_decisions_per_s = batch_api_rate(players, seconds, seed)

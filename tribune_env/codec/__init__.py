@@ -7,6 +7,7 @@ names the two sets of spaces (base, expansion) and maps a rule set to its own.
 
 from tribune_env.codec.actions import BID_CAP, ActionCodec, ActionDecodeError, Block, codec_for
 from tribune_env.codec.observation import ObservationEncoder, Piece, Scales, encoder_for
+from tribune_env.codec.observe import observe_game
 from tribune_env.codec.space import Space
 
 __all__ = [
@@ -20,4 +21,5 @@ __all__ = [
     "Space",
     "codec_for",
     "encoder_for",
+    "observe_game",
 ]

@@ -270,7 +270,7 @@ class ActionCodec:
             if game.current_seat != seat:
                 return np.zeros(self.n, dtype=np.int8)
             return self.mask(game.legal_actions(), seat, game.num_players)
-        result: np.ndarray = self.native_codec().mask_of_seat(core, seat)
+        result: np.ndarray = (self._native or self.native_codec()).mask_of_seat(core, seat)
         return result
 
     def mask(self, actions: Sequence[Action], seat: int, num_players: int) -> np.ndarray:

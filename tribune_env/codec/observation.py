@@ -468,10 +468,18 @@ class ObservationEncoder:
                 return row
             out[:] = row
             return out
+        encoder = self._native or self.native_encoder()
+        if out is None:
+            result: np.ndarray = encoder.encode(core, seat)
+            return result
+        encoder.encode_into(core, seat, out)
+        return out
+
+    def native_encoder(self) -> Any:
+        """The native core's encoder of the same components, round limit and space (identical entries, tests/native)."""
         if self._native is None:
             self._native = native.core_module.ObservationEncoder(self.components, self.round_limit, self.space.value)
-        result: np.ndarray = self._native.encode(core, seat, out)
-        return result
+        return self._native
 
     def encode(self, state: GameState, seat: int) -> np.ndarray:
         """The observation of ``seat`` (float32, shape ``(size,)``, inside ``[0, high]``).

@@ -197,9 +197,10 @@ class raw_env(AECEnv[str, Any, int], EzPickle):
 
     def observe(self, agent: str) -> Any:
         seat = self.agent_seat[agent]
+        observation, mask = self.table.observe(seat)
         if self.obs_format == "flat":
-            return flat_observation(self.table.observation(seat), self.table.mask(seat))
-        return {"observation": self.table.observation(seat), "action_mask": self.table.mask(seat)}
+            return flat_observation(observation, mask)
+        return {"observation": observation, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

@@ -240,10 +240,9 @@ class TribuneSingleEnv(gym.Env[Any, np.int64]):
 
     def _observe(self) -> Any:
         """The learner's observation in the chosen ``obs_format``."""
-        observation = self.table.observation(self.seat)
         if self.obs_format == "vector":
-            return observation
-        mask = self.table.mask(self.seat)
+            return self.table.observation(self.seat)
+        observation, mask = self.table.observe(self.seat)
         if self.obs_format == "flat":
             return flat_observation(observation, mask)
         return {"observation": observation, "action_mask": mask}

@@ -12,7 +12,15 @@ from typing import Any
 
 import numpy as np
 
-from tribune_env.codec import ActionCodec, ActionDecodeError, ObservationEncoder, Space, codec_for, encoder_for
+from tribune_env.codec import (
+    ActionCodec,
+    ActionDecodeError,
+    ObservationEncoder,
+    Space,
+    codec_for,
+    encoder_for,
+    observe_game,
+)
 from tribune_env.engine.actions import Action
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.errors import GameOverError, IllegalActionError, TribuneError
@@ -87,6 +95,12 @@ class Table:
 
     def observation(self, seat: int) -> np.ndarray:
         return self.encoder.encode_game(self.game, seat)
+
+    def observe(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
+        """``(observation(seat), mask(seat))``: one call into the native core on a native game."""
+        if self.game.native_core is not None:
+            return observe_game(self.encoder, self.codec, self.game, seat)
+        return self.observation(seat), self.mask(seat)
 
     def infoset(self, seat: int) -> InfoSet:
         """What an agent in ``seat`` may use, with this table's spaces."""
