@@ -61,6 +61,7 @@ def test_defaults_follow_the_rule_set() -> None:
         ({"selfplay": {"search_moves": -0.1}}, "selfplay.search_moves: must be in 0..1"),
         ({"selfplay": {"confirm": -1, "target": "significant"}}, "selfplay.confirm: must be >= 0"),
         ({"selfplay": {"confirm": 512}}, "selfplay.confirm: confirms significant labels only"),
+        ({"selfplay": {"value_positions": -2}}, "selfplay.value_positions: must be >= 0"),
         ({"search": {"threshold": 0}}, "search.threshold: must be in (0, 1]"),
         ({"search": {"explore": "sometimes"}}, "search.explore: expected bool"),
         ({"learner": {"anchor_weight": -1}}, "learner.anchor_weight: must be >= 0"),

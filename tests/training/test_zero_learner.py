@@ -115,6 +115,26 @@ def test_unsearched_rows_teach_the_value_only() -> None:
         assert same == (name.startswith(("pi.", "action."))), name
 
 
+def test_positions_without_a_value_target_teach_the_policy_only() -> None:
+    """``values`` NaN (``selfplay.value_positions``): the value loss is the squared error over the other rows alone,
+    and rows with no value target and no search change nothing."""
+    data = fixed_batch()
+    learner = Learner(tiny_policy(), LearnerConfig(batch_size=64, learning_rate=1e-2))
+    kept = np.arange(len(data)) % 4 == 0
+    _, _, full = learner.evaluate(Positions(data.obs[kept], data.masks[kept], data.targets[kept], data.searched[kept],
+                                        data.values[kept]))
+    data.values[~kept] = np.nan
+    _, _, partial = learner.evaluate(data)
+    assert partial == pytest.approx(full, rel=1e-5)
+    data.searched[:] = False
+    data.values[:] = np.nan
+    before = learner.model.arrays()
+    stats = learner.train(data, seed=0)
+    assert stats.value_loss == 0.0 and stats.policy_loss == 0.0
+    for name, array in learner.model.arrays().items():
+        assert np.array_equal(array, before[name]), name
+
+
 @pytest.mark.parametrize("epochs", [0.5, 1.0, 2.5])
 def test_an_iteration_samples_epochs_passes(epochs: float) -> None:
     data = fixed_batch(rows=40)

@@ -163,6 +163,17 @@ def test_confirm_keeps_the_overrules_a_second_search_repeats() -> None:
     assert checked.simulations > plain.simulations
 
 
+def test_value_positions_keep_that_many_results_per_game(game: GameData) -> None:
+    """``value_positions: 5``: the same game, five positions with the result as value target, NaN at the rest."""
+    fewer = play_game(job(value_positions=5))
+    for name in ("obs", "masks", "targets", "searched"):
+        np.testing.assert_array_equal(getattr(fewer, name), getattr(game, name))
+    valued = ~np.isnan(fewer.values)
+    assert valued.sum() == 5
+    np.testing.assert_array_equal(fewer.values[valued], game.values[valued])
+    assert not np.isnan(play_game(job(value_positions=len(game) + 1)).values).any()  # more than the game has: all
+
+
 def test_search_moves_choose_whose_move_is_played() -> None:
     """With ``search_moves: 0`` the seat plays the network's move at searched decisions too, so its game is the one
     it plays without searching; the labels stay the search's."""

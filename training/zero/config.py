@@ -80,6 +80,9 @@ class SelfPlayConfig:
     ``confirm`` (``target: significant`` only; 0: off): where the search overrules the network, a second search of
     this many playouts (no Gumbel noise, its own seed) must overrule it with the same action too, or the label is the
     network's own choice (docs/training/zero.md: most clear labels of 64 playouts do not come back).
+    ``value_positions`` (0: all): how many of a game's recorded positions carry a value target (drawn at random,
+    seeded); the others train the policy only. A game's positions share one result, so a window of few games holds
+    each result hundreds of times and the value network learns them by heart; AlphaGo kept one position per game.
     """
 
     games: int = 64
@@ -92,6 +95,7 @@ class SelfPlayConfig:
     margin: float = 0.1
     search_moves: float = 1.0
     confirm: int = 0
+    value_positions: int = 0
 
 
 @dataclass(frozen=True)
@@ -322,6 +326,8 @@ def _check(config: ZeroConfig, source: str) -> None:  # noqa: C901  (one line pe
         fail("selfplay.margin", f"must be in 0..2 (a difference of win_loss values), got {selfplay.margin}")
     if selfplay.target not in TARGETS:
         fail("selfplay.target", f"expected one of {', '.join(TARGETS)}, got {selfplay.target!r}")
+    if selfplay.value_positions < 0:
+        fail("selfplay.value_positions", f"must be >= 0 (positions per game; 0: all), got {selfplay.value_positions}")
     if selfplay.confirm < 0:
         fail("selfplay.confirm", f"must be >= 0 (playouts; 0: off), got {selfplay.confirm}")
     if selfplay.confirm and selfplay.target != "significant":

@@ -5,7 +5,7 @@
 (:meth:`PolicyValueNet.arrays`) and back (:meth:`PolicyValueNet.from_policy`). The loss of a batch is
 
     cross-entropy(search target, masked softmax of the logits)   over the searched positions
-    + value_weight * mean squared error(value, the seat's final win_loss)   over all positions
+    + value_weight * mean squared error(value, the seat's final win_loss)   over the positions with a value target
     + anchor_weight * KL(starting network's policy || the policy)              over all positions
 
 minimised with Adam (gradient norm clipped). Batches are drawn from the replay window in an order seeded by the
@@ -106,7 +106,9 @@ def batch_loss(
     weight = batch["searched"].to(logp.dtype)
     per_row = -(batch["targets"] * logp).sum(dim=-1)
     policy_loss = (per_row * weight).sum() / weight.sum().clamp(min=1.0)
-    value_loss = torch.mean((value - batch["values"]) ** 2)
+    valued = ~torch.isnan(batch["values"])  # NaN: no value target at this position (selfplay.value_positions)
+    errors = torch.where(valued, value - torch.nan_to_num(batch["values"]), torch.zeros_like(value)) ** 2
+    value_loss = errors.sum() / valued.sum().clamp(min=1)
     loss = policy_loss + value_weight * value_loss
     if anchor is not None and anchor_weight > 0:
         with torch.no_grad():

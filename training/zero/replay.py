@@ -1,7 +1,8 @@
 """The replay window: the newest ``window`` recorded positions, kept in memory and as one shard per iteration.
 
 A shard (``replay/iter-NNNN.npz``, compressed) holds an iteration's positions in game order: ``obs`` (float16),
-``masks`` (bool), ``targets`` (float16), ``searched`` (bool), ``values`` (float32). It is written to a temporary name
+``masks`` (bool), ``targets`` (float16), ``searched`` (bool), ``values`` (float32; NaN where a position has no value
+target). It is written to a temporary name
 and renamed, so a kill leaves a whole shard or none. :meth:`ReplayBuffer.load` rebuilds the window of a finished
 iteration from the shards, equal to the one the run had in memory, so a resumed run trains on the same data.
 """

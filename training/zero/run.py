@@ -453,6 +453,7 @@ class ZeroTrainer:
                 margin=cfg.selfplay.margin,
                 search_moves=cfg.selfplay.search_moves,
                 confirm=cfg.selfplay.confirm,
+                value_positions=cfg.selfplay.value_positions,
             )
             for index in range(cfg.selfplay.games)
         ]

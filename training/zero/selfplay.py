@@ -81,6 +81,7 @@ class SelfPlayJob:
     margin: float = SelfPlayConfig.margin  # ``significant``: the least gain in mean value that overrules
     search_moves: float = SelfPlayConfig.search_moves  # share of searched decisions playing the search's choice
     confirm: int = SelfPlayConfig.confirm  # playouts of the search that confirms an overrule (0: none)
+    value_positions: int = SelfPlayConfig.value_positions  # positions with a value target per game (0: all)
 
 
 @dataclass
@@ -88,7 +89,8 @@ class GameData:
     """The recorded positions of one game (rows in decision order) and its summary.
 
     ``obs`` float16 (rows x observation size), ``masks`` bool and ``targets`` float16 (rows x actions; a target is
-    zero where ``searched`` is false), ``values`` float32: the seat's final ``win_loss``.
+    zero where ``searched`` is false), ``values`` float32: the seat's final ``win_loss``, NaN at a position without a
+    value target (``value_positions``).
     """
 
     index: int
@@ -281,10 +283,24 @@ def play_game(job: SelfPlayJob) -> GameData:
             recorder.add(obs, mask, None, seat)
         game.apply(action)
     data = recorder.data(job.index, win_loss(game), net.encoder.size, net.codec.n)
+    keep_values(data, job.value_positions, random.Random(derive_seed(job.seed, "zero-values")))
     data.seating, data.decisions, data.simulations, data.clear = seating, decisions, simulations, clear
     data.seconds = time.perf_counter() - start
     data.cpu_seconds = time.process_time() - cpu_start
     return data
+
+
+def keep_values(data: GameData, count: int, rng: random.Random) -> None:
+    """Leave a value target (the result) at ``count`` of ``data``'s positions drawn by ``rng``, NaN at the others;
+    ``count`` 0 or at least the positions: all are kept. Drawn apart from the game's generator: the game is the same
+    whatever ``count`` is."""
+    rows = len(data)
+    if count <= 0 or count >= rows:
+        return
+    kept = rng.sample(range(rows), count)
+    values = np.full(rows, np.nan, dtype=np.float32)
+    values[kept] = data.values[kept]
+    data.values = values
 
 
 def play_checked(job: SelfPlayJob) -> GameData:
