@@ -434,6 +434,38 @@ class Core {
     }
 };
 
+// _core.resample(core, seat, rng): determinize.py resample on a native game, drawing from the Python random.Random
+// ``rng`` (its state is read, used by the core's twin of the generator and written back: the same draws in the same
+// order as the Python function, so ``rng`` ends where it would have)
+Core resample_core(const Core& core, int seat, const py::object& rng) {
+    if (seat < 0 || seat >= core.st.num_players())
+        throw std::invalid_argument(cat("seat must be in 0..", core.st.num_players() - 1, ", got ", seat));
+    py::object state = rng.attr("getstate")();
+    PyObject* internal = PyTuple_Check(state.ptr()) && PyTuple_GET_SIZE(state.ptr()) == 3
+                             ? PyTuple_GET_ITEM(state.ptr(), 1)
+                             : nullptr;
+    if (internal == nullptr || !PyTuple_Check(internal) || PyTuple_GET_SIZE(internal) != PyRandom::WORDS + 1)
+        throw std::invalid_argument("rng: expected a random.Random (version 3 state)");
+    uint32_t words[PyRandom::WORDS];
+    for (int i = 0; i < PyRandom::WORDS; i++) {  // the words as CPython keeps them (each below 2**32)
+        words[i] = static_cast<uint32_t>(PyLong_AsUnsignedLong(PyTuple_GET_ITEM(internal, i)));
+        if (PyErr_Occurred()) throw py::error_already_set();
+    }
+    const long position = PyLong_AsLong(PyTuple_GET_ITEM(internal, PyRandom::WORDS));
+    if (PyErr_Occurred()) throw py::error_already_set();
+    PyRandom generator(words, static_cast<int>(position));
+    Core out;
+    out.config = core.config;
+    out.st = resample(core.st, seat, generator);
+    const int index = generator.state(words);
+    py::tuple next(PyRandom::WORDS + 1);
+    for (int i = 0; i < PyRandom::WORDS; i++) PyTuple_SET_ITEM(next.ptr(), i, PyLong_FromUnsignedLong(words[i]));
+    PyTuple_SET_ITEM(next.ptr(), PyRandom::WORDS, PyLong_FromLong(index));
+    rng.attr("setstate")(py::make_tuple(py::reinterpret_borrow<py::object>(PyTuple_GET_ITEM(state.ptr(), 0)), next,
+                                        py::reinterpret_borrow<py::object>(PyTuple_GET_ITEM(state.ptr(), 2))));
+    return out;
+}
+
 // --- the codec (codec.cpp: tribune_env.codec's ActionCodec and ObservationEncoder); written by the codec porter ------
 //
 // _core.ActionCodec(components, space, bid_cap) and _core.ObservationEncoder(components, round_limit, space): built
@@ -882,6 +914,7 @@ PYBIND11_MODULE(_core, m) {
                         c.st = import_state(rules, d);
                         return c;
                     })
+        .def("resample", &resample_core, py::arg("seat"), py::arg("rng"))
         .def("clone",
              [](const Core& self, bool events) {
                  Core c;

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "brutii_ops.hpp"
+#include "pyrandom.hpp"
 
 namespace tribune {
 
@@ -29,5 +30,9 @@ std::vector<Task> round_tasks(State& st);
 
 // regions.cpp (regions.py): the Field of Mars' pair offer, which brutii.cpp (brutii_mars) calls too
 void mars_offer(State& st, int seat, int slot);
+
+// determinize.cpp (determinize.py resample): a copy of ``st`` with everything hidden from ``seat`` dealt again from
+// ``rng``, drawing as the Python function draws (the same generator gives the same state)
+State resample(const State& st, int seat, PyRandom& rng);
 
 }  // namespace tribune

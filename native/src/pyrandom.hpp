@@ -20,6 +20,18 @@ class PyRandom {
         init_by_array(key, key[1] ? 2 : 1);
     }
 
+    // a generator in the state random.Random.getstate() gives: its 624 words and position (0..624)
+    PyRandom(const uint32_t* words, int index) : index_(index) {
+        if (index < 0 || index > N) throw std::invalid_argument("random state: position must be in 0..624");
+        for (int i = 0; i < N; i++) mt_[i] = words[i];
+    }
+    // the state for random.Random.setstate(): the 624 words into ``words`` and the position
+    int state(uint32_t* words) const {
+        for (int i = 0; i < N; i++) words[i] = mt_[i];
+        return index_;
+    }
+    static constexpr int WORDS = 624;
+
     uint32_t genrand_uint32() {
         static const uint32_t mag01[2] = {0x0u, 0x9908b0dfu};
         uint32_t y;

@@ -257,6 +257,6 @@ def test_observe_game_refuses_wrong_arrays_and_seats() -> None:
         observe_game(encoder, codec, game, 0, np.zeros(encoder.size, dtype=np.float64), mask)
     with pytest.raises(ValueError, match="mask: expected a writeable contiguous 1-d array"):
         observe_game(encoder, codec, game, 0, np.zeros(encoder.size, dtype=np.float32), np.zeros(codec.n - 1, np.int8))
-    with pytest.raises(ValueError, match="seat must be in 0..3"):
+    with pytest.raises(ValueError, match=r"seat must be in 0\.\.3"):
         observe_game(encoder, codec, game, 4)
     assert not mask.any()

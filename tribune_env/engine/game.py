@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import operator
+import random
 from typing import Any, SupportsIndex
 
 from tribune_env.engine import native
@@ -10,6 +11,7 @@ from tribune_env.engine.actions import Action
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.decisions import Pending, Phase
 from tribune_env.engine.describe import describe_action
+from tribune_env.engine.determinize import resample
 from tribune_env.engine.errors import GameOverError, IllegalActionError
 from tribune_env.engine.flow import advance, apply_action, illegal_reason, legal_actions, listed_choice
 from tribune_env.engine.scoring import ranks, scores
@@ -96,6 +98,14 @@ class Game:
         if self._snapshot is None:
             self._snapshot = native.state_of(self._core, self.config, self._native_log())
         return self._snapshot
+
+    def determinized(self, seat: int, rng: random.Random) -> Game:
+        """A game consistent with everything ``seat`` knows, all else dealt again from ``rng``
+        (:func:`~tribune_env.engine.determinize.resample`; its engine as :meth:`from_state` chooses). On a native
+        game the core deals it, with the same draws from ``rng`` in the same order: the same deal either way."""
+        if self._core is not None:
+            return Game(core=self._core.resample(seat, rng))
+        return Game.from_state(resample(self.position(), seat, rng))
 
     def _native_log(self) -> list[Event]:
         """The native game's log, converted once per event (the core's log only grows)."""

@@ -15,7 +15,6 @@ import numpy as np
 from tribune_env.codec.actions import ActionCodec, codec_for
 from tribune_env.codec.observation import ObservationEncoder, encoder_for
 from tribune_env.codec.space import Space
-from tribune_env.engine.determinize import resample
 from tribune_env.engine.game import Game
 
 
@@ -37,7 +36,7 @@ class InfoSet:
 
     def sample(self, rng: random.Random) -> Game:
         """A full game consistent with everything this seat knows (a determinization)."""
-        return Game.from_state(resample(self._game.position(), self.seat, rng))
+        return self._game.determinized(self.seat, rng)
 
     @property
     def encoder(self) -> ObservationEncoder:
