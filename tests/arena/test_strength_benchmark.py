@@ -4,6 +4,7 @@ counts it, determinism, skipping an agent that does not play a track, and the JS
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from pathlib import Path
 
@@ -148,6 +149,9 @@ def test_the_record_is_written_atomically_once_and_read_back(tiny: BenchmarkRun,
     write_record({**record, "agent": "other"}, path, force=True)
     assert read_record(path)["agent"] == "other"
     assert [p.name for p in path.parent.iterdir()] == ["record.json"]  # no temporary file left
+    umask = os.umask(0)
+    os.umask(umask)
+    assert path.stat().st_mode & 0o777 == 0o666 & ~umask  # readable as a plain open() would leave it, not 0600
     (tmp_path / "bad.json").write_text('{"format": "something else"}')
     with pytest.raises(RecordError, match="not a benchmark record"):
         read_record(tmp_path / "bad.json")

@@ -169,6 +169,9 @@ def write_record(record: Mapping[str, Any], path: str | Path, force: bool = Fals
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # what a plain open() gives (mkstemp makes 0600): a record is for others to read
         if force:
             os.replace(tmp, target)
         else:
