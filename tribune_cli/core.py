@@ -366,6 +366,8 @@ def _engines_table(report: BenchReport) -> list[RenderableType]:
     rate("Game decisions/s", py.game_decisions_per_s, nat.game_decisions_per_s)
     rate("expansion decisions/s", py.expansion_decisions_per_s, nat.expansion_decisions_per_s)
     rate("core decisions/s", 0.0, nat.core_decisions_per_s, py.game_decisions_per_s)
+    if nat.core_expansion_decisions_per_s:
+        rate("core expansion decisions/s", 0.0, nat.core_expansion_decisions_per_s, py.expansion_decisions_per_s)
     table.add_row("obs + mask µs", f"{py.encode_us:.1f}", f"{nat.encode_us:.1f}", _ratio(py.encode_us, nat.encode_us))
     if nat.live_encode_us and py.live_encode_us:
         table.add_row(

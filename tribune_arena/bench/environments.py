@@ -131,6 +131,7 @@ class EngineFigures:
     aec_steps_per_s: float  # env(): the PettingZoo AEC loop
     batched_steps_per_s: float  # TribuneBatchedEnv, BATCH games, learner steps over all of them
     core_decisions_per_s: float = 0.0
+    core_expansion_decisions_per_s: float = 0.0  # core_decisions_per_s with the Tribune Expansion
     batch_decisions_per_s: float = 0.0
     core_encode_us: float = 0.0  # native only: encode_us with the core's encoder and codec called directly
     live_encode_us: float = 0.0  # encode_us on the position just played, as env.step takes it (live_encode_timing)
@@ -184,24 +185,31 @@ class BenchReport:
         out: dict[str, float] = {}
         ours, base = by_engine.get("native"), by_engine.get("python")
         if ours and base:
-            for name in ("game_decisions_per_s", "expansion_decisions_per_s", "aec_steps_per_s", "batched_steps_per_s"):
-                if getattr(base, name):
-                    out[name] = getattr(ours, name) / getattr(base, name)
-            if ours.encode_us:
-                out["encode"] = base.encode_us / ours.encode_us  # a time: Python's over native's
-            if ours.live_encode_us and base.live_encode_us:
-                out["live_encode"] = base.live_encode_us / ours.live_encode_us
-            if ours.core_encode_us:
-                out["core_encode"] = base.encode_us / ours.core_encode_us
-            if base.game_decisions_per_s:
-                out["core_decisions_per_s"] = ours.core_decisions_per_s / base.game_decisions_per_s
-            if base.batched_steps_per_s:
-                out["batch_decisions_per_s"] = ours.batch_decisions_per_s / base.batched_steps_per_s
+            for name, native_figure, python_figure, is_time in ENGINE_RATIOS:
+                mine, theirs = getattr(ours, native_figure), getattr(base, python_figure)
+                if mine and theirs:  # a time is Python's over native's, a rate native's over Python's
+                    out[name] = theirs / mine if is_time else mine / theirs
         for figures in self.engines:
             for peer in self.peers:
                 if peer.aec_steps_per_s:
                     out[f"env() {figures.engine} ÷ {peer.name}"] = figures.aec_steps_per_s / peer.aec_steps_per_s
         return out
+
+
+ENGINE_RATIOS: tuple[tuple[str, str, str, bool], ...] = (
+    ("game_decisions_per_s", "game_decisions_per_s", "game_decisions_per_s", False),
+    ("expansion_decisions_per_s", "expansion_decisions_per_s", "expansion_decisions_per_s", False),
+    ("aec_steps_per_s", "aec_steps_per_s", "aec_steps_per_s", False),
+    ("batched_steps_per_s", "batched_steps_per_s", "batched_steps_per_s", False),
+    ("encode", "encode_us", "encode_us", True),
+    ("live_encode", "live_encode_us", "live_encode_us", True),
+    ("core_encode", "core_encode_us", "encode_us", True),
+    ("core_decisions_per_s", "core_decisions_per_s", "game_decisions_per_s", False),
+    ("core_expansion_decisions_per_s", "core_expansion_decisions_per_s", "expansion_decisions_per_s", False),
+    ("batch_decisions_per_s", "batch_decisions_per_s", "batched_steps_per_s", False),
+)
+"""(ratio name, native figure, Python figure it is compared with, whether the figures are times) of
+:meth:`BenchReport.engine_ratios`."""
 
 
 # -- measurements ------------------------------------------------------------------
@@ -626,11 +634,12 @@ def _core() -> Any:
     return importlib.import_module("tribune_env._core")
 
 
-def core_rate(players: int, seconds: float, seed: int) -> float:
-    """Decisions/s of random games played inside the native core (``_core.random_games``), base game."""
+def core_rate(players: int, seconds: float, seed: int, expansion: bool = False) -> float:
+    """Decisions/s of random games played inside the native core (``_core.random_games``), base game or with the
+    Tribune Expansion."""
     from tribune_env.engine.config import GameConfig
 
-    rules = native.rules_for(GameConfig(players=players))
+    rules = native.rules_for(GameConfig(players=players, expansion=expansion))
     decisions, games = 0, 0
     start = clock()
     while clock() - start < seconds:
@@ -674,6 +683,7 @@ def engine_figures(name: str, players: int, seconds: float, seed: int) -> Engine
         figures.live_encode_us = live_encode_timing(players, seed, LIVE_DECISIONS[name])
         if name == "native":
             figures.core_decisions_per_s = core_rate(players, seconds, seed)
+            figures.core_expansion_decisions_per_s = core_rate(players, seconds, seed, expansion=True)
             figures.batch_decisions_per_s = batch_api_rate(players, seconds, seed)
             figures.core_encode_us = raw_encode_timing(players, seed)
     return figures
