@@ -132,6 +132,56 @@ def test_the_example_runs_openspiels_bots_to_the_end_of_a_game() -> None:
     assert "returns:" in out and "game over" in out
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_resampled_worlds_keep_what_the_seat_knows(name: str) -> None:
+    """``resample_from_infostate``: the seat's information state, observation, legal actions and the history are
+    the original's, what is hidden from it is dealt again (other hands differ between worlds), and the original is
+    untouched."""
+    game = pyspiel.load_game(name, {"players": 3, "round_limit": SHORT})
+    state = game.new_initial_state()
+    _play_to_middle(state, random.Random(8), 40)
+    seat = state.current_player()
+    before = state.game.to_json()
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    worlds = [state.resample_from_infostate(seat, sampler) for _ in range(6)]
+    for world in worlds:
+        assert isinstance(world, TribuneState) and world.history() == state.history()
+        assert world.information_state_string(seat) == state.information_state_string(seat)
+        assert world.legal_actions() == state.legal_actions()
+        np.testing.assert_array_equal(world.observation_tensor(seat), state.observation_tensor(seat))
+    own = {tuple(w.game.position().players[seat].hand) for w in worlds}
+    assert own == {tuple(state.game.position().players[seat].hand)}  # the seat's own hand is its own
+    hidden = {tuple(w.game.position().players[(seat + 1) % 3].hand) for w in worlds}
+    assert len(hidden) > 1  # another seat's hand is dealt again
+    assert state.game.to_json() == before
+    fresh = game.new_initial_state()  # before the deal nothing is hidden: the copy is the state
+    assert fresh.resample_from_infostate(0, sampler).is_chance_node()
+
+
+def test_openspiels_ismcts_bot_plays_tribune_to_the_end() -> None:
+    """OpenSpiel's own IS-MCTS bot (random rollouts) searches a seat's decisions over resampled worlds to the end
+    of a short game."""
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = pyspiel.load_game(BASE_NAME, {"players": 3, "round_limit": SHORT})
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
+    bot = ismcts.ISMCTSBot(game, evaluator, 2.0, 8, random_state=np.random.RandomState(0),
+                           allow_inconsistent_action_sets=True)
+    rng = random.Random(0)
+    state, searched = game.new_initial_state(), 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        elif state.current_player() == 0:
+            action = bot.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+            searched += 1
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert searched > 5 and sum(state.returns()) == pytest.approx(0.0)
+
+
 def test_bad_parameters_are_named() -> None:
     with pytest.raises(Exception, match="players: 6 is not supported"):
         pyspiel.load_game(BASE_NAME, {"players": 6})

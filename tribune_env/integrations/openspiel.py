@@ -24,6 +24,10 @@ the leak tests' standard: only what the seat may know, R1/R2); the observation s
 string is perfect recall: a digest of the sequence of the seat's observations, a new entry each time the seat's
 observation changes or the seat acts, so it holds nothing the observations do not.
 
+**Worlds for IS-MCTS.** ``resample_from_infostate`` deals everything hidden from a seat again with the engine's
+determinization (:meth:`~tribune_env.engine.game.Game.determinized`), so OpenSpiel's ``ISMCTSBot`` searches Tribune
+(with ``allow_inconsistent_action_sets=True``: another seat's choices differ between worlds).
+
 **Returns** are the environments' ``win_loss`` scheme: zero-sum, a winner gets ``(n - k) / (k (n - 1))`` of ``k``
 winners, a loser ``-1 / (n - 1)``.
 """
@@ -31,6 +35,7 @@ winners, a loser ``-1 / (n - 1)``.
 from __future__ import annotations
 
 import hashlib
+import random
 from typing import Any
 
 import numpy as np
@@ -51,6 +56,8 @@ EXPANSION_NAME = "python_tribune_expansion"
 PLAYERS = (2, 3, 4, 5)
 DEFAULT_PLAYERS = 4
 DEFAULT_DEALS = 1000
+SAMPLER_SEEDS = 2**53
+"""Seeds of :meth:`TribuneState.resample_from_infostate`'s deals: a float of ``[0, 1)`` times this is an integer."""
 DECISIONS_PER_SEAT_ROUND = 120
 """A bound on the decisions of one seat in one round, for ``max_game_length`` (random games make at most a few
 dozen; the bound only has to hold)."""
@@ -234,6 +241,20 @@ class TribuneState(pyspiel.State):  # type: ignore[misc]
 
     def information_state_text(self, seat: int) -> str:
         return f"P{seat} {self._entries[seat]} {self._recall[seat].hex()}"
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> TribuneState:
+        """A copy consistent with everything ``player_id`` knows, the rest dealt again (IS-MCTS's worlds):
+        :meth:`Game.determinized` from a seed drawn with ``probability_sampler`` (a callable giving a float in
+        ``[0, 1)``, such as ``pyspiel.UniformProbabilitySampler``). The seat's observations and information state,
+        the legal actions and the history are the original's; before the deal or at the end there is nothing
+        hidden to deal, and the copy is the state as it is."""
+        sampled: TribuneState = self.clone()
+        game = self.game
+        if game is None or game.is_over:
+            return sampled
+        seed = int(float(probability_sampler()) * SAMPLER_SEEDS)
+        sampled._engine = _Engine(game.determinized(int(player_id), random.Random(seed)))
+        return sampled
 
 
 class TribuneObserver:
