@@ -131,10 +131,10 @@ class EngineFigures:
     aec_steps_per_s: float  # env(): the PettingZoo AEC loop
     batched_steps_per_s: float  # TribuneBatchedEnv, BATCH games, learner steps over all of them
     core_decisions_per_s: float = 0.0
-    core_expansion_decisions_per_s: float = 0.0  # core_decisions_per_s with the Tribune Expansion
     batch_decisions_per_s: float = 0.0
     core_encode_us: float = 0.0  # native only: encode_us with the core's encoder and codec called directly
     live_encode_us: float = 0.0  # encode_us on the position just played, as env.step takes it (live_encode_timing)
+    core_expansion_decisions_per_s: float = 0.0  # core_decisions_per_s with the Tribune Expansion
 
 
 @dataclass
