@@ -184,10 +184,11 @@ def run(args: argparse.Namespace) -> int:
             saving = "games are kept in memory only"
         else:
             saving = f"games kept in {save_dir}/, {len(games.unfinished())} unfinished"
+        for problem in games.store.damaged.values():  # before the address: whoever reads that has the warnings
+            print(f"tribune: warning: {problem}: it cannot be read and is left out", file=sys.stderr)
+        sys.stderr.flush()
         print(f"Tribune: open http://{host}:{server.effective_port}/?key={key} in a browser ({saving}); Ctrl+C stops")
         sys.stdout.flush()
-        for problem in games.store.damaged.values():
-            print(f"tribune: warning: {problem}: it cannot be read and is left out", file=sys.stderr)
         server.run()
     except (KeyboardInterrupt, _Stopped):
         print("tribune: stopped", file=sys.stderr)
