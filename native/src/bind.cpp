@@ -70,16 +70,14 @@ VictoryCard victory_card_of(const py::handle& c, bool expansion) {
     for (auto o : c.attr("obligatory")) v.obligatory.push_back(as_str(o));
     v.required = int_map(c.attr("required"));
     if (expansion) v.required_brutii = int_map(c.attr("required_brutii"));
-    static const char* const NAMES[8] = {"tribune", "favor",  "laurels",       "legions",
-                                         "markers", "denarii", "emperor_tiles", "patrons"};
-    for (int o = 0; o < 8; o++) {
-        v.need[o] = v.thresholds.get(NAMES[o], 0);
+    for (int o = 0; o < NUM_OBJECTIVES; o++) {
+        v.need[o] = v.thresholds.get(OBJECTIVE_NAMES[o], 0);
         for (const auto& name : v.obligatory)
-            if (name == NAMES[o]) v.obligatory_bits |= 1u << o;
+            if (name == OBJECTIVE_NAMES[o]) v.obligatory_bits |= 1u << o;
     }
     for (const auto& name : v.obligatory) {
         bool known = false;
-        for (const char* n : NAMES) known = known || name == n;
+        for (const char* n : OBJECTIVE_NAMES) known = known || name == n;
         if (!known) throw std::invalid_argument("victory card " + v.id + ": unknown obligatory objective " + name);
     }
     return v;
@@ -434,12 +432,17 @@ class Core {
     }
 };
 
+// ValueError unless ``seat`` sits at the game
+void check_seat(const Core& core, int seat) {
+    if (seat < 0 || seat >= core.st.num_players())
+        throw std::invalid_argument(cat("seat must be in 0..", core.st.num_players() - 1, ", got ", seat));
+}
+
 // _core.resample(core, seat, rng): determinize.py resample on a native game, drawing from the Python random.Random
 // ``rng`` (its state is read, used by the core's twin of the generator and written back: the same draws in the same
 // order as the Python function, so ``rng`` ends where it would have)
 Core resample_core(const Core& core, int seat, const py::object& rng) {
-    if (seat < 0 || seat >= core.st.num_players())
-        throw std::invalid_argument(cat("seat must be in 0..", core.st.num_players() - 1, ", got ", seat));
+    check_seat(core, seat);
     py::object state = rng.attr("getstate")();
     PyObject* internal = PyTuple_Check(state.ptr()) && PyTuple_GET_SIZE(state.ptr()) == 3
                              ? PyTuple_GET_ITEM(state.ptr(), 1)
@@ -497,11 +500,6 @@ void* buffer_of(py::array& out, py::ssize_t size, bool bytes, const char* what) 
     return out.mutable_data();
 }
 
-void check_seat(const Core& core, int seat) {
-    if (seat < 0 || seat >= core.st.num_players())
-        throw std::invalid_argument(cat("seat must be in 0..", core.st.num_players() - 1, ", got ", seat));
-}
-
 void bind_codec(py::module_& m) {
     // one exception type for both codecs: the core's decoding errors are tribune_env.codec's ActionDecodeError
     py::register_exception_translator([](std::exception_ptr error) {
@@ -550,7 +548,7 @@ void bind_codec(py::module_& m) {
              [](const ActionCodec& c, Core& core, int seat) {
                  py::array_t<int8_t> row(c.n);
                  auto* out = reinterpret_cast<uint8_t*>(row.mutable_data());
-                 if (c.legal_mask(core.st, out) != seat) std::memset(out, 0, static_cast<size_t>(c.n));
+                 c.seat_mask(core.st, seat, out);
                  return row;
              },
              py::arg("core"), py::arg("seat"))
@@ -610,8 +608,7 @@ void bind_codec(py::module_& m) {
             py::array o = obs ? *obs : py::array(py::array_t<float>(e.size));
             py::array m = mask ? *mask : py::array(py::array_t<int8_t>(c.n));
             e.encode(core.st, seat, static_cast<float*>(buffer_of(o, e.size, false, "obs")));
-            auto* bits = static_cast<uint8_t*>(buffer_of(m, c.n, true, "mask"));
-            if (c.legal_mask(core.st, bits) != seat) std::memset(bits, 0, static_cast<size_t>(c.n));
+            c.seat_mask(core.st, seat, static_cast<uint8_t*>(buffer_of(m, c.n, true, "mask")));
             return py::make_tuple(std::move(o), std::move(m));
         },
         py::arg("encoder"), py::arg("codec"), py::arg("core"), py::arg("seat"), py::arg("obs").noconvert() = py::none(),

@@ -43,9 +43,6 @@ std::vector<std::string> all_objectives() {
         if (std::find(OBJECTIVES.begin(), OBJECTIVES.end(), o) == OBJECTIVES.end()) out.push_back(o);
     return out;
 }
-// the names of the Objective enum (core.hpp), in its order
-const char* const OBJECTIVE_NAMES[8] = {"tribune", "favor",   "laurels",       "legions",
-                                        "markers", "denarii", "emperor_tiles", "patrons"};
 // observation.py OPTION_CARDS: the Brutii's cards with two options (R46), in the order of State::brutii_options
 constexpr int OPTION_CARDS = 2;
 // decisions.py TakeoverRole: ALONE, SECOND_FIRST, FIRST_OVER_SECOND
@@ -81,19 +78,6 @@ std::vector<const VictoryCard*> victory_cards_of(const Components& comps, bool e
         for (const auto& c : comps.expansion.victory_cards) out.push_back(&c);
     for (const auto& c : comps.victory_cards) out.push_back(&c);
     return out;
-}
-
-// scoring.py first_fulfillers: the seats whose fulfilment began earliest (R23), appended to ``out``; returns count
-int first_fulfillers(const State& st, int* out) {
-    if (st.config().point_variant) return 0;
-    int64_t first = -1;
-    for (int64_t t : st.fulfilled_since)
-        if (t >= 0 && (first < 0 || t < first)) first = t;
-    if (first < 0) return 0;
-    int count = 0;
-    for (int seat = 0; seat < st.num_players(); seat++)
-        if (st.fulfilled_since[static_cast<size_t>(seat)] == first) out[count++] = seat;
-    return count;
 }
 
 // scoring.py victory_card (without building the card list: the state's rules hold the cards): None in the
@@ -406,6 +390,10 @@ void ActionCodec::mask(const Action* actions, int count, int seat, int num_playe
 }
 
 // Table.mask of the seat to act: the mask of the pending decision's legal choices for its deciding seat
+void ActionCodec::seat_mask(State& st, int seat, uint8_t* out) const {
+    if (legal_mask(st, out) != seat) std::memset(out, 0, static_cast<size_t>(n));
+}
+
 int ActionCodec::legal_mask(State& st, uint8_t* out) const {
     if (!st.has_pending) {
         std::memset(out, 0, static_cast<size_t>(n));
@@ -513,13 +501,13 @@ ObservationEncoder::ObservationEncoder(const Components& comps, int round_limit,
     if (wide_)
         for (const auto& tile : comps.expansion.emperor_tiles) tile_ids_.push_back(tile.id);
     // a card's objectives and thresholds by Objective (VictoryCard::need, obligatory_bits) to this space's entries
-    for (int o = 0; o < 8; o++) {
+    for (int o = 0; o < NUM_OBJECTIVES; o++) {
         auto at = std::find(objectives_.begin(), objectives_.end(), OBJECTIVE_NAMES[o]);
         objective_slot_[o] = at == objectives_.end() ? -1 : static_cast<int>(at - objectives_.begin());
     }
-    for (int k = 0; k < 8; k++) amount_objective_[k] = -1;
+    for (int k = 0; k < NUM_OBJECTIVES; k++) amount_objective_[k] = -1;
     for (int k = 0; k < num_amounts_; k++)
-        for (int o = 0; o < 8; o++)
+        for (int o = 0; o < NUM_OBJECTIVES; o++)
             if (amounts_[static_cast<size_t>(k)] == OBJECTIVE_NAMES[o]) amount_objective_[k] = o;
     build_layout(comps);
     // _highs: 1, card counts bounded by their copies
@@ -747,7 +735,7 @@ void ObservationEncoder::encode(const State& st, int seat, float* out) const {
         amount(at_required_, 0.0);
     } else {
         out[at_victory_card_ + victory_slot(card->id)] = 1;
-        for (int o = 0; o < 8; o++)
+        for (int o = 0; o < NUM_OBJECTIVES; o++)
             if (card->obligatory_bits >> o & 1u) {
                 if (objective_slot_[o] < 0) throw std::out_of_range(cat("unknown objective ", OBJECTIVE_NAMES[o]));
                 out[at_obligatory_ + objective_slot_[o]] = 1;

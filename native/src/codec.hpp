@@ -89,6 +89,7 @@ public:
     int indices(const Action* actions, int count, int seat, int num_players, int32_t* out) const;
     void mask(const Action* actions, int count, int seat, int num_players, uint8_t* out) const;
     int legal_mask(State& st, uint8_t* out) const;
+    void seat_mask(State& st, int seat, uint8_t* out) const;  // legal_mask when ``seat`` is to act, else zeros
 
 private:
     bool wide_;
@@ -146,8 +147,8 @@ private:
     std::vector<int> base_point_variant_;  // components.point_variant by player count (-1: none)
     std::vector<std::pair<int, int>> fields_;  // (region, field) of each board slot
     double deck_size_ = 1;
-    int objective_slot_[8];  // by Objective: its entry among objectives_ (-1: none in this space)
-    int amount_objective_[8];  // by entry of amounts_: its Objective (VictoryCard::need's index)
+    int objective_slot_[NUM_OBJECTIVES];  // by Objective: its entry among objectives_ (-1: none in this space)
+    int amount_objective_[NUM_OBJECTIVES];  // by entry of amounts_: its Objective (VictoryCard::need's index)
     // piece starts
     int at_round_, at_phase_, at_victory_card_, at_point_variant_, at_thresholds_, at_obligatory_, at_required_;
     int at_pending_kind_, at_pending_seat_, at_pending_faction_, at_pending_index_, at_hand_, at_staged_;

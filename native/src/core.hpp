@@ -169,6 +169,10 @@ struct RegionSpec {
 // VictoryCard and ExpansionVictoryCard in one struct (``expansion`` says which; ``card`` is the id for the latter).
 // The objectives of the victory cards (scoring.objectives), as bits of VictoryCard::obligatory_bits.
 enum Objective : int { OBJ_TRIBUNE, OBJ_FAVOR, OBJ_LAURELS, OBJ_LEGIONS, OBJ_MARKERS, OBJ_DENARII, OBJ_EMPEROR_TILES, OBJ_PATRONS };
+constexpr int NUM_OBJECTIVES = 8;
+// the component files' names of the objectives, in the order of Objective
+inline constexpr const char* OBJECTIVE_NAMES[NUM_OBJECTIVES] = {"tribune", "favor",   "laurels",       "legions",
+                                                                "markers", "denarii", "emperor_tiles", "patrons"};
 
 struct VictoryCard {
     std::string id, card, title, length;
@@ -177,7 +181,7 @@ struct VictoryCard {
     std::map<int, int> required, required_brutii;
     bool expansion = false;
     // derived once when the card is read (bind.cpp): thresholds by objective, obligatory objectives as bits
-    int need[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    int need[NUM_OBJECTIVES] = {0, 0, 0, 0, 0, 0, 0, 0};
     uint32_t obligatory_bits = 0;
 };
 
@@ -572,6 +576,8 @@ State new_state(std::shared_ptr<const Rules> rules, uint64_t seed);  // set-up, 
 void end_step(State& st);
 std::vector<int> scores(const State& st);
 void scores_into(const State& st, int* out);  // scores(st) written into out[0..num_players)
+// scoring.py first_fulfillers: the seats whose fulfilment began earliest (R23) into ``out``; returns their count
+int first_fulfillers(const State& st, int* out);
 std::vector<int> ranks(const State& st);
 std::vector<int> decide_winners(State& st);
 bool game_ends(State& st);

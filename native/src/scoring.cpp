@@ -1,5 +1,6 @@
 // tribune_env/engine/scoring.py: victory objectives, scores, and the end of the game (R23, R24, R25).
 #include <algorithm>
+#include <stdexcept>
 
 #include "engine.hpp"
 
@@ -58,18 +59,6 @@ int points(const Player& p, const ScoringSpec& s, bool expansion) {
     return total;
 }
 
-std::vector<int> first_fulfillers(const State& st) {
-    std::vector<int> out;
-    if (st.config().point_variant) return out;
-    int64_t first = -1;
-    for (int64_t t : st.fulfilled_since)
-        if (t >= 0 && (first < 0 || t < first)) first = t;
-    if (first < 0) return out;
-    for (int seat = 0; seat < st.num_players(); seat++)
-        if (st.fulfilled_since[static_cast<size_t>(seat)] == first) out.push_back(seat);
-    return out;
-}
-
 std::vector<int> contenders(const State& st) {
     std::vector<int> out;
     for (int seat = 0; seat < st.num_players(); seat++)
@@ -110,13 +99,23 @@ void scores_into(const State& st, int* out) {
     const bool expansion = st.config().expansion && st.comps().has_expansion;
     const int n = st.num_players();
     for (int seat = 0; seat < n; seat++) out[seat] = points(st.players[static_cast<size_t>(seat)], spec, expansion);
-    if (st.config().point_variant) return;
-    int64_t first = -1;  // first_fulfillers without a list: the seats whose fulfilment began earliest (R23)
+    constexpr int MAX_SEATS = 64;  // a stack list of seats (a game has at most 6)
+    if (n > MAX_SEATS) throw std::out_of_range("too many seats");
+    int first[MAX_SEATS];
+    const int count = first_fulfillers(st, first);
+    for (int k = 0; k < count; k++) out[first[k]] += spec.first_bonus;
+}
+
+int first_fulfillers(const State& st, int* out) {
+    if (st.config().point_variant) return 0;
+    int64_t first = -1;
     for (int64_t t : st.fulfilled_since)
         if (t >= 0 && (first < 0 || t < first)) first = t;
-    if (first < 0) return;
-    for (int seat = 0; seat < n; seat++)
-        if (st.fulfilled_since[static_cast<size_t>(seat)] == first) out[seat] += spec.first_bonus;
+    if (first < 0) return 0;
+    int count = 0;
+    for (int seat = 0; seat < st.num_players(); seat++)
+        if (st.fulfilled_since[static_cast<size_t>(seat)] == first) out[count++] = seat;
+    return count;
 }
 
 bool game_ends(State& st) {
