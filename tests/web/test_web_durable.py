@@ -500,10 +500,17 @@ def test_the_start_page_lists_unfinished_games_to_resume_or_resign(page: Any, sh
     page.click("#new-game")
     page.wait_for_function(f"document.body.dataset.unfinished === '{listed - 1}'")
     assert page.locator(f"#unfinished-list li[data-game='{state['id']}']").count() == 0 and page.is_visible("#setup")
-    for seed in (1, 2):  # two more, then "Clear all unfinished games" (the server's key, which this page holds)
-        assert server.call("POST", "/api/games", {**GAME, "seed": seed})[0] == 201
+    mine = []
+    for seed in (1, 2):  # two more whose seat links this browser holds, then "Abandon my unfinished games"
+        status, made = server.call("POST", "/api/games", {**GAME, "seed": seed})
+        assert status == 201
+        mine.append(made["id"])
+        held = json.dumps([f"tribune-seat:127.0.0.1:{server.port}:{made['id']}", SEATS[made["id"]]])
+        page.evaluate(f"localStorage.setItem(...{held})")
+    status, other = server.call("POST", "/api/games", {**GAME, "seed": 3})  # no seat of it in this browser
     page.reload()
-    page.wait_for_function("Number(document.body.dataset.unfinished) >= 2")
+    page.wait_for_function("Number(document.body.dataset.unfinished) >= 3")
     page.click("#clear-unfinished")
-    page.wait_for_function("document.body.dataset.unfinished === '0'")
-    assert server.call("GET", "/api/games")[1]["games"] == []
+    page.wait_for_function(f"!document.querySelector(\"#unfinished-list li[data-game='{mine[0]}']\")")
+    listed = server.call("GET", "/api/games")[1]["games"]
+    assert not set(mine) & set(listed) and other["id"] in listed  # the server's key alone abandons nothing (W13)

@@ -4,21 +4,25 @@ Routes (bodies and statuses: :mod:`tribune_arena.human.web.session`):
 
 - ``GET /``: the page; ``GET /api/options``: what the new-game form offers;
 - ``GET /api/games``: the games still being played (``games``: their ids; ``unfinished``: what the start page lists
-  of each, the most recently played first); ``POST /api/games``: a new game (201, its state);
+  of each, the most recently played first), to the server's owner only (a request with the server's key; without
+  it both lists are empty, since a game's id opens its watch view); ``POST /api/games``: a new game (201, its
+  state);
 - ``GET /api/games/<id>``: a game's state (the board drawn for the person's seat, the decision and its choices in
   words, the victory card and progress, what changed since the person's last decision, the result, the status:
   ``playing``, ``over``, ``resigned`` or ``abandoned``);
 - ``POST /api/games/<id>/action``: play the person's decision, then the bots up to the next one;
 - ``POST /api/games/<id>/resign``: give the game up (saved with the person's forfeit); ``POST
-  /api/games/<id>/abandon`` (or ``DELETE /api/games/<id>``): leave it unfinished; both answer the game's state;
+  /api/games/<id>/abandon``: leave it unfinished; both answer the game's state; ``DELETE /api/games/<id>``: abandon
+  it too, answering ``{"removed": id, "status": "abandoned"}``;
 - ``GET /api/games/<id>/record``: the finished or resigned game's record (as saved); ``GET /api/games/<id>/replay``:
   its replay page.
 
 Seats: a new game's answer carries ``seat_keys`` (seat: key), one key per human seat (``humans`` in the request).
 A seat's private link is ``/#game=<id>&seat=<key>``; the page sends the key in ``X-Tribune-Seat``
 (:data:`SEAT_HEADER`). ``GET /api/games/<id>`` with a seat's key shows the game as that seat sees it, without one as
-a spectator sees it (public information only: no hand, no private event, no choices). Playing, resigning and
-abandoning need the seat's own key: nothing else acts for a seat, the server's key included.
+a spectator sees it (public information only: no hand, no private event, no choices, and no ``seed`` until the game
+is over, since the seed deals every hand). Playing, resigning and abandoning (``DELETE`` included) need the seat's
+own key: nothing else acts for a seat, the server's key included.
 
 Every game stays reachable by its id, across restarts of the server (see :mod:`.store`).
 
@@ -61,7 +65,7 @@ KEY_HEADER = "X-Tribune-Key"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 SEAT_HEADER = "X-Tribune-Seat"
 """The header that carries a seat's key (the secret of its private link, ``#game=ID&seat=KEY``)."""
-SEAT_ENDPOINTS = frozenset({"_act", "_resign", "_abandon"})
+SEAT_ENDPOINTS = frozenset({"_act", "_resign", "_abandon", "remove"})
 """The requests a seat makes with its own key rather than the server's."""
 
 
@@ -164,9 +168,10 @@ def _http_error(exc: HTTPException) -> tuple[Response, int]:
 
 
 def _server_error(exc: Exception) -> tuple[Response, int]:
-    """A bug (not a bad request): logged with its traceback, answered in JSON like every other error."""
+    """A bug (not a bad request): logged with its traceback and message, answered in JSON like every other error with
+    the kind of error only (its message may hold what a viewer must not see, such as a hand: issue 42, W12)."""
     current_app.logger.exception("error in %s %s", request.method, request.path)
-    return jsonify(error=f"internal error ({type(exc).__name__}: {exc!s:.200}); see the server's log", status=500), 500
+    return jsonify(error=f"internal error ({type(exc).__name__}); see the server's log", status=500), 500
 
 
 def _check_host() -> None:
@@ -214,6 +219,10 @@ def _options() -> Response:
 
 
 def _list_games() -> Response:
+    """The unfinished games, for the server's owner only (its key): a game's id opens its watch view, so a client
+    without the key lists none (issue 42, W12); it reaches a game by the link it was given."""
+    if current_app.config["TRIBUNE_SECRET"] is not None and not _has_server_key():
+        return jsonify(games=[], unfinished=[])
     unfinished = _games().unfinished()
     return jsonify(games=[game["id"] for game in unfinished], unfinished=unfinished)
 
@@ -277,7 +286,10 @@ def _record(game_id: str) -> Response:
 
 
 def _remove(game_id: str) -> Response:
-    _games().abandon(game_id)
+    """``DELETE /api/games/<id>``: the same as ``POST .../abandon``, by the seat whose key the request carries (the
+    server's key alone abandons no game: issue 42, W13); answers ``{"removed": id, "status": "abandoned"}``."""
+    with _games().locked(game_id) as session:
+        session.abandon(_actor(session))
     return jsonify(removed=game_id, status="abandoned")
 
 

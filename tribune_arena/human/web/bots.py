@@ -76,8 +76,10 @@ _STEP_BITS = 20
 
 
 def decision_seed(agent_seed: int, step: int) -> int:
-    """The seed a bot is reset with before deciding at ``step`` (the number of actions played before it)."""
-    return (agent_seed << _STEP_BITS) + step
+    """The seed a bot is reset with before deciding at ``step`` (the number of actions played before it), kept to 63
+    bits (a game's seed drawn by the server has up to 53: :data:`~.checks.RANDOM_SEEDS`; below 2**31 nothing is
+    cut)."""
+    return ((agent_seed << _STEP_BITS) + step) & ((1 << 63) - 1)
 
 
 class BotFailure(Exception):

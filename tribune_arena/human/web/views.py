@@ -359,7 +359,9 @@ def saved(session: Session) -> dict[str, Any] | None:
 
 
 def state(session: Session, viewer: int | None) -> dict[str, Any]:
-    """Everything the page shows, as seat ``viewer`` sees it (``None``: a spectator)."""
+    """Everything the page shows, as seat ``viewer`` sees it (``None``: a spectator): nothing that seat may not know.
+    The game's ``seed`` is ``null`` until the game is over (finished, resigned or abandoned), since whoever has it
+    can deal every hidden hand (issue 42, W12); then it is shown, as the record and the replay show it."""
     game = session.game
     if viewer is not None and viewer in session.humans:
         mark = session.marks.get(viewer) or explain.mark(game, viewer)
@@ -383,7 +385,7 @@ def state(session: Session, viewer: int | None) -> dict[str, Any]:
         "humans": list(session.humans),
         "names": [seat_name(session, s, viewer) for s in range(game.num_players)],
         "rules": session.rules,
-        "seed": session.seed,
+        "seed": session.seed if session.over else None,  # W12: the seed deals every hand; shown once it is over
         "round": game.round,
         "status": session.status,
         "over": session.over,

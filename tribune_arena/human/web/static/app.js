@@ -34,11 +34,12 @@ function showError(message) {
   box.hidden = !message;
 }
 
-async function api(method, url, body) {
+async function api(method, url, body, seat) {   // seat: the seat key to send (default: this page's)
   const init = { method, headers: {} };
   const key = localStorage.getItem(KEY_STORE);
   if (key) init.headers["X-Tribune-Key"] = key;
-  if (seatKey && url.startsWith("/api/games/")) init.headers["X-Tribune-Seat"] = seatKey;
+  const mine = seat || seatKey;
+  if (mine && url.startsWith("/api/games/")) init.headers["X-Tribune-Seat"] = mine;
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -250,10 +251,13 @@ async function listUnfinished() {
 
 async function clearUnfinished() {
   if (busy) return;
-  if (!window.confirm("Abandon every unfinished game of this server? They end without a result.")) return;
-  await guarded(async () => {
+  if (!window.confirm("Abandon every unfinished game this browser holds a seat of? They end without a result.")) return;
+  await guarded(async () => {   // a game is abandoned by one of its seats (its key), never by the server's key alone
     const games = (await api("GET", "/api/games")).unfinished;
-    for (const g of games) await api("DELETE", `/api/games/${g.id}`);
+    for (const g of games) {
+      const key = localStorage.getItem(SEAT_STORE(g.id));
+      if (key) await api("DELETE", `/api/games/${g.id}`, undefined, key);
+    }
     await listUnfinished();
   });
 }

@@ -1,0 +1,151 @@
+"""Issue 42's findings on ``tribune serve``, each reproduced from the public interface: W12 (the seed, from which
+every hidden hand is dealt, reached every viewer; any client listed every unfinished game), W13 (``DELETE
+/api/games/ID`` abandoned a game with the server's key alone), W14 (one keyless client holding the server with idle
+connections) and W15 (error bodies that were not the documented JSON)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_web_seats import KEY, Table
+
+from tribune_arena.human.web.checks import MAX_SEED, parse_new_game
+from tribune_env.engine.config import config_from_dict
+from tribune_env.engine.game import Game
+
+pytestmark = pytest.mark.web
+
+TABLE = {"players": 4, "seat": 0, "humans": [0, 2], "opponents": "random", "round_limit": 1}
+"""A table of two people (P0, P2) and two bots, with a seed the server draws."""
+NUMBER = re.compile(r"\d+")
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    made = Table(tmp_path)
+    yield made
+    made.close()
+
+
+def _numbers(value: object) -> set[int]:
+    """Every integer in a JSON value, and every run of digits in its strings: what a viewer could try as a seed."""
+    found: set[int] = set()
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, dict):
+            todo.extend(item.values())
+            todo.extend(item.keys())
+        elif isinstance(item, list):
+            todo.extend(item)
+        elif isinstance(item, bool) or item is None:
+            continue
+        elif isinstance(item, int):
+            found.add(item)
+        elif isinstance(item, str):
+            found.update(int(run) for run in NUMBER.findall(item) if len(run) <= 20)
+    return found
+
+
+def _dealt_hands(options: dict[str, Any], seed: int) -> list[tuple[int, ...]]:
+    """Every seat's hand as ``Game.new`` deals it from ``seed`` (what a viewer holding the seed computes)."""
+    game = Game.new(config_from_dict(options), seed=seed)
+    return [tuple(game.view(seat).hand) for seat in range(game.num_players)]
+
+
+def _everything_seen(table: Table, game_id: str, seat: str | None, owner: bool) -> list[Any]:
+    """What one viewer receives about the game: its state, the list of games, the record and replay (refused while
+    it is played), a move out of turn, a forged seat's error, an unknown path's error."""
+    url = f"/api/games/{game_id}"
+    responses = [
+        table.call("GET", url, seat=seat, owner=owner),
+        table.call("GET", "/api/games", seat=seat, owner=owner),
+        table.call("GET", f"{url}/record", seat=seat, owner=owner),
+        table.call("GET", f"{url}/replay", seat=seat, owner=owner),
+        table.call("POST", f"{url}/action", seat=seat, owner=owner, body={"choice": 10**6}),
+        table.call("GET", f"{url}/nothing", seat=seat, owner=owner),
+    ]
+    seen = []
+    for response in responses:
+        text = response.get_data(as_text=True)
+        seen.append(json.loads(text) if response.is_json else text)
+    return seen
+
+
+def test_no_viewer_can_deal_another_seats_hand_from_what_the_server_sends(table: Table) -> None:
+    """W12: every viewer (a spectator, the owner, each person's seat) tries every number it received as the seed:
+    none deals the hidden hands, and ``seed`` is null, until the game is over; then the seed is shown."""
+    created = table.call("POST", "/api/games", owner=True, body=TABLE).get_json()
+    keys = created["seat_keys"]
+    session = table.app.extensions["tribune_games"].get(created["id"])
+    options, seed = dict(session.options), session.seed
+    hands = _dealt_hands(options, seed)
+    viewers = {"spectator": (None, False), "owner": (None, True), "P0": (keys["0"], False), "P2": (keys["2"], True)}
+    for name, (seat, owner) in viewers.items():
+        seen = _everything_seen(table, created["id"], seat, owner)
+        own = -1 if seat is None else int(next(s for s, k in keys.items() if k == seat))
+        for guess in _numbers(seen):
+            dealt = _dealt_hands(options, guess)
+            leaked = [s for s in range(len(hands)) if s != own and dealt[s] == hands[s]]
+            assert not leaked, f"{name} deals P{leaked} hidden hands from the number {guess} it received"
+        assert seen[0]["seed"] is None and seen[0]["status"] == "playing", name
+    ended = table.call("POST", f"/api/games/{created['id']}/resign", seat=keys["2"]).get_json()
+    assert ended["status"] == "resigned" and ended["seed"] == seed  # over: the seed may be shown (replays)
+    record = table.call("GET", f"/api/games/{created['id']}/record").get_json()["record"]
+    assert record["seed"] == seed
+
+
+def test_a_client_without_the_servers_key_lists_no_game(table: Table) -> None:
+    """W12: a game's id opens its watch view, so only the server's owner lists the unfinished games."""
+    created = table.call("POST", "/api/games", owner=True, body=TABLE).get_json()
+    keys = created["seat_keys"]
+    for seat in (None, keys["0"], "forged"):
+        listed = table.call("GET", "/api/games", seat=seat)
+        assert listed.status_code == 200 and listed.get_json() == {"games": [], "unfinished": []}
+        assert created["id"] not in listed.get_data(as_text=True)
+    owned = table.call("GET", "/api/games", owner=True).get_json()
+    assert owned["games"] == [created["id"]] and owned["unfinished"][0]["id"] == created["id"]
+
+
+def test_the_server_draws_seeds_too_many_to_try() -> None:
+    """W12: below 2**31 a spectator could try every seed against the face-up cards (about 11 core-hours at 18 µs a
+    deal); the server's own draws go far above it (a seed the request chooses is still at most MAX_SEED)."""
+    body = {"players": 2, "opponents": "random"}
+    drawn = [parse_new_game(body, True, False).seed for _ in range(40)]
+    assert max(drawn) > MAX_SEED * 1024 and len(set(drawn)) == len(drawn)
+    assert parse_new_game({**body, "seed": 7}, True, False).seed == 7
+
+
+def test_a_server_bug_answers_without_its_details(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """W12: a 500's body names the kind of error only (its message, which may hold the game's state, goes to the
+    server's log)."""
+    created = table.call("POST", "/api/games", owner=True, body=TABLE).get_json()
+
+    def broken(*args: Any) -> dict[str, Any]:
+        raise RuntimeError("hand of P1: secret cards")
+
+    monkeypatch.setattr("tribune_arena.human.web.session.PlaySession.state", broken)
+    response = table.call("GET", f"/api/games/{created['id']}")
+    doc = response.get_json()
+    assert response.status_code == 500 and doc["status"] == 500 and "RuntimeError" in doc["error"]
+    assert "secret" not in doc["error"] and KEY not in doc["error"]
+
+
+def test_delete_abandons_a_game_only_with_a_seats_key(table: Table) -> None:
+    """W13: ``DELETE /api/games/ID`` asks for a seat's key as ``POST .../abandon`` does: the server's key alone, no
+    key or a forged one abandon nothing; a seat's key abandons the game as that seat."""
+    created = table.call("POST", "/api/games", owner=True, body=TABLE).get_json()
+    url = f"/api/games/{created['id']}"
+    for seat, owner in ((None, True), (None, False), ("forged", True)):
+        refused = table.call("DELETE", url, seat=seat, owner=owner)
+        assert refused.status_code == 403 and refused.get_json()["status"] == 403, (seat, owner)
+        assert table.call("GET", url).get_json()["status"] == "playing"
+    removed = table.call("DELETE", url, seat=created["seat_keys"]["2"])
+    assert removed.status_code == 200 and removed.get_json() == {"removed": created["id"], "status": "abandoned"}
+    seen = table.call("GET", url, seat=created["seat_keys"]["0"]).get_json()
+    assert seen["status"] == "abandoned" and seen["result"]["verdict"].startswith("P2 (a person) abandoned")
