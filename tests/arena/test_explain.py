@@ -250,7 +250,7 @@ def test_the_board_and_goal_commands() -> None:
     first = text[: text.find("You: ")]
     assert BOARD_ONLY in first and "coin bowl:" in first  # the whole board on request
     card = explain.victory_goal(session.game)
-    assert card is not None and first.count(f"Victory card: {card.title} ") == 2  # at the start and on request
+    assert card is not None and first.count(f"Victory card: {card.name}. ") == 2  # at the start and on request
 
 
 def test_a_takeover_prompt_shows_both_sets() -> None:

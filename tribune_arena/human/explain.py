@@ -40,7 +40,7 @@ from tribune_env.engine.brutii import card_effect
 from tribune_env.engine.config import AnyVictoryCard, victory_cards_of
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase, TakeoverRole
 from tribune_env.engine.game import Game
-from tribune_env.engine.names import BRUTII_CARD_NAMES, REGION_NAMES
+from tribune_env.engine.names import BRUTII_CARD_NAMES, REGION_NAMES, victory_card_title
 from tribune_env.engine.registry import DECISIONS
 from tribune_env.engine.state import TRIBUNE
 from tribune_env.engine.tables import SpaceKind, SpaceSpec, Tables
@@ -65,15 +65,15 @@ class Objective:
 class VictoryGoal:
     """The victory card in words: ``required`` objectives of ``objectives`` for this game's seats (R24, E106)."""
 
-    title: str
+    name: str
     length: str
     required: int
     objectives: tuple[Objective, ...]
 
     def text(self) -> str:
-        """One line, e.g. ``Alea Iacta Est (red), long game: meet 4 of 5 objectives: ...``."""
+        """One line, e.g. ``Alea Iacta Est (red) (long game): meet 4 of 5 objectives: ...``."""
         parts = "; ".join(o.text + (" (obligatory)" if o.obligatory else "") for o in self.objectives)
-        return f"{self.title}, {self.length} game: meet {self.required} of {len(self.objectives)} objectives: {parts}"
+        return f"{self.name}: meet {self.required} of {len(self.objectives)} objectives: {parts}"
 
 
 @dataclass(frozen=True)
@@ -147,15 +147,7 @@ def victory_goal(game: Game) -> VictoryGoal | None:
         )
         for key in _card_objectives(card)
     )
-    return VictoryGoal(_title(card.title), card.length, game.config.required(card), objectives)
-
-
-def _title(title: str) -> str:
-    """The printed title; a card whose title the component file does not know reads ``card D (title unknown)``."""
-    unknown = "(title unknown)"
-    if title.startswith(unknown):
-        return f"card {title.removeprefix(unknown).strip()} {unknown}".replace("  ", " ")
-    return title
+    return VictoryGoal(victory_card_title(card), card.length, game.config.required(card), objectives)
 
 
 def _holding(player: PublicPlayer, key: str) -> int:
@@ -205,7 +197,7 @@ def victory_lines(game: Game, seat: int, progress: bool = True) -> list[str]:
             ]
         return lines
     lines = [
-        f"Victory card: {goal.title} ({goal.length} game). Meet {goal.required} of these "
+        f"Victory card: {goal.name}. Meet {goal.required} of these "
         f"{len(goal.objectives)} objectives at the end of a round to end the game:"
     ]
     lines += [f"  - {o.text}" + (" (obligatory)" if o.obligatory else "") for o in goal.objectives]
@@ -767,10 +759,6 @@ class _Vocabulary:
     run: re.Pattern[str]
 
 
-def _victory_card_words(card: AnyVictoryCard) -> str:
-    return f"{_title(card.title)} ({card.length} game)"
-
-
 _PROPER = {
     **{region.key.replace("_", " "): name for region, name in REGION_NAMES.items()},
     "setup": "set-up",
@@ -799,7 +787,7 @@ def _vocabulary(game: Game) -> _Vocabulary:
     words: dict[str, str] = dict(cards)
     words |= {spec.label: _space_name(game, spec) for spec in tables.spaces}
     words |= {region.key: name for region, name in REGION_NAMES.items()}
-    words |= {card.id: _victory_card_words(card) for card in victory_cards_of(game.config.components, True)}
+    words |= {card.id: victory_card_title(card) for card in victory_cards_of(game.config.components, True)}
     words |= {phase.name.lower(): _kind_words(phase.name.lower()) for phase in Phase if "_" in phase.name}
     words |= {kind.key: _kind_words(kind.key) for kind in DecisionKind}
     words |= {nationality.key: nationality.key.capitalize() for nationality in Nationality}

@@ -15,6 +15,7 @@ from tribune_env.board.scene import Scene
 from tribune_env.data import Faction, Nationality, Region
 from tribune_env.engine.brutii import card_name, disc_name
 from tribune_env.engine.config import RuleSet
+from tribune_env.engine.names import victory_card_title
 from tribune_env.engine.state import TILE_NAMES, TRIBUNE
 from tribune_env.engine.tables import Tables
 from tribune_env.engine.view import HIDDEN, OBJECTIVE_NAMES, PublicPlayer, objective_amounts
@@ -46,7 +47,7 @@ def draw_victory(cv: Canvas, sc: Scene, x: float, y: float, w: float, h: float) 
         rows: list[list[tuple[str, str, bool]]] = [[] for _ in sc.view.players]
     else:
         must = ", ".join(OBJECTIVE_NAMES[o] for o in card.obligatory)
-        cv.text(x + 10, y + 22, f"Victory card: {card.title}", 15, bold=True, fixed=True)
+        cv.text(x + 10, y + 22, f"Victory card: {victory_card_title(card)}", 15, bold=True, fixed=True)
         needs = f"Needs {sc.required} objectives" + (f", always {must}" if must else "") + " (✓ = met)"
         cv.text(x + 10, y + 40, needs, 11, st.LINE, fixed=True)
         rows = [progress(p, card.thresholds) for p in sc.view.players]

@@ -6,7 +6,9 @@ space label ``faction:gladiators:1``, a region key ``field_of_mars``, a victory 
 for a person (``tribune log``, ``tribune replay``, the replay page, terminal play) shows the printed names instead:
 
 - :func:`region_name`, :func:`phase_name`, :func:`decision_name`: one region, phase or decision in words;
-- :func:`victory_card_name`: a victory card's printed title and length (``Pecunia non olet (medium game)``);
+- :func:`victory_card_title` (of a card record) and :func:`victory_card_name` (of an id): a victory card's one name,
+  its printed title and length (``Pecunia non olet (medium game)``), or for a card whose title is not known what
+  sets it apart (``Tribune obligatory (medium game)``);
 - :func:`config_text`: a game's options in one line of words (not the dictionary form of the documents);
 - :func:`component_ids`: every internal id of a game's component set with the words a person reads for it (what a
   text for people must not contain, and what replaces each).
@@ -22,6 +24,7 @@ from tribune_env.data import BrutiiCard, BrutiiDisc, Components, Nationality, Of
 from tribune_env.engine.config import AnyVictoryCard, GameConfig, victory_cards_of
 from tribune_env.engine.decisions import DecisionKind, Phase
 from tribune_env.engine.tables import SpaceKind, SpaceSpec, Tables, tables_for
+from tribune_env.engine.view import OBJECTIVE_NAMES
 
 REGION_NAMES: dict[Region, str] = {
     Region.THERMAE: "Thermae",
@@ -119,20 +122,38 @@ def decision_name(kind: DecisionKind | str) -> str:
     return words.strip()
 
 
-def _title(card: AnyVictoryCard) -> str:
-    """The printed title; a card whose title the component file does not know reads ``card D (title unknown)``."""
-    unknown = "(title unknown)"
-    if card.title.startswith(unknown):
-        return f"card {card.title.removeprefix(unknown).strip()} {unknown}".replace("  ", " ")
-    return card.title
+UNKNOWN_TITLE = "(title unknown)"
+"""How the component file starts the title of a card whose printed title is not known (``(title unknown) C``)."""
+
+
+def _distinction(card: AnyVictoryCard) -> str:
+    """What sets a card without a known title apart from the other cards of its set: its obligatory objectives
+    (``Tribune obligatory``), else the player counts it is for (``5-player card``)."""
+    if card.obligatory:
+        words = " and ".join(OBJECTIVE_NAMES.get(key, key.replace("_", " ")) for key in card.obligatory)
+        return f"{words[0].upper()}{words[1:]} obligatory"
+    counts = sorted(int(n) for n in card.required)
+    players = str(counts[0]) if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
+    return f"{players}-player card"
+
+
+def victory_card_title(card: AnyVictoryCard) -> str:
+    """The one name of a victory card, wherever a person reads it (``tribune log``, ``tribune replay`` and its page,
+    terminal play, the web table): its printed title and the game's length, ``Pecunia non olet (medium game)``. A
+    card whose printed title is not known is named by what sets it apart, never by its id or as unknown:
+    ``Tribune obligatory (medium game)``, ``5-player card (short game)``."""
+    title = card.title
+    if title.startswith(UNKNOWN_TITLE) or not title.strip():
+        title = _distinction(card)
+    return f"{title} ({card.length} game)" if card.length else title
 
 
 def victory_card_name(components: Components, card_id: str) -> str:
-    """``Pecunia non olet (medium game)`` for the card ``pecunia`` of ``components`` (base or expansion);
-    ``ValueError`` for an id the set does not hold."""
+    """:func:`victory_card_title` of the card ``card_id`` of ``components`` (base or expansion): ``Pecunia non olet
+    (medium game)``; ``ValueError`` for an id the set does not hold."""
     for card in victory_cards_of(components, True):
         if card.id == card_id:
-            return f"{_title(card)} ({card.length} game)"
+            return victory_card_title(card)
     raise ValueError(f"no victory card {card_id!r} in the component set {components.name!r}")
 
 

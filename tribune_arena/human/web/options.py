@@ -17,7 +17,7 @@ from tribune_env.engine.config import (
     required_for,
     victory_cards_of,
 )
-from tribune_env.engine.view import OBJECTIVE_NAMES
+from tribune_env.engine.names import victory_card_title
 
 LEVELS: tuple[tuple[str, str, Mapping[str, str]], ...] = (
     ("beginner", "Beginner", {"base": "random", "expansion": "random", "brutii": "random"}),
@@ -100,21 +100,11 @@ def agent_label(spec: str, rules: str) -> str:
     return spec
 
 
-UNKNOWN_TITLE = "(title unknown)"
-
-
 def card_title(card: AnyVictoryCard) -> str:
-    """The victory card's title for people. Only two printed titles are known (the component file names the
-    others ``(title unknown) C``...): those cards are named by what sets them apart, their length and their
-    obligatory objective (``Medium card: the tribune is obligatory``) or the table they are for."""
-    if not card.title.startswith(UNKNOWN_TITLE):
-        return card.title
-    length = f"{card.length.capitalize()} card" if card.length else "Victory card"
-    obligatory = [OBJECTIVE_NAMES.get(key, key) for key in card.obligatory]
-    if obligatory:
-        return f"{length}: {' and '.join(obligatory)} obligatory"
-    counts = sorted(int(n) for n in card.required)
-    return f"{length} for {counts[0]} players" if len(counts) == 1 else f"{length} for {counts[0]}-{counts[-1]} players"
+    """The victory card's one name (:func:`tribune_env.engine.names.victory_card_title`, the same as the terminal,
+    ``tribune log`` and ``tribune replay`` print): ``Pecunia non olet (medium game)``, ``Tribune obligatory (medium
+    game)``; it holds the game's length, so the page shows it alone."""
+    return victory_card_title(card)
 
 
 def game_options() -> dict[str, Any]:

@@ -93,7 +93,7 @@ function refreshForm() {
   fillSelect($("#brutii-seat"), [["", "random"], ...seats.map((s) => [s, `P${s}`])], $("#brutii-seat").value);
   $("#brutii-seat-label").hidden = rules() !== "brutii";
   const cards = info.victory_cards.filter((c) => String(n) in c.required);
-  fillSelect($("#victory-card"), [["", "random card"], ...cards.map((c) => [c.id, `${c.title} (${c.length})`])],
+  fillSelect($("#victory-card"), [["", "random card"], ...cards.map((c) => [c.id, c.title])],
     $("#victory-card").value);
   const levels = info.levels;
   const oldLevels = [...$("#opponents").querySelectorAll("select")].map((i) => i.value);
@@ -545,7 +545,7 @@ function showPlayers(s) {
 
 function showVictory(s) {   // one panel: the card's objectives, each player's standing on each, and the count
   const card = s.victory_card;
-  $("#victory-title").textContent = card.length ? `Victory card: ${card.title} (${card.length})` : card.title;
+  $("#victory-title").textContent = card.length ? `Victory card: ${card.title}` : card.title;  // the one name
   $("#victory-rule").textContent = card.rule;
   const head = el("tr");
   head.append(el("th", "Objective"), ...s.players.map((p) => {
