@@ -4,7 +4,9 @@ no Flask).
 
 The app runs under waitress, a production WSGI server: a fixed number of threads (:data:`THREADS`) serves the
 requests while idle connections wait in its event loop (they hold no thread), at most :data:`CONNECTION_LIMIT` of
-them, each closed after :data:`IDLE_SECONDS` without activity. Every start makes a new key, printed in the link
+them, each closed after :data:`IDLE_SECONDS` without activity; when that many are open, the least recently active
+ones that wait for nothing from the app are closed to make room, so no client holds the server with idle
+connections (:mod:`tribune_arena.human.web.connections`, issue 42 W14). Every start makes a new key, printed in the link
 (``/?key=...``), which every request that changes a game must carry (see :mod:`tribune_arena.human.web.app`)."""
 
 from __future__ import annotations
@@ -115,6 +117,20 @@ def _bad_option(args: argparse.Namespace) -> str | None:
     return None
 
 
+def _connection_limit() -> int:
+    """:data:`CONNECTION_LIMIT`, or fewer when the process may not open that many files (leaving room for the
+    database, the bots' pipes and the listening socket)."""
+    try:
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    except (ImportError, OSError, ValueError):
+        return CONNECTION_LIMIT
+    if soft == resource.RLIM_INFINITY:
+        return CONNECTION_LIMIT
+    return max(16, min(CONNECTION_LIMIT, soft - 128))
+
+
 class _Stopped(Exception):
     """SIGTERM arrived."""
 
@@ -140,6 +156,7 @@ def run(args: argparse.Namespace) -> int:
         from waitress import create_server  # type: ignore[import-untyped]
 
         from tribune_arena.human.web.app import MAX_BODY, create_app
+        from tribune_arena.human.web.connections import evict_idle_when_full
     except ImportError as exc:
         print(f"tribune: error: {missing_extra('tribune serve', 'web', exc)}", file=sys.stderr)
         return 2
@@ -166,7 +183,7 @@ def run(args: argparse.Namespace) -> int:
             host=args.host,
             port=args.port,
             threads=THREADS,
-            connection_limit=CONNECTION_LIMIT,
+            connection_limit=_connection_limit(),
             channel_timeout=args.idle_seconds,
             cleanup_interval=max(1, min(args.idle_seconds, 10)),
             max_request_body_size=MAX_BODY + 1,
@@ -177,6 +194,7 @@ def run(args: argparse.Namespace) -> int:
         games.close()
         print(f"tribune: error: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
         return 2
+    evict_idle_when_full(server)
     signal.signal(signal.SIGTERM, _stop)  # `kill`: stop as Ctrl+C does (the bots' processes end quietly)
     host = f"[{args.host}]" if ":" in args.host else args.host
     try:

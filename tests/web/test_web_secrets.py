@@ -5,16 +5,20 @@ connections) and W15 (error bodies that were not the documented JSON)."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import re
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from test_web_durable import Server
 from test_web_seats import KEY, Table
 
 from tribune_arena.human.web.checks import MAX_SEED, parse_new_game
+from tribune_cli.serve import CONNECTION_LIMIT
 from tribune_env.engine.config import config_from_dict
 from tribune_env.engine.game import Game
 
@@ -149,3 +153,45 @@ def test_delete_abandons_a_game_only_with_a_seats_key(table: Table) -> None:
     assert removed.status_code == 200 and removed.get_json() == {"removed": created["id"], "status": "abandoned"}
     seen = table.call("GET", url, seat=created["seat_keys"]["0"]).get_json()
     assert seen["status"] == "abandoned" and seen["result"]["verdict"].startswith("P2 (a person) abandoned")
+
+
+def _hold(port: int, count: int) -> list[socket.socket]:
+    """``count`` connections that send nothing, or (every third) a request that never ends."""
+    held = []
+    for n in range(count):
+        sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+        if n % 3 == 0:
+            sock.sendall(b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        held.append(sock)
+    return held
+
+
+def _answered(port: int) -> bool:
+    """Whether a normal request is answered before a generous timeout (a held server answers only when its idle
+    connections time out: here --idle-seconds 600)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        conn.request("GET", "/api/options")
+        response = conn.getresponse()
+        return response.status == 200 and bool(json.loads(response.read())["rules"])
+    except TimeoutError:
+        return False
+    finally:
+        conn.close()
+
+
+@pytest.mark.slow  # 2,200 connections: about 35 s on 2 busy cores
+def test_idle_connections_past_the_limit_do_not_hold_the_server(tmp_path: Path) -> None:
+    """W14: a client without the key opens more idle connections than the server's limit, then opens as many again
+    (reconnecting): each time a normal request is still answered, since the server closes the least recently active
+    idle connections to make room instead of waiting for them to time out."""
+    server = Server(tmp_path / "saved", "--idle-seconds", "600")
+    held: list[socket.socket] = []
+    try:
+        for _ in range(2):
+            held += _hold(server.port, CONNECTION_LIMIT + 100)
+            assert _answered(server.port)
+    finally:
+        for sock in held:
+            sock.close()
+        server.stop()
