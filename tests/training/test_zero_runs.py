@@ -67,7 +67,8 @@ def play(spec: str, seed: int = 3) -> Game:
 
 def test_one_iteration_writes_the_run_folder(tmp_path: Path) -> None:
     """One game, no evaluation (the slow tests below evaluate): the quick suite's run."""
-    latest = train_zero(smoke(tmp_path, **{"run.iterations": 1, "selfplay.games": 1, "eval.every": 0}),
+    latest = train_zero(smoke(tmp_path, **{"run.iterations": 1, "selfplay.games": 1, "eval.every": 0,
+                                           "gate.every": 0}),
                         console=quiet())
     run = tmp_path / "zero-smoke"
     assert latest == run / "latest.npz"

@@ -9,7 +9,7 @@ must match it except in :data:`RESUMABLE_CHANGES`.
 
 Sections (``docs/training/zero.md`` has the table): ``game`` (the game's options in the public dictionary form of
 :func:`~tribune_env.engine.config.config_from_dict`), ``init_from``, ``search``, ``selfplay``, ``learner``, ``eval``,
-``run``, ``ray``, and ``algorithm``, ``name``, ``seed``, ``output``.
+``gate``, ``run``, ``ray``, and ``algorithm``, ``name``, ``seed``, ``output``.
 """
 
 from __future__ import annotations
@@ -130,6 +130,28 @@ class ZeroEvalConfig:
 
 
 @dataclass(frozen=True)
+class GateConfig:
+    """The gate (AlphaGo Zero's evaluator): the run keeps its best network, and the learner's network of an
+    iteration replaces it only when it wins head-to-head and is not worse against ``opponent``.
+
+    Every ``every`` iterations (0: no gate, every iteration's network is the best, as before the gate existed) the
+    candidate plays ``games`` games in one seat against ``players - 1`` seats of the best network (seats rotated,
+    the same deals at every gate); it passes when the lower bound of its 95% Wilson interval is above parity. Then
+    (``heuristic_games``, against ``players - 1`` copies of ``opponent``, the same deals the best network played)
+    the upper bound of its interval must reach the best network's win rate there. ``short_circuit``: skip the second
+    tournament when the first already failed (its figures stay empty in the curve). ``revert``: after a rejection
+    the learner starts again from the best network's weights (a fresh optimiser) instead of going on from its own.
+    """
+
+    every: int = 1
+    games: int = 200
+    heuristic_games: int = 200
+    opponent: str = "heuristic"
+    short_circuit: bool = True
+    revert: bool = False
+
+
+@dataclass(frozen=True)
 class ZeroRunConfig:
     """Length of the run."""
 
@@ -152,6 +174,7 @@ SECTIONS: dict[str, type[Any]] = {
     "selfplay": SelfPlayConfig,
     "learner": LearnerConfig,
     "eval": ZeroEvalConfig,
+    "gate": GateConfig,
     "run": ZeroRunConfig,
     "ray": ZeroRayConfig,
 }
@@ -171,6 +194,7 @@ class ZeroConfig:
     selfplay: SelfPlayConfig = field(default_factory=SelfPlayConfig)
     learner: LearnerConfig = field(default_factory=LearnerConfig)
     eval: ZeroEvalConfig = field(default_factory=ZeroEvalConfig)
+    gate: GateConfig = field(default_factory=GateConfig)
     run: ZeroRunConfig = field(default_factory=ZeroRunConfig)
     ray: ZeroRayConfig = field(default_factory=ZeroRayConfig)
 
@@ -288,7 +312,7 @@ def _game(value: Any, source: str) -> GameConfig:
 
 POSITIVE = (
     "search.simulations", "search.candidates", "selfplay.games", "learner.batch_size", "learner.replay_window",
-    "eval.games", "run.iterations",
+    "eval.games", "run.iterations", "gate.games", "gate.heuristic_games",
 )
 
 
@@ -345,7 +369,8 @@ def _check(config: ZeroConfig, source: str) -> None:  # noqa: C901  (one line pe
         if not value > 0:
             fail(key, f"must be > 0, got {value}")
     for key, value in (("learner.value_weight", learner.value_weight), ("learner.anchor_weight", learner.anchor_weight),
-                       ("learner.weight_decay", learner.weight_decay), ("eval.every", config.eval.every)):
+                       ("learner.weight_decay", learner.weight_decay), ("eval.every", config.eval.every),
+                       ("gate.every", config.gate.every)):
         if value < 0:
             fail(key, f"must be >= 0, got {value}")
     if learner.device not in DEVICES and not learner.device.startswith("cuda:"):
@@ -364,7 +389,8 @@ def _check(config: ZeroConfig, source: str) -> None:  # noqa: C901  (one line pe
 def agent_roles(config: ZeroConfig) -> list[tuple[str, str]]:
     """``(key, spec)`` of every agent the run builds besides its own network: self-play and evaluation opponents."""
     roles = [(f"selfplay.opponents.{spec}", spec) for spec in config.selfplay.opponents]
-    return [*roles, ("eval.opponent", config.eval.opponent)]
+    gate = [("gate.opponent", config.gate.opponent)] if config.gate.every else []
+    return [*roles, ("eval.opponent", config.eval.opponent), *gate]
 
 
 def check_roles(config: ZeroConfig, source: str = "config") -> None:

@@ -3,7 +3,9 @@
 A row has the iteration, the positions and games so far, the iteration's self-play speed and losses, the elapsed
 training time, and, when the network was evaluated after that iteration, its win rate against ``players - 1`` copies
 of the evaluation opponent with the 95% Wilson interval (:mod:`tribune_arena.tournament.stats`; empty otherwise).
-Iteration 0 is the starting network (its evaluation only).
+Iteration 0 is the starting network (its evaluation only). Where the gate was held, a row also has the candidate's
+head-to-head result against the best network and its result against the gate's opponent, with their intervals,
+whether it was accepted and which iteration's network is the best afterwards.
 """
 
 from __future__ import annotations
@@ -38,6 +40,17 @@ class CurveRow:
     parity: float = math.nan
     elapsed: float = 0.0  # seconds of training so far (over every start of the run)
     clear: int = 0  # clear labels so far: searches that overrule the network by the margin (0 in older curves)
+    # the gate (training.zero.gate), where one was held after this iteration (empty/nan otherwise, and in older curves)
+    gate_games: int = 0  # head-to-head games of the candidate against the best network
+    h2h_rate: float = math.nan
+    h2h_low: float = math.nan
+    h2h_high: float = math.nan
+    gate_opponent_games: int = 0  # the candidate's games against the gate's opponent (0: not played)
+    opponent_rate: float = math.nan
+    opponent_low: float = math.nan
+    opponent_high: float = math.nan
+    accepted: int = -1  # 1: the candidate became the best network, 0: rejected, -1: no gate here
+    best: int = -1  # the best network's iteration after this one (-1: unknown, older curves)
 
 
 NAMES = [f.name for f in fields(CurveRow)]
@@ -88,6 +101,20 @@ def plot_curve(rows: list[CurveRow], path: Path, title: str, opponent: str) -> P
                      color=line.get_color())
     if rated:
         top.axhline(100 * rated[0].parity, color="grey", linestyle="--", linewidth=1, label="parity")
+    gated = [r for r in rows if r.gate_games]
+    if gated:
+        gx = [r.iteration for r in gated]
+        top.errorbar(gx, [100 * r.h2h_rate for r in gated],
+                     yerr=[[100 * (r.h2h_rate - r.h2h_low) for r in gated],
+                           [100 * (r.h2h_high - r.h2h_rate) for r in gated]],
+                     fmt="s", markersize=4, capsize=2, label="gate: candidate vs 3 x best")
+        measured = [r for r in gated if r.gate_opponent_games]
+        if measured:
+            top.plot([r.iteration for r in measured], [100 * r.opponent_rate for r in measured], "^",
+                     label=f"gate: candidate vs {opponent}")
+        accepted = [r for r in gated if r.accepted == 1]
+        top.plot([r.iteration for r in accepted], [100 * r.h2h_rate for r in accepted], "o", fillstyle="none",
+                 markersize=10, color="green", label="accepted")
     top.set_ylabel(f"win rate, % ({INTERVAL_NAME})")
     top.set_ylim(0, 103)
     top.set_title(title)

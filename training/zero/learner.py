@@ -130,6 +130,14 @@ class Learner:
             self.model.parameters(), lr=config.learning_rate, weight_decay=config.weight_decay
         )
 
+    def restart(self, policy: NumpyPolicy) -> None:
+        """Continue from ``policy``'s weights (of this layout) with a fresh optimiser (the gate's ``revert``)."""
+        arrays = policy.arrays()
+        self.model.load_state_dict({k: torch.as_tensor(np.asarray(v, dtype=np.float32)) for k, v in arrays.items()})
+        self.optimizer = torch.optim.Adam(
+            self.model.parameters(), lr=self.config.learning_rate, weight_decay=self.config.weight_decay
+        )
+
     def _tensors(self, data: Positions, rows: np.ndarray) -> dict[str, torch.Tensor]:
         device = self.device
         return {

@@ -1,14 +1,18 @@
 """One ``zero`` training run: :func:`train_zero` (what ``tribune train CONFIG`` does for ``algorithm: zero``).
 
-Iteration ``i`` plays ``selfplay.games`` games with the network of iteration ``i - 1`` (``snapshots/iter-0000.npz``
-is the starting network, ``init_from``), adds their positions to the replay window, trains the learner on the
-window, exports the network and evaluates it when due. Layout of the run folder (``output/name``)::
+Iteration ``i`` plays ``selfplay.games`` games with the best network so far (``snapshots/iter-0000.npz`` is the
+starting network, ``init_from``), adds their positions to the replay window, trains the learner on the window,
+exports the learner's network as the iteration's snapshot, holds the gate when due (:mod:`training.zero.gate`: the
+snapshot becomes the best network only when it beats the best head-to-head and is not worse against ``heuristic``;
+``gate.every: 0``: every snapshot becomes the best) and evaluates the snapshot when due. Layout of the run folder
+(``output/name``)::
 
     config.yaml            the resolved config (a resume must match it except in RESUMABLE_CHANGES)
     code.json              package version, git commit, whether the tree had changes (of the latest start)
     state.json             the last finished iteration, positions and games so far, elapsed time, seeds
-    latest.npz             the newest network (a copy of its snapshot): zero-net:path=... / zero:path=...
-    snapshots/iter-NNNN.npz  the network after each iteration (float16, with metadata)
+    latest.npz             the best network (a copy of its snapshot): zero-net:path=... / zero:path=...
+    snapshots/iter-NNNN.npz  the learner's network after each iteration (float16, with metadata): a candidate
+    gate/iter-NNNN-*.sqlite  the gate's tournaments of that iteration's candidate (training.zero.gate)
     learner/iter-NNNN.pt   the learner's weights and optimiser state of the last iteration (for --resume)
     replay/iter-NNNN.npz   the positions of each iteration still in the replay window
     eval/iter-NNNN-vs-OPPONENT.sqlite  the evaluation tournaments (tribune replay / tournament read them)
@@ -44,6 +48,7 @@ from agents.ppo import CheckpointError, NumpyPolicy, load_policy
 from training.config import ConfigError
 from training.zero.config import ZeroConfig, check_roles, config_changes
 from training.zero.curve import CurveRow, plot_curve, read_curve, record, write_curve
+from training.zero.gate import Evaluation, GateError, decide, network_spec, tournament
 from training.zero.replay import Positions, ReplayBuffer, shard_path, shards
 from training.zero.selfplay import GameData, Pool, SelfPlayError, SelfPlayJob, job_seed, make_pool
 from tribune_arena.benchmark.record import code_version
@@ -74,6 +79,8 @@ class RunState:
     elapsed: float = 0.0
     iteration_seconds: float = 0.0  # how long the last iteration took (the max_minutes estimate)
     clear: int = 0  # clear labels so far (:func:`training.zero.selfplay.overrules`; absent from older runs: 0)
+    best: int = -1  # the best network's iteration (latest.npz; absent from older runs: the last iteration)
+    best_opponent: Evaluation | None = None  # the best network against the gate's opponent (None: not measured)
 
     @classmethod
     def read(cls, path: Path) -> RunState:
@@ -81,10 +88,19 @@ class RunState:
             return cls()
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-            return cls(**{k: data[k] for k in ("iteration", "positions", "searched", "games", "elapsed",
-                                               "iteration_seconds")}, clear=data.get("clear", 0))
+            state = cls(**{k: data[k] for k in ("iteration", "positions", "searched", "games", "elapsed",
+                                                "iteration_seconds")}, clear=data.get("clear", 0))
+            state.best = int(data.get("best", state.iteration))
+            measured = data.get("best_opponent")
+            state.best_opponent = None if measured is None else Evaluation(**measured)
+            return state
         except (ValueError, KeyError, TypeError) as exc:
             raise ZeroTrainError(f"{path}: not a run state ({exc}); the run cannot resume") from None
+
+    def to_json(self) -> dict[str, Any]:
+        """The fields as plain data (``state.json``)."""
+        data = dataclasses.asdict(self)
+        return data
 
 
 class RunFolder:
@@ -92,8 +108,8 @@ class RunFolder:
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self.snapshots, self.learner, self.replay, self.eval = (root / d for d in
-                                                                ("snapshots", "learner", "replay", "eval"))
+        self.snapshots, self.learner, self.replay, self.eval, self.gate = (
+            root / d for d in ("snapshots", "learner", "replay", "eval", "gate"))
 
     def snapshot(self, iteration: int) -> Path:
         return self.snapshots / f"iter-{iteration:04d}.npz"
@@ -104,6 +120,9 @@ class RunFolder:
     def eval_store(self, iteration: int, opponent: str) -> Path:
         slug = "".join(c if c.isalnum() or c in "-_=" else "_" for c in opponent)
         return self.eval / f"iter-{iteration:04d}-vs-{slug}.sqlite"
+
+    def gate_store(self, iteration: int, kind: str) -> Path:
+        return self.gate / f"iter-{iteration:04d}-{kind}.sqlite"
 
     @property
     def state(self) -> Path:
@@ -135,17 +154,6 @@ def _copy(source: Path, target: Path) -> None:
     tmp = target.with_name(target.name + ".tmp")
     shutil.copyfile(source, tmp)
     tmp.replace(target)
-
-
-@dataclass(frozen=True)
-class Evaluation:
-    games: int
-    wins: float
-    win_rate: float
-    ci_low: float
-    ci_high: float
-    parity: float
-    seconds_per_move: float
 
 
 class ZeroTrainer:
@@ -213,7 +221,7 @@ class ZeroTrainer:
         """Remove temporary files and whatever belongs to iterations after the last finished one."""
         done, folder = self.state.iteration, self.folder
         removed = 0
-        for directory in (folder.root, folder.snapshots, folder.learner, folder.replay, folder.eval):
+        for directory in (folder.root, folder.snapshots, folder.learner, folder.replay, folder.eval, folder.gate):
             if not directory.is_dir():
                 continue
             for path in sorted(directory.iterdir()):
@@ -225,8 +233,9 @@ class ZeroTrainer:
             self.say(f"removed {removed} file(s) of an unfinished iteration")
         if folder.curve.exists():
             write_curve(folder.curve, [r for r in self._curve() if r.iteration <= done])
-        if folder.snapshot(done).is_file():  # latest.npz may be the unfinished iteration's
-            _copy(folder.snapshot(done), folder.latest)
+        best = self.best_iteration
+        if folder.snapshot(best).is_file():  # latest.npz may be the unfinished iteration's
+            _copy(folder.snapshot(best), folder.latest)
 
     def _curve(self) -> list[CurveRow]:
         try:
@@ -255,11 +264,62 @@ class ZeroTrainer:
         }
 
     def export(self, learner: Learner, iteration: int) -> Path:
-        """Write ``snapshots/iter-NNNN.npz`` (float16) and ``latest.npz``."""
+        """Write ``snapshots/iter-NNNN.npz`` (float16); ``latest.npz`` too when there is no gate (every network is
+        then the best) or at iteration 0."""
         self.folder.snapshots.mkdir(parents=True, exist_ok=True)
         path = learner.policy(self.meta(iteration)).save_npz(self.folder.snapshot(iteration), "float16")
-        _copy(path, self.folder.latest)
+        if iteration == 0 or not self.config.gate.every:
+            _copy(path, self.folder.latest)
         return path
+
+    @property
+    def best_iteration(self) -> int:
+        """The iteration of the best network (``latest.npz``): the gate's choice, else the last iteration."""
+        state = self.state
+        return state.best if state.best >= 0 else max(state.iteration, 0)
+
+    # -- the gate -------------------------------------------------------------------------------
+
+    def gate_due(self, iteration: int) -> bool:
+        every = self.config.gate.every
+        return every > 0 and iteration > 0 and (iteration % every == 0 or iteration == self.config.run.iterations)
+
+    def _gate_tournament(self, iteration: int, kind: str, specs: list[str], games: int) -> Evaluation:
+        cfg = self.config
+        seed = derive_seed(cfg.seed, "zero-gate", kind)  # the same deals at every gate
+        try:
+            return tournament(specs, cfg.game, games, seed, self.folder.gate_store(iteration, kind), cfg.eval_workers)
+        except GateError as exc:
+            raise ZeroTrainError(f"the gate after iteration {iteration}: {exc}") from None
+
+    def measure_opponent(self, iteration: int, network: Path) -> Evaluation:
+        """``network`` alone against ``players - 1`` copies of ``gate.opponent`` on the gate's deals."""
+        cfg = self.config
+        specs = [network_spec(network), *[cfg.gate.opponent] * (cfg.game.players - 1)]
+        return self._gate_tournament(iteration, "opponent", specs, cfg.gate.heuristic_games)
+
+    def hold_gate(self, iteration: int, candidate: Path, row: CurveRow) -> tuple[CurveRow, bool]:
+        """The gate for ``candidate`` (:func:`training.zero.gate.decide`): on acceptance it becomes the best network
+        (``latest.npz``); the row with the gate's figures, and whether it was accepted."""
+        cfg, state = self.config, self.state
+        best = self.folder.snapshot(self.best_iteration)
+        specs = [network_spec(candidate), *[network_spec(best)] * (cfg.game.players - 1)]
+        h2h = self._gate_tournament(iteration, "h2h", specs, cfg.gate.games)
+        opponent = None
+        if h2h.ci_low > h2h.parity or not cfg.gate.short_circuit:
+            opponent = self.measure_opponent(iteration, candidate)
+        verdict = decide(h2h, opponent, state.best_opponent)
+        if verdict.accepted:
+            state.best, state.best_opponent = iteration, opponent
+            _copy(candidate, self.folder.latest)
+        self.say(f"  gate after iteration {iteration}: {'accepted' if verdict.accepted else 'rejected'}: "
+                 f"{verdict.reason}; best network: iteration {self.best_iteration}")
+        row = dataclasses.replace(row, gate_games=h2h.games, h2h_rate=h2h.win_rate, h2h_low=h2h.ci_low,
+                                  h2h_high=h2h.ci_high, accepted=int(verdict.accepted), best=self.best_iteration)
+        if opponent is not None:
+            row = dataclasses.replace(row, gate_opponent_games=opponent.games, opponent_rate=opponent.win_rate,
+                                      opponent_low=opponent.ci_low, opponent_high=opponent.ci_high)
+        return row, verdict.accepted
 
     # -- evaluation -----------------------------------------------------------------------------
 
@@ -358,7 +418,15 @@ class ZeroTrainer:
         """Iteration 0: the starting network as a snapshot, evaluated when ``eval.initial``."""
         began = time.monotonic()
         network = self.export(learner, 0)
-        row = CurveRow(0, 0, 0, 0)
+        self.state.best = 0
+        row = CurveRow(0, 0, 0, 0, best=0)
+        if self.config.gate.every:
+            measured = self.measure_opponent(0, network)
+            self.state.best_opponent = measured
+            self.say(f"  the starting network against {self.config.gate.opponent} on the gate's deals: "
+                     f"{measured.wins:g}/{measured.games} = {measured.win_rate:.1%}")
+            row = dataclasses.replace(row, gate_opponent_games=measured.games, opponent_rate=measured.win_rate,
+                                      opponent_low=measured.ci_low, opponent_high=measured.ci_high)
         if self.due(0):
             row = self._with_eval(row, 0, network)
         self._commit(row, began, [])
@@ -383,8 +451,8 @@ class ZeroTrainer:
             self.plot(rows)
         cfg = self.config
         _write_json(folder.state, {
-            **state.__dict__,
-            "network": folder.snapshot(state.iteration).relative_to(folder.root).as_posix(),
+            **state.to_json(),
+            "network": folder.snapshot(self.best_iteration).relative_to(folder.root).as_posix(),
             "replay": window,
             "device": self.device,
             "seeds": {"run": cfg.seed, "selfplay": "derive_seed(seed, 'zero-selfplay', iteration, game)",
@@ -409,7 +477,7 @@ class ZeroTrainer:
     def _iteration(self, iteration: int, learner: Learner, buffer: ReplayBuffer, pool: Pool) -> None:
         cfg = self.config
         began = time.monotonic()
-        network = self.folder.snapshot(iteration - 1)
+        network = self.folder.snapshot(self.best_iteration)
         games = self._self_play(iteration, network, pool)
         selfplay_seconds = time.monotonic() - began
         positions = Positions.of_games(games, buffer.data.obs.shape[1], buffer.data.masks.shape[1])
@@ -433,6 +501,14 @@ class ZeroTrainer:
         )
         row = CurveRow(iteration, state.positions, state.searched, state.games, stats.policy_loss, stats.value_loss,
                        stats.loss, len(positions) / max(selfplay_seconds, 1e-9), clear=state.clear)
+        if not cfg.gate.every:
+            state.best = iteration
+        elif self.gate_due(iteration):
+            row, accepted = self.hold_gate(iteration, snapshot, row)
+            if not accepted and cfg.gate.revert:
+                learner.restart(load_policy(self.folder.snapshot(self.best_iteration)))
+                learner.save(self.folder.learner_state(iteration))
+        row = dataclasses.replace(row, best=self.best_iteration)
         if self.due(iteration):
             row = self._with_eval(row, iteration, snapshot)
         self._commit(row, began, buffer.iterations())
