@@ -34,6 +34,10 @@ CONNECTION_LIMIT = 1000
 IDLE_SECONDS = 30
 """A connection with no request in progress and no traffic for this long is closed."""
 DEFAULT_SAVE_DIR = "tribune-games"
+SERVER_BODY_LIMIT = 4 << 20
+"""The longest body waitress reads, above the app's own limit (:data:`~tribune_arena.human.web.app.MAX_BODY`, 1 MiB)
+so that the app refuses a body over its limit with its JSON 413; a longer one waitress refuses as it arrives
+(in the same JSON: :mod:`tribune_arena.human.web.connections`)."""
 
 
 def add_parser(commands: Any) -> None:
@@ -155,8 +159,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         from waitress import create_server  # type: ignore[import-untyped]
 
-        from tribune_arena.human.web.app import MAX_BODY, create_app
-        from tribune_arena.human.web.connections import evict_idle_when_full
+        from tribune_arena.human.web.app import create_app
+        from tribune_arena.human.web.connections import guard
     except ImportError as exc:
         print(f"tribune: error: {missing_extra('tribune serve', 'web', exc)}", file=sys.stderr)
         return 2
@@ -186,7 +190,7 @@ def run(args: argparse.Namespace) -> int:
             connection_limit=_connection_limit(),
             channel_timeout=args.idle_seconds,
             cleanup_interval=max(1, min(args.idle_seconds, 10)),
-            max_request_body_size=MAX_BODY + 1,
+            max_request_body_size=SERVER_BODY_LIMIT,
             asyncore_use_poll=True,
             ident="tribune",
         )
@@ -194,7 +198,7 @@ def run(args: argparse.Namespace) -> int:
         games.close()
         print(f"tribune: error: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
         return 2
-    evict_idle_when_full(server)
+    guard(server)
     signal.signal(signal.SIGTERM, _stop)  # `kill`: stop as Ctrl+C does (the bots' processes end quietly)
     host = f"[{args.host}]" if ":" in args.host else args.host
     try:

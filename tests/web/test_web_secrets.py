@@ -18,7 +18,7 @@ from test_web_durable import Server
 from test_web_seats import KEY, Table
 
 from tribune_arena.human.web.checks import MAX_SEED, parse_new_game
-from tribune_cli.serve import CONNECTION_LIMIT
+from tribune_cli.serve import CONNECTION_LIMIT, SERVER_BODY_LIMIT
 from tribune_env.engine.config import config_from_dict
 from tribune_env.engine.game import Game
 
@@ -27,6 +27,7 @@ pytestmark = pytest.mark.web
 TABLE = {"players": 4, "seat": 0, "humans": [0, 2], "opponents": "random", "round_limit": 1}
 """A table of two people (P0, P2) and two bots, with a seed the server draws."""
 NUMBER = re.compile(r"\d+")
+MIB = 1 << 20
 
 
 @pytest.fixture
@@ -195,3 +196,74 @@ def test_idle_connections_past_the_limit_do_not_hold_the_server(tmp_path: Path) 
         for sock in held:
             sock.close()
         server.stop()
+
+
+# -- W15: every error body is the documented JSON -------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    started = Server(tmp_path_factory.mktemp("served") / "saved")
+    yield started
+    started.stop()
+
+
+def _request(method: str, path: str, headers: dict[str, str], body: bytes = b"") -> bytes:
+    lines = "".join(f"{name}: {value}\r\n" for name, value in headers.items())
+    return f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{lines}\r\n".encode() + body
+
+
+def _chunked(body: bytes) -> bytes:
+    step = 1 << 16
+    parts = [body[i : i + step] for i in range(0, len(body), step)]
+    return b"".join(b"%x\r\n%s\r\n" % (len(part), part) for part in parts) + b"0\r\n\r\n"
+
+
+def _json_list(size: int) -> bytes:
+    return b"[" + b"0," * (size // 2) + b"0]"
+
+
+JSON = {"Content-Type": "application/json"}
+MALFORMED = {
+    "a body over 1 MiB (Content-Length)": ("POST", JSON, _json_list(2 * MIB), None, 413),
+    "a body just over 1 MiB": ("POST", JSON, b" " * (MIB + 10), None, 413),
+    "a chunked body over 1 MiB": ("POST", {**JSON, "Transfer-Encoding": "chunked"}, _json_list(2 * MIB), "chunk", 413),
+    "a body over the server's own limit": ("POST", JSON, _json_list(SERVER_BODY_LIMIT + MIB), None, 413),
+    "a malformed chunk": ("POST", {**JSON, "Transfer-Encoding": "chunked"}, b"zz\r\n{}\r\n0\r\n\r\n", "raw", 400),
+    "a Content-Length that is no number": ("POST", {**JSON, "Content-Length": "abc"}, b"{}", "raw", 400),
+    "an unknown transfer coding": ("POST", {**JSON, "Transfer-Encoding": "gzip"}, b"{}", "raw", 501),
+    "headers over the limit": ("GET", {"X-Big": "a" * 300_000}, b"", None, 431),
+    "a header line without a colon": (b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\nFoo bar\r\n\r\n", 400),
+    "a start line that is not HTTP": (b"GARBAGE\r\n\r\n", 400),
+    "a body that is not JSON": ("POST", JSON, b"{x}", None, 400),
+}
+
+
+@pytest.mark.parametrize("case", list(MALFORMED))
+def test_every_error_body_is_the_documented_json(served: Server, case: str) -> None:
+    """W15: over-long bodies and malformed framing are answered ``{"error": ..., "status": ...}`` in JSON, with the
+    status of the status line, and the client reads the answer (no reset while it still sends its body)."""
+    spec = MALFORMED[case]
+    if len(spec) == 2:
+        data, status = spec
+    else:
+        method, headers, body, framing, status = spec
+        headers = {**headers, "X-Tribune-Key": served.key}
+        if framing == "chunk":
+            body = _chunked(body)
+        elif framing is None and method == "POST":
+            headers["Content-Length"] = str(len(body))
+        data = _request(method, "/api/games" if method == "POST" else "/api/options", headers, body)
+    sock = socket.create_connection(("127.0.0.1", served.port), timeout=60)
+    try:
+        sock.sendall(data)
+        response = http.client.HTTPResponse(sock)
+        response.begin()
+        text = response.read()
+    finally:
+        sock.close()
+    assert response.status == status, (response.status, text[:200])
+    assert response.getheader("Content-Type", "").startswith("application/json"), text[:200]
+    doc = json.loads(text)
+    assert set(doc) == {"error", "status"} and doc["status"] == status
+    assert isinstance(doc["error"], str) and doc["error"]

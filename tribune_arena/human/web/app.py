@@ -32,11 +32,13 @@ link it gives, ``/?key=...``, as notebook servers do; the page keeps it and send
 compared in constant time. ``cmd:`` bot programs run only when the app was created with ``allow_cmd``
 (``tribune serve --allow-cmd-bots``), never because a request asked.
 
-Every error is a JSON object ``{"error": message, "status": code}`` (a bug in the server too: 500, logged). A body
-that cannot be read (a malformed chunked body), is not JSON, is nested deeper than :data:`MAX_DEPTH` or is longer
-than :data:`MAX_BODY` bytes is a 400 (413). A malformed ``Host`` header is a 400; unless the app allows remote use,
-requests whose ``Host`` is not a loopback name are refused (403), so that a web page elsewhere cannot reach the
-server by DNS rebinding.
+Every error is a JSON object ``{"error": message, "status": code}`` (a bug in the server too: 500, logged, its
+message left out of the answer). A body that cannot be read (a malformed chunked body), is not JSON, is nested
+deeper than :data:`MAX_DEPTH` or is longer than :data:`MAX_BODY` bytes is a 400 (413, by its ``Content-Length``
+before it is read). Under ``tribune serve``, what waitress refuses before the app sees it (malformed framing,
+headers or a body over its limits) is answered in the same JSON (:mod:`.connections`). A malformed ``Host`` header
+is a 400; unless the app allows remote use, requests whose ``Host`` is not a loopback name are refused (403), so
+that a web page elsewhere cannot reach the server by DNS rebinding.
 """
 
 from __future__ import annotations
@@ -172,6 +174,14 @@ def _server_error(exc: Exception) -> tuple[Response, int]:
     the kind of error only (its message may hold what a viewer must not see, such as a hand: issue 42, W12)."""
     current_app.logger.exception("error in %s %s", request.method, request.path)
     return jsonify(error=f"internal error ({type(exc).__name__}); see the server's log", status=500), 500
+
+
+def _check_length() -> None:
+    """Refuse a body over :data:`MAX_BODY` by its ``Content-Length`` (waitress gives it for a chunked body too, once
+    read), before anything reads it: a JSON 413 (issue 42, W15)."""
+    length = request.content_length
+    if length is not None and length > MAX_BODY:
+        raise WebError(413, f"the request body is {length} bytes, more than this server's limit of {MAX_BODY} bytes")
 
 
 def _check_host() -> None:
@@ -326,6 +336,7 @@ def create_app(
     app.register_error_handler(WebError, _web_error)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(Exception, _server_error)
+    app.before_request(_check_length)
     app.before_request(_check_host)
     app.before_request(_check_key)
     app.after_request(_no_store)
