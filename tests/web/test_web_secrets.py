@@ -10,6 +10,7 @@ import json
 import re
 import socket
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -224,18 +225,48 @@ def _json_list(size: int) -> bytes:
 
 
 JSON = {"Content-Type": "application/json"}
+
+
+@dataclass(frozen=True)
+class Case:
+    """A request to ``/api/games`` (POST) or ``/api/options`` (GET) as bytes on the wire, and the status it gets;
+    ``framing``: how its body goes (``length``: a Content-Length, ``chunk``: chunked, ``raw``: as given)."""
+
+    status: int
+    method: str = "POST"
+    headers: dict[str, str] = field(default_factory=lambda: dict(JSON))
+    body: bytes = b""
+    framing: str = "length"
+    raw: bytes | None = None
+
+    def data(self, key: str) -> bytes:
+        if self.raw is not None:
+            return self.raw
+        headers = {**self.headers, "X-Tribune-Key": key}
+        body = _chunked(self.body) if self.framing == "chunk" else self.body
+        if self.framing == "length" and self.method == "POST":
+            headers["Content-Length"] = str(len(body))
+        return _request(self.method, "/api/games" if self.method == "POST" else "/api/options", headers, body)
+
+
 MALFORMED = {
-    "a body over 1 MiB (Content-Length)": ("POST", JSON, _json_list(2 * MIB), None, 413),
-    "a body just over 1 MiB": ("POST", JSON, b" " * (MIB + 10), None, 413),
-    "a chunked body over 1 MiB": ("POST", {**JSON, "Transfer-Encoding": "chunked"}, _json_list(2 * MIB), "chunk", 413),
-    "a body over the server's own limit": ("POST", JSON, _json_list(SERVER_BODY_LIMIT + MIB), None, 413),
-    "a malformed chunk": ("POST", {**JSON, "Transfer-Encoding": "chunked"}, b"zz\r\n{}\r\n0\r\n\r\n", "raw", 400),
-    "a Content-Length that is no number": ("POST", {**JSON, "Content-Length": "abc"}, b"{}", "raw", 400),
-    "an unknown transfer coding": ("POST", {**JSON, "Transfer-Encoding": "gzip"}, b"{}", "raw", 501),
-    "headers over the limit": ("GET", {"X-Big": "a" * 300_000}, b"", None, 431),
-    "a header line without a colon": (b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\nFoo bar\r\n\r\n", 400),
-    "a start line that is not HTTP": (b"GARBAGE\r\n\r\n", 400),
-    "a body that is not JSON": ("POST", JSON, b"{x}", None, 400),
+    "a body over 1 MiB (Content-Length)": Case(413, body=_json_list(2 * MIB)),
+    "a body just over 1 MiB": Case(413, body=b" " * (MIB + 10)),
+    "a chunked body over 1 MiB": Case(
+        413, headers={**JSON, "Transfer-Encoding": "chunked"}, body=_json_list(2 * MIB), framing="chunk"
+    ),
+    "a body over the server's own limit": Case(413, body=_json_list(SERVER_BODY_LIMIT + MIB)),
+    "a malformed chunk": Case(
+        400, headers={**JSON, "Transfer-Encoding": "chunked"}, body=b"zz\r\n{}\r\n0\r\n\r\n", framing="raw"
+    ),
+    "a Content-Length that is no number": Case(
+        400, headers={**JSON, "Content-Length": "abc"}, body=b"{}", framing="raw"
+    ),
+    "an unknown transfer coding": Case(501, headers={**JSON, "Transfer-Encoding": "gzip"}, body=b"{}", framing="raw"),
+    "headers over the limit": Case(431, "GET", {"X-Big": "a" * 300_000}),
+    "a header line without a colon": Case(400, raw=b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\nFoo bar\r\n\r\n"),
+    "a start line that is not HTTP": Case(400, raw=b"GARBAGE\r\n\r\n"),
+    "a body that is not JSON": Case(400, body=b"{x}"),
 }
 
 
@@ -243,17 +274,8 @@ MALFORMED = {
 def test_every_error_body_is_the_documented_json(served: Server, case: str) -> None:
     """W15: over-long bodies and malformed framing are answered ``{"error": ..., "status": ...}`` in JSON, with the
     status of the status line, and the client reads the answer (no reset while it still sends its body)."""
-    spec = MALFORMED[case]
-    if len(spec) == 2:
-        data, status = spec
-    else:
-        method, headers, body, framing, status = spec
-        headers = {**headers, "X-Tribune-Key": served.key}
-        if framing == "chunk":
-            body = _chunked(body)
-        elif framing is None and method == "POST":
-            headers["Content-Length"] = str(len(body))
-        data = _request(method, "/api/games" if method == "POST" else "/api/options", headers, body)
+    status = MALFORMED[case].status
+    data = MALFORMED[case].data(served.key)
     sock = socket.create_connection(("127.0.0.1", served.port), timeout=60)
     try:
         sock.sendall(data)
