@@ -223,11 +223,11 @@ def test_replay_page_without_spoilers(sized: tuple[str, Any], replay_page: Path,
     assert page.is_hidden("#result") and page.is_hidden("#chart") and page.is_visible("#spoiler")
     page.click("#next")
     assert page.is_hidden("#result")
-    _readable(page, f"the replay page at {size}", "#board svg")
     _axe(page, axe_source, f"the replay page at {size}")
-    _shot(page, f"replay-{size}")
-    page.click("#fit")
+    _shot(page, f"replay-{size}")  # the board fits the window by default (issue 42: test_web_layout.py)
     assert page.evaluate("document.querySelector('#board svg').getBoundingClientRect().width") < 1920
+    page.click("#fit")  # zoomed to the readable size: the board's text at 12 px and more
+    _readable(page, f"the replay page at {size}, zoomed", "#board svg")
     page.click("#last")
     assert page.is_visible("#result") and page.is_visible("#chart") and page.is_hidden("#spoiler")
     assert "Winner" in page.text_content("#result")
