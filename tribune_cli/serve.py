@@ -12,6 +12,7 @@ connections (:mod:`tribune_arena.human.web.connections`, issue 42 W14). Every st
 from __future__ import annotations
 
 import argparse
+import errno
 import ipaddress
 import logging
 import secrets
@@ -26,7 +27,9 @@ from tribune_arena.human.web.store import GAMES_FILE, StoreError
 from tribune_cli.command import Command
 from tribune_env.extras import missing_extra
 
-DEFAULT_PORT = 8000
+DEFAULT_PORT = 8765
+"""The port ``tribune serve`` listens on without ``--port`` (not 8000, which ``mkdocs serve`` takes: issue 42); when
+it is taken, the server listens on a free port instead and says so."""
 THREADS = 8
 """Threads that serve requests (a request waits for a free one; idle connections hold none)."""
 CONNECTION_LIMIT = 1000
@@ -46,7 +49,13 @@ def add_parser(commands: Any) -> None:
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT, metavar="PORT", help="port to listen on; 0: any free")
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=None,
+        metavar="PORT",
+        help=f"port to listen on; 0: any free (default {DEFAULT_PORT}, or a free one when that is taken)",
+    )
     parser.add_argument(
         "--host",
         default="127.0.0.1",
@@ -110,7 +119,7 @@ def is_loopback(host: str) -> bool:
 
 def _bad_option(args: argparse.Namespace) -> str | None:
     """What is wrong with the command's options (``None``: nothing)."""
-    if not 0 <= args.port <= 65535:
+    if args.port is not None and not 0 <= args.port <= 65535:
         return f"--port must be from 0 to 65535, got {args.port}"
     if not 0 < args.bot_seconds <= MAX_BOT_SECONDS:  # refuses nan and inf too
         return f"--bot-seconds must be above 0 and at most {MAX_BOT_SECONDS:g}, got {args.bot_seconds:g}"
@@ -181,22 +190,27 @@ def run(args: argparse.Namespace) -> int:
     games = app.extensions["tribune_games"]
     threading.Thread(target=games.bots.warm, name="tribune-bot-warm-up", daemon=True).start()
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # "task queue depth": a busy moment, not an error
+    port = DEFAULT_PORT if args.port is None else args.port
+    settings = {
+        "threads": THREADS,
+        "connection_limit": _connection_limit(),
+        "channel_timeout": args.idle_seconds,
+        "cleanup_interval": max(1, min(args.idle_seconds, 10)),
+        "max_request_body_size": SERVER_BODY_LIMIT,
+        "asyncore_use_poll": True,
+        "ident": "tribune",
+    }
     try:
-        server: Any = create_server(
-            app,
-            host=args.host,
-            port=args.port,
-            threads=THREADS,
-            connection_limit=_connection_limit(),
-            channel_timeout=args.idle_seconds,
-            cleanup_interval=max(1, min(args.idle_seconds, 10)),
-            max_request_body_size=SERVER_BODY_LIMIT,
-            asyncore_use_poll=True,
-            ident="tribune",
-        )
+        try:
+            server: Any = create_server(app, host=args.host, port=port, **settings)
+        except OSError as exc:
+            if args.port is not None or exc.errno != errno.EADDRINUSE:
+                raise
+            print(f"tribune: port {port} is in use; listening on a free port instead", file=sys.stderr)
+            server = create_server(app, host=args.host, port=0, **settings)
     except OSError as exc:
         games.close()
-        print(f"tribune: error: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+        print(f"tribune: error: cannot listen on {args.host}:{port}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     guard(server)
     signal.signal(signal.SIGTERM, _stop)  # `kill`: stop as Ctrl+C does (the bots' processes end quietly)
@@ -224,7 +238,10 @@ COMMAND = Command(
     "serve",
     "play in the browser against agents (a local web app)",
     (
-        ("tribune serve", f"serve on http://127.0.0.1:{DEFAULT_PORT}/, games kept in ./{DEFAULT_SAVE_DIR}"),
+        (
+            "tribune serve",
+            f"serve on http://127.0.0.1:{DEFAULT_PORT}/ (or a free port), games kept in ./{DEFAULT_SAVE_DIR}",
+        ),
         ("tribune serve --port 0 --no-save", "any free port, nothing saved"),
     ),
     _add_arguments,

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import shlex
+import socket
 import subprocess
 import sys
 import threading
@@ -15,7 +17,7 @@ from tribune_arena.human.web.app import create_app
 from tribune_arena.replay.text import replay_game
 from tribune_arena.tournament.store import ResultStore
 from tribune_cli.main import main as tribune_main
-from tribune_cli.serve import is_loopback
+from tribune_cli.serve import DEFAULT_PORT, is_loopback
 from tribune_env.engine.config import DEFAULT_ROUND_LIMIT
 
 pytestmark = pytest.mark.web
@@ -235,9 +237,9 @@ def test_a_whole_game_is_saved_and_replays(client: Any, tmp_path: Path, capsys: 
     url = f"/api/games/{state['id']}/action"
     assert "over" in _error(client.post(url, json={"choice": 0}), 409)
     saved = state["saved"]
-    path = tmp_path / "games" / "tribune-serve-base.sqlite"
-    assert saved["name"] == "game 0 of tribune-serve-base.sqlite" and saved["game_id"] == 0  # no server path
-    assert str(tmp_path) not in str(saved) and saved["replay_url"].endswith("/replay")
+    path = tmp_path / "games" / "tribune-serve-base.sqlite"  # outside the working folder: named by its full path
+    assert saved["name"] == "game 0 of tribune-serve-base.sqlite" and saved["game_id"] == 0
+    assert saved["replay"] == f"tribune replay {path.as_posix()} --game 0" and saved["replay_url"].endswith("/replay")
     page = client.get(saved["replay_url"])
     assert page.status_code == 200 and b"<html" in page.data[:200].lower()
     with ResultStore(path) as store:
@@ -251,6 +253,24 @@ def test_a_whole_game_is_saved_and_replays(client: Any, tmp_path: Path, capsys: 
     assert tribune_main(["replay", str(path), "--list"]) == 0
     assert "human | random" in capsys.readouterr().out
     assert tribune_main(["replay", str(path), "--game", "0"]) == 0
+
+
+def test_the_end_panels_replay_command_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 42, rough edge 1: the command the end panel prints, run from the folder the server was started in (the
+    default save folder, tribune-games/, in it), replays the game."""
+    monkeypatch.chdir(tmp_path)
+    app = create_app("tribune-games")
+    try:
+        state, _ = _play_out(app.test_client(), _new(app.test_client()))
+    finally:
+        app.extensions["tribune_games"].close()
+    command = state["saved"]["replay"]
+    assert command == "tribune replay tribune-games/tribune-serve-base.sqlite --game 0"
+    capsys.readouterr()
+    assert tribune_main(shlex.split(command)[1:]) == 0
+    assert "human" in capsys.readouterr().out
 
 
 def test_expansion_and_brutii_games_play_through(client: Any) -> None:
@@ -299,6 +319,36 @@ def test_serve_command_refuses_a_remote_host(capsys: pytest.CaptureFixture[str])
     assert tribune_main(["serve", "--host", "0.0.0.0"]) == 2
     assert "--allow-remote" in capsys.readouterr().err
     assert tribune_main(["serve", "--port", "70000"]) == 2
+
+
+def test_serve_takes_a_free_port_when_its_default_is_taken(tmp_path: Path) -> None:
+    """Issue 42, rough edge 7: the default port is not mkdocs's 8000, and when it is taken (here by this test, or
+    by another program) `tribune serve` listens on a free port and says so; a --port given and taken is an error."""
+    assert DEFAULT_PORT != 8000
+    holder = socket.socket()
+    try:
+        holder.bind(("127.0.0.1", DEFAULT_PORT))
+        holder.listen()
+    except OSError:  # another program holds it: the same case
+        pass
+    command = [sys.executable, "-m", "tribune_cli.main", "serve", "--no-save"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    try:
+        assert process.stdout is not None and process.stderr is not None
+        line = process.stdout.readline()
+        found = re.search(r"http://127\.0\.0\.1:(\d+)/\?key=", line)
+        assert found and int(found[1]) != DEFAULT_PORT, (line, process.stderr.read() if process.poll() else "")
+        assert f"port {DEFAULT_PORT} is in use" in process.stderr.readline()
+    finally:
+        process.terminate()
+        process.wait(10)
+        holder.close()
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = str(held.getsockname()[1])
+        taken = subprocess.run([*command, "--port", port], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert taken.returncode == 2 and "cannot listen" in taken.stderr
 
 
 # -- in the browser ---------------------------------------------------------------------------

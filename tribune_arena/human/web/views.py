@@ -9,6 +9,7 @@ People read names here, never ids: cards by their faction and value, agents by t
 from __future__ import annotations
 
 import re
+import shlex
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -343,17 +344,31 @@ def board_scene(game: Game, viewer: int | None) -> Scene:
     )
 
 
+def replay_path(path: str | Path, here: Path | None = None) -> str:
+    """The results file ``path`` as the replay command names it: relative to the server's working folder ``here``
+    (default: the current one) when it is in it (``tribune-games/tribune-serve-base.sqlite`` for the default save
+    folder), else as it is; the command then works from the folder the server was started in (issue 42, rough edge
+    1: it named the file alone, which is not where it is)."""
+    found = Path(path)
+    if not found.is_absolute():
+        return found.as_posix()
+    try:
+        return found.relative_to((here or Path.cwd()).resolve()).as_posix()
+    except ValueError:
+        return found.as_posix()
+
+
 def saved(session: Session) -> dict[str, Any] | None:
-    """Where the record was saved, for people: the results file's name (not the server's path), the game's number
-    in it, the command that replays it and the page that does."""
+    """Where the record was saved, for people: the results file's name, the game's number in it, the command that
+    replays it (:func:`replay_path`: run from the folder the server was started in) and the page that does."""
     if session.saved is None or session.saved.get("pending"):
         return None
-    name = Path(str(session.saved["path"])).name
+    path = replay_path(str(session.saved["path"]))
     number = session.saved["game_id"]
     return {
         "game_id": number,
-        "name": f"game {number} of {name}",
-        "replay": f"tribune replay {name} --game {number}",
+        "name": f"game {number} of {Path(path).name}",
+        "replay": f"tribune replay {shlex.quote(path)} --game {number}",
         "replay_url": f"/api/games/{session.id}/replay",
     }
 
