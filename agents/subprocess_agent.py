@@ -32,7 +32,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -76,9 +75,11 @@ class BotBox:
     """How a bot is boxed (agents/bot_box.py; docs/agent-protocol.md, "The box"): its limits and the sandbox.
 
     ``sandbox``: ``auto`` (bubblewrap where it runs), ``bwrap`` (required) or ``none``. A limit of 0 is not set.
-    :meth:`from_env` reads ``TRIBUNE_BOT_BOX`` (``off`` runs bots unboxed, as before issue 36; ``auto``, ``bwrap``,
-    ``none``) and ``TRIBUNE_BOT_MEMORY_MB``, ``TRIBUNE_BOT_CPU_SECONDS``, ``TRIBUNE_BOT_PROCESSES``,
-    ``TRIBUNE_BOT_FILES``.
+    ``scratch_mb``: the bot's scratch space in all (issue 42, B2). ``folder``: the bot's folder, named by the user,
+    instead of the one its command line gives (:func:`bot_folder`); a relative one is taken from the host's working
+    directory. :meth:`from_env` reads ``TRIBUNE_BOT_BOX`` (``off`` runs bots unboxed, as before issue 36; ``auto``,
+    ``bwrap``, ``none``), ``TRIBUNE_BOT_MEMORY_MB``, ``TRIBUNE_BOT_CPU_SECONDS``, ``TRIBUNE_BOT_PROCESSES``,
+    ``TRIBUNE_BOT_FILES``, ``TRIBUNE_BOT_SCRATCH_MB`` and ``TRIBUNE_BOT_FOLDER``.
     """
 
     sandbox: str = "auto"
@@ -86,6 +87,8 @@ class BotBox:
     cpu_seconds: int = 3600
     processes: int = 256
     files: int = 256
+    scratch_mb: int = 256
+    folder: str | None = None
 
     @classmethod
     def from_env(cls) -> BotBox | None:
@@ -95,16 +98,20 @@ class BotBox:
         if mode not in ("auto", "bwrap", "none"):
             raise AgentError(f"TRIBUNE_BOT_BOX: expected off, auto, bwrap or none, got {mode!r}")
         numbers = {}
-        for field in ("memory_mb", "cpu_seconds", "processes", "files"):
+        for field in ("memory_mb", "cpu_seconds", "processes", "files", "scratch_mb"):
             raw = os.environ.get(f"TRIBUNE_BOT_{field.upper()}", "").strip()
             if raw:
                 if not raw.isdigit():
                     raise AgentError(f"TRIBUNE_BOT_{field.upper()}: expected a whole number, got {raw!r}")
                 numbers[field] = int(raw)
-        return cls(mode, **numbers)
+        folder = os.environ.get("TRIBUNE_BOT_FOLDER", "").strip() or None
+        if folder is not None and not Path(folder).is_dir():
+            raise AgentError(f"TRIBUNE_BOT_FOLDER: {folder!r} is not a folder")
+        return cls(mode, **numbers, folder=folder)
 
-    def command(self, argv: Sequence[str], folder: str, scratch: str) -> list[str]:
-        """The supervisor's command line that runs ``argv`` in this box."""
+    def command(self, argv: Sequence[str], folder: str | None) -> list[str]:
+        """The supervisor's command line that runs ``argv`` in this box, in ``folder`` (``None``: none of its own;
+        the bot runs in its scratch space)."""
         return [
             sys.executable,
             "-I",
@@ -114,19 +121,21 @@ class BotBox:
             f"--cpu-seconds={self.cpu_seconds}",
             f"--processes={self.processes}",
             f"--files={self.files}",
-            f"--folder={folder}",
-            f"--scratch={scratch}",
+            f"--scratch-mb={self.scratch_mb}",
+            f"--folder={folder or ''}",
             "--",
             *argv,
         ]
 
 
-def bot_folder(argv: Sequence[str], cwd: str | None) -> tuple[list[str], str]:
+def bot_folder(argv: Sequence[str], cwd: str | None) -> tuple[list[str], str | None]:
     """The bot's folder and ``argv`` with the file that names it made absolute (the bot runs in its folder).
 
     The folder is that of the first argument after the program that names an existing file (the script of
-    ``python bot.py``, ``node bot.js``), else that of the program when given as a path (``./mybot``), else the
-    working directory.
+    ``python bot.py``, ``node bot.js``), else that of the program when given as a path (``./mybot``,
+    ``build/mybot``, not following its symbolic links), else ``None``: a program found on ``PATH`` with no script
+    has no folder of its own (issue 42, B3: never the working directory, a project's root with its results and
+    games files). ``cwd`` (default: the working directory) is where relative paths start.
     """
     base = Path(cwd or os.getcwd())
     out = list(argv)
@@ -135,17 +144,21 @@ def bot_folder(argv: Sequence[str], cwd: str | None) -> tuple[list[str], str]:
         candidates.append(0)
     for i in candidates:
         path = base / argv[i]
-        if path.is_file():
-            out[i] = str(path.resolve())
-            return out, str(path.resolve().parent)
-    return out, str(base.resolve())
+        with contextlib.suppress(OSError):  # not a path at all (the code of ``python -c``: a name too long)
+            if path.is_file():
+                # the program keeps the name it was given (a venv's python finds its venv by it), a script is
+                # taken where it really is
+                found = Path(os.path.abspath(path)) if i == 0 else path.resolve()
+                out[i] = str(found)
+                return out, str(found.parent)
+    return out, None
 
 
 class BotFailure(Exception):
     """The bot process failed an exchange (timed out, exited, wrote too long a line); the message says how."""
 
 
-def _kill_group(process: subprocess.Popen[bytes], boxed: bool = False, scratch: str | None = None) -> None:
+def _kill_group(process: subprocess.Popen[bytes], boxed: bool = False) -> None:
     """End the bot and everything it started, then reap it; safe to call twice. Boxed, its supervisor is told to
     stop first (SIGTERM: it kills every process below it, wherever their session or group), then the process group
     is killed. The bot is reaped only here, after the kill: until then its pid, its group's id, cannot be reused."""
@@ -159,8 +172,6 @@ def _kill_group(process: subprocess.Popen[bytes], boxed: bool = False, scratch: 
             os.killpg(process.pid, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired, ChildProcessError):
             process.wait(timeout=5)
-    if scratch is not None:
-        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _exit_status(process: subprocess.Popen[bytes]) -> str | None:
@@ -186,15 +197,14 @@ class BotProcess:
 
     def __init__(self, argv: Sequence[str], cwd: str | None = None, box: BotBox | None = None) -> None:
         self.argv = list(argv)
-        self.scratch: str | None = None
         command = self.argv
-        if box is not None:
+        if box is not None:  # the supervisor makes the scratch space and removes it (issue 42, B2)
             if not (shutil.which(self.argv[0]) or Path(cwd or ".", self.argv[0]).is_file()):
                 raise BotFailure(f"cannot start it: No such file or directory{self._hint()}")
             absolute, folder = bot_folder(self.argv, cwd)
-            self.scratch = tempfile.mkdtemp(prefix="tribune-bot-")
-            command = box.command(absolute, folder, self.scratch)
-            cwd = folder
+            if box.folder is not None:
+                folder = str(Path(cwd or os.getcwd(), box.folder).resolve())
+            command = box.command(absolute, folder)
         try:
             self.process = subprocess.Popen(
                 command,
@@ -205,10 +215,8 @@ class BotProcess:
                 start_new_session=True,
             )
         except OSError as exc:
-            if self.scratch is not None:
-                shutil.rmtree(self.scratch, ignore_errors=True)
             raise BotFailure(f"cannot start it: {exc.strerror or exc}{self._hint()}") from None
-        self._finalizer = weakref.finalize(self, _kill_group, self.process, box is not None, self.scratch)
+        self._finalizer = weakref.finalize(self, _kill_group, self.process, box is not None)
         assert self.process.stdin is not None and self.process.stdout is not None and self.process.stderr is not None
         self._stdin, self._stdout, self._stderr = self.process.stdin, self.process.stdout, self.process.stderr
         for stream in (self._stdin, self._stdout, self._stderr):

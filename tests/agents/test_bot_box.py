@@ -17,20 +17,25 @@ import subprocess
 import sys
 import time
 import uuid
+import venv
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from agents.base import AgentError
 from agents.bot_box import bwrap_path
 from agents.subprocess_agent import BotBox, SubprocessAgent
 from tribune_arena.tournament.runner import run_tournament
 from tribune_arena.tournament.schedule import TournamentDefinition
+from tribune_env.engine.config import GameConfig
+from tribune_env.engine.game import Game
+from tribune_env.envs.infoset import InfoSet
 
 PYTHON = sys.executable
 
 BOT = r"""
-import json, os, socket, sys, time
+import errno, json, os, socket, sys, time
 
 mode, token = sys.argv[1], sys.argv[2]
 
@@ -69,6 +74,22 @@ def probe(what, arg):
             return "ok:%d" % len(block)
         if what == "env":
             return "ok:" + ",".join(sorted(os.environ))
+        if what == "list":
+            return "ok:" + ",".join(sorted(os.listdir(arg)))
+        if what == "import":
+            return "ok:" + __import__(arg).VALUE
+        if what in ("fill", "fill-wait"):  # 1 MiB files in its scratch space, up to arg MiB
+            written = 0
+            try:
+                for i in range(int(arg)):
+                    with open(os.path.join(os.environ["HOME"], "%s-%d" % (token, i)), "wb") as f:
+                        f.write(os.urandom(1 << 20))
+                    written += 1
+            except OSError as exc:
+                return "refused:%s:%d" % (errno.errorcode.get(exc.errno, "?"), written)
+            if what == "fill-wait":
+                sleep_forever()
+            return "ok:%d:%s" % (written, os.environ["HOME"])
     except MemoryError:
         return "refused:MemoryError"
     except OSError as exc:
@@ -88,6 +109,9 @@ for line in sys.stdin:
     elif t == "reset":
         out = {"type": "ready"}
     elif t == "act":
+        if mode == "closed":  # closes its output and lives on: the host must notice at once (B4)
+            os.close(1)  # sys.stdout.close() leaves the descriptor open
+            sleep_forever()
         out = {"type": "action", "id": m["legal"][0]["id"]}
     elif t == "bye":
         break
@@ -197,8 +221,11 @@ def test_a_killed_worker_takes_its_bot_and_helpers_with_it(bot: Path, token: str
 # --- limits and the sandbox ----------------------------------------------------------------------------------
 
 
-def probe(bot: Path, *args: str, box: BotBox | None = None) -> str:
-    agent = SubprocessAgent([PYTHON, str(bot), *args], box=box or BotBox())
+def probe(
+    bot: Path, *args: str, box: BotBox | None = None, argv: list[str] | None = None, cwd: str | None = None
+) -> str:
+    """The bot's name: what its probe found (``argv``: the command line before the probe's arguments)."""
+    agent = SubprocessAgent([*(argv or [PYTHON, str(bot)]), *args], box=box or BotBox(), cwd=cwd)
     try:
         return agent.bot_name
     finally:
@@ -254,6 +281,164 @@ def test_in_the_sandbox_no_socket_reaches_out(bot: Path, token: str) -> None:
 def test_sandbox_bwrap_without_bubblewrap_is_a_clear_error(bot: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     if bwrap_path() is not None:
         monkeypatch.setenv("PATH", "/nonexistent")  # the supervisor finds no bwrap
-    agent_error = pytest.importorskip("agents.base").AgentError
-    with pytest.raises(agent_error, match="bubblewrap"):
+    with pytest.raises(AgentError, match="bubblewrap"):
         SubprocessAgent([PYTHON, str(bot), "fork", "x"], box=BotBox(sandbox="bwrap"))
+
+
+# --- issue 42, B3: a bot sees its own folder, its interpreter and the system, never the project around it ----------
+
+needs_bwrap = pytest.mark.skipif(bwrap_path() is None, reason=NO_BWRAP)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A project with a tournament's results file and the web server's games database at its root."""
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "results.sqlite").write_text("every game, every seed")
+    (root / "tribune-games").mkdir()
+    (root / "tribune-games" / "games.sqlite").write_text("every seed")
+    return root
+
+
+@needs_bwrap
+def test_a_bot_one_folder_below_a_project_sees_its_folder_not_the_project(project: Path, token: str) -> None:
+    """B3 as found: ``cmd:build/mybot`` showed the whole project (the parent of the program's folder)."""
+    build = project / "build"
+    build.mkdir()
+    mybot = build / "mybot"
+    mybot.write_text(f"#!{PYTHON}\n{BOT}")  # a script: its interpreter is found on its #! line
+    mybot.chmod(0o755)
+    argv = ["build/mybot"]
+    assert probe(mybot, "list", token, str(build), argv=argv, cwd=str(project)) == "ok:mybot"
+    assert probe(mybot, "list", token, str(project), argv=argv, cwd=str(project)) == "ok:build"  # the way in
+    assert probe(mybot, "list", token, str(project.parent), argv=argv, cwd=str(project)) == "ok:project"
+    games = str(project / "tribune-games")
+    assert probe(mybot, "list", token, games, argv=argv, cwd=str(project)) == "refused:FileNotFoundError"
+
+
+@needs_bwrap
+def test_an_interpreter_in_a_project_venv_brings_its_packages_not_the_project(project: Path, token: str) -> None:
+    """``cmd:.venv/bin/python bots/bot.py``: the venv's interpreter and packages are there, the project is not."""
+    venv.create(project / ".venv", symlinks=True, with_pip=False)
+    site = project / ".venv" / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}" / "site-packages"
+    (site / "boxmark.py").write_text("VALUE = 'from the venv'\n")
+    bots = project / "bots"
+    bots.mkdir()
+    script = bots / "bot.py"
+    script.write_text(BOT)
+    argv = [str(project / ".venv" / "bin" / "python"), str(script)]
+    assert probe(script, "import", token, "boxmark", argv=argv) == "ok:from the venv"
+    assert probe(script, "list", token, str(project), argv=argv) == "ok:.venv,bots"  # no results, no games
+    assert probe(script, "list", token, str(project / ".venv"), argv=argv) == "ok:bin,lib,lib64,pyvenv.cfg"
+
+
+@needs_bwrap
+def test_a_program_without_a_script_does_not_see_the_working_directory(
+    project: Path, token: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``cmd:python -c CODE`` run from a project's root, ``python`` found on ``PATH``: no file names the bot, so it
+    has no folder of its own and runs in its scratch space (before issue 42 its folder was the working directory:
+    the project)."""
+    monkeypatch.setenv("PATH", f"{Path(PYTHON).parent}{os.pathsep}{os.environ['PATH']}")
+    argv = [Path(PYTHON).name, "-c", BOT]
+    assert probe(Path(), "list", token, ".", argv=argv, cwd=str(project)) == "ok:"  # its empty scratch space
+    assert probe(Path(), "list", token, str(project), argv=argv, cwd=str(project)) == "refused:FileNotFoundError"
+
+
+@needs_bwrap
+def test_a_venv_interpreter_named_by_its_path_brings_its_venv(project: Path, token: str) -> None:
+    """``cmd:.venv/bin/python -c CODE``: the program is the bot's own file, and a venv's interpreter all the same."""
+    venv.create(project / ".venv", symlinks=True, with_pip=False)
+    argv = [str(project / ".venv" / "bin" / "python"), "-c", BOT]
+    assert probe(Path(), "list", token, str(project / ".venv"), argv=argv) == "ok:bin,lib,lib64,pyvenv.cfg"
+    assert probe(Path(), "list", token, str(project), argv=argv) == "ok:.venv"
+
+
+@needs_bwrap
+def test_a_folder_named_by_the_user_is_the_bots_folder(project: Path, token: str) -> None:
+    data = project / "bot-data"
+    data.mkdir()
+    (data / "weights.bin").write_text("w")
+    box = BotBox(folder=str(data))
+    argv = [PYTHON, "-c", BOT]
+    assert probe(Path(), "list", token, str(data), argv=argv, box=box) == "ok:weights.bin"
+    assert probe(Path(), "list", token, ".", argv=argv, box=box) == "ok:weights.bin"  # its working directory
+    assert probe(Path(), "list", token, str(project), argv=argv, box=box) == "ok:bot-data"  # the way in
+
+
+# --- issue 42, B4: a bot that closes its output is noticed at once, in and out of the box ---------------------------
+
+
+@pytest.mark.parametrize("sandbox", ["auto", "none"])
+def test_a_bot_that_closes_its_output_fails_at_once(bot: Path, token: str, sandbox: str) -> None:
+    """The supervisor (and bubblewrap) held the pipe open: the host waited for the move limit (60 s here)."""
+    agent = SubprocessAgent([PYTHON, str(bot), "closed", token], box=BotBox(sandbox=sandbox), move_seconds=60)
+    try:
+        config = GameConfig()
+        game = Game.new(config, seed=1)
+        agent.reset(game.current_seat, config, 1)
+        with pytest.raises(AgentError, match="closed its output"):
+            agent.act(game.view(game.current_seat), game.legal_actions(), InfoSet(game, game.current_seat))
+    finally:
+        agent.close()
+    assert left_behind(token) == []
+
+
+def test_with_no_time_limit_a_closed_output_forfeits_the_game(bot: Path, token: str, tmp_path: Path) -> None:
+    """``--time-limit 0``: the tournament waited until the bot exited."""
+    spec = f"cmd:{PYTHON} {bot} closed {token}"
+    d = TournamentDefinition.create((spec, "random"), players=2, games=1, round_limit=2, time_limit=None)
+    records = run_tournament(d, tmp_path / "r.sqlite", workers=1, progress=False)
+    forfeit = records[0].forfeit
+    assert forfeit is not None and forfeit.reason == "raised" and "closed its output" in forfeit.message, forfeit
+    assert left_behind(token) == []
+
+
+# --- issue 42, B2: the scratch space has a total limit and is gone with the host ----------------------------------
+
+
+@needs_bwrap
+def test_in_the_sandbox_writing_past_the_scratch_limit_fails_with_enospc(bot: Path, token: str) -> None:
+    """The bot is told (ENOSPC) and goes on playing: its hello came after the refused write."""
+    found = probe(bot, "fill", token, "64", box=BotBox(scratch_mb=8))
+    assert found.startswith("refused:ENOSPC:"), found
+    assert int(found.rsplit(":", 1)[1]) <= 6  # 8 MiB in all, a quarter of it for /dev/shm
+
+
+def test_without_the_sandbox_a_bot_past_the_scratch_limit_is_stopped(bot: Path, token: str) -> None:
+    with pytest.raises(AgentError, match="scratch folder holds more than 8 MiB"):
+        SubprocessAgent([PYTHON, str(bot), "fill-wait", token, "32"], box=BotBox(sandbox="none", scratch_mb=8))
+    assert left_behind(token) == []
+
+
+@pytest.mark.parametrize("sandbox", ["auto", "none"])
+def test_nothing_of_the_scratch_space_is_left_after_the_host_is_killed(
+    bot: Path, token: str, tmp_path: Path, sandbox: str
+) -> None:
+    """B2 as found: the scratch folder stayed on the host's disk after ``kill -9`` of the host (51 MB)."""
+    host_tmp = tmp_path / "host-tmp"
+    host_tmp.mkdir()
+    argv = [PYTHON, str(bot), "fill", token, "4"]
+    code = (
+        "from agents.subprocess_agent import BotBox, SubprocessAgent\n"
+        f"agent = SubprocessAgent({argv!r}, box=BotBox({sandbox!r}))\n"
+        "print(agent.bot_name, flush=True)\n"
+        "import time; time.sleep(60)\n"
+    )
+    env = {**os.environ, "TMPDIR": str(host_tmp)}
+    host = subprocess.Popen([PYTHON, "-c", code], cwd=Path(__file__).parents[2], env=env, stdout=subprocess.PIPE)
+    try:
+        assert host.stdout is not None
+        said = host.stdout.readline().decode().strip()
+        assert said.startswith("ok:4:"), said  # 4 MiB written in its scratch space
+        host.kill()
+        host.wait()
+        assert left_behind(token) == []
+        end = time.monotonic() + 10
+        while list(host_tmp.iterdir()) and time.monotonic() < end:  # the supervisor removes it as it ends
+            time.sleep(0.05)
+        assert list(host_tmp.iterdir()) == []
+        assert not (Path(said.split(":", 2)[2]) / f"{token}-0").exists()
+    finally:
+        host.kill()

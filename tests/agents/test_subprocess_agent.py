@@ -337,6 +337,9 @@ for line in sys.stdin:
                 continue
             elif MODE == "exit":
                 sys.exit(0)
+            elif MODE == "closed":  # closes its output and lives on (issue 42, B4): it forfeits at once
+                os.close(1)
+                time.sleep(300)
             elif MODE == "crash":
                 print("about to divide", file=sys.stderr)
                 1 / 0
@@ -355,6 +358,7 @@ CASES = {
     "wrong": ("raised", "chose 'place:9999', not one of the"),
     "double": ("raised", "without being asked (one line per answer)"),
     "exit": ("raised", "exited with code 0"),
+    "closed": ("raised", "closed its output"),
     "crash": ("raised", "exited with code 1; its stderr ends with: about to divide"),
     "slow": ("timeout", f"limit {LIMIT:g} s"),
     "children": ("timeout", f"limit {LIMIT:g} s"),
