@@ -77,7 +77,7 @@ def play_episodes(specs: Sequence[str], config: GameConfig, seed: int, index: in
         action = agents[seat].act(game.view(seat), legal, InfoSet(game, seat))
         code = codec.encode(action, seat, n)
         if code >= 0:  # a bid above the space's cap is no action of the environment: left out
-            obs[seat].append(encoder.encode(game.state, seat))
+            obs[seat].append(encoder.encode_game(game, seat))
             masks[seat].append(codec.mask(legal, seat, n).astype(np.int8))
             actions[seat].append(code)
         game.apply(action)
@@ -96,7 +96,7 @@ def play_episodes(specs: Sequence[str], config: GameConfig, seed: int, index: in
         episodes.append(
             EpisodeBuffer(
                 seed=seed,
-                observations=np.stack([*obs[seat], encoder.encode(game.state, seat)]).astype(np.float32),
+                observations=np.stack([*obs[seat], encoder.encode_game(game, seat)]).astype(np.float32),
                 actions=np.asarray(actions[seat], dtype=np.int64),
                 rewards=rewards,
                 terminations=terminations,

@@ -68,7 +68,7 @@ def play_games(teacher: str, config: GameConfig, seeds: list[int], keep: float, 
             legal = game.legal_actions()
             action = agents[seat].act(game.view(seat), legal, InfoSet(game, seat))
             if len(legal) > 1 and rng.random() < keep:
-                obs.append(encoder.encode(game.state, seat).astype(np.float16))
+                obs.append(encoder.encode_game(game, seat).astype(np.float16))
                 masks.append(codec.mask(legal, seat, n).astype(bool))
                 actions.append(codec.encode(action, seat, n))
                 deciders.append(seat)

@@ -144,7 +144,7 @@ class Checker:
         slowest = 0.0
         while not game.is_over:
             legal = game.legal_actions()
-            pending = game.state.pending
+            pending = game.pending
             assert pending is not None
             if pending.seat != 0:
                 game.apply(rng.choice(legal))

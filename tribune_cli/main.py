@@ -82,8 +82,8 @@ def build_parser(everything: Sequence[Command] | None = None) -> argparse.Argume
 def check_engine() -> int:
     """0 when the engine ``TRIBUNE_ENGINE`` asks for can run; else 2, after one line on stderr (a value that is not
     ``auto``, ``python`` or ``native``, or ``native`` where the native core is not built:
-    :func:`~tribune_env.engine.native.require_native` says so). Checked before any command runs, so a run never
-    starts on the Python engine when the native one was required."""
+    :func:`~tribune_env.engine.native.require_native` raises, said here in one line). Checked before any command
+    runs, so a run never starts on the Python engine when the native one was required."""
     try:
         choice = native.engine_choice()
     except ValueError as exc:
@@ -92,8 +92,9 @@ def check_engine() -> int:
     if choice == "native":
         try:
             native.require_native()
-        except SystemExit as exc:
-            return int(exc.code or 2)
+        except native.NativeUnavailableError as exc:
+            print(f"tribune: {exc}", file=sys.stderr)
+            return 2
     return 0
 
 

@@ -16,6 +16,10 @@
 namespace py = pybind11;
 using namespace tribune;
 
+namespace tribune {
+py::tuple view_fields(const State& st, int seat);  // view.cpp: engine/view.py view_data, read from the core
+}
+
 namespace {
 
 // --- reading the Python Components / Tables / GameConfig ---------------------------------------------------------------
@@ -960,7 +964,10 @@ PYBIND11_MODULE(_core, m) {
                                [](const Core& self) { return self.st.has_pending ? self.st.pending.seat : -1; })
         .def("scores", [](const Core& self) { return scores(self.st); })
         .def("ranks", [](const Core& self) { return ranks(self.st); })
-        .def("card_counts", [](const Core& self) { return self.st.card_counts(); });
+        .def("card_counts", [](const Core& self) { return self.st.card_counts(); })
+        // what one seat may know (view.cpp), and the state's clock (moves on with every engine step)
+        .def("view", [](const Core& self, int seat) { return view_fields(self.st, seat); }, py::arg("seat"))
+        .def_property_readonly("clock", [](const Core& self) { return self.st.clock; });
     bind_codec(m);  // the codec block (codec.cpp) above
     bind_playouts(m);  // zero's playouts block above
 }

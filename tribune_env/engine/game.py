@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import operator
 import random
+import warnings
 from typing import Any, SupportsIndex
 
 from tribune_env.engine import native
@@ -32,11 +33,15 @@ class Game:
     inside the state, so the same seed and choices always give the same game.
 
     Two engines play it, identically (tests/native): the Python engine (the specification) and the native core
-    (C++), chosen by ``TRIBUNE_ENGINE`` for :meth:`new` and :meth:`from_json` (:mod:`tribune_env.engine.native`).
-    A game made from a :class:`GameState` (``Game(state)``) plays on the Python engine. ``state`` is the Python
-    engine's live, mutable state: reading it on a native game hands that game over to the Python engine (so the
-    state read stays the game's own). Everything else (views, documents, the log, rendering) reads a copy and
-    leaves a native game native; fast callers use :attr:`native_core`.
+    (C++). :meth:`new`, :meth:`from_json` and :meth:`from_state` take ``engine``: ``"python"``, ``"native"``, or
+    ``None`` for what ``TRIBUNE_ENGINE`` says (:func:`tribune_env.engine.native.resolve_engine`). A game made from a
+    :class:`GameState` (``Game(state)``) plays on the Python engine.
+
+    Everything but the Python engine's live state reads a native game where it is (views, documents, the log,
+    rendering, :meth:`position`: a copy to read). Code that needs the live, mutable state asks for it by name:
+    :meth:`python_state`, which hands a native game over to the Python engine for good. The older :attr:`state`
+    does the same, with a ``DeprecationWarning`` on a native game (a silent hand-over made native games slow
+    without a trace). Fast callers use :attr:`native_core`.
     """
 
     __slots__ = ("_core", "_events", "_legal", "_snapshot", "_views", "state_")
@@ -52,17 +57,25 @@ class Game:
         self._views: list[PlayerView] = []  # views of the live state, detached before the next apply
 
     @classmethod
-    def new(cls, config: GameConfig | None = None, seed: SupportsIndex = 0, **options: Any) -> Game:
+    def new(
+        cls, config: GameConfig | None = None, seed: SupportsIndex = 0, *, engine: str | None = None, **options: Any
+    ) -> Game:
         """A new game; ``options`` are :class:`GameConfig` fields when no config is given.
 
         ``seed`` is any integer, numpy's included (typed ``SupportsIndex`` so that the compiled build accepts them).
+        ``engine``: ``"python"``, ``"native"`` or ``None`` (``TRIBUNE_ENGINE``); the same seed and options give the
+        same game on both.
+
+        Raises:
+            ValueError: a bad ``engine`` (or ``TRIBUNE_ENGINE``) or option.
+            NativeUnavailableError: the native engine asked for where it is not built.
         """
         if config is None:
             config = GameConfig(**options)
         elif options:
             raise TypeError("give either a config or keyword options, not both")
         seed = _seed(seed)
-        if native.use_native():
+        if native.use_native(engine):
             return cls(core=native.new_core(config, seed))
         state = new_state(config, seed)
         advance(state)
@@ -81,8 +94,22 @@ class Game:
 
     @property
     def state(self) -> GameState:
-        """The Python engine's live state; a native game is handed over to the Python engine (see the class)."""
-        if self.state_ is None:  # a fresh copy: views already handed out keep the snapshot they read
+        """The Python engine's live state (:meth:`python_state`); on a native game a ``DeprecationWarning`` first:
+        call :meth:`python_state` to hand it over on purpose, or :meth:`position` to read it."""
+        if self.state_ is None:
+            warnings.warn(
+                "Game.state on a native game hands it over to the Python engine; call game.python_state() for that, "
+                "or game.position() to read the position",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+        return self.python_state()
+
+    def python_state(self) -> GameState:
+        """The Python engine's live, mutable state. A native game is handed over to the Python engine first, for
+        good (:attr:`engine` is ``"python"`` afterwards; it plays on identically, at the Python engine's speed)."""
+        if self.state_ is None:  # a fresh copy: views already handed out keep what they read
+            self._detach_views()
             self.state_ = native.state_of(self._core, self.config, self._native_log())
             self._core = None
             self._snapshot = None
@@ -146,11 +173,7 @@ class Game:
         Typed ``object``: anything else than a legal :data:`Action` (another type, ``None``) is an illegal action,
         in the compiled build too (mypyc would raise ``TypeError`` for a parameter typed ``Action``).
         """
-        views = self._views
-        if views:  # a view never changes: the unread ones get a copy of the state as it is now
-            for view in views:
-                view.detach()
-            views.clear()
+        self._detach_views()
         if self.state_ is not None:
             apply_action(self.state_, action, lambda a: describe_action(self.state_, a))  # type: ignore[arg-type]
             return
@@ -171,18 +194,31 @@ class Game:
             raise RuntimeError(f"the native core refused the legal choice {listed!r}")  # an engine bug
         self.apply_native_done()
 
+    def _detach_views(self) -> None:
+        """A view never changes: the unread ones get a copy of the position as it is now, before a step."""
+        views = self._views
+        if views:
+            for view in views:
+                view.detach()
+            views.clear()
+
     def apply_native(self, action: tuple[int, int, int]) -> bool:
         """Play a native ``(type, a, b)`` action on a native game (the fast path of the environments); ``False``
         (the game unchanged) when it is not legal: :meth:`apply` then says why."""
-        if self._core is None or not self._core.apply(*action):
+        if self._core is None:
+            return False
+        self._detach_views()
+        if not self._core.apply(*action):
             return False
         self.apply_native_done()
         return True
 
     def apply_native_done(self) -> None:
-        """Say that :attr:`native_core` was stepped directly (its cached copies are dropped)."""
+        """Say that :attr:`native_core` was stepped directly (its cached copies are dropped). Views taken before
+        such a step and not read yet cannot be read afterwards (RuntimeError): read them first."""
         self._snapshot = None
         self._legal = None
+        self._views.clear()
 
     def describe(self, action: object) -> str:
         return describe_action(self.position(), action)
@@ -281,31 +317,33 @@ class Game:
         return copy
 
     def view(self, seat: int) -> PlayerView:
-        """What ``seat`` may know now; computed when first read (:class:`PlayerView`), so unread views are cheap."""
-        view = PlayerView(self.position(), seat)
-        if self.state_ is not None:  # on the native core the view reads a copy that no apply changes
-            self._views.append(view)
+        """What ``seat`` may know now; computed when first read (:class:`PlayerView`), so unread views are cheap. On
+        the native core the view reads the core (no copy of the position), equal to the Python engine's."""
+        state = self.state_
+        view = PlayerView.of_core(self._core, seat) if state is None else PlayerView(state, seat)
+        self._views.append(view)
         return view
 
     def to_json(self) -> dict[str, Any]:
         return state_to_json(self.position())
 
     @classmethod
-    def from_state(cls, state: GameState) -> Game:
-        """A game that plays on from ``state`` on the engine ``TRIBUNE_ENGINE`` chooses (``state`` is the game's
-        afterwards: the Python engine plays it, the native core copies it); ``Game(state)`` is always Python."""
-        if native.use_native():
+    def from_state(cls, state: GameState, engine: str | None = None) -> Game:
+        """A game that plays on from ``state`` on ``engine`` (as :meth:`new`; ``state`` is the game's afterwards: the
+        Python engine plays it, the native core copies it); ``Game(state)`` is always Python."""
+        if native.use_native(engine):
             return cls(core=native.core_of(state))
         return cls(state)
 
     @classmethod
-    def from_json(cls, doc: object, components: object = None) -> Game:
+    def from_json(cls, doc: object, components: object = None, engine: str | None = None) -> Game:
         """The game of a state document (a dict or its JSON text); anything else is an :class:`InvalidStateError`.
 
-        The document is read and checked by the Python engine (the specification); the game then runs on the
-        engine ``TRIBUNE_ENGINE`` chooses."""
+        The document is read and checked by the Python engine (the specification); the game then runs on
+        ``engine`` (as :meth:`new`)."""
+        chosen = native.resolve_engine(engine)  # a bad engine is named before the document is read
         state = state_from_json(doc, components)
-        if native.use_native():
+        if chosen == "native":
             return cls(core=native.core_of(state))
         return cls(state)
 

@@ -1,11 +1,16 @@
 """The native core (C++, ``tribune_env._core``): which engine runs, and how states cross between the two.
 
 The Python engine is the specification; the native core mirrors it field for field (native/src/core.hpp) and is
-proved identical by lockstep tests (tests/native). ``TRIBUNE_ENGINE`` chooses the engine of new games:
+proved identical by lockstep tests (tests/native). Every door into a game (``Game.new``, ``Game.from_json``,
+``Game.from_state``, the environments) takes an ``engine`` argument, resolved here by :func:`resolve_engine`:
 
-* unset (or ``auto``): the native core where it is built, else the Python engine;
-* ``python``: the Python engine;
-* ``native``: the native core; :func:`require_native` exits with status 2 and one line when it is not built.
+* ``"python"``: the Python engine;
+* ``"native"``: the native core; :class:`NativeUnavailableError` when it is not built;
+* ``None`` (the default) or ``"auto"``: what ``TRIBUNE_ENGINE`` says, read when the game is made: unset or ``auto``
+  is the native core where it is built, else the Python engine; ``python`` and ``native`` as above.
+
+Library code raises (``ValueError`` for a name that is no engine, :class:`NativeUnavailableError`); only the
+command line turns that into an exit status (``tribune_cli.main.check_engine``).
 
 States cross as plain values (the fields of :class:`GameState` by name): :func:`fields_of` and :func:`state_of`.
 """
@@ -14,7 +19,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import sys
 from functools import cache
 from typing import Any
 
@@ -66,6 +70,10 @@ def built() -> bool:
     return core_module is not None
 
 
+class NativeUnavailableError(RuntimeError):
+    """The native core was asked for (``engine="native"`` or ``TRIBUNE_ENGINE=native``) but is not built."""
+
+
 def engine_choice() -> str:
     """``TRIBUNE_ENGINE`` read now: ``auto``, ``python`` or ``native`` (ValueError names a bad value)."""
     value = os.environ.get(ENGINE_ENV, "").strip().lower() or "auto"
@@ -74,30 +82,60 @@ def engine_choice() -> str:
     return value
 
 
-def use_native() -> bool:
-    """Whether new games run on the native core (``TRIBUNE_ENGINE`` and whether it is built)."""
+def check_engine(engine: str | None) -> str | None:
+    """``engine`` as given to a door that resolves it later: ``None`` (the environment's default, read then),
+    ``"python"`` or ``"native"`` (``"auto"`` reads as ``None``).
+
+    Raises:
+        ValueError: anything else, naming ``engine``.
+        NativeUnavailableError: ``"native"`` where the core is not built (checked now, not at the first game).
+    """
+    if engine is None or engine == "auto":
+        return None
+    if engine not in ("python", "native"):
+        raise ValueError(f"engine: expected one of 'python', 'native' or None (TRIBUNE_ENGINE), got {engine!r}")
+    if engine == "native":
+        require_native("engine='native'")
+    return engine
+
+
+def resolve_engine(engine: str | None = None) -> str:
+    """The engine a new game runs on: ``"python"`` or ``"native"``, from ``engine`` (:func:`check_engine`) or, for
+    ``None``, from ``TRIBUNE_ENGINE`` now.
+
+    Raises:
+        ValueError: a bad ``engine`` or ``TRIBUNE_ENGINE``, named.
+        NativeUnavailableError: the native core asked for (either way) but not built.
+    """
+    chosen = check_engine(engine)
+    if chosen is not None:
+        return chosen
     choice = engine_choice()
     if choice == "python":
-        return False
-    if choice == "native" and not built():
+        return "python"
+    if choice == "native":
         require_native()
-    return built()
+    return "native" if built() else "python"
 
 
-def require_native() -> None:
-    """Exit with status 2 and one line when the native core is not built (``TRIBUNE_ENGINE=native``)."""
+def use_native(engine: str | None = None) -> bool:
+    """Whether a new game runs on the native core (:func:`resolve_engine`)."""
+    return resolve_engine(engine) == "native"
+
+
+def require_native(asked: str = f"{ENGINE_ENV}=native") -> None:
+    """Return when the native core is built, else raise :class:`NativeUnavailableError` with one line that says who
+    ``asked`` for it, why it is missing and what to do."""
     if not built():
-        print(
-            f"tribune: {ENGINE_ENV}=native, but the native core is not built ({BUILD_ERROR or 'no module'}); "
-            "reinstall with a C++ compiler (pip install -e .) or unset it",
-            file=sys.stderr,
+        raise NativeUnavailableError(
+            f"{asked}, but the native core is not built ({BUILD_ERROR or 'no module'}); "
+            "reinstall with a C++ compiler (pip install -e .) or choose the Python engine"
         )
-        raise SystemExit(2)
 
 
-def engine_name() -> str:
-    """The engine new games run on now: ``"native"`` or ``"python"``."""
-    return "native" if use_native() else "python"
+def engine_name(engine: str | None = None) -> str:
+    """The engine new games run on now: ``"native"`` or ``"python"`` (:func:`resolve_engine`)."""
+    return resolve_engine(engine)
 
 
 @cache

@@ -21,17 +21,23 @@ a bid (``my_bid`` is ``OPTED_OUT`` to him only).
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from tribune_env.data import Official, Region
 from tribune_env.engine import rules  # noqa: F401  (the region records)
-from tribune_env.engine.decisions import Pending, Phase
+from tribune_env.engine.decisions import DecisionKind, Pending, Phase
 from tribune_env.engine.registry import REGIONS
 from tribune_env.engine.state import TRIBUNE, GameState
 
+if TYPE_CHECKING:
+    from tribune_env._core import Core
+
 HIDDEN = -1
 AUGUR = int(Official.AUGUR)
+_R = TypeVar("_R")
 
 
 @dataclass(frozen=True)
@@ -136,16 +142,19 @@ class PlayerView:
     """Everything ``seat`` may know. Seats are absolute; encoders rotate them.
 
     The fields are computed on the first read of any of them (:class:`ViewData`), so an agent that reads none pays
-    almost nothing. A view from :meth:`Game.view` reads the live state: :meth:`Game.apply` gives each such view
-    that is still unread a private copy of the state first (:meth:`detach`), so a view never changes after it was
-    made. :func:`player_view` returns a computed view.
+    almost nothing. A view from :meth:`Game.view` reads the live game: :meth:`Game.apply` gives each such view
+    that is still unread a private copy of the position first (:meth:`detach`), so a view never changes after it
+    was made. On the native core the view reads the core itself (``_core.Core.view``, native/src/view.cpp): no
+    Python copy of the position is made, and the fields equal the Python engine's (tests/engine/test_view_native.py).
+    :func:`player_view` returns a computed view.
 
     Raises:
-        RuntimeError: on the first read, when the state changed after the view was made but not through
-            :meth:`Game.apply` (engine functions run on ``game.state`` directly): the view cannot be computed.
+        RuntimeError: on the first read, when the game changed after the view was made but not through
+            :meth:`Game.apply` (engine functions run on the state, or the native core stepped, directly): the view
+            cannot be computed.
     """
 
-    __slots__ = ("_clock", "_data", "_seat", "_state")
+    __slots__ = ("_clock", "_core", "_data", "_seat", "_state")
 
     def __init__(self, state: GameState | ViewData, seat: int) -> None:
         """The view of ``seat`` in ``state``, or, given its computed fields (a :class:`ViewData`), that view."""
@@ -154,18 +163,42 @@ class PlayerView:
             if state.seat != seat:
                 raise ValueError(f"seat {seat} given with the fields of seat {state.seat}'s view")
             self._state: GameState | None = None
+            self._core: Core | None = None
             self._clock = -1
             self._data: ViewData | None = state
             return
         if not 0 <= seat < state.num_players:
             raise ValueError(f"seat must be in 0..{state.num_players - 1}, got {seat}")
         self._state = state
+        self._core = None
         self._clock = state.clock
         self._data = None
+
+    @classmethod
+    def of_core(cls, core: Core, seat: int) -> PlayerView:
+        """The view of ``seat`` in the native game ``core``, read from the core when first read (nothing is copied
+        now). ValueError for a seat that is not at the game."""
+        players = core.config.players
+        if not 0 <= seat < players:
+            raise ValueError(f"seat must be in 0..{players - 1}, got {seat}")
+        view = cls.__new__(cls)
+        view._seat = seat
+        view._state = None
+        view._core = core
+        view._clock = core.clock
+        view._data = None
+        return view
 
     def _get(self) -> ViewData:
         data = self._data
         if data is None:
+            core = self._core
+            if core is not None:
+                if core.clock != self._clock:
+                    raise RuntimeError("this view's game changed outside Game.apply() before the view was read")
+                data = self._data = native_view_data(core, self._seat)
+                self._core = None
+                return data
             state = self._state
             assert state is not None
             if state.clock != self._clock:
@@ -175,9 +208,14 @@ class PlayerView:
         return data
 
     def detach(self) -> None:
-        """Keep a private copy of the state unless the fields are computed already: the live state may change."""
-        if self._data is None and self._state is not None:
+        """Keep a private copy of the position unless the fields are computed already: the live game may change
+        (a copy of the state, or of the native game without its log)."""
+        if self._data is not None:
+            return
+        if self._state is not None:
             self._state = self._state.clone(events=False)
+        elif self._core is not None:
+            self._core = self._core.clone(False)
 
     @property
     def data(self) -> ViewData:
@@ -401,6 +439,33 @@ def public_hand_size(state: GameState, seat: int) -> int:
     if pending is not None and pending.seat == seat:
         size += len(state.staged)
     return size
+
+
+def native_view_data(core: Core, seat: int) -> ViewData:
+    """The fields of the view of ``seat`` in the native game ``core``, as :func:`view_data` computes them on the
+    Python engine: the core writes them (``Core.view``, in :class:`ViewData`'s order), this turns its plain values
+    into the view's records (``phase``, ``pending`` and the players)."""
+    values = list(core.view(seat))
+    values[3] = Phase(values[3])
+    pending = values[6]
+    if pending is not None:
+        values[6] = Pending(DecisionKind(pending[0]), *pending[1:])
+    values[9] = tuple([_record(PublicPlayer, _PLAYER_FIELDS, p) for p in values[9]])
+    return _record(ViewData, _VIEW_FIELDS, values)
+
+
+_VIEW_FIELDS = tuple(f.name for f in dataclasses.fields(ViewData))
+_PLAYER_FIELDS = tuple(f.name for f in dataclasses.fields(PublicPlayer))
+
+
+def _record(cls: type[_R], names: tuple[str, ...], values: Iterable[object]) -> _R:
+    """An instance of the frozen dataclass ``cls`` holding ``values`` in the order of its fields ``names``, made
+    without its generated ``__init__`` (which sets each field through ``object.__setattr__``, a third of a native
+    view's cost). Only for the records here: they have no ``__post_init__`` and no checks to skip, and the result
+    is equal to (and hashes as) ``cls(*values)`` (tests/engine/test_view_native.py)."""
+    record = object.__new__(cls)
+    record.__dict__.update(zip(names, values, strict=True))
+    return record
 
 
 def player_view(state: GameState, seat: int) -> PlayerView:

@@ -81,6 +81,8 @@ class raw_env(AECEnv[str, Any, int], EzPickle):
         illegal_action: ``"raise"`` (default), ``"penalty"`` or ``"penalty_end"`` (see the module docstring).
         illegal_penalty: the reward of an illegal action in the penalty modes (default -1.0).
         obs_format: ``"dict"`` (default) or ``"flat"`` (one ``Box``; the mask at :attr:`mask_slice`).
+        engine: ``"python"``, ``"native"`` or ``None`` (default: ``TRIBUNE_ENGINE`` at each new game), the engine
+            of every game (:class:`~tribune_env.envs.table.Table`).
         options: the game's options (:func:`~tribune_env.engine.config.config_fields`).
 
     Raises:
@@ -110,6 +112,7 @@ class raw_env(AECEnv[str, Any, int], EzPickle):
         illegal_action: str = "raise",
         illegal_penalty: float = DEFAULT_ILLEGAL_PENALTY,
         obs_format: str = "dict",
+        engine: str | None = None,
         **options: Any,
     ) -> None:
         super().__init__()
@@ -119,7 +122,7 @@ class raw_env(AECEnv[str, Any, int], EzPickle):
         self.obs_format = check_choice("obs_format", obs_format, OBS_FORMATS)
         self.render_mode = render_mode
         game = game_config(config, options, self.space, type(self).__name__)
-        self.table = Table(game, space=self.space, reward=reward)
+        self.table = Table(game, space=self.space, reward=reward, engine=engine)
         # pickles as the resolved game and the environment's own options
         EzPickle.__init__(
             self,
@@ -129,6 +132,7 @@ class raw_env(AECEnv[str, Any, int], EzPickle):
             illegal_action=illegal_action,
             illegal_penalty=illegal_penalty,
             obs_format=obs_format,
+            engine=self.table.engine,
         )
         players = game.players
         self.possible_agents = [f"player_{i}" for i in range(players)]

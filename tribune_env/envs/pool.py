@@ -44,7 +44,8 @@ class TribunePool:
         threads: native threads stepping the games (the GIL is released; default 1).
 
     Raises:
-        RuntimeError: the native core is not built (``pip install -e .`` with a C++ compiler).
+        NativeUnavailableError: the native core is not built (``pip install -e .`` with a C++ compiler); a
+            ``RuntimeError``. The pool has no ``engine`` argument: it runs the native core only.
         ValueError: a bad option.
     """
 
@@ -59,8 +60,7 @@ class TribunePool:
     ) -> None:
         if isinstance(num_games, bool) or not isinstance(num_games, int) or num_games < 1:
             raise ValueError(f"num_games: must be an integer >= 1, got {num_games!r}")
-        if not native.built():
-            raise RuntimeError(f"TribunePool needs the native core, which is not built ({native.BUILD_ERROR})")
+        native.require_native("TribunePool plays on the native core")  # NativeUnavailableError (a RuntimeError)
         self.config, self.space = config_and_space(config, options, space, type(self).__name__)
         components = self.config.components
         self.codec = codec_for(components, self.space)

@@ -76,6 +76,8 @@ class TribuneSingleEnv(gym.Env[Any, np.int64]):
             Brutii's included), ``"brutii"`` (the Brutii's seat) or ``"family"`` (a random family seat). A role
             other than ``"any"`` needs the Brutii and no ``learner_seat``. ``info["brutii"]`` says whether the
             learner is the Brutii.
+        engine: ``"python"``, ``"native"`` or ``None`` (default: ``TRIBUNE_ENGINE`` at each new game), the engine
+            of every game.
         options: the game's options (:func:`~tribune_env.engine.config.config_fields`).
 
     Raises:
@@ -101,6 +103,7 @@ class TribuneSingleEnv(gym.Env[Any, np.int64]):
         render_mode: str | None = None,
         obs_format: str = "vector",
         learner_role: str = "any",
+        engine: str | None = None,
         **options: Any,
     ) -> None:
         check_render_mode(render_mode)
@@ -111,7 +114,7 @@ class TribuneSingleEnv(gym.Env[Any, np.int64]):
         if learner_role != "any" and not game.brutii:
             raise ValueError(f"learner_role: {learner_role!r} needs brutii=True (roles exist only with the Brutii)")
         self.learner_role = learner_role
-        self.table = Table(game, space=self.space, reward=reward)
+        self.table = Table(game, space=self.space, reward=reward, engine=engine)
         players = game.players
         self.fixed_seat = _check_seat(learner_seat, players)
         if self.fixed_seat is not None and self.learner_role != "any":

@@ -21,6 +21,7 @@ from tribune_env.codec import (
     encoder_for,
     observe_game,
 )
+from tribune_env.engine import native
 from tribune_env.engine.actions import Action
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.errors import GameOverError, IllegalActionError, TribuneError
@@ -55,11 +56,13 @@ class Table:
     :func:`~tribune_env.envs.options.game_config`). ``space`` chooses the codec and encoder: :attr:`Space.BASE`
     (``tribune/Tribune-v0``), for base games only, or :attr:`Space.EXPANSION` (the ``TribuneExpansion``
     environments), which serves every rule set and makes ``options`` play the expansion unless they say
-    ``expansion=False``.
+    ``expansion=False``. ``engine`` chooses the engine of every game the table starts or loads: ``"python"``,
+    ``"native"``, or ``None`` for ``TRIBUNE_ENGINE`` read at each new game (:meth:`Game.new`).
 
     Raises:
         TypeError: a config with options, or an unknown option.
-        ValueError: a bad option, or expansion rules (the Brutii's too) in the base spaces.
+        ValueError: a bad option or engine, or expansion rules (the Brutii's too) in the base spaces.
+        NativeUnavailableError: ``engine="native"`` where the native core is not built.
     """
 
     def __init__(
@@ -68,8 +71,11 @@ class Table:
         *,
         space: Space | str = Space.BASE,
         reward: str | RewardFn = "win_loss",
+        engine: str | None = None,
         **options: Any,
     ) -> None:
+        self.engine = native.check_engine(engine)
+        """The engine asked for: ``"python"``, ``"native"``, or ``None`` (``TRIBUNE_ENGINE`` at each new game)."""
         self.space = Space.parse(space)
         self.config = game_config(config, options, self.space, "Table")
         if not self.space.serves(self.config.rules):
@@ -81,7 +87,7 @@ class Table:
         components = self.config.components
         self.codec: ActionCodec = codec_for(components, self.space)
         self.encoder: ObservationEncoder = encoder_for(components, self.config.round_limit, self.space)
-        self.game: Game = Game.new(self.config, seed=0)
+        self.game: Game = Game.new(self.config, seed=0, engine=self.engine)
         self._mask_key: tuple[object, int] | None = None  # (state, clock) of the cached mask of the seat to act
         self._mask = np.zeros(self.codec.n, dtype=np.int8)
 
@@ -90,7 +96,7 @@ class Table:
         return self.config.players
 
     def new_game(self, rng: np.random.Generator) -> Game:
-        self.game = Game.new(self.config, seed=int(rng.integers(SEED_BOUND)))
+        self.game = Game.new(self.config, seed=int(rng.integers(SEED_BOUND)), engine=self.engine)
         return self.game
 
     def observation(self, seat: int) -> np.ndarray:
@@ -169,7 +175,7 @@ class Table:
             ValueError: the position's players, round limit, point variant, rule set (expansion, Brutii), Brutii
                 seat (when the table fixes it) or victory card differ from the table's.
         """
-        game = Game.from_json(doc, self.config.components)
+        game = Game.from_json(doc, self.config.components, engine=self.engine)
         if not self.space.serves(game.config.rules):  # the base encoder has no room for it
             raise ValueError("position: an expansion game; the Tribune-v0 environments play base games only")
         mine, theirs = self.config, game.config
