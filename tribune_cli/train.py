@@ -90,10 +90,9 @@ def run(args: argparse.Namespace) -> int:
         print("tribune train: give a CONFIG.yaml (see configs/)", file=sys.stderr)
         return 2
     try:
-        from training.zero.config import algorithm_of
-
-        if algorithm_of(args.config, _overrides(args.overrides)) == "zero":
-            return _run_zero(args)
+        special = _special_algorithm(args)
+        if special is not None:
+            return special(args)
         config = load_config(args.config, _overrides(args.overrides))
     except (ConfigError, ValueError) as exc:
         print(f"tribune train: {exc}", file=sys.stderr)
@@ -113,6 +112,47 @@ def run(args: argparse.Namespace) -> int:
     try:
         train(config, args.resume)
     except (TrainError, CheckpointError, AgentError) as exc:
+        print(f"tribune train: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _special_algorithm(args: argparse.Namespace) -> Any:
+    """The runner of a config whose ``algorithm`` is not plain PPO: ``ppo-pool`` or ``zero``; ``None`` for PPO."""
+    from training.pool.config import ALGORITHM as POOL
+    from training.pool.config import read_algorithm
+    from training.zero.config import algorithm_of
+
+    overrides = _overrides(args.overrides)
+    if read_algorithm(args.config, overrides) == POOL:
+        return _run_pool
+    return _run_zero if algorithm_of(args.config, overrides) == "zero" else None
+
+
+def _run_pool(args: argparse.Namespace) -> int:
+    """``algorithm: ppo-pool``: masked PPO over a native pool of games (:mod:`training.pool`)."""
+    from training.config import ConfigError
+    from training.pool.config import load_pool_config
+
+    try:
+        config = load_pool_config(args.config, _overrides(args.overrides))
+    except (ConfigError, ValueError) as exc:
+        print(f"tribune train: {exc}", file=sys.stderr)
+        return 2
+    if args.check:
+        print(yaml.safe_dump(config.resolved(), sort_keys=False), end="")
+        return 0
+    if args.resume not in (None, "latest"):
+        print("tribune train: a ppo-pool run resumes from its own folder: --resume takes no PATH", file=sys.stderr)
+        return 2
+    try:
+        from training.pool.run import PoolTrainError, train_pool
+    except ImportError as exc:
+        print(missing_extra("tribune train (algorithm ppo-pool)", "train", exc), file=sys.stderr)
+        return 2
+    try:
+        train_pool(config, args.resume is not None)
+    except (PoolTrainError, AgentError) as exc:
         print(f"tribune train: {exc}", file=sys.stderr)
         return 2
     return 0

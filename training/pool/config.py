@@ -1,0 +1,263 @@
+"""The configuration of a pool-backed PPO run (``algorithm: ppo-pool``): a YAML file read into :class:`PoolConfig`.
+
+Every key is optional; defaults are the dataclass defaults below. Unknown keys, wrong types and out-of-range values
+raise :class:`~training.config.ConfigError` naming the file, the dotted key and the problem, before anything is
+written. :meth:`PoolConfig.resolved` is the whole configuration as plain data (``auto`` values filled in); a run
+saves it and a resume must match it except in :data:`RESUMABLE_CHANGES`.
+
+Sections: ``game`` (the game's options, :func:`~tribune_env.engine.config.config_from_dict`), ``opponents``,
+``network``, ``ppo``, ``eval``, ``run``, and ``algorithm``, ``name``, ``seed``, ``output``, ``init_from``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from training.config import ConfigError, _build, _coerce, _with_overrides
+from tribune_env.engine.config import GameConfig, config_to_dict
+
+ALGORITHM = "ppo-pool"
+DEVICES = ("auto", "cpu", "cuda")
+ACTIVATIONS = ("tanh", "relu")
+FIRST_LAYERS = ("dense", "sparse")
+SELF = "self"
+"""The ``opponents.mix`` key of frozen snapshots of the learner (the newest ``snapshot_pool`` of them)."""
+RESUMABLE_CHANGES = ("run.", "eval.", "ppo.device", "ppo.torch_threads", "name", "output")
+"""Dotted keys (or prefixes) that may differ between a run's saved config and its resume."""
+
+
+@dataclass(frozen=True)
+class OpponentsConfig:
+    """Who plays the seats the learner does not.
+
+    ``learner_seats``: how many seats of each game the learner plays (1: the table it is measured at; more:
+    self-play rows). ``mix`` maps an opponent to its share of the other seats, drawn per seat at every deal: a
+    network file (``.npz`` in the NumpyPolicy format, e.g. ``agents/models/ppo-4p.npz``), ``distilled`` (the network
+    distilled from ``heuristic``, :attr:`distilled`), or ``self`` (frozen snapshots of the learner, taken every
+    ``snapshot_every`` learner rows, the newest ``snapshot_pool`` kept; until the first one, the learner itself).
+    ``deterministic``: opponents play their most probable legal action, else a sample of their softmax.
+    """
+
+    learner_seats: int = 1
+    mix: dict[str, float] = field(default_factory=lambda: {"distilled": 1.0})
+    distilled: str = "agents/models/heuristic-distilled-4p.npz"
+    snapshot_every: int = 2_000_000
+    snapshot_pool: int = 4
+    deterministic: bool = False
+
+
+@dataclass(frozen=True)
+class NetworkConfig:
+    """The learner's network: a first layer of ``first_width`` shared by the actor and the critic (``sparse``: over
+    the observation's nonzero entries only; ``dense``: a plain linear layer; the same weights either way), then
+    ``hidden`` layers in each tower. Exported as the NumpyPolicy ``.npz`` (towers ``[first_width, *hidden]``)."""
+
+    first_width: int = 256
+    hidden: list[int] = field(default_factory=lambda: [128])
+    activation: str = "relu"
+    first_layer: str = "dense"
+
+
+@dataclass(frozen=True)
+class PPOSettings:
+    """Masked PPO (CleanRL's loss): a rollout is ``steps`` pool steps of ``games`` games; the learner's rows are
+    trained ``epochs`` passes in minibatches of ``minibatch``."""
+
+    games: int = 256
+    steps: int = 64
+    epochs: int = 2
+    minibatch: int = 2048
+    learning_rate: float = 3e-4
+    anneal_lr: bool = False
+    gamma: float = 1.0
+    gae_lambda: float = 0.95
+    clip: float = 0.2
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    target_kl: float | None = None
+    device: str = "auto"
+    torch_threads: int | str = "auto"
+    pool_threads: int = 1
+
+
+@dataclass(frozen=True)
+class PoolEvalConfig:
+    """Evaluations against ``players - 1`` copies of each ``opponents`` spec (the real agents: the tournament runner),
+    every ``every_minutes`` of training and at the end, on ``games`` deals of ``seed``."""
+
+    every_minutes: float = 5.0
+    games: int = 400
+    opponents: list[str] = field(default_factory=lambda: ["heuristic"])
+    seed: int = 1
+    workers: int | str = "auto"
+    initial: bool = False
+
+
+@dataclass(frozen=True)
+class PoolRunConfig:
+    """Length and outputs: stop after ``decisions`` decisions (all seats) or ``max_minutes`` of training."""
+
+    decisions: int = 200_000_000
+    max_minutes: float | None = 60.0
+    checkpoint_minutes: float = 5.0
+    keep_checkpoints: int = 3
+    progress_bar: bool = True
+
+
+SECTIONS: dict[str, type[Any]] = {
+    "opponents": OpponentsConfig,
+    "network": NetworkConfig,
+    "ppo": PPOSettings,
+    "eval": PoolEvalConfig,
+    "run": PoolRunConfig,
+}
+
+
+@dataclass(frozen=True)
+class PoolConfig:
+    """A whole pool-backed PPO run."""
+
+    algorithm: str = ALGORITHM
+    name: str = "ppo-pool"
+    seed: int = 0
+    output: str = "runs"
+    game: GameConfig = field(default_factory=lambda: GameConfig(players=4))
+    init_from: str | None = None
+    opponents: OpponentsConfig = field(default_factory=OpponentsConfig)
+    network: NetworkConfig = field(default_factory=NetworkConfig)
+    ppo: PPOSettings = field(default_factory=PPOSettings)
+    eval: PoolEvalConfig = field(default_factory=PoolEvalConfig)
+    run: PoolRunConfig = field(default_factory=PoolRunConfig)
+
+    @property
+    def run_dir(self) -> Path:
+        return Path(self.output) / self.name
+
+    @property
+    def torch_threads(self) -> int:
+        return _auto(self.ppo.torch_threads)
+
+    @property
+    def eval_workers(self) -> int:
+        return _auto(self.eval.workers)
+
+    def resolved(self) -> dict[str, Any]:
+        """The configuration as plain data, ``auto`` thread and worker counts replaced by this machine's."""
+        data: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, GameConfig):
+                data[f.name] = config_to_dict(value)
+            elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+                data[f.name] = dataclasses.asdict(value)
+            else:
+                data[f.name] = value
+        data["ppo"]["torch_threads"] = self.torch_threads
+        data["eval"]["workers"] = self.eval_workers
+        return data
+
+
+def _auto(value: int | str) -> int:
+    return (len(os.sched_getaffinity(0)) or 1) if value == "auto" else int(value)
+
+
+def read_algorithm(path: str | Path, overrides: dict[str, Any] | None = None) -> str | None:
+    """The ``algorithm`` key of the YAML file ``path`` (``overrides`` win), or ``None`` (unreadable or absent)."""
+    if overrides and "algorithm" in overrides:
+        return str(overrides["algorithm"])
+    try:
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError):
+        return None
+    return str(data["algorithm"]) if isinstance(data, dict) and "algorithm" in data else None
+
+
+def load_pool_config(path: str | Path, overrides: dict[str, Any] | None = None) -> PoolConfig:
+    """Read and check a YAML config (``overrides``: dotted keys that win)."""
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the config: {exc.strerror or exc}") from None
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path}: not valid YAML: {exc}") from None
+    return pool_config_from_dict(data or {}, str(path), overrides)
+
+
+def pool_config_from_dict(data: Any, source: str = "config", overrides: dict[str, Any] | None = None) -> PoolConfig:
+    """Build and check a :class:`PoolConfig` from plain data (as read from YAML or saved by a run)."""
+    if not isinstance(data, dict):
+        raise ConfigError(f"{source}: expected a mapping of sections, got {type(data).__name__}")
+    data = _with_overrides(data, overrides or {}, source)
+    names = {f.name for f in dataclasses.fields(PoolConfig)}
+    unknown = sorted(str(k) for k in set(data) - names)
+    if unknown:
+        raise ConfigError(f"{source}: unknown key(s) {', '.join(unknown)}; known: {', '.join(sorted(names))}")
+    hints = typing.get_type_hints(PoolConfig)
+    values: dict[str, Any] = {}
+    for name, value in data.items():
+        if name == "game":
+            if not isinstance(value, dict):
+                raise ConfigError(f"{source}: game: expected a mapping of game options, got {value!r}")
+            try:
+                values[name] = GameConfig.from_dict(value)
+            except ValueError as exc:
+                raise ConfigError(f"{source}: game.{exc}") from None
+        elif name in SECTIONS:
+            values[name] = _build(SECTIONS[name], value or {}, source, name + ".")
+        else:
+            values[name] = _coerce(value, hints[name], source, name)
+    config = PoolConfig(**values)
+    _check(config, source)
+    return config
+
+
+POSITIVE = (
+    "ppo.games", "ppo.steps", "ppo.epochs", "ppo.minibatch", "ppo.pool_threads", "network.first_width",
+    "eval.games", "run.decisions", "run.keep_checkpoints", "opponents.snapshot_every", "opponents.snapshot_pool",
+)
+
+
+def _check(config: PoolConfig, source: str) -> None:  # noqa: C901  (one line per rule)
+    def fail(key: str, problem: str) -> None:
+        raise ConfigError(f"{source}: {key}: {problem}")
+
+    if config.algorithm != ALGORITHM:
+        fail("algorithm", f"this loader reads {ALGORITHM} configs, got {config.algorithm!r}")
+    if not config.name or "/" in config.name or config.name.startswith("."):
+        fail("name", f"must be a plain directory name, got {config.name!r}")
+    for key in POSITIVE:
+        section, _, name = key.partition(".")
+        if getattr(getattr(config, section), name) < 1:
+            fail(key, f"must be >= 1, got {getattr(getattr(config, section), name)}")
+    if any(h < 1 for h in config.network.hidden):
+        fail("network.hidden", f"layer sizes must be >= 1, got {config.network.hidden}")
+    if config.network.activation not in ACTIVATIONS:
+        fail("network.activation", f"expected one of {', '.join(ACTIVATIONS)}, got {config.network.activation!r}")
+    if config.network.first_layer not in FIRST_LAYERS:
+        fail("network.first_layer", f"expected one of {', '.join(FIRST_LAYERS)}, got {config.network.first_layer!r}")
+    if config.ppo.device not in DEVICES:
+        fail("ppo.device", f"expected one of {', '.join(DEVICES)}, got {config.ppo.device!r}")
+    for key, auto in (("ppo.torch_threads", config.ppo.torch_threads), ("eval.workers", config.eval.workers)):
+        if auto != "auto" and (isinstance(auto, str) or auto < 1):
+            fail(key, f"expected an integer >= 1 or 'auto', got {auto!r}")
+    if not 0.0 <= config.ppo.gamma <= 1.0 or not 0.0 <= config.ppo.gae_lambda <= 1.0:
+        fail("ppo.gamma", "gamma and gae_lambda must be in 0..1")
+    seats = config.opponents.learner_seats
+    if not 1 <= seats <= config.game.players:
+        fail("opponents.learner_seats", f"must be in 1..{config.game.players} (the players), got {seats}")
+    mix = config.opponents.mix
+    if seats < config.game.players and (not mix or any(w < 0 for w in mix.values()) or sum(mix.values()) <= 0):
+        fail("opponents.mix", f"expected non-negative shares with a positive sum, got {mix}")
+    if config.run.max_minutes is not None and config.run.max_minutes <= 0:
+        fail("run.max_minutes", f"must be > 0 or null, got {config.run.max_minutes}")
+    if config.eval.every_minutes < 0:
+        fail("eval.every_minutes", f"must be >= 0 (0: only at the end), got {config.eval.every_minutes}")

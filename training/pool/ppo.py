@@ -1,0 +1,67 @@
+"""The masked PPO update (CleanRL's clipped objective) on a rollout's learner rows."""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from training.pool.config import PPOSettings
+from training.pool.network import PolicyNet, masked
+from training.pool.rollout import Batch
+
+
+def update(
+    net: PolicyNet,
+    optimizer: torch.optim.Optimizer,
+    batch: Batch,
+    advantage: np.ndarray,
+    returns: np.ndarray,
+    settings: PPOSettings,
+    rng: np.random.Generator,
+    device: torch.device,
+) -> dict[str, float]:
+    """``settings.epochs`` passes over ``batch`` in shuffled minibatches; the mean losses, entropy, approximate KL
+    and clip fraction of the last pass (stops early when ``target_kl`` is passed)."""
+    net.train()
+    n = len(batch)
+    obs = torch.from_numpy(batch.obs).to(device)
+    mask = torch.from_numpy(batch.mask).to(device)
+    action = torch.from_numpy(batch.action).to(device)
+    old_logp = torch.from_numpy(batch.logp).to(device)
+    adv_all = torch.from_numpy(advantage).to(device)
+    ret_all = torch.from_numpy(returns).to(device)
+    metrics: dict[str, list[float]] = {k: [] for k in ("policy_loss", "value_loss", "entropy", "approx_kl", "clipfrac")}
+    size = min(settings.minibatch, n)
+    for _ in range(settings.epochs):
+        order = torch.from_numpy(rng.permutation(n)).to(device)
+        kls = []
+        for start in range(0, n - size + 1 if n >= size else 1, size):
+            idx = order[start : start + size]
+            logits, value = net(obs[idx])
+            scores = masked(logits, mask[idx])
+            logp_all = torch.log_softmax(scores, 1)
+            logp = logp_all.gather(1, action[idx, None])[:, 0]
+            entropy = -(logp_all.exp() * logp_all).sum(1).mean()
+            ratio = (logp - old_logp[idx]).exp()
+            adv = adv_all[idx]
+            adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+            pg = torch.max(-adv * ratio, -adv * ratio.clamp(1 - settings.clip, 1 + settings.clip)).mean()
+            v_loss = 0.5 * ((value - ret_all[idx]) ** 2).mean()
+            loss = pg - settings.ent_coef * entropy + settings.vf_coef * v_loss
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(net.parameters(), settings.max_grad_norm)
+            optimizer.step()
+            with torch.no_grad():
+                log_ratio = logp - old_logp[idx]
+                kl = float(((ratio - 1) - log_ratio).mean())
+                kls.append(kl)
+                metrics["policy_loss"].append(float(pg))
+                metrics["value_loss"].append(float(v_loss))
+                metrics["entropy"].append(float(entropy))
+                metrics["approx_kl"].append(kl)
+                metrics["clipfrac"].append(float(((ratio - 1).abs() > settings.clip).float().mean()))
+        if settings.target_kl is not None and kls and float(np.mean(kls)) > settings.target_kl:
+            break
+    net.eval()
+    return {k: float(np.mean(v)) if v else 0.0 for k, v in metrics.items()}
