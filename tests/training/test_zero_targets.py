@@ -16,12 +16,12 @@ import torch
 
 from agents.ppo import NumpyPolicy, load_policy
 from agents.specs import make_agent
-from agents.zero import PPO_MODELS, Network, ZeroSettings
+from agents.zero import PPO_MODELS, Network, SearchResult, ZeroSettings
 from training.zero import selfplay
 from training.zero.config import LearnerConfig
 from training.zero.learner import Learner, PolicyValueNet, batch_loss
 from training.zero.replay import Positions, ReplayBuffer, shard_path
-from training.zero.selfplay import GameData, SelfPlayJob, job_seed, play_game
+from training.zero.selfplay import GameData, SelfPlayJob, job_seed, mixed_values, play_game, root_value, scaled_target
 from tribune_env.codec.observation import ObservationEncoder
 from tribune_env.engine.config import GameConfig, RuleSet
 from tribune_env.engine.game import Game
@@ -205,3 +205,30 @@ def test_damped_targets_scale_the_search_gain() -> None:
                                np.where(masks, prior, 0), atol=2e-3)
     np.testing.assert_allclose(damped_targets(same, policy, 0.999).targets.astype(np.float64),
                                part.targets.astype(np.float64), atol=5e-3)
+
+
+def search_result() -> SearchResult:
+    logits = np.array([2.0, 1.0, 0.5, -1.0, 0.0], np.float32)
+    mask = np.array([True, True, True, False, True])
+    return SearchResult(seat=1, index=1, logits=logits, mask=mask, candidates=[0, 1], q=[0.1, 0.6], visits=[4, 12],
+                        values=[], searched=True, simulations=16)
+
+
+def test_sigma_scale_moves_the_improved_policy_toward_the_prior() -> None:
+    """``selfplay.sigma_scale``: 1 is the search's target, 0 the prior; in between the target stays masked and the
+    search's favourite gains less."""
+    result = search_result()
+    np.testing.assert_allclose(scaled_target(result, 1.0), result.target(), atol=1e-6)
+    np.testing.assert_allclose(scaled_target(result, 0.0), result.prior, atol=1e-6)
+    half = scaled_target(result, 0.5)
+    assert half[3] == 0.0 and abs(half.sum() - 1.0) < 1e-5
+    assert result.prior[1] < half[1] < result.target()[1]
+
+
+def test_root_value_mixes_the_search_value_into_searched_positions_only() -> None:
+    result = search_result()
+    root = root_value(result)
+    assert root == pytest.approx((4 * 0.1 + 12 * 0.6) / 16)
+    values = mixed_values([1.0, -1 / 3], [root, float("nan")], 0.25)
+    np.testing.assert_allclose(values, [0.75 + 0.25 * root, -1 / 3], rtol=1e-6)
+    np.testing.assert_allclose(mixed_values([1.0], [root], 0.0), [1.0])

@@ -83,6 +83,10 @@ class SelfPlayConfig:
     ``value_positions`` (0: all): how many of a game's recorded positions carry a value target (drawn at random,
     seeded); the others train the policy only. A game's positions share one result, so a window of few games holds
     each result hundreds of times and the value network learns them by heart; AlphaGo kept one position per game.
+    ``sigma_scale`` (``target: improved``): the improved policy is ``softmax(logits + sigma_scale * sigma(q))``; 1 is
+    the search's own target (Danihelka et al.), smaller values trust the noisy means of few playouts less.
+    ``root_value`` (0..1): at a searched position the value target is ``(1 - root_value) * result + root_value *``
+    the search's root value (the visit-weighted mean of its candidates' values, as KataGo mixes them); 0: the result.
     """
 
     games: int = 64
@@ -96,6 +100,8 @@ class SelfPlayConfig:
     search_moves: float = 1.0
     confirm: int = 0
     value_positions: int = 0
+    sigma_scale: float = 1.0
+    root_value: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -352,6 +358,13 @@ def _check(config: ZeroConfig, source: str) -> None:  # noqa: C901  (one line pe
         fail("selfplay.target", f"expected one of {', '.join(TARGETS)}, got {selfplay.target!r}")
     if selfplay.value_positions < 0:
         fail("selfplay.value_positions", f"must be >= 0 (positions per game; 0: all), got {selfplay.value_positions}")
+    if not 0.0 <= selfplay.sigma_scale <= 10.0:
+        fail("selfplay.sigma_scale", f"must be in 0..10, got {selfplay.sigma_scale}")
+    if not 0.0 <= selfplay.root_value <= 1.0:
+        fail("selfplay.root_value", f"must be in 0..1, got {selfplay.root_value}")
+    if selfplay.sigma_scale != 1.0 and selfplay.target != "improved":
+        fail("selfplay.sigma_scale", f"scales the improved policy only: set selfplay.target: improved "
+                                     f"(got {selfplay.target!r})")
     if selfplay.confirm < 0:
         fail("selfplay.confirm", f"must be >= 0 (playouts; 0: off), got {selfplay.confirm}")
     if selfplay.confirm and selfplay.target != "significant":

@@ -530,6 +530,8 @@ class ZeroTrainer:
                 search_moves=cfg.selfplay.search_moves,
                 confirm=cfg.selfplay.confirm,
                 value_positions=cfg.selfplay.value_positions,
+                sigma_scale=cfg.selfplay.sigma_scale,
+                root_value=cfg.selfplay.root_value,
             )
             for index in range(cfg.selfplay.games)
         ]

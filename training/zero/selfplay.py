@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import math
 import multiprocessing
 import os
 import random
@@ -82,6 +83,8 @@ class SelfPlayJob:
     search_moves: float = SelfPlayConfig.search_moves  # share of searched decisions playing the search's choice
     confirm: int = SelfPlayConfig.confirm  # playouts of the search that confirms an overrule (0: none)
     value_positions: int = SelfPlayConfig.value_positions  # positions with a value target per game (0: all)
+    sigma_scale: float = SelfPlayConfig.sigma_scale  # ``improved``: the weight of the search's sigma(q)
+    root_value: float = SelfPlayConfig.root_value  # the share of the search's root value in a searched value target
 
 
 @dataclass
@@ -145,14 +148,18 @@ class _Recorder:
         self.masks: list[np.ndarray] = []
         self.targets: list[np.ndarray | None] = []
         self.seats: list[int] = []
+        self.roots: list[float] = []  # the search's root value for the seat (NaN: not searched)
 
-    def add(self, obs: np.ndarray, mask: np.ndarray, target: np.ndarray | None, seat: int) -> None:
+    def add(self, obs: np.ndarray, mask: np.ndarray, target: np.ndarray | None, seat: int,
+            root: float = math.nan) -> None:
         self.obs.append(obs.astype(np.float16))
         self.masks.append(mask)
         self.targets.append(target)
         self.seats.append(seat)
+        self.roots.append(root)
 
-    def data(self, index: int, outcome: list[float], obs_size: int, actions: int) -> GameData:
+    def data(self, index: int, outcome: list[float], obs_size: int, actions: int,
+             root_value: float = 0.0) -> GameData:
         rows = len(self.seats)
         targets = np.zeros((rows, actions), dtype=np.float16)
         for i, target in enumerate(self.targets):
@@ -164,9 +171,45 @@ class _Recorder:
             masks=np.array(self.masks, dtype=bool).reshape(rows, actions),
             targets=targets,
             searched=np.array([t is not None for t in self.targets], dtype=bool),
-            values=np.array([outcome[s] for s in self.seats], dtype=np.float32),
+            values=mixed_values([outcome[s] for s in self.seats], self.roots, root_value),
             outcome=outcome,
         )
+
+
+def mixed_values(results: list[float], roots: list[float], weight: float) -> npt.NDArray[np.float32]:
+    """Value targets: each position's result, mixed with ``weight`` of its search's root value where it has one."""
+    values = np.array(results, dtype=np.float64)
+    root = np.array(roots, dtype=np.float64)
+    if weight > 0 and len(values):
+        searched = ~np.isnan(root)
+        values[searched] = (1.0 - weight) * values[searched] + weight * root[searched]
+    return values.astype(np.float32)
+
+
+def root_value(result: SearchResult | None) -> float:
+    """The search's value of the position for its seat: the visit-weighted mean of its candidates' mean values
+    (NaN when it did not search)."""
+    if result is None or not result.searched or not result.visits or sum(result.visits) == 0:
+        return math.nan
+    visits = np.asarray(result.visits, dtype=np.float64)
+    return float(np.dot(visits, np.asarray(result.q, dtype=np.float64)) / visits.sum())
+
+
+def scaled_target(result: SearchResult, scale: float) -> np.ndarray:
+    """The improved policy with the search's ``sigma(q)`` times ``scale``: ``log(target) - log(prior)`` is sigma up
+    to a constant, so ``softmax(logits + scale * (log target - log prior))`` over the legal actions."""
+    target = result.target().astype(np.float64)
+    if scale == 1.0 or not result.searched:
+        return target.astype(np.float32)
+    mask = result.mask
+    logits = np.where(mask, result.logits.astype(np.float64), -np.inf)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        gain = np.where(mask, np.log(target) - logits, 0.0)
+    gain = np.where(np.isfinite(gain), gain, 0.0)
+    z = logits + scale * gain
+    z = np.exp(z - z[mask].max())
+    out = np.where(mask, z, 0.0)
+    return (out / out.sum()).astype(np.float32)
 
 
 def _fast_move(net: Network, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator, sample: bool) -> int:
@@ -203,13 +246,14 @@ def _confirm(confirmer: tuple[ZeroSearch, random.Random], result: SearchResult, 
     return second.index == result.index and overrules(second, margin), second.simulations
 
 
-def _policy_target(result: SearchResult | None, kind: str, margin: float = 0.0) -> np.ndarray | None:
+def _policy_target(result: SearchResult | None, kind: str, margin: float = 0.0,
+                   sigma_scale: float = 1.0) -> np.ndarray | None:
     """What a searched decision teaches (``improved``, ``choice`` or ``significant``, see the module docstring);
     None for a decision the search skipped."""
     if result is None or not result.searched:
         return None
     if kind == "improved":
-        return result.target()
+        return result.target() if sigma_scale == 1.0 else scaled_target(result, sigma_scale)
     label = result.index
     if kind == "significant":
         own = result.favourite
@@ -264,7 +308,7 @@ def play_game(job: SelfPlayJob) -> GameData:
             action = agent.act(game.view(seat), legal, InfoSet(game, seat, net.space))
             result = agent.last
             simulations += result.simulations if result is not None else 0
-            target = _policy_target(result, job.target, job.margin)
+            target = _policy_target(result, job.target, job.margin, job.sigma_scale)
             if result is not None and overrules(result, job.margin):
                 confirmed = True
                 if confirmer is not None:
@@ -274,7 +318,7 @@ def play_game(job: SelfPlayJob) -> GameData:
                     clear += 1
                 else:
                     target = _onehot(result.favourite, mask.shape[0])  # not confirmed: the network's choice
-            recorder.add(obs, mask, target, seat)
+            recorder.add(obs, mask, target, seat, root_value(result) if target is not None else math.nan)
             if result is not None and result.searched and job.search_moves < 1.0 and rng.random() >= job.search_moves:
                 action = net.codec.decode(result.favourite, seat, game.num_players)  # no second network call
         else:
@@ -282,7 +326,7 @@ def play_game(job: SelfPlayJob) -> GameData:
             action = net.codec.decode(index, seat, game.num_players)
             recorder.add(obs, mask, None, seat)
         game.apply(action)
-    data = recorder.data(job.index, win_loss(game), net.encoder.size, net.codec.n)
+    data = recorder.data(job.index, win_loss(game), net.encoder.size, net.codec.n, job.root_value)
     keep_values(data, job.value_positions, random.Random(derive_seed(job.seed, "zero-values")))
     data.seating, data.decisions, data.simulations, data.clear = seating, decisions, simulations, clear
     data.seconds = time.perf_counter() - start
