@@ -186,3 +186,26 @@ def test_the_game_screen_keeps_the_question_in_view_with_the_log_open(window: An
     assert not small, f"text under {MIN_PX} px: {small[:10]}"
     size = f"{page.viewport_size['width']}x{page.viewport_size['height']}"
     _shot(page, f"game-log-open-{size}" if rules == "base" else f"game-log-open-{rules}-{size}")
+
+
+@pytest.mark.parametrize("window", ["1280x800"], indirect=True)
+def test_a_table_of_friends_shows_its_links_beside_the_question(window: Any, web: str) -> None:
+    """The links of a table of friends take the band under the hand while they are shown: every link, the
+    question and the choices are in the window, and nothing else scrolls."""
+    page = window
+    page.goto(web)
+    page.wait_for_selector("body[data-ready='1']")
+    page.select_option("#players", "4")
+    page.fill("#seed", "3")
+    for level in page.locator("#opponents select").all():
+        level.select_option("person")
+    page.click("#start")
+    page.wait_for_selector("#invites:not([hidden]) #invite-list li")
+    page.wait_for_selector("#question:not(:empty)")
+    assert page.locator("#invite-list li").count() == 4  # three seats' links and the watch link
+    assert page.evaluate(IN_PLACE) == []
+    outside = page.evaluate(
+        """() => [...document.querySelectorAll("#invite-list input")].map((i) => i.getBoundingClientRect())
+          .filter((r) => r.top < 0 || r.bottom > innerHeight || r.right > innerWidth).length"""
+    )
+    assert outside == 0
