@@ -10,6 +10,10 @@ Routes (bodies and statuses: :mod:`tribune_arena.human.web.session`):
 - ``GET /api/games/<id>``: a game's state (the board drawn for the person's seat, the decision and its choices in
   words, the victory card and progress, what changed since the person's last decision, the result, the status:
   ``playing``, ``over``, ``resigned`` or ``abandoned``);
+- ``GET /api/games/<id>/log``: the game's whole log from its first event, as the seat (or a spectator) may read it
+  (``log``; the state's ``log`` holds only the events since the seat's last decision);
+- ``POST /api/games/<id>/name``: ``{"name": "Ada"}``, the name everyone sees for the seat whose key the request
+  carries (a person's seat, once; shown as ``Ada (a person)``);
 - ``POST /api/games/<id>/action``: play the person's decision, then the bots up to the next one;
 - ``POST /api/games/<id>/resign``: give the game up (saved with the person's forfeit); ``POST
   /api/games/<id>/abandon``: leave it unfinished; both answer the game's state; ``DELETE /api/games/<id>``: abandon
@@ -54,12 +58,12 @@ from werkzeug.exceptions import ClientDisconnected, HTTPException
 
 from tribune_arena.human.web import views
 from tribune_arena.human.web.bots import DEFAULT_BOT_SECONDS, DEFAULT_BOT_WORKERS
-from tribune_arena.human.web.checks import WebError
+from tribune_arena.human.web.checks import WebError, check_person_name
 from tribune_arena.human.web.manager import GameManager
 from tribune_arena.human.web.options import game_options
 from tribune_arena.human.web.saving import SaveDir
 from tribune_arena.human.web.session import PlaySession
-from tribune_arena.human.web.store import ABANDONED
+from tribune_arena.human.web.store import ABANDONED, StoreError
 
 STATIC = Path(__file__).parent / "static"
 KEY_HEADER = "X-Tribune-Key"
@@ -67,7 +71,7 @@ KEY_HEADER = "X-Tribune-Key"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 SEAT_HEADER = "X-Tribune-Seat"
 """The header that carries a seat's key (the secret of its private link, ``#game=ID&seat=KEY``)."""
-SEAT_ENDPOINTS = frozenset({"_act", "_resign", "_abandon", "remove"})
+SEAT_ENDPOINTS = frozenset({"_act", "_resign", "_abandon", "remove", "_name"})
 """The requests a seat makes with its own key rather than the server's."""
 
 
@@ -250,6 +254,13 @@ def _game_state(game_id: str) -> Response:
         return jsonify(session.state(_viewer(session)))
 
 
+def _log(game_id: str) -> Response:
+    """The game's whole log as the request's seat (or a spectator) may read it (:func:`.views.whole_log`)."""
+    with _games().locked(game_id) as session:
+        viewer = _viewer(session)
+        return jsonify(id=session.id, step=session.step, log=views.whole_log(session, viewer))
+
+
 def _act(game_id: str) -> Response:
     body = _body()
     with _games().locked(game_id) as session:
@@ -269,6 +280,24 @@ def _abandon(game_id: str) -> Response:
     with _games().locked(game_id) as session:
         seat = _actor(session)
         session.abandon(seat)
+        return jsonify(session.state(seat))
+
+
+def _name(game_id: str) -> Response:
+    """``POST /api/games/<id>/name`` with ``{"name": ...}`` and a seat's key: that seat's person gives the name
+    everyone sees for the seat, once (409 the second time); answers the game's state."""
+    name = check_person_name(_body())
+    with _games().locked(game_id) as session:
+        seat = _actor(session)
+        if seat not in session.humans:
+            raise WebError(409, f"P{seat} is played by a bot; only a person's seat takes a name")
+        try:
+            given = session.store.name_person(session.id, seat, name)
+        except StoreError as exc:
+            raise WebError(503, f"the name could not be stored: {exc}") from None
+        if not given:
+            raise WebError(409, f"P{seat} has a name already ({session.store.people(session.id).get(seat)})")
+        session.people[seat] = name
         return jsonify(session.state(seat))
 
 
@@ -346,6 +375,8 @@ def create_app(
     app.add_url_rule("/api/games", endpoint="new_game", view_func=_new_game, methods=["POST"])
     app.add_url_rule("/api/games/<game_id>", view_func=_game_state, methods=["GET"])
     app.add_url_rule("/api/games/<game_id>", endpoint="remove", view_func=_remove, methods=["DELETE"])
+    app.add_url_rule("/api/games/<game_id>/log", view_func=_log, methods=["GET"])
+    app.add_url_rule("/api/games/<game_id>/name", view_func=_name, methods=["POST"])
     app.add_url_rule("/api/games/<game_id>/action", view_func=_act, methods=["POST"])
     app.add_url_rule("/api/games/<game_id>/resign", view_func=_resign, methods=["POST"])
     app.add_url_rule("/api/games/<game_id>/abandon", view_func=_abandon, methods=["POST"])

@@ -13,6 +13,7 @@ for a random valid one), ``point_variant``, ``round_limit`` (default :data:`DEFA
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -75,6 +76,30 @@ def check_keys(body: Mapping[str, Any], known: Sequence[str]) -> None:
     unknown = sorted(set(body) - set(known))
     if unknown:
         raise WebError(422, f"unknown field(s) {', '.join(map(repr, unknown))}; known: {', '.join(known)}")
+
+
+MAX_NAME = 24
+"""The longest name a seat's person may give (characters)."""
+_NAME = re.compile(r"[^\W_](?:[\w .'-]*[^\W_])?")
+
+
+def check_person_name(body: object) -> str:
+    """The ``name`` of a naming request (``{"name": "Ada"}``), spaces around it dropped: 1 to :data:`MAX_NAME`
+    letters or digits, with spaces, ``.``, ``'``, ``-`` and ``_`` between them; :class:`WebError` 422 naming the
+    field otherwise (400 for a body that is not an object)."""
+    doc = check_object(body)
+    check_keys(doc, ("name",))
+    value = doc.get("name")
+    if not isinstance(value, str):
+        raise WebError(422, f"name: expected a string such as 'Ada', got {value!r:.40}")
+    name = " ".join(value.split())
+    if not 0 < len(name) <= MAX_NAME or _NAME.fullmatch(name) is None:
+        raise WebError(
+            422,
+            f"name: 1 to {MAX_NAME} letters or digits, with spaces, '.', \"'\", '-' or '_' between them; "
+            f"got {value!r:.40}",
+        )
+    return name
 
 
 NEW_GAME_KEYS = (

@@ -17,6 +17,7 @@ from tribune_arena.human.web.options import agent_label
 from tribune_arena.human.web.saving import SaveDir
 from tribune_arena.human.web.session import PlaySession
 from tribune_arena.human.web.store import OVER, RESIGNED, GameStore, StoreError
+from tribune_arena.human.web.views import person_name
 
 LOCK_WAIT = 60.0
 """Seconds a request waits for a game another request is busy with before it gets a 409."""
@@ -175,8 +176,10 @@ class GameManager:
         for game in self.store.unfinished():
             summary = game.summary()
             humans = set(game.humans or (game.seat,))
+            people = self.store.people(game.id)
             summary["names"] = [
-                "a person" if s in humans else agent_label(name, game.rules) for s, name in enumerate(game.seating)
+                person_name(people, s) if s in humans else agent_label(name, game.rules)
+                for s, name in enumerate(game.seating)
             ]
             games.append(summary)
         return games

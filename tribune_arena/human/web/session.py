@@ -129,6 +129,8 @@ class PlaySession:
     """Each human seat's last decision point ("since your last decision" counts from there)."""
     shown: dict[int, int] = field(default_factory=dict)
     """The events each human seat had seen at its last decision."""
+    people: dict[int, str] = field(default_factory=dict)
+    """The names the people gave (seat: name; each seat once, shown to everyone)."""
     _asked: float = field(default_factory=time.monotonic)
     _clock: Clock | None = None
 
@@ -206,6 +208,7 @@ class PlaySession:
             humans=stored.humans or (stored.seat,),
             keys=dict(stored.keys),
             ended_by=stored.ended_by,
+            people=store.people(stored.id),
         )
         session._replay(stored.moves)
         return session

@@ -19,6 +19,8 @@ Schema (version :data:`SCHEMA_VERSION`; a version-1 file gains the three last co
           humans TEXT,               -- JSON list of the seats people play (NULL: [seat])
           keys TEXT,                 -- JSON {seat: SHA-256 of the seat's key} (NULL: none, the server's key acts)
           ended_by INTEGER)          -- the seat that resigned or abandoned the game
+    people(game TEXT, seat INTEGER,  -- PRIMARY KEY (game, seat): the name a seat's person gave, once
+           name TEXT NOT NULL)       -- (added without a new schema version: created when missing)
     moves(game TEXT, step INTEGER,   -- PRIMARY KEY (game, step); step counts from 0
           seat INTEGER NOT NULL,     -- who played it
           action TEXT NOT NULL,      -- the engine's action text (tribune_env.engine.notation)
@@ -62,6 +64,8 @@ _CREATE = (
     "seat INTEGER NOT NULL, action TEXT NOT NULL, seconds REAL NOT NULL, note TEXT, PRIMARY KEY (game, step)) "
     "WITHOUT ROWID",
     "CREATE INDEX IF NOT EXISTS games_by_status ON games (status, updated)",
+    "CREATE TABLE IF NOT EXISTS people (game TEXT NOT NULL REFERENCES games(id), seat INTEGER NOT NULL, "
+    "name TEXT NOT NULL, PRIMARY KEY (game, seat)) WITHOUT ROWID",
 )
 _BUSY = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
 """SQLite's result codes for a database another connection holds (its extended codes carry these in the low byte)."""
@@ -326,7 +330,20 @@ class GameStore:
                 (status, None if saved is None else json.dumps(saved), time.time(), ended_by, game_id),
             )
 
+    def name_person(self, game_id: str, seat: int, name: str) -> bool:
+        """Store the name ``seat``'s person gives in game ``game_id``, once: ``False`` (nothing changed) when that
+        seat has one already."""
+        with self._write() as db:
+            cursor = db.execute("INSERT OR IGNORE INTO people VALUES (?, ?, ?)", (game_id, seat, name))
+            return cursor.rowcount == 1
+
     # -- reading ----------------------------------------------------------------------------
+
+    def people(self, game_id: str) -> dict[int, str]:
+        """The names the people of game ``game_id`` gave (seat: name)."""
+        with self._lock:
+            rows = self._db.execute("SELECT seat, name FROM people WHERE game = ?", (game_id,)).fetchall()
+        return {int(seat): str(name) for seat, name in rows}
 
     def game(self, game_id: str) -> StoredGame | None:
         """The game ``game_id`` with its moves, or ``None``."""

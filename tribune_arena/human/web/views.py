@@ -81,6 +81,9 @@ class Session(Protocol):
     def shown(self) -> dict[int, int]: ...
 
     @property
+    def people(self) -> dict[int, str]: ...
+
+    @property
     def step(self) -> int: ...
 
     @property
@@ -113,12 +116,20 @@ def words(names: dict[str, str], text: str) -> str:
     return _ID.sub(lambda found: names.get(found.group(0), found.group(0).replace("_", " ")), text)
 
 
+def person_name(people: dict[int, str], seat: int) -> str:
+    """How everyone sees a human seat: the name its person gave, marked as a person's (``Ada (a person)``, so that
+    no name passes for a bot's level), or ``a person``."""
+    name = people.get(seat)
+    return "a person" if name is None else f"{name} (a person)"
+
+
 def seat_name(session: Session, seat: int, viewer: int | None) -> str:
-    """How the page names ``seat`` for ``viewer``: ``you``, ``a person`` (another human seat) or the bot's level."""
+    """How the page names ``seat`` for ``viewer``: ``you``, another human seat by :func:`person_name`, or the bot's
+    level."""
     if seat == viewer:
         return "you"
     if seat in session.humans:
-        return "a person"
+        return person_name(session.people, seat)
     return agent_label(session.names[seat], session.rules)
 
 
@@ -373,6 +384,17 @@ def saved(session: Session) -> dict[str, Any] | None:
     }
 
 
+def whole_log(session: Session, viewer: int | None) -> list[str]:
+    """The game's whole log from its first event, in words, as seat ``viewer`` may read it: every public event and
+    the events private to ``viewer`` (none for a spectator, ``None``); the state's ``log`` holds the recent part."""
+    names = _names(session.game)
+    return [
+        words(names, e.text)
+        for e in session.game.events
+        if e.private_to == -1 or (viewer is not None and e.private_to == viewer)
+    ]
+
+
 def state(session: Session, viewer: int | None) -> dict[str, Any]:
     """Everything the page shows, as seat ``viewer`` sees it (``None``: a spectator): nothing that seat may not know.
     The game's ``seed`` is ``null`` until the game is over (finished, resigned or abandoned), since whoever has it
@@ -399,6 +421,7 @@ def state(session: Session, viewer: int | None) -> dict[str, Any]:
         "spectator": viewer is None,
         "humans": list(session.humans),
         "names": [seat_name(session, s, viewer) for s in range(game.num_players)],
+        "people": {str(seat): name for seat, name in sorted(session.people.items())},
         "rules": session.rules,
         "seed": session.seed if session.over else None,  # W12: the seed deals every hand; shown once it is over
         "round": game.round,

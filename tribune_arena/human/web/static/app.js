@@ -617,9 +617,31 @@ function show(s) {
   showResult(s);
   list($("#changes"), s.changes);
   $("#changes-box").hidden = s.spectator;
-  list($("#log"), s.log);
+  const named = String(s.seat) in (s.people || {});   // a name for the others: at a table of several people, once
+  $("#name-form").hidden = s.spectator || s.status !== "playing" || s.humans.length < 2 || named;
+  if ($("#log-box").open) loadLog();   // the whole game's log, as this seat may read it
+  else list($("#log"), s.log);
   list($("#notes"), s.notes);
   if (s.status === "playing" && !s.decision) pollLater();
+}
+
+async function loadLog() {   // GET /api/games/ID/log: every event from the first, public or this seat's own
+  if (!state) return;
+  const gameId = state.id;
+  try {
+    const doc = await api("GET", `/api/games/${gameId}/log`);
+    if (state && state.id === gameId) list($("#log"), doc.log);
+  } catch (err) {
+    showError(err.message);
+  }
+}
+
+async function giveName(event) {
+  event.preventDefault();
+  if (busy || !state) return;
+  const name = $("#name-input").value.trim();
+  if (!name) { showError("Type the name the others will see."); return; }
+  await guarded(async () => show(await api("POST", `/api/games/${state.id}/name`, { name })));
 }
 
 // -- wiring ----------------------------------------------------------------------------------
@@ -646,6 +668,8 @@ async function init() {
   $("#resign").addEventListener("click", () => endGame("resign"));
   $("#abandon").addEventListener("click", () => endGame("abandon"));
   $("#clear-unfinished").addEventListener("click", clearUnfinished);
+  $("#name-form").addEventListener("submit", giveName);
+  $("#log-box").addEventListener("toggle", () => { if ($("#log-box").open) loadLog(); });
   $("#unfinished-list").addEventListener("click", (e) => {
     const anchor = e.target.closest("a[data-game]");
     if (!anchor) return;
