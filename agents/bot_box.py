@@ -60,8 +60,9 @@ DEFAULT_FILES = 256
 DEFAULT_FILE_MB = 256
 DEFAULT_SCRATCH_MB = 256
 
-SCRATCH = "/tmp"
-"""The bot's scratch space in the box (``HOME``, ``TMPDIR``, its working directory when it has no folder)."""
+SCRATCH, SCRATCH_BESIDE = "/tmp", "/var/tmp"
+"""The bot's scratch space in the box (``HOME``, ``TMPDIR``, its working directory when it has no folder), and where
+it goes when the bot's folder is the host's ``/tmp`` (:func:`box_scratch`)."""
 INSTALL_PARTS = ("bin", "lib", "lib32", "lib64", "libexec", "pyvenv.cfg")
 """The parts of an interpreter's installation prefix that the box shows (:func:`installation`)."""
 SIZE_VERSION = (0, 5)
@@ -266,6 +267,12 @@ def scratch_sizes(scratch_mb: int) -> tuple[int, int]:
     return total - shm, shm
 
 
+def box_scratch(folder: str | None) -> str:
+    """Where the scratch space is in the box: :data:`SCRATCH`, unless the bot's folder is that very path (a bot in
+    the host's ``/tmp``: shown there read-only), then :data:`SCRATCH_BESIDE`."""
+    return SCRATCH_BESIDE if folder == SCRATCH else SCRATCH
+
+
 def bwrap_command(
     bwrap: str, argv: Sequence[str], folder: str | None, env: dict[str, str], scratch_mb: int, sized: bool = True
 ) -> list[str]:
@@ -276,7 +283,8 @@ def bwrap_command(
     cmd = [bwrap, "--die-with-parent", "--new-session", "--unshare-all", "--clearenv"]
     cmd += ["--proc", "/proc", "--dev", "/dev"]
     cmd += (["--size", str(shm_size)] if shm_size else []) + ["--tmpfs", "/dev/shm"]
-    cmd += (["--size", str(tmp_size)] if tmp_size else []) + ["--tmpfs", SCRATCH]  # first: the binds below go over it
+    scratch = box_scratch(folder)
+    cmd += (["--size", str(tmp_size)] if tmp_size else []) + ["--tmpfs", scratch]  # first: the binds below go over it
     for path in SYSTEM_FOLDERS:
         if os.path.exists(path):
             cmd += ["--ro-bind", path, path] if not os.path.islink(path) else ["--symlink", os.readlink(path), path]
@@ -288,7 +296,7 @@ def bwrap_command(
     cmd += ["--remount-ro", "/dev", "--remount-ro", "/"]  # only /tmp and /dev/shm can be written
     for key, value in env.items():
         cmd += ["--setenv", key, value]
-    cmd += ["--chdir", folder or SCRATCH, "--", "/bin/sh", "-c", HAND_OVER, "sh", *argv]
+    cmd += ["--chdir", folder or scratch, "--", "/bin/sh", "-c", HAND_OVER, "sh", *argv]
     return cmd
 
 
@@ -326,6 +334,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.sandbox == "bwrap" and bwrap is None:
         return _fail("--sandbox bwrap: bubblewrap (bwrap) is not installed or cannot make namespaces here")
     folder = os.path.abspath(args.folder) if args.folder else None
+    if folder == "/" and bwrap is not None:
+        return _fail("the bot's folder is / (the whole file system): put the bot in a folder of its own")
     host_scratch = None if bwrap is not None else tempfile.mkdtemp(prefix="tribune-bot-")
     try:
         return _run(args, command, folder, bwrap, host_scratch)
@@ -336,7 +346,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace, command: list[str], folder: str | None, bwrap: str | None, host: str | None) -> int:
     """Start the bot (in bubblewrap, or with the host scratch folder ``host``), watch it, end what it started."""
-    scratch = host or SCRATCH
+    scratch = host or box_scratch(folder)
     env = {"PATH": PATH, "HOME": scratch, "TMPDIR": scratch, "LANG": "C.UTF-8"}
     for item in args.env:
         key, _, value = item.partition("=")

@@ -367,6 +367,17 @@ def test_a_folder_named_by_the_user_is_the_bots_folder(project: Path, token: str
     assert probe(Path(), "list", token, str(project), argv=argv, box=box) == "ok:bot-data"  # the way in
 
 
+@needs_bwrap
+def test_a_bot_in_the_hosts_tmp_still_has_a_scratch_space(token: str) -> None:
+    """Its folder is ``/tmp`` itself, shown read-only: the scratch space moves beside it (``/var/tmp``)."""
+    script = Path("/tmp") / f"{token}.py"
+    script.write_text(BOT)
+    try:
+        assert probe(script, "fill", token, "1", box=BotBox(scratch_mb=8)) == "ok:1:/var/tmp"
+    finally:
+        script.unlink()
+
+
 # --- issue 42, B4: a bot that closes its output is noticed at once, in and out of the box ---------------------------
 
 
