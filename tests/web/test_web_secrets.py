@@ -6,6 +6,7 @@ connections) and W15 (error bodies that were not the documented JSON)."""
 from __future__ import annotations
 
 import http.client
+import importlib
 import json
 import re
 import socket
@@ -125,6 +126,27 @@ def test_the_server_draws_seeds_too_many_to_try() -> None:
     drawn = [parse_new_game(body, True, False).seed for _ in range(40)]
     assert max(drawn) > MAX_SEED * 1024 and len(set(drawn)) == len(drawn)
     assert parse_new_game({**body, "seed": 7}, True, False).seed == 7
+
+
+def test_a_bots_own_words_reach_no_viewer(table: Table) -> None:
+    """W12: a bot whose error message quotes its hand fails a move; every viewer reads that it failed and the kind
+    of error, not the message (which the games database keeps for the server's owner)."""
+    tattling = importlib.import_module("tattling_agents")
+    body = {"players": 2, "seat": 0, "opponents": "tattler", "round_limit": 1, "seed": 3}
+    created = table.call("POST", "/api/games", owner=True, body=body).get_json()
+    key = created["seat_keys"]["0"]
+    url = f"/api/games/{created['id']}"
+    for _ in range(3):  # a few decisions, so that the bot fails more than once
+        state = table.call("GET", url, seat=key).get_json()
+        if state["decision"]:
+            table.call("POST", f"{url}/action", seat=key, body={"choice": 0, "step": state["step"]})
+    session = table.app.extensions["tribune_games"].get(created["id"])
+    assert any(tattling.SECRET in note for note in session.notes)  # the server keeps the bot's words
+    for seat, owner in ((key, False), (None, False), (None, True)):
+        seen = table.call("GET", url, seat=seat, owner=owner).get_data(as_text=True)
+        notes = json.loads(seen)["notes"]
+        assert notes and all("RuntimeError" in note and "first legal choice" in note for note in notes), notes
+        assert tattling.SECRET not in seen
 
 
 def test_a_server_bug_answers_without_its_details(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:

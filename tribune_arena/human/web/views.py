@@ -384,6 +384,24 @@ def saved(session: Session) -> dict[str, Any] | None:
     }
 
 
+FALLBACK = "; it played its first legal choice instead"
+"""How the note of a bot's failed move ends (:meth:`~.session.PlaySession._agent_move`)."""
+_RAISED = re.compile(r"\b([A-Z]\w*(?:Error|Exception|Failure|Exit|Interrupt)): .*", re.S)
+
+
+def public_note(note: str) -> str:
+    """A note as every viewer reads it: a bot's failed move says what went wrong, the kind of an exception the bot
+    raised but not its message (a bot's own words may quote its hand: issue 42, W12), which stays in the games
+    database (``moves.note``) for the server's owner."""
+    head, sep, tail = note.rpartition(FALLBACK)
+    if not sep:
+        return note
+    cut = _RAISED.sub(r"\1", head)
+    if cut != head and head.endswith(")") and not cut.endswith(")"):
+        cut += ")"
+    return cut + sep + tail
+
+
 def whole_log(session: Session, viewer: int | None) -> list[str]:
     """The game's whole log from its first event, in words, as seat ``viewer`` may read it: every public event and
     the events private to ``viewer`` (none for a spectator, ``None``); the state's ``log`` holds the recent part."""
@@ -440,7 +458,7 @@ def state(session: Session, viewer: int | None) -> dict[str, Any]:
         "hand": hand(game, viewer),
         "changes": [words(names, line) for line in changes],
         "log": log[-60:],
-        "notes": session.notes[-10:],
+        "notes": [public_note(note) for note in session.notes[-10:]],
         "board": scene_svg(sc),
         "table": table(sc),
         "result": result(session, viewer),
