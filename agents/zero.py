@@ -60,7 +60,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -87,6 +87,10 @@ from tribune_env.engine.game import Game
 from tribune_env.engine.view import PlayerView
 from tribune_env.envs.rewards import win_loss
 from tribune_env.threads import limited_threads
+
+if TYPE_CHECKING:
+    from tribune_env._core import Core
+
 
 __all__ = [
     "MODELS",
@@ -294,14 +298,12 @@ class Transposed:
         return x
 
 
-def _native_cores(games: Sequence[Game]) -> list[object] | None:
+def _native_cores(games: Sequence[Game]) -> list[Core] | None:
     """The native cores of ``games`` when every one is native (and the core is built), else None."""
     if _core_module() is None:
         return None
-    cores = [g.native_core for g in games]
-    if any(c is None for c in cores):
-        return None
-    return cores
+    cores = [c for c in (g.native_core for g in games) if c is not None]
+    return cores if len(cores) == len(games) else None
 
 
 def play_out(net: Network, games: Sequence[Game], depth: int) -> int:
@@ -328,7 +330,7 @@ def play_out(net: Network, games: Sequence[Game], depth: int) -> int:
     return made
 
 
-def _play_out_native(net: Network, games: Sequence[Game], cores: list[object], depth: int) -> int:
+def _play_out_native(net: Network, games: Sequence[Game], cores: list[Core], depth: int) -> int:
     """:func:`play_out` of native games, stepped by the native core (the same choices, tests/native)."""
     module = _core_module()
     codec = net.codec.native_codec()

@@ -892,6 +892,27 @@ PYBIND11_MODULE(_core, m) {
         for (int s = 0; s < NUM_STEPS; s++) names.append(STEP_NAMES[s]);
         return names;
     }();
+    // the core's enums by their Python names, each the keys of its members in value order (core.hpp, registry.cpp):
+    // tests/native/test_seam_lists.py compares them, STEP_NAMES and fields() with the Python engine's
+    m.attr("ENUMS") = [] {
+        py::dict enums;
+        auto add = [&](const char* name, const char* const* keys, int n) {
+            py::list out;
+            for (int i = 0; i < n; i++) out.append(keys[i]);
+            enums[name] = out;
+        };
+        add("Faction", FACTION_KEYS, NUM_FACTIONS);
+        add("Region", REGION_KEYS, NUM_REGIONS);
+        add("Nationality", NATIONALITY_KEYS, NUM_NATIONALITIES);
+        add("Official", OFFICIAL_KEYS, NUM_OFFICIALS);
+        add("BrutiiCard", BRUTII_CARD_KEYS, NUM_BRUTII_CARDS);
+        add("BrutiiDisc", BRUTII_DISC_KEYS, NUM_BRUTII_DISCS);
+        add("Requirement", REQUIREMENT_KEYS, NUM_REQUIREMENTS);
+        add("Phase", PHASE_KEYS, NUM_PHASES);
+        add("DecisionKind", KIND_KEYS, NUM_KINDS);
+        add("ActionType", ACTION_TYPE_NAMES, NUM_ACTION_TYPES);
+        return enums;
+    }();
     py::class_<Core>(m, "Core")
         .def_static("new",
                     [](std::shared_ptr<Rules> rules, py::object config, uint64_t seed) {

@@ -619,7 +619,7 @@ def raw_encode_timing(players: int, seed: int, samples: int = 1000) -> float:
     core = _core()
     encoder = core.ObservationEncoder(table.encoder.components, table.encoder.round_limit, table.encoder.space.value)
     codec = table.codec.native_codec()
-    cores = [game.native_core for game in games]
+    cores = [core for core in (game.native_core for game in games) if core is not None]
     obs = np.zeros(table.encoder.size, dtype=np.float32)
     mask = np.zeros(table.codec.n, dtype=np.uint8)
     start = clock()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import operator
 import random
 import warnings
-from typing import Any, SupportsIndex
+from typing import TYPE_CHECKING, Any, SupportsIndex
 
 from tribune_env.engine import native
 from tribune_env.engine.actions import Action
@@ -22,6 +22,9 @@ from tribune_env.engine.state import Event, GameState
 from tribune_env.engine.tables import Tables, tables_for
 from tribune_env.engine.text import render
 from tribune_env.engine.view import PlayerView
+
+if TYPE_CHECKING:
+    from tribune_env._core import Core
 
 
 class Game:
@@ -87,10 +90,11 @@ class Game:
         return "python" if self._core is None else "native"
 
     @property
-    def native_core(self) -> Any:
+    def native_core(self) -> Core | None:
         """The native game (``tribune_env._core.Core``), or ``None`` on the Python engine: the fast path of the
         batched environments and of search."""
-        return self._core
+        core: Core | None = self._core
+        return core
 
     @property
     def state(self) -> GameState:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import importlib
 import os
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tribune_env.engine.actions import (
     COMMIT,
@@ -56,13 +56,20 @@ from tribune_env.engine.tables import tables_for
 ENGINE_ENV = "TRIBUNE_ENGINE"
 ENGINES = ("auto", "python", "native")
 
-core_module: Any  # tribune_env._core, or None where it is not built
-try:  # the compiled core is optional: an install without a C++ compiler runs the Python engine
-    core_module = importlib.import_module("tribune_env._core")
+if TYPE_CHECKING:  # typed by its stub, tribune_env/_core.pyi: mypy checks every call across the seam
+    from tribune_env import _core
+    from tribune_env._core import Core, Rules
+
+    core_module = _core
+
     BUILD_ERROR = ""
-except ImportError as err:  # not built, or built for another Python
-    core_module = None
-    BUILD_ERROR = str(err)
+else:  # tribune_env._core, or None where it is not built
+    try:  # the compiled core is optional: an install without a C++ compiler runs the Python engine
+        core_module = importlib.import_module("tribune_env._core")
+        BUILD_ERROR = ""
+    except ImportError as err:  # not built, or built for another Python
+        core_module = None
+        BUILD_ERROR = str(err)
 
 
 def built() -> bool:
@@ -139,7 +146,7 @@ def engine_name(engine: str | None = None) -> str:
 
 
 @cache
-def rules_for(config: GameConfig) -> Any:
+def rules_for(config: GameConfig) -> Rules:
     """The native core's rules of ``config`` (its options, component numbers and tables), made once per config."""
     assert core_module is not None
     return core_module.make_rules(config, tables_for(config.components, config.expansion))
@@ -260,7 +267,7 @@ def _plain(value: Any) -> Any:
     return list(value) if isinstance(value, list) else value
 
 
-def state_of(core: Any, config: GameConfig, events: list[Event] | None = None) -> GameState:
+def state_of(core: Core, config: GameConfig, events: list[Event] | None = None) -> GameState:
     """A Python :class:`GameState` equal to the native game ``core`` (its log included: ``events``, the core's log
     already converted, is copied when given)."""
     fields = core.fields()
@@ -287,12 +294,12 @@ def state_of(core: Any, config: GameConfig, events: list[Event] | None = None) -
     return state
 
 
-def events_of(core: Any, start: int = 0) -> list[Event]:
+def events_of(core: Core, start: int = 0) -> list[Event]:
     """The log of a native game from event ``start`` on, as :class:`Event` records."""
     return [Event(*e) for e in core.events(start)]
 
 
-def core_of(state: GameState) -> Any:
+def core_of(state: GameState) -> Core:
     """A native game equal to ``state`` (its log included)."""
     assert core_module is not None
     return core_module.Core.from_fields(rules_for(state.config), state.config, fields_of(state))
@@ -301,7 +308,7 @@ def core_of(state: GameState) -> Any:
 SEED_MASK = (1 << 63) - 1
 
 
-def new_core(config: GameConfig, seed: int) -> Any:
+def new_core(config: GameConfig, seed: int) -> Core:
     """A new native game of ``config``, set up and advanced to its first decision (as ``Game.new``)."""
     assert core_module is not None
     return core_module.Core.new(rules_for(config), config, seed & SEED_MASK)
