@@ -128,6 +128,11 @@ void Batch::step_random(const BatchOut& out) {
         for (int i = lo; i < hi; i++) {
             State& st = games[static_cast<size_t>(i)];
             const auto& legal = legal_actions(st);
+            if (legal.empty()) {  // no decision (never after a reset: a finished game is dealt again at once)
+                out.illegal[i] = 1;
+                write_row(i, out);
+                continue;
+            }
             uint64_t& r = rng[static_cast<size_t>(i)];
             r = next_seed(r);
             Action action = legal[r % legal.size()];

@@ -7,6 +7,7 @@
 #include <pybind11/stl.h>
 #include <pybind11/numpy.h>
 
+#include <mutex>
 #include <optional>
 
 #include "codec.hpp"
@@ -324,6 +325,53 @@ int step_id(const std::string& name) {
     throw std::invalid_argument("unknown agenda step " + name);
 }
 
+// ValueError unless ``got`` has ``want`` entries: the last guard of import_state (Python checked the values first)
+template <class T>
+void expect_size(const std::vector<T>& got, size_t want, const char* name) {
+    if (got.size() != want)
+        throw std::invalid_argument(cat(name, ": expected ", want, " entries, got ", got.size()));
+}
+
+// ValueError unless every card of ``cards`` is a card type of the game
+void expect_cards(const State& st, const std::vector<int>& cards, const char* name) {
+    for (int c : cards)
+        if (c < 0 || c >= st.t().num_card_types()) throw std::invalid_argument(cat(name, ": no card type ", c));
+}
+
+// The shapes import_state relies on, against a new state of the same rules (a guard, not the rules' checks:
+// tribune_env.engine.native.check_fields checks everything before this is reached).
+void expect_shapes(const State& st) {
+    const State blank(st.rules);
+    expect_size(st.players, blank.players.size(), "players");
+    for (const auto& p : st.players) {
+        expect_size(p.hand, blank.players[0].hand.size(), "players[].hand");
+        expect_size(p.markers, blank.players[0].markers.size(), "players[].markers");
+    }
+    expect_size(st.controller, blank.controller.size(), "controller");
+    expect_size(st.sets, blank.sets.size(), "sets");
+    expect_size(st.first_laurel, blank.first_laurel.size(), "first_laurel");
+    expect_size(st.fields, blank.fields.size(), "fields");
+    for (size_t r = 0; r < st.fields.size(); r++) {
+        expect_size(st.fields[r], blank.fields[r].size(), "fields[]");
+        for (const auto& f : st.fields[r]) expect_cards(st, f, "fields");
+    }
+    expect_size(st.atrium_up, blank.atrium_up.size(), "atrium_up");
+    expect_size(st.spaces, blank.spaces.size(), "spaces");
+    expect_size(st.bids, blank.bids.size(), "bids");
+    expect_size(st.sacrificed, blank.sacrificed.size(), "sacrificed");
+    expect_size(st.fulfilled_since, blank.fulfilled_since.size(), "fulfilled_since");
+    expect_size(st.officials, blank.officials.size(), "officials");
+    expect_size(st.officials_chosen, blank.officials_chosen.size(), "officials_chosen");
+    expect_size(st.benefit_blocked, blank.benefit_blocked.size(), "benefit_blocked");
+    for (const auto& s : st.sets) expect_cards(st, s, "sets");
+    for (const auto* pile : {&st.draw, &st.discard, &st.staged, &st.contest, &st.augur_cards})
+        expect_cards(st, *pile, "piles");
+    for (const auto& p : st.pairs) expect_cards(st, {p.a, p.b}, "pairs");
+    const int n = st.num_players();
+    if (st.has_pending && (st.pending.seat < 0 || st.pending.seat >= n))
+        throw std::invalid_argument(cat("pending.seat: must be in 0..", n - 1, ", got ", st.pending.seat));
+}
+
 // import_state(rules, d): the state of the plain values ``d`` (as export_state writes them, with "events").
 State import_state(std::shared_ptr<const Rules> rules, const py::dict& d) {
     State st(rules);
@@ -333,6 +381,8 @@ State import_state(std::shared_ptr<const Rules> rules, const py::dict& d) {
     st.start_seat = as_int(d["start_seat"]);
     st.turn_seat = as_int(d["turn_seat"]);
     size_t i = 0;
+    if (py::len(d["players"]) != st.players.size())
+        throw std::invalid_argument(cat("players: expected ", st.players.size(), " entries, got ", py::len(d["players"])));
     for (auto q : d["players"]) {
         Player& p = st.players.at(i++);
         p.money = as_int(q["money"]);
@@ -411,6 +461,7 @@ State import_state(std::shared_ptr<const Rules> rules, const py::dict& d) {
         for (auto e : d["events"])
             st.events.push_back(Event{as_int(e[py::int_(0)]), as_int(e[py::int_(1)]), as_int(e[py::int_(2)]),
                                       as_str(e[py::int_(3)]), as_int(e[py::int_(4)])});
+    expect_shapes(st);
     return st;
 }
 
@@ -630,8 +681,12 @@ T* rows_of_array(py::array_t<T, F>& a, py::ssize_t rows, py::ssize_t cols, const
     return a.mutable_data();
 }
 
+// A pool is shared safely: every call that reads or writes the games holds ``mutex`` (taken with the GIL released,
+// so a thread waiting for it never blocks the one running); stepping before the first reset raises.
 struct PyBatch {
     Batch batch;
+    std::mutex mutex;
+    bool dealt = false;  // reset has run: the games exist
     py::array_t<float, py::array::c_style> obs;
     py::array_t<uint8_t, py::array::c_style> mask;
     py::array_t<int32_t, py::array::c_style> seat;
@@ -646,7 +701,15 @@ struct PyBatch {
           seat(static_cast<py::ssize_t>(n)),
           reward({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(batch.reward_width())}),
           done(static_cast<py::ssize_t>(n)),
-          illegal(static_cast<py::ssize_t>(n)) {}
+          illegal(static_cast<py::ssize_t>(n)) {
+        // zeros until the first reset (the rows of no game)
+        std::memset(obs.mutable_data(), 0, static_cast<size_t>(obs.nbytes()));
+        std::memset(mask.mutable_data(), 0, static_cast<size_t>(mask.nbytes()));
+        std::memset(reward.mutable_data(), 0, static_cast<size_t>(reward.nbytes()));
+        std::memset(done.mutable_data(), 0, static_cast<size_t>(done.nbytes()));
+        std::memset(illegal.mutable_data(), 0, static_cast<size_t>(illegal.nbytes()));
+        std::fill(seat.mutable_data(), seat.mutable_data() + n, -1);
+    }
 
     BatchOut out() {
         return BatchOut{obs.mutable_data(), mask.mutable_data(), seat.mutable_data(), reward.mutable_data(),
@@ -673,29 +736,61 @@ void bind_batch(py::module_& m) {
                  const uint64_t* data = rows_of_array(seeds, b.batch.size(), 0, "seeds");
                  BatchOut out = b.out();
                  py::gil_scoped_release release;
+                 std::lock_guard<std::mutex> lock(b.mutex);
                  b.batch.reset(data, out);
+                 b.dealt = true;
              })
         .def("step",
              [](PyBatch& b, py::array_t<int32_t, py::array::c_style | py::array::forcecast> actions) {
                  const int32_t* data = rows_of_array(actions, b.batch.size(), 0, "actions");
                  BatchOut out = b.out();
                  py::gil_scoped_release release;
+                 std::lock_guard<std::mutex> lock(b.mutex);
+                 if (!b.dealt) throw std::logic_error("Batch.step: no games yet; call reset first");
                  b.batch.step(data, out);
              })
         .def("step_random",
              [](PyBatch& b, int steps) {
                  BatchOut out = b.out();
                  py::gil_scoped_release release;
+                 std::lock_guard<std::mutex> lock(b.mutex);
+                 if (!b.dealt) throw std::logic_error("Batch.step_random: no games yet; call reset first");
                  for (int k = 0; k < steps; k++) b.batch.step_random(out);
              },
              py::arg("steps") = 1)
-        .def("episode_seeds", [](const PyBatch& b) { return b.batch.seeds; })
-        .def("episodes", [](const PyBatch& b) { return b.batch.episodes; })
+        .def_property_readonly("dealt", [](const PyBatch& b) { return b.dealt; })
+        .def("episode_seeds",
+             [](PyBatch& b) {
+                 std::vector<uint64_t> out;
+                 {
+                     py::gil_scoped_release release;
+                     std::lock_guard<std::mutex> lock(b.mutex);
+                     out = b.batch.seeds;
+                 }
+                 return out;
+             })
+        .def("episodes",
+             [](PyBatch& b) {
+                 std::vector<uint64_t> out;
+                 {
+                     py::gil_scoped_release release;
+                     std::lock_guard<std::mutex> lock(b.mutex);
+                     out = b.batch.episodes;
+                 }
+                 return out;
+             })
         .def("core",
-             [](const PyBatch& b, int i, py::object config) {
+             [](PyBatch& b, int i, py::object config) {
+                 if (i < 0 || i >= b.batch.size())
+                     throw py::index_error(cat("game index must be in 0..", b.batch.size() - 1, ", got ", i));
                  Core c;
                  c.config = config;
-                 c.st = b.batch.games.at(static_cast<size_t>(i));
+                 {
+                     py::gil_scoped_release release;
+                     std::lock_guard<std::mutex> lock(b.mutex);
+                     if (!b.dealt) throw std::logic_error("Batch.core: no games yet; call reset first");
+                     c.st = b.batch.games[static_cast<size_t>(i)];
+                 }
                  return c;
              });
 }
@@ -929,13 +1024,18 @@ PYBIND11_MODULE(_core, m) {
                         c.st = new_state(rules, seed);
                         return c;
                     })
+        // the game of plain values ``d`` (as fields() writes them, with "events"); checked first by
+        // tribune_env.engine.native.check_fields (InvalidStateError names a bad field) unless ``check`` is false
+        // (the caller checked the state it came from: native.core_of)
         .def_static("from_fields",
-                    [](std::shared_ptr<Rules> rules, py::object config, const py::dict& d) {
+                    [](std::shared_ptr<Rules> rules, py::object config, const py::dict& d, bool check) {
+                        if (check) py::module_::import("tribune_env.engine.native").attr("check_fields")(config, d);
                         Core c;
                         c.config = config;
                         c.st = import_state(rules, d);
                         return c;
-                    })
+                    },
+                    py::arg("rules"), py::arg("config"), py::arg("fields"), py::kw_only(), py::arg("check") = true)
         .def("resample", &resample_core, py::arg("seat"), py::arg("rng"))
         .def("clone",
              [](const Core& self, bool events) {

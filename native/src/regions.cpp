@@ -359,8 +359,10 @@ std::vector<int> legal_pair_cards(const State& st, int seat) {
     const auto& tables = st.t();
     std::vector<std::vector<int>> groups_list;
     if (!st.staged.empty()) {
+        const int faction = tables.card_faction[st.staged[0]];
+        if (faction < 0) return {};  // a slave or assassin card makes no pair; a checked document never stages one
         std::vector<int> groups;
-        for (int c : tables.faction_cards[tables.card_faction[st.staged[0]]])
+        for (int c : tables.faction_cards[faction])
             if (c >= st.staged.back()) groups.push_back(c);
         groups_list.push_back(std::move(groups));
     } else {

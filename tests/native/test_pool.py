@@ -62,3 +62,35 @@ def test_random_steps_write_observations() -> None:
     pool.reset(seed=0)
     obs, mask, seat, _, _ = pool.step_random(200)
     assert obs.shape == (8, pool.encoder.size) and mask.any(axis=1).all() and (seat >= 0).all()
+
+
+def test_every_method_before_reset_works_or_raises() -> None:
+    """Issue 41, N2: stepping before reset divided by zero in batch.cpp (SIGFPE); now a RuntimeError naming reset."""
+    pool = TribunePool(3, players=4, threads=2)
+    for call in (lambda: pool.step_random(), lambda: pool.step(np.zeros(3, np.int32)), lambda: pool.game(0)):
+        with pytest.raises(RuntimeError, match=r"reset\(\) first"):
+            call()
+    with pytest.raises(RuntimeError, match="reset first"):  # the core's own guard, under its lock
+        pool._pool.step_random(1)
+    assert not pool.illegal.any() and pool.episode_seeds() == [0, 0, 0]
+    _, mask, seat = pool.reset(seed=1)
+    assert mask.any(axis=1).all() and (seat >= 0).all()
+    with pytest.raises(IndexError):
+        pool.game(3)
+
+
+def test_one_pool_stepped_from_several_threads_survives() -> None:
+    """Issue 41, N5: two threads stepping one pool died of SIGFPE or a use-after-free within a second; the pool's
+    lock makes the calls take turns. Run in a child process: a signal there is the failure."""
+    from support.native_fuzz import run_pool_threads
+
+    status, output = run_pool_threads(threads=4, rounds=60)
+    assert status == 0, f"status {status}: {output}"
+
+
+@pytest.mark.slow
+def test_one_pool_stepped_from_many_threads_for_long_survives() -> None:
+    from support.native_fuzz import run_pool_threads
+
+    status, output = run_pool_threads(threads=8, rounds=1500, native_threads=3)
+    assert status == 0, f"status {status}: {output}"

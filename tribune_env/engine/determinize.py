@@ -3,10 +3,13 @@
 :func:`resample` is the engine's "information-set sampler": it keeps everything
 ``seat`` may know (its :class:`~tribune_env.engine.view.PlayerView`) and deals
 everything else afresh from a generator: the cards of other hands, the draw and
-discard piles, face-down board cards, other players' staged cards, other
-players' sealed bids, and the chance key of future shuffles. Other players'
-sealed Field of Mars pairs go back into their hands (whether they laid one is
-hidden until the reveal), so samples never show a laid pair of another player.
+discard piles, face-down board cards, other players' sealed bids, and the
+chance key of future shuffles. Other players' sealed Field of Mars pairs go
+back into their hands (whether they laid one is hidden until the reveal), so
+samples never show a laid pair of another player. The cards another player is
+staging for his pending decision (a take-over set, a pair, slaves) are dealt
+first, each from the cards that decision may stage, so that every sample is a
+position of the game whatever seat it is dealt for (issue 41, N6).
 In an expansion game the Augur's drawn cards (when ``seat`` is not the Augur)
 are dealt like the other hidden cards, and the emperor pile is put in a fresh
 order (R35: its order is hidden from everyone, R39).
@@ -23,7 +26,9 @@ from __future__ import annotations
 
 import random
 
+from tribune_env.engine.decisions import DecisionKind, Pending
 from tribune_env.engine.state import OPTED_OUT, GameState
+from tribune_env.engine.tables import CardKind
 from tribune_env.engine.view import AUGUR, field_visible
 
 
@@ -47,12 +52,11 @@ def resample(state: GameState, seat: int, rng: random.Random) -> GameState:
     other = state.clone(events=False)
     pending = other.pending
     slots: list[list[int]] = [other.draw, other.discard, *_hidden_fields(other, seat)]
-    if other.staged and (pending is None or pending.seat != seat):
-        slots.append(other.staged)
+    staged = len(other.staged) if pending is not None and pending.seat != seat else 0  # hidden staged cards
     if other.augur_cards and other.officials[AUGUR] != seat:
         slots.append(other.augur_cards)  # R39: private to the Augur
     hands = [s for s in range(other.num_players) if s != seat]
-    pool = [c for slot in slots for c in slot]
+    pool = [c for slot in slots for c in slot] + (other.staged if staged else [])
     sizes = {s: other.players[s].hand_size for s in hands}
     for s in hands:
         pool.extend(c for c, n in enumerate(other.players[s].hand) for _ in range(n))
@@ -65,6 +69,8 @@ def resample(state: GameState, seat: int, rng: random.Random) -> GameState:
     other.pairs = [pair for pair in other.pairs if pair[0] == seat]
     pool.sort()  # forget where the cards were: the deal depends on the view and ``rng`` only
     rng.shuffle(pool)
+    if staged:
+        other.staged = _deal_staged(other, pending, pool, staged)
     for slot in slots:
         slot[:] = [pool.pop() for _ in slot]
     for s in hands:
@@ -82,6 +88,47 @@ def resample(state: GameState, seat: int, rng: random.Random) -> GameState:
     other.chance = rng.getrandbits(63)
     other.legal_cache = None
     return other
+
+
+def _deal_staged(state: GameState, pending: Pending, pool: list[int], count: int) -> list[int]:
+    """Another player's ``count`` staged cards, dealt first from the shuffled ``pool`` (taken out of it) so that
+    his pending decision keeps its constraints (issue 41, N6): each is the last card of the pool that the decision
+    may stage next (:func:`_fits`); for the Brutii's Slave Cards the lowest card of the pool, so that the cards
+    left to him can always finish the lay (R52). The pool always holds such cards: the real staged cards are in
+    it. Returned in the decision's staging order (ascending; a take-over set's assassins last, R31)."""
+    picks: list[int] = []
+    for _ in range(count):
+        if pending.kind is DecisionKind.BRUTII_SLAVES:
+            at = pool.index(min(pool))
+        else:
+            fitting = (i for i in range(len(pool) - 1, -1, -1) if _fits(state, pending, pool[i], picks))
+            at = next(fitting, -1)
+            if at < 0:  # never in a position of the game (its real staged cards are in the pool)
+                raise RuntimeError("resample: no card fits the pending decision's staged cards")
+        picks.append(pool.pop(at))
+    assassin = state.tables.assassin_card
+    return sorted(c for c in picks if c != assassin) + [c for c in picks if c == assassin]
+
+
+def _fits(state: GameState, pending: Pending, card: int, picks: list[int]) -> bool:
+    """Whether ``card`` may be staged after ``picks`` in ``pending``: a take-over set holds the attacked faction's
+    cards and as many assassins as its target allows (R31); a Field of Mars pair, cards of one faction (R14); the
+    Refugium, slaves (of a nationality with a pair reward for pairs, E48)."""
+    from tribune_env.engine.expansion_board import _pairable
+    from tribune_env.engine.takeovers import _assassin_room, _target
+
+    tables, kind = state.tables, pending.kind
+    if kind is DecisionKind.TAKEOVER_SET:
+        if card == tables.assassin_card:
+            return picks.count(card) < _assassin_room(state, _target(state, pending.faction, pending.index))
+        return tables.card_faction[card] == pending.faction
+    if kind is DecisionKind.FIELD_OF_MARS_PAIR:
+        faction = tables.card_faction[card]
+        return faction >= 0 and (not picks or tables.card_faction[picks[0]] == faction)
+    if kind in (DecisionKind.REFUGIUM_PATRON, DecisionKind.REFUGIUM_PAIRS):
+        slave = tables.card_kind[card] is CardKind.SLAVE
+        return slave and (kind is DecisionKind.REFUGIUM_PATRON or tables.card_nationality[card] in _pairable(state))
+    return True
 
 
 def _sealed_choice(state: GameState, seat: int, rng: random.Random) -> int:

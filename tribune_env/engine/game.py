@@ -16,7 +16,7 @@ from tribune_env.engine.determinize import resample
 from tribune_env.engine.errors import GameOverError, IllegalActionError
 from tribune_env.engine.flow import advance, apply_action, illegal_reason, legal_actions, listed_choice
 from tribune_env.engine.scoring import ranks, scores
-from tribune_env.engine.serialize import state_from_json, state_to_json
+from tribune_env.engine.serialize import check_state, state_from_json, state_to_json
 from tribune_env.engine.setup import new_state
 from tribune_env.engine.state import Event, GameState
 from tribune_env.engine.tables import Tables, tables_for
@@ -334,9 +334,15 @@ class Game:
     @classmethod
     def from_state(cls, state: GameState, engine: str | None = None) -> Game:
         """A game that plays on from ``state`` on ``engine`` (as :meth:`new`; ``state`` is the game's afterwards: the
-        Python engine plays it, the native core copies it); ``Game(state)`` is always Python."""
-        if native.use_native(engine):
-            return cls(core=native.core_of(state))
+        Python engine plays it, the native core copies it); ``Game(state)`` is always Python.
+
+        ``state`` is checked first, on either engine, as a document is
+        (:func:`~tribune_env.engine.serialize.check_state`): a state of the wrong shape or no position of the game
+        raises :class:`InvalidStateError` naming the field."""
+        chosen = native.resolve_engine(engine)  # a bad engine is named before the state is read
+        check_state(state)
+        if chosen == "native":
+            return cls(core=native.core_of(state, checked=True))
         return cls(state)
 
     @classmethod
@@ -348,7 +354,7 @@ class Game:
         chosen = native.resolve_engine(engine)  # a bad engine is named before the document is read
         state = state_from_json(doc, components)
         if chosen == "native":
-            return cls(core=native.core_of(state))
+            return cls(core=native.core_of(state, checked=True))
         return cls(state)
 
     def render(self, seat: int | None = None) -> str:

@@ -299,10 +299,88 @@ def events_of(core: Core, start: int = 0) -> list[Event]:
     return [Event(*e) for e in core.events(start)]
 
 
-def core_of(state: GameState) -> Core:
-    """A native game equal to ``state`` (its log included)."""
+def core_of(state: GameState, checked: bool = False) -> Core:
+    """A native game equal to ``state`` (its log included). ``state`` is checked first
+    (:func:`~tribune_env.engine.serialize.check_state`: InvalidStateError names a bad field) unless the caller
+    says it already is (``checked``: a state just read from a document, or just checked)."""
     assert core_module is not None
-    return core_module.Core.from_fields(rules_for(state.config), state.config, fields_of(state))
+    if not checked:
+        from tribune_env.engine.serialize import check_state
+
+        check_state(state)
+    return core_module.Core.from_fields(rules_for(state.config), state.config, fields_of(state), check=False)
+
+
+def check_fields(config: GameConfig, fields: object) -> None:
+    """Check plain values (as :func:`fields_of` writes them) before the native core copies them: the door of
+    ``Core.from_fields``, which calls it. The values are read into a :class:`GameState` without trusting them, and
+    that state is checked as ``Game.from_state`` checks one (InvalidStateError names the first bad field)."""
+    from tribune_env.engine.errors import InvalidStateError
+    from tribune_env.engine.serialize import check_state
+
+    if not isinstance(config, GameConfig):
+        raise TypeError(f"config: expected a GameConfig, got {type(config).__name__}")
+    if not isinstance(fields, dict):
+        raise InvalidStateError(f"fields: expected a dict, got {type(fields).__name__}")
+    check_state(_state_of_fields(config, fields))
+
+
+def _state_of_fields(config: GameConfig, fields: dict[str, Any]) -> GameState:
+    """A :class:`GameState` holding the plain values ``fields`` as they are (lists copied, nothing checked but what
+    conversion needs: the phase, the pending decision, the players' records, the agenda's tasks)."""
+    from tribune_env.engine.errors import InvalidStateError
+
+    def get(name: str) -> Any:
+        if name not in fields:
+            raise InvalidStateError(f"{name}: missing")
+        value = fields[name]
+        return list(value) if isinstance(value, list) else value
+
+    state = GameState(config)
+    for name in _COPIED:
+        setattr(state, name, get(name))
+    try:
+        state.phase = Phase(get("phase"))
+    except (ValueError, TypeError):
+        raise InvalidStateError(f"phase: unknown phase {fields.get('phase')!r:.40}") from None
+    players = get("players")
+    if not isinstance(players, list):
+        raise InvalidStateError(f"players: expected a list, got {type(players).__name__}")
+    n_cards, n_factions = state.tables.num_card_types, len(state.tables.faction_cards)
+    state.players = []
+    for seat, values in enumerate(players):
+        if not isinstance(values, dict) or set(values) != set(_PLAYER_FIELDS):
+            raise InvalidStateError(f"players[{seat}]: expected a dict of {list(_PLAYER_FIELDS)}")
+        player = PlayerState(n_cards, n_factions)
+        for name in _PLAYER_FIELDS:
+            value = values[name]
+            setattr(player, name, list(value) if isinstance(value, list) else value)
+        state.players.append(player)
+    for name in ("sets", "fields", "pairs", "agenda", "brutii_options"):
+        setattr(state, name, get(name))
+    state.winners = get("winners")
+    state.pending = _pending_of_fields(get("pending"))
+    if isinstance(state.agenda, list):
+        state.agenda = [tuple(t) if isinstance(t, (list, tuple)) else t for t in state.agenda]
+    events = fields.get("events", [])
+    if not isinstance(events, list):
+        raise InvalidStateError(f"events: expected a list, got {type(events).__name__}")
+    state.events = [Event(*e) if isinstance(e, (list, tuple)) and len(e) == 5 else e for e in events]
+    return state
+
+
+def _pending_of_fields(value: Any) -> Pending | None:
+    from tribune_env.engine.errors import InvalidStateError
+
+    if value is None:
+        return None
+    if not isinstance(value, (tuple, list)) or len(value) != 4:
+        raise InvalidStateError(f"pending: expected None or (kind, seat, faction, index), got {value!r:.60}")
+    kind, seat, faction, index = value
+    try:
+        return Pending(DecisionKind(kind), seat, faction, index)
+    except (ValueError, TypeError):
+        raise InvalidStateError(f"pending.kind: unknown decision kind {kind!r:.40}") from None
 
 
 SEED_MASK = (1 << 63) - 1

@@ -442,7 +442,10 @@ def _legal_pair_cards(state: GameState, seat: int) -> list[int]:
     hand = state.players[seat].hand
     tables = state.tables
     if state.staged:
-        groups = [c for c in tables.faction_cards[tables.card_faction[state.staged[0]]] if c >= state.staged[-1]]
+        faction = tables.card_faction[state.staged[0]]
+        if faction < 0:  # a slave or assassin card makes no pair (R14); a checked document never stages one
+            return []
+        groups = [c for c in tables.faction_cards[faction] if c >= state.staged[-1]]
         groups_list = [groups]
     else:
         groups_list = [list(cards) for cards in tables.faction_cards]
@@ -466,6 +469,8 @@ def _mars_problem(state: GameState, pending: Pending) -> str:
     staged, faction = state.staged, state.tables.card_faction
     if len(staged) >= _pair_size(state) or staged != sorted(staged) or len({faction[c] for c in staged}) > 1:
         return "staged: a pair being built holds fewer cards than a pair, of one faction, in ascending order"
+    if any(faction[c] < 0 for c in staged):
+        return "staged: a Field of Mars pair holds faction cards only, no slave or assassin card (R14)"
     if not agenda_has(state, "mars_reveal"):
         return "agenda: a field_of_mars_pair decision needs the reveal of the pairs still to run"
     return ""

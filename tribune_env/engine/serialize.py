@@ -50,6 +50,7 @@ from tribune_env.engine.ops import chance
 from tribune_env.engine.registry import DECISIONS, REGIONS, STEPS
 from tribune_env.engine.rounds import round_phases, round_tasks
 from tribune_env.engine.state import OPTED_OUT, TILE_NAMES, Event, GameState, Task, json_keys
+from tribune_env.engine.state_check import MAX_ROUND, _encodable, check_shape
 from tribune_env.engine.tables import SpaceKind, Tables
 
 # Upper bound for money, laurels, legions and bids in a document. No game comes near it; it keeps
@@ -334,6 +335,48 @@ def state_from_json(doc: object, components: object = None) -> GameState:
     return state
 
 
+def check_state(state: GameState) -> None:
+    """Check a :class:`GameState` given from outside (``Game.from_state``, the native core's ``Core.from_fields``)
+    as a document is checked: its shape (:func:`~tribune_env.engine.state_check.check_shape`: lengths, ranges,
+    card kinds, conservation of cards, known steps and decision kinds), then the position's rules, its agenda and
+    its pending decision (the checks :func:`state_from_json` runs on a document with an agenda). The state must be
+    at a decision or finished (as every game is between two calls of the engine). Reads ``state`` only.
+
+    Raises:
+        InvalidStateError: names the first field that does not fit (the same error on both engines).
+    """
+    check_shape(state)
+    r = _Reader(state.tables)
+    try:
+        _check_position(state, r)
+    except InvalidStateError:
+        raise
+    except (IndexError, KeyError, ValueError, TypeError, AttributeError) as exc:  # a check met what it cannot read
+        raise r.fail("state", f"not a position of this game ({exc!r:.200})") from None
+
+
+def _check_position(state: GameState, r: _Reader) -> None:
+    """The checks of a read document with an agenda (:func:`_read_agenda_flow`), without running the agenda."""
+    for i, task in enumerate(reversed(state.agenda)):  # each argument in its range, as _read_task reads it
+        params = list(inspect.signature(STEPS[task[0]].run).parameters)[1:]
+        for k, (arg, param) in enumerate(zip(task[1:], params, strict=True)):
+            r.integer(arg, f"agenda[{i}][{k + 1}]", *_arg_range(state, task[0], param))
+    _check_consistency(state, r, mid_phase=True)
+    _check_counts(state, r)
+    _check_flags(state, r)
+    if state.pending is None and state.phase is not Phase.GAME_OVER:
+        raise r.fail("pending", "an unfinished game waits for a decision between two calls of the engine")
+    _check_agenda(state, r)
+    _check_sent_home(state, r)
+    _check_in_flight(state, r)
+    if state.config.brutii:
+        _check_brutii_followers(state, r)
+    if state.pending is not None:
+        _check_pending(state, state.pending, r)
+    elif state.staged or state.contest:
+        raise r.fail("staged", "cards are staged or contested, but no decision is pending")
+
+
 def _parse(text: str) -> Any:
     """JSON text to a value; an integer literal longer than any field allows, or deep nesting, is refused."""
 
@@ -483,9 +526,10 @@ def _read_top(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
         path = f"events[{i}]"
         if not isinstance(event, list) or len(event) != 5 or not isinstance(event[3], str):
             raise r.fail(path, "each event is [round, phase, seat, text, private_to]")
+        _encodable(event[3], f"{path}[3]")
         state.events.append(
             Event(
-                r.integer(event[0], f"{path}[0]"),
+                r.integer(event[0], f"{path}[0]", 0, MAX_ROUND),
                 r.integer(event[1], f"{path}[1]", 0, len(known) - 1),
                 r.integer(event[2], f"{path}[2]", -1, n - 1),
                 event[3],
@@ -1177,7 +1221,7 @@ def _read_pending(state: GameState, raw: Any, r: _Reader) -> Pending | None:
         kind,
         r.seat(raw.get("seat"), "pending.seat", state.num_players),
         -1 if faction is None else r.faction(faction, "pending.faction"),
-        r.integer(raw.get("index", -1), "pending.index", -1),
+        r.integer(raw.get("index", -1), "pending.index", -1, MAX_AMOUNT),
     )
 
 

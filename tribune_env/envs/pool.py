@@ -17,6 +17,12 @@ Gymnasium vector environment of one learning seat against opponents (its games a
         obs, mask, seat, reward, done = pool.step(actions)
 
 The arrays returned are the pool's own buffers, overwritten by the next call (copy what you keep).
+
+A pool may be shared between threads: each call holds the pool's lock for its whole native run (with the GIL
+released, so other Python threads go on), so calls from several threads take turns and never interleave inside the
+core. The rows a call returns are still the shared buffers, which the next call from any thread overwrites: a thread
+that needs its rows copies them before another thread steps. Every method raises :class:`RuntimeError` before the
+first :meth:`reset`, except :meth:`reset` itself, :attr:`illegal` and :meth:`episode_seeds` (all zeros then).
 """
 
 from __future__ import annotations
@@ -82,14 +88,23 @@ class TribunePool:
 
     def step(self, actions: np.ndarray) -> Rows:
         """One action index per game for its deciding seat: observations, masks, seats, rewards ``(n, players)``
-        and done flags. An illegal index leaves its game unchanged and is flagged in :attr:`illegal`."""
+        and done flags. An illegal index leaves its game unchanged and is flagged in :attr:`illegal`.
+        RuntimeError before the first :meth:`reset`."""
+        self._dealt("step")
         self._pool.step(np.asarray(actions, dtype=np.int32))
         return self._rows()
 
     def step_random(self, steps: int = 1) -> Rows:
-        """``steps`` steps with a uniformly random legal action in every game (benchmarks, random openings)."""
+        """``steps`` steps with a uniformly random legal action in every game (benchmarks, random openings).
+        RuntimeError before the first :meth:`reset`."""
+        self._dealt("step_random")
         self._pool.step_random(steps)
         return self._rows()
+
+    def _dealt(self, method: str) -> None:
+        """RuntimeError unless :meth:`reset` has dealt the games (the core checks it again under its lock)."""
+        if not self._pool.dealt:
+            raise RuntimeError(f"TribunePool.{method}: no game is dealt yet; call reset() first")
 
     @property
     def illegal(self) -> np.ndarray:
@@ -98,7 +113,9 @@ class TribunePool:
         return flags
 
     def game(self, index: int) -> Game:
-        """A copy of game ``index`` as a :class:`Game` (on the native core), to read or to play on apart."""
+        """A copy of game ``index`` as a :class:`Game` (on the native core), to read or to play on apart.
+        IndexError for an index outside ``0..num_games-1``; RuntimeError before the first :meth:`reset`."""
+        self._dealt("game")
         return Game(core=self._pool.core(index, self.config))
 
     def episode_seeds(self) -> list[int]:
