@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from time import monotonic, sleep
 
-from agents import protocol
+from agents import bot_box, protocol
 from agents.base import Agent, AgentError
 from agents.protocol import ProtocolError, shown
 from agents.specs import register_agent
@@ -48,7 +48,7 @@ from tribune_env.engine.notation import action_text
 from tribune_env.engine.view import PlayerView
 from tribune_env.envs.infoset import InfoSet
 
-__all__ = ["MAX_LINE", "MOVE_SECONDS", "START_SECONDS", "BotBox", "BotFailure", "SubprocessAgent"]
+__all__ = ["MAX_LINE", "MOVE_SECONDS", "START_SECONDS", "BotBox", "BotFailure", "BoxView", "SubprocessAgent"]
 
 #: the longest line (bytes, without its newline) a bot may write
 MAX_LINE = 1 << 20
@@ -152,6 +152,32 @@ def bot_folder(argv: Sequence[str], cwd: str | None) -> tuple[list[str], str | N
                 out[i] = str(found)
                 return out, str(found.parent)
     return out, None
+
+
+@dataclass(frozen=True)
+class BoxView:
+    """What a boxed bot sees (``tribune bot-check`` shows it): whether bubblewrap runs (``sandboxed``), the bot's
+    folder (``None``: none of its own), the other paths shown to it read-only besides the system folders
+    (``visible``, :func:`agents.bot_box.visible`; empty without bubblewrap, where it sees all the user can) and its
+    scratch space in MiB (0: no limit)."""
+
+    sandboxed: bool
+    folder: str | None
+    visible: tuple[str, ...]
+    scratch_mb: int
+
+
+def box_view(argv: Sequence[str], cwd: str | None, box: BotBox) -> BoxView:
+    """The :class:`BoxView` of the bot ``argv`` started from ``cwd`` in ``box``, as the supervisor will make it."""
+    absolute, folder = bot_folder(argv, cwd)
+    if box.folder is not None:
+        folder = str(Path(cwd or os.getcwd(), box.folder).resolve())
+    program = shutil.which(absolute[0])
+    if program is not None:
+        absolute[0] = os.path.abspath(program)
+    sandboxed = box.sandbox != "none" and bot_box.bwrap_path() is not None
+    shown_paths = tuple(p for p in bot_box.visible(absolute, folder) if p != folder) if sandboxed else ()
+    return BoxView(sandboxed, folder, shown_paths, box.scratch_mb)
 
 
 class BotFailure(Exception):
@@ -558,6 +584,10 @@ class SubprocessAgent(Agent):
         exited = _exit_status(bot.process) is not None
         self._stop(0.0)
         return exited
+
+    def box_view(self) -> BoxView | None:
+        """What the bot sees in its box (:class:`BoxView`); ``None`` when it runs unboxed."""
+        return box_view(self.argv, self.cwd, self.box) if self.box is not None else None
 
     def notify(self, message: dict[str, object]) -> None:
         """Send the bot a message it does not answer (``bot-check`` sends one of a type it cannot know)."""

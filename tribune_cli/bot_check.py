@@ -4,6 +4,10 @@ The checker drives the bot through the protocol as a host does, one stage after 
 fault, naming it (exit status 1; 0 when every stage passes):
 
 1. ``hello``: it starts in the box and answers ``hello`` in time, with the protocol, a name and its rule sets;
+   then ``box`` says what the bot sees in its box (docs/agent-protocol.md, "The box"), with a ``warn`` line where
+   it sees more than it should: no bubblewrap (every file of the user), or a folder that holds a project or data
+   (``.git``, ``pyproject.toml``, ``.sqlite`` files, ``tribune-games``); a warning does not fail the check. A bot
+   that reads a file outside its box fails the stage where it does, with the host's words and its stderr;
 2. ``unknown``: it ignores a message type and fields it does not know (version 1 may add them);
 3. ``reset``: it answers ``ready`` for each rule set it names;
 4. ``act``: it plays a short game of each rule set to its end, every answer a legal id within the time limit;
@@ -22,6 +26,7 @@ import random
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TextIO
 
 from agents.base import AgentError
@@ -53,6 +58,7 @@ class Checker:
     def run(self) -> int:
         stages: list[tuple[str, Callable[[], str]]] = [
             ("hello", self.hello),
+            ("box", self.box),
             ("unknown", self.unknown),
             ("reset", self.reset),
             ("act", self.act),
@@ -88,6 +94,27 @@ class Checker:
             raise Fault("its hello names no rule set this host plays (base, expansion, brutii)")
         observation = " (asks for observations)" if self.agent.observation else ""
         return f"{self.agent.bot_name!r} plays {', '.join(r.value for r in self.rules)}{observation}"
+
+    def box(self) -> str:
+        view = self._agent().box_view()
+        if view is None:
+            self.out.write("warn box: the bot runs unboxed (TRIBUNE_BOT_BOX=off)\n")
+            return "none"
+        folder = view.folder or "none (it runs in its scratch space)"
+        limit = f"{view.scratch_mb} MiB" if view.scratch_mb else "no limit"
+        if not view.sandboxed:
+            self.out.write(
+                "warn box: no bubblewrap here: the bot can read and write every file you can and open connections; "
+                "check it where bubblewrap runs (apt-get install bubblewrap)\n"
+            )
+            return f"its folder {folder}; scratch space {limit}; without the sandbox"
+        if view.folder is not None and (found := project_files(Path(view.folder))):
+            self.out.write(
+                f"warn box: its folder {view.folder} holds {', '.join(found)}, which the bot can read: put the bot "
+                "in a folder of its own, or name one with TRIBUNE_BOT_FOLDER\n"
+            )
+        also = f"; also read-only {', '.join(view.visible)}" if view.visible else ""
+        return f"bubblewrap: it sees the system folders, its folder {folder}{also}; scratch space {limit}"
 
     def unknown(self) -> str:
         agent = self._agent()
@@ -160,6 +187,20 @@ class Checker:
             if stop_after and decisions >= stop_after:
                 break
         return decisions, slowest
+
+
+PROJECT_MARKERS = (".git", "pyproject.toml", "setup.py", "package.json", "Cargo.toml", "tribune-games")
+DATA_SUFFIXES = (".sqlite", ".sqlite3", ".db", ".jsonl")
+
+
+def project_files(folder: Path) -> list[str]:
+    """The names in ``folder`` that say it is a project's root or holds games data (results, games databases),
+    sorted; at most 5."""
+    try:
+        names = sorted(entry.name for entry in folder.iterdir())
+    except OSError:
+        return []
+    return [n for n in names if n in PROJECT_MARKERS or n.endswith(DATA_SUFFIXES)][:5]
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:

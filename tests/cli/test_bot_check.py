@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from agents.bot_box import bwrap_path
 from tribune_cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -73,7 +74,7 @@ def test_the_example_bots_pass_every_stage(bot: str, capsys: pytest.CaptureFixtu
     code, out = check(f"cmd:{bot}", capsys)
     assert code == 0, out
     assert "FAIL" not in out and "the bot passes every stage" in out
-    for stage in ("hello", "unknown", "reset", "act", "game over", "bye", "end of input"):
+    for stage in ("hello", "box", "unknown", "reset", "act", "game over", "bye", "end of input"):
         assert f"ok   {stage}:" in out
 
 
@@ -105,3 +106,21 @@ def test_a_broken_bot_gets_its_first_fault_named(
 def test_a_spec_that_is_not_a_program_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bot-check", "random"]) == 2
     assert "cmd:COMMAND LINE" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(bwrap_path() is None, reason="bubblewrap (bwrap) is not installed or cannot make namespaces here")
+def test_a_bot_whose_folder_holds_a_project_is_warned(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 42, B3: the box shows all of the bot's folder; at a project's root that is the project."""
+    (tmp_path / "results.sqlite").write_text("every seed")
+    (tmp_path / "pyproject.toml").write_text("")
+    script = tmp_path / "bot.py"
+    script.write_text(BROKEN)
+    code, out = check(f"cmd:{PYTHON} {script} none", capsys)
+    assert code == 0, out
+    warned = [line for line in out.splitlines() if line.startswith("warn box:")]
+    assert len(warned) == 1 and "pyproject.toml, results.sqlite" in warned[0], out
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    script.rename(bots / "bot.py")
+    code, out = check(f"cmd:{PYTHON} {bots / 'bot.py'} none", capsys)
+    assert code == 0 and "warn" not in out and f"its folder {bots}" in out, out
