@@ -19,7 +19,9 @@ import pytest
 from test_web_durable import Server
 from test_web_seats import KEY, Table
 
+from tribune_arena.human.web.bots import decision_seed
 from tribune_arena.human.web.checks import MAX_SEED, parse_new_game
+from tribune_arena.human.web.session import agent_seed
 from tribune_cli.serve import CONNECTION_LIMIT, SERVER_BODY_LIMIT
 from tribune_env.engine.config import config_from_dict
 from tribune_env.engine.game import Game
@@ -147,6 +149,19 @@ def test_a_bots_own_words_reach_no_viewer(table: Table) -> None:
         notes = json.loads(seen)["notes"]
         assert notes and all("RuntimeError" in note and "first legal choice" in note for note in notes), notes
         assert tattling.SECRET not in seen
+
+
+def test_a_bots_seed_does_not_give_away_the_games() -> None:
+    """W12: the seed a bot is reset with (a ``cmd:`` program reads it) was ``(seed * 1000 + seat) << 20 | step``, from
+    which the game's seed, and every hand, followed; now it is a hash: the same for the same decision, another for
+    every step and seat, and the game's seed is not in it."""
+    for seed in (123_456, 3_163_084_074_453_900):  # one a request chose, one the server drew
+        seeds = {(seat, step): decision_seed(agent_seed(seed, seat), step) for seat in range(6) for step in range(50)}
+        assert len(set(seeds.values())) == len(seeds) and seeds[(1, 7)] == decision_seed(agent_seed(seed, 1), 7)
+        for (seat, _), given in seeds.items():
+            assert 0 <= given < 1 << 63
+            assert seed not in {given, given >> 20, (given >> 20) // 1000, given // 1000}
+            assert given >> 20 != agent_seed(seed, seat) & ((1 << 43) - 1)  # nor the agent seed's low bits
 
 
 def test_a_server_bug_answers_without_its_details(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:

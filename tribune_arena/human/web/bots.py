@@ -22,6 +22,7 @@ its last decision; a game it does not hold is replayed from its seed.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -72,14 +73,14 @@ DEFAULT_BOT_WORKERS = 2
 MAX_BOT_SECONDS = 600.0
 MAX_BOT_WORKERS = 32
 _CACHED_GAMES = 32
-_STEP_BITS = 20
 
 
 def decision_seed(agent_seed: int, step: int) -> int:
-    """The seed a bot is reset with before deciding at ``step`` (the number of actions played before it), kept to 63
-    bits (a game's seed drawn by the server has up to 53: :data:`~.checks.RANDOM_SEEDS`; below 2**31 nothing is
-    cut)."""
-    return ((agent_seed << _STEP_BITS) + step) & ((1 << 63) - 1)
+    """The seed a bot is reset with before deciding at ``step`` (the number of actions played before it): 63 bits of
+    a hash of both, so that a bot (a ``cmd:`` program sees its seed) cannot work back to the game's seed and deal
+    the other seats' hands from it (issue 42, W12; it was ``agent_seed << 20 | step``)."""
+    digest = hashlib.blake2b(f"tribune-bot:{agent_seed}:{step}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") & ((1 << 63) - 1)
 
 
 class BotFailure(Exception):
