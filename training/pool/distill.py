@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -71,6 +71,7 @@ def fit(
     held_share: float = 0.05,
     seed: int = 0,
     log: bool = True,
+    on_epoch: Callable[[int, float], None] | None = None,
 ) -> DistillResult:
     """Fit ``net`` to ``data`` (module docstring); Adam, ``epochs`` passes, rows shuffled with ``seed``."""
     start = time.perf_counter()
@@ -94,10 +95,13 @@ def fit(
             loss.backward()
             torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
             optimizer.step()
-            losses.append(float(policy_loss))
+            losses.append(float(policy_loss.detach()))
+        held_agreement = agreement(net, data, held)
         if log:
             print(f"epoch {epoch + 1}: policy loss {np.mean(losses):.3f}, held-out agreement "
-                  f"{agreement(net, data, held):.1%} ({time.perf_counter() - start:.0f} s)", flush=True)
+                  f"{held_agreement:.1%} ({time.perf_counter() - start:.0f} s)", flush=True)
+        if on_epoch is not None:
+            on_epoch(epoch + 1, held_agreement)
     sample = train[rng.permutation(len(train))[: len(held)]]
     return DistillResult(net, agreement(net, data, held), agreement(net, data, sample), len(held), len(train),
                          time.perf_counter() - start)
@@ -144,7 +148,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     encoder = encoder_for(config.components, config.round_limit, space)
     codec = codec_for(config.components, space)
     net = PolicyNet(encoder.size, codec.n, args.first_width, args.hidden, "relu")
-    result = fit(data, net, epochs=args.epochs, seed=args.seed)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+
+    def save(epoch: int, held: float) -> None:  # each epoch's network, so that a stopped fit leaves one
+        partial = {"trained_by": "training.pool.distill (imitation of heuristic)", "epochs_done": epoch,
+                   "held_out_agreement": round(held, 4), "decisions": len(data)}
+        net.to_numpy_policy(encoder, codec, {"distilled": partial}).save_npz(args.out, "float16")
+
+    result = fit(data, net, epochs=args.epochs, seed=args.seed, on_epoch=save)
     info = {
         "trained_by": "training.pool.distill (imitation of heuristic)",
         "teacher": "heuristic",
@@ -153,10 +164,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         "train_agreement": round(result.train_agreement, 4),
         "fit_seconds": round(result.seconds, 1),
         "collect_seconds": None if collect_s is None else round(collect_s, 1),
+        "epochs": args.epochs,
         "threads": args.threads,
         "device": "cpu",
     }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
     net.to_numpy_policy(encoder, codec, {"distilled": info}).save_npz(args.out, "float16")
     print(json.dumps(info))
     return 0

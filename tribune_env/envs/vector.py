@@ -223,6 +223,7 @@ class TribunePoolEnv(gym.Env[np.ndarray, np.int64]):
         self, config: GameConfig | None = None, *, opponents: Sequence[BatchedPolicy] | None = None, **options: Any
     ) -> None:
         self.driver = PoolDriver(1, config, opponents, 1, **options)
+        self.render_mode = None
         self.observation_space, self.action_space = _spaces(self.driver)
 
     def reset(

@@ -1,0 +1,231 @@
+"""The pool-backed PPO trainer (training.pool, issue 43): seats, rows, advantages, reproducibility and resume."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import torch
+
+from tribune_env.envs.infoset import InfoSet
+
+pytestmark = pytest.mark.train
+
+from training.pool.config import PoolConfig, pool_config_from_dict  # noqa: E402
+from training.pool.gae import advantages  # noqa: E402
+from training.pool.network import PolicyNet  # noqa: E402
+from training.pool.opponents import LEARNER, SeatTable, build_opponents  # noqa: E402
+from training.pool.rollout import Collector  # noqa: E402
+from training.pool.run import PoolTrainer  # noqa: E402
+from tribune_env.envs.pool import TribunePool  # noqa: E402
+
+SHIPPED = "agents/models/ppo-4p.npz"
+
+
+@pytest.fixture(autouse=True)
+def one_thread() -> Iterator[None]:
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
+def tiny_config(tmp_path: Path, **over: Any) -> PoolConfig:
+    data: dict[str, Any] = {
+        "algorithm": "ppo-pool", "name": "tiny", "seed": 3, "output": str(tmp_path),
+        "game": {"players": 4},
+        "opponents": {"learner_seats": 1, "mix": {SHIPPED: 0.5, "self": 0.5}, "snapshot_every": 200,
+                      "snapshot_pool": 2},
+        "network": {"first_width": 16, "hidden": [8]},
+        "ppo": {"games": 8, "steps": 8, "epochs": 1, "minibatch": 16, "torch_threads": 1, "device": "cpu"},
+        "eval": {"every_minutes": 0, "games": 4, "opponents": []},
+        "run": {"decisions": 256, "max_minutes": None, "progress_bar": False},
+    }
+    for key, value in over.items():
+        section, _, name = key.partition(".")
+        data[section][name] = value
+    return pool_config_from_dict(data, "test")
+
+
+def collector(config: PoolConfig, games: int = 8) -> Collector:
+    pool = TribunePool(games, config.game)
+    net = PolicyNet(pool.encoder.size, pool.codec.n, 16, [8])
+    opponents = build_opponents(config, torch.device("cpu"))
+    opponents.add_snapshot(net)
+    seats = SeatTable(games, 4, config.opponents.learner_seats, opponents.weights, np.random.default_rng(0))
+    return Collector(pool, net, opponents, seats, torch.device("cpu"), torch.Generator().manual_seed(0), 5)
+
+
+def test_each_policy_moves_only_on_the_seats_it_owns(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every row a policy decides is a row whose deciding seat that policy owns, and each step every game is
+    decided by exactly one policy."""
+    col = collector(tiny_config(tmp_path))
+    seen: list[tuple[int, np.ndarray, np.ndarray]] = []
+    learner_forward, opponent_forward = col._forward_learner, col._forward_opponent
+
+    def learner(rows: np.ndarray) -> Any:
+        seen.append((LEARNER, rows.copy(), col.seats.owner[rows, col.seat[rows]].copy()))
+        return learner_forward(rows)
+
+    def opponent(policy_id: int, rows: np.ndarray) -> np.ndarray:
+        seen.append((policy_id, rows.copy(), col.seats.owner[rows, col.seat[rows]].copy()))
+        return opponent_forward(policy_id, rows)
+
+    monkeypatch.setattr(col, "_forward_learner", learner)
+    monkeypatch.setattr(col, "_forward_opponent", opponent)
+    batch, stats = col.collect(40)
+    assert {pid for pid, _, _ in seen} >= {LEARNER, 1}
+    for policy_id, _, owners in seen:
+        assert (owners == policy_id).all()
+    assert sum(len(rows) for _, rows, _ in seen) == stats.decisions == 8 * 40
+    assert len(batch) == stats.learner_rows < stats.decisions
+
+
+def test_learner_rows_are_the_deciding_seats_own_observation(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stored row equals the InfoSet observation of the seat that decides (never another seat's hand)."""
+    col = collector(tiny_config(tmp_path))
+    checked: list[bool] = []
+    forward = col._forward_learner
+
+    def learner(rows: np.ndarray) -> Any:
+        for g in rows[:2]:
+            game = col.pool.game(int(g))
+            seat = int(col.seat[g])
+            assert game.current_seat == seat
+            own = InfoSet(game, seat).observation(col.pool.space)
+            np.testing.assert_array_equal(col.obs[g], own)
+            other = InfoSet(game, (seat + 1) % 4).observation(col.pool.space)
+            checked.append(not np.array_equal(own, other))
+        return forward(rows)
+
+    monkeypatch.setattr(col, "_forward_learner", learner)
+    batch, _ = col.collect(12)
+    assert checked and all(checked)
+    # the stored rows are the observations the learner saw
+    assert batch.obs.shape == (len(batch), col.pool.encoder.size)
+
+
+def test_advantages_follow_each_seat_of_each_game() -> None:
+    """Two seats interleaved in one game: each seat's advantages use its own next value and its own result."""
+    value = np.array([0.1, 0.2, 0.3, 0.4], dtype=np.float32)
+    # rows 0 (seat A), 1 (seat B), 2 (seat A), 3 (seat B); the game ends: A wins (+1), B loses (-1/3)
+    next_row = np.array([2, 3, -1, -1])
+    terminal = np.array([False, False, True, True])
+    reward = np.array([0, 0, 1.0, -1 / 3], dtype=np.float32)
+    adv, ret = advantages(value, reward, terminal, next_row, [0, 1, 2, 3], gamma=1.0, lam=0.5)
+    a2 = 1.0 - 0.3
+    a3 = -1 / 3 - 0.4
+    a0 = (0.3 - 0.1) + 0.5 * a2
+    a1 = (0.4 - 0.2) + 0.5 * a3
+    np.testing.assert_allclose(adv, [a0, a1, a2, a3], rtol=1e-6)
+    np.testing.assert_allclose(ret, adv + value, rtol=1e-6)
+
+
+def test_an_unfinished_trajectory_bootstraps_with_its_own_value() -> None:
+    adv, _ = advantages(np.array([0.5, 0.2], np.float32), np.zeros(2, np.float32), np.zeros(2, bool),
+                        np.array([1, -1]), [0, 1], 1.0, 0.9)
+    np.testing.assert_allclose(adv, [0.2 - 0.5, 0.0], atol=1e-7)
+
+
+def test_advantages_refuse_links_backwards() -> None:
+    with pytest.raises(ValueError, match="later rows"):
+        advantages(np.zeros(2, np.float32), np.zeros(2, np.float32), np.zeros(2, bool), np.array([-1, 0]), [0, 1],
+                   1.0, 0.9)
+
+
+def curve_without_clock(path: Path) -> list[dict[str, str]]:
+    import csv
+
+    clocked = {"elapsed", "wall", "decisions_per_s", "pool_s", "learner_s", "opponents_s", "update_s"}
+    with path.open() as handle:
+        return [{k: v for k, v in row.items() if k not in clocked} for row in csv.DictReader(handle)]
+
+
+def test_the_same_seed_gives_the_same_run(tmp_path: Path) -> None:
+    a = PoolTrainer(tiny_config(tmp_path / "a")).run()
+    b = PoolTrainer(tiny_config(tmp_path / "b")).run()
+    with np.load(a) as x, np.load(b) as y:
+        for key in x.files:
+            if key != "meta":
+                np.testing.assert_array_equal(x[key], y[key])
+    rows = curve_without_clock(a.parent / "curve.csv")
+    assert rows == curve_without_clock(b.parent / "curve.csv")
+    assert len(rows) == 4 and all(r["decisions"] and r["learner_rows"] for r in rows)
+
+
+def test_another_seed_gives_another_run(tmp_path: Path) -> None:
+    a = PoolTrainer(tiny_config(tmp_path / "a")).run()
+    cfg = tiny_config(tmp_path / "b")
+    b = PoolTrainer(pool_config_from_dict({**cfg.resolved(), "seed": 4}, "test")).run()
+    with np.load(a) as x, np.load(b) as y:
+        assert not np.array_equal(x["action.weight"], y["action.weight"])
+
+
+def test_every_curve_row_has_decisions_and_elapsed(tmp_path: Path) -> None:
+    final = PoolTrainer(tiny_config(tmp_path)).run()
+    import csv
+
+    with (final.parent / "curve.csv").open() as handle:
+        rows = list(csv.DictReader(handle))
+    decisions = [int(r["decisions"]) for r in rows]
+    assert decisions == sorted(decisions) and decisions[-1] >= 256
+    assert all(float(r["elapsed"]) > 0 for r in rows)
+
+
+def test_resume_continues_from_the_checkpoint(tmp_path: Path) -> None:
+    first = tiny_config(tmp_path)
+    PoolTrainer(first).run()
+    more = pool_config_from_dict({**first.resolved(), "run": {**first.resolved()["run"], "decisions": 512}}, "test")
+    trainer = PoolTrainer(more)
+    final = trainer.run(resume=True)
+    assert trainer.state.decisions == 512
+    import csv
+
+    with (final.parent / "curve.csv").open() as handle:
+        decisions = [int(r["decisions"]) for r in csv.DictReader(handle)]
+    assert decisions == [64, 128, 192, 256, 320, 384, 448, 512]
+
+
+def test_a_run_refuses_to_start_over_an_existing_one_and_a_changed_config(tmp_path: Path) -> None:
+    from training.pool.run import PoolTrainError
+
+    cfg = tiny_config(tmp_path)
+    PoolTrainer(cfg).run()
+    with pytest.raises(PoolTrainError, match="--resume"):
+        PoolTrainer(cfg).run()
+    other = pool_config_from_dict({**cfg.resolved(), "ppo": {**cfg.resolved()["ppo"], "clip": 0.3}}, "test")
+    with pytest.raises(PoolTrainError, match=r"ppo\.clip"):
+        PoolTrainer(other).run(resume=True)
+
+
+def test_the_export_plays_as_a_ppo_agent(tmp_path: Path) -> None:
+    from agents.ppo import load_policy
+    from training.pool.network import load_numpy_weights
+
+    final = PoolTrainer(tiny_config(tmp_path)).run()
+    policy = load_policy(final, tiny_config(tmp_path).game)
+    assert policy.meta["trained_by"].startswith("tribune train")
+    assert {"minutes", "cpus", "device"} <= set(policy.meta["training"])
+    net = PolicyNet(policy.obs_size, policy.n_actions, 16, [8])
+    load_numpy_weights(net, policy)
+    obs = np.random.default_rng(0).random((3, policy.obs_size)).astype(np.float32)
+    with torch.no_grad():
+        np.testing.assert_allclose(net.logits(torch.from_numpy(obs)).numpy(), policy.logits(obs), rtol=1e-4,
+                                   atol=1e-5)
+        sparse = PolicyNet(policy.obs_size, policy.n_actions, 16, [8], first_layer="sparse")
+        load_numpy_weights(sparse, policy)
+        obs[:, ::3] = 0
+        np.testing.assert_allclose(sparse.logits(torch.from_numpy(obs)).numpy(), policy.logits(obs), rtol=1e-4,
+                                   atol=1e-5)
+
+
+def test_bad_keys_are_named(tmp_path: Path) -> None:
+    from training.config import ConfigError
+
+    with pytest.raises(ConfigError, match=r"opponents\.learner_seats"):
+        tiny_config(tmp_path, **{"opponents.learner_seats": 5})
+    with pytest.raises(ConfigError, match=r"network\.first_layer"):
+        tiny_config(tmp_path, **{"network.first_layer": "conv"})
