@@ -24,17 +24,19 @@ Routes (bodies and statuses: :mod:`tribune_arena.human.web.session`):
 Seats: a new game's answer carries ``seat_keys`` (seat: key), one key per human seat (``humans`` in the request).
 A seat's private link is ``/#game=<id>&seat=<key>``; the page sends the key in ``X-Tribune-Seat``
 (:data:`SEAT_HEADER`). ``GET /api/games/<id>`` with a seat's key shows the game as that seat sees it, without one as
-a spectator sees it (public information only: no hand, no private event, no choices, and no ``seed`` until the game
-is over, since the seed deals every hand). Playing, resigning and abandoning (``DELETE`` included) need the seat's
-own key: nothing else acts for a seat, the server's key included.
+a spectator sees it (public information only: no hand, no private event, no choices). No viewer, seat or spectator,
+gets the game's ``seed`` before the game is over, since the seed deals every hand (issue 42, W12). Playing, naming,
+resigning and abandoning (``DELETE`` included) need the seat's own key: nothing else acts for a seat, the server's
+key included.
 
 Every game stays reachable by its id, across restarts of the server (see :mod:`.store`).
 
-A request that changes anything (every method but ``GET`` and ``HEAD``) must carry the server's key in the header
-``X-Tribune-Key`` (:data:`KEY_HEADER`) when the app has one (``tribune serve`` always makes one and prints it in the
-link it gives, ``/?key=...``, as notebook servers do; the page keeps it and sends it); without it: 403. The key is
-compared in constant time. ``cmd:`` bot programs run only when the app was created with ``allow_cmd``
-(``tribune serve --allow-cmd-bots``), never because a request asked.
+A request that changes anything (every method but ``GET`` and ``HEAD``), other than a seat's own (above: it carries
+the seat's key), must carry the server's key in the header ``X-Tribune-Key`` (:data:`KEY_HEADER`) when the app has
+one (``tribune serve`` always makes one and prints it in the link it gives, ``/?key=...``, as notebook servers do;
+the page keeps it and sends it); without it: 403. The key is compared in constant time. ``cmd:`` bot programs run
+only when the app was created with ``allow_cmd`` (``tribune serve --allow-cmd-bots``), never because a request
+asked.
 
 Every error is a JSON object ``{"error": message, "status": code}`` (a bug in the server too: 500, logged, its
 message left out of the answer). A body that cannot be read (a malformed chunked body), is not JSON, is nested
