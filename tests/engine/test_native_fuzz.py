@@ -11,6 +11,7 @@ heap overflows (N1).
 from __future__ import annotations
 
 import functools
+import os
 import random
 from typing import Any
 
@@ -26,20 +27,22 @@ from tribune_env.engine.serialize import state_from_json
 
 pytestmark = pytest.mark.skipif(not native.built(), reason=f"the native core is not built ({native.BUILD_ERROR})")
 
-QUICK = 200
+QUICK = int(os.environ.get("TRIBUNE_FUZZ_CASES", "200"))  # native/tools/sanitize.py may ask for more
 SLOW = 10_000
 
 
 @functools.cache
 def quick_positions() -> list[dict[str, Any]]:
     """One position per (rule set, decision kind) of one game per rule set."""
-    return positions(per_kind=1, seeds=range(1))
+    docs: list[dict[str, Any]] = positions(per_kind=1, seeds=range(1))
+    return docs
 
 
 @functools.cache
 def slow_positions() -> list[dict[str, Any]]:
     """Up to three positions per (rule set, decision kind), from three games per rule set."""
-    return positions(per_kind=3, seeds=range(3))
+    docs: list[dict[str, Any]] = positions(per_kind=3, seeds=range(3))
+    return docs
 
 
 def assert_clean(report: dict[str, Any], cases: int) -> None:

@@ -3,7 +3,7 @@
 Random games stepped in lockstep on both engines (tests/support/lockstep.py): at every decision the same pending
 decision and legal choices in order, and every field of the state and the log equal at regular steps and at the
 end. A quick game per rule set and player count here; many more under ``slow``; the 2,000-game runs of the issue's
-done-when are ``python native/lockstep.py --rules ... --games 2000``. Also: seeded tournaments give the same
+done-when are ``python native/tools/lockstep.py --rules ... --games 2000``. Also: seeded tournaments give the same
 records on both engines, and the chance streams (CPython's ``random``) match for every shuffle size and sample the
 engine draws.
 """

@@ -402,7 +402,7 @@ def _outcome(run: Any) -> str:
     from tribune_env.engine.errors import InvalidStateError
 
     try:
-        return "played: " + run()
+        return "played: " + str(run())
     except InvalidStateError:
         return "refused"
     except Exception as exc:  # every other exception is a failure to report

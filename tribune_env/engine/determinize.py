@@ -70,6 +70,7 @@ def resample(state: GameState, seat: int, rng: random.Random) -> GameState:
     pool.sort()  # forget where the cards were: the deal depends on the view and ``rng`` only
     rng.shuffle(pool)
     if staged:
+        assert pending is not None  # staged counts only another player's pending decision
         other.staged = _deal_staged(other, pending, pool, staged)
     for slot in slots:
         slot[:] = [pool.pop() for _ in slot]

@@ -20,7 +20,7 @@ from __future__ import annotations
 import importlib
 import os
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from tribune_env.engine.actions import (
     COMMIT,
@@ -360,8 +360,8 @@ def _state_of_fields(config: GameConfig, fields: dict[str, Any]) -> GameState:
         setattr(state, name, get(name))
     state.winners = get("winners")
     state.pending = _pending_of_fields(get("pending"))
-    if isinstance(state.agenda, list):
-        state.agenda = [tuple(t) if isinstance(t, (list, tuple)) else t for t in state.agenda]
+    if isinstance(state.agenda, list):  # tasks as tuples, unchecked (check_shape reads them)
+        state.agenda = [cast(Any, tuple(t)) if isinstance(t, (list, tuple)) else t for t in state.agenda]
     events = fields.get("events", [])
     if not isinstance(events, list):
         raise InvalidStateError(f"events: expected a list, got {type(events).__name__}")

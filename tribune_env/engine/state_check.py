@@ -16,7 +16,8 @@ are the document's checks, run afterwards by :func:`tribune_env.engine.serialize
 from __future__ import annotations
 
 import inspect
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, cast
 
 from tribune_env.data import BrutiiCard, BrutiiDisc
 from tribune_env.engine.decisions import BASE_DECISION_KINDS, BASE_PHASES, DecisionKind, Pending, Phase
@@ -55,7 +56,7 @@ def sequence(value: Any, path: str, length: int | None = None, kinds: tuple[type
     if not isinstance(value, kinds):
         names = " or ".join(k.__name__ for k in kinds)
         raise fail(path, f"expected a {names}, got {type(value).__name__}")
-    items = list(value)
+    items: list[Any] = list(cast(Iterable[Any], value))
     if length is not None and len(items) != length:
         raise fail(path, f"expected {length} entries, got {len(items)}")
     return items
