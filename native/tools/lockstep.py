@@ -1,6 +1,6 @@
 """Lockstep check of the native core against the Python engine from the command line (tests/native run the same).
 
-    python native/lockstep.py --rules base --players 4 --games 50
+    python native/tools/lockstep.py --rules base --players 4 --games 50
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "support"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests" / "support"))
 
 from lockstep import run_many  # noqa: E402
 

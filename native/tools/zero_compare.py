@@ -1,8 +1,8 @@
 """``zero``'s simulated decisions per second before and after a change, on both engines, in one run (issue 34, item 4).
 
-    python native/zero_compare.py --before 857e698 --repeat 5 --decisions 10
+    python native/tools/zero_compare.py --before 857e698 --repeat 5 --decisions 10
 
-Runs ``native/zero_speed.py`` (its settings: ``--decisions``, ``--simulations``, ``--rules``) in a fresh process for
+Runs ``native/tools/zero_speed.py`` (its settings: ``--decisions``, ``--simulations``, ``--rules``) in a fresh process for
 every (version, engine) pair, interleaved ``--repeat`` times so that the machine's load falls alike on all of them:
 the working tree's ``agents/zero.py`` ("after") and, with ``--before REV``, that revision's ``agents/zero.py`` loaded
 in its place ("before"; the rest of the tree is the working tree's). Prints every figure, the median of each pair,
@@ -20,7 +20,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SHIM = """
 import importlib.util, runpy, sys
 import agents
@@ -29,7 +29,7 @@ module = importlib.util.module_from_spec(spec)
 sys.modules["agents.zero"] = module
 spec.loader.exec_module(module)
 sys.argv = ["zero_speed.py", *sys.argv[2:]]
-runpy.run_path("native/zero_speed.py", run_name="__main__")
+runpy.run_path("native/tools/zero_speed.py", run_name="__main__")
 """
 LINE = re.compile(r"([\d,]+) simulated decisions/s; moves (\w+)")
 
@@ -44,7 +44,7 @@ def main() -> int:
     args = parser.parse_args()
     settings = ["--decisions", str(args.decisions), "--simulations", str(args.simulations), "--rules", args.rules]
     with tempfile.TemporaryDirectory() as tmp:
-        versions: dict[str, list[str]] = {"after": [sys.executable, "native/zero_speed.py", *settings]}
+        versions: dict[str, list[str]] = {"after": [sys.executable, "native/tools/zero_speed.py", *settings]}
         if args.before:
             old = subprocess.run(
                 ["git", "show", f"{args.before}:agents/zero.py"], cwd=ROOT, capture_output=True, text=True, check=True

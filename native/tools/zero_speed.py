@@ -1,7 +1,7 @@
 """Simulated decisions per second of ``zero``'s search, on the engine ``TRIBUNE_ENGINE`` chooses (issue 34, item 4).
 
-    TRIBUNE_ENGINE=python python native/zero_speed.py --decisions 20
-    TRIBUNE_ENGINE=native python native/zero_speed.py --decisions 20
+    TRIBUNE_ENGINE=python python native/tools/zero_speed.py --decisions 20
+    TRIBUNE_ENGINE=native python native/tools/zero_speed.py --decisions 20
 
 Plays one seeded base game with ``zero`` (the given settings) in every seat until ``--decisions`` searched
 decisions were made, and prints the simulated (playout) decisions per second of CPU time, and the chosen moves'
