@@ -30,7 +30,7 @@ from tribune_env.simulate import SimulationSummary, agent_rng, play_random_game,
 from tribune_env.threads import thread_limit
 
 if TYPE_CHECKING:
-    from tribune_arena.bench.environments import BenchReport
+    from tribune_arena.bench.environments import BenchReport, EngineFigures
 
 RESULTS_DIR = Path("results")
 """Where commands put the files they make when not told where (results files, benchmark records)."""
@@ -342,6 +342,16 @@ def _threads_table(report: BenchReport) -> Table:
     return table
 
 
+def _agent_loop_rows(table: Table, py: EngineFigures, nat: EngineFigures) -> None:
+    """A Python agent's loop (view, legal_actions, apply) in µs a decision on both engines, where measured."""
+    for label, python_us, native_us in (
+        ("agent loop µs (view unread)", py.agent_loop_us, nat.agent_loop_us),
+        ("agent loop µs (view read)", py.agent_loop_read_us, nat.agent_loop_read_us),
+    ):
+        if python_us and native_us:
+            table.add_row(label, f"{python_us:.1f}", f"{native_us:.1f}", _ratio(python_us, native_us))
+
+
 def _engines_table(report: BenchReport) -> list[RenderableType]:
     """The Python engine and the native core side by side (same run), with OpenSpiel's games where measured; else one
     line naming the engine of this run and why there is no comparison."""
@@ -378,6 +388,7 @@ def _engines_table(report: BenchReport) -> list[RenderableType]:
         )
     if nat.core_encode_us:
         table.add_row("core obs + mask µs", "-", f"{nat.core_encode_us:.1f}", _ratio(py.encode_us, nat.core_encode_us))
+    _agent_loop_rows(table, py, nat)
     rate("env() steps/s", py.aec_steps_per_s, nat.aec_steps_per_s)
     rate(f"batched x{BATCH} steps/s", py.batched_steps_per_s, nat.batched_steps_per_s)
     rate(f"Batch x{BATCH_API} decisions/s", 0.0, nat.batch_decisions_per_s, py.batched_steps_per_s)

@@ -18,7 +18,7 @@ namespace py = pybind11;
 using namespace tribune;
 
 namespace tribune {
-py::tuple view_fields(const State& st, int seat);  // view.cpp: engine/view.py view_data, read from the core
+py::list view_fields(const State& st, int seat);  // view.cpp: engine/view.py view_data, read from the core
 }
 
 namespace {

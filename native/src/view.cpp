@@ -3,6 +3,8 @@
 // ViewData; tests/engine/test_view_native.py checks that the two engines give equal views of every seat.
 #include <pybind11/pybind11.h>
 
+#include <initializer_list>
+
 #include "codec.hpp"
 
 namespace py = pybind11;
@@ -11,129 +13,151 @@ namespace tribune {
 
 namespace {
 
-py::tuple ints(const std::vector<int>& v) {
-    py::tuple out(v.size());
-    for (size_t i = 0; i < v.size(); i++) out[i] = py::int_(v[i]);
+// New references built with the C API (a view is read once per decision: pybind11's casts cost more than the
+// values); each helper returns a new reference, stolen by the tuple or list it is put in.
+PyObject* int_(long v) { return PyLong_FromLong(v); }
+PyObject* bool_(bool v) { return PyBool_FromLong(v ? 1 : 0); }
+
+PyObject* ints(const std::vector<int>& v) {
+    PyObject* out = PyTuple_New(static_cast<Py_ssize_t>(v.size()));
+    for (size_t i = 0; i < v.size(); i++) PyTuple_SET_ITEM(out, static_cast<Py_ssize_t>(i), int_(v[i]));
     return out;
 }
 
-py::tuple bools(const std::vector<uint8_t>& v) {
-    py::tuple out(v.size());
-    for (size_t i = 0; i < v.size(); i++) out[i] = py::bool_(v[i] != 0);
+PyObject* bools(const std::vector<uint8_t>& v) {
+    PyObject* out = PyTuple_New(static_cast<Py_ssize_t>(v.size()));
+    for (size_t i = 0; i < v.size(); i++) PyTuple_SET_ITEM(out, static_cast<Py_ssize_t>(i), bool_(v[i] != 0));
     return out;
 }
 
-py::tuple hidden(size_t n) {  // (HIDDEN,) * n
-    py::tuple out(n);
-    for (size_t i = 0; i < n; i++) out[i] = py::int_(-1);
+PyObject* hidden(size_t n) {  // (HIDDEN,) * n
+    PyObject* out = PyTuple_New(static_cast<Py_ssize_t>(n));
+    for (size_t i = 0; i < n; i++) PyTuple_SET_ITEM(out, static_cast<Py_ssize_t>(i), int_(-1));
+    return out;
+}
+
+PyObject* tuple_of(std::initializer_list<PyObject*> items) {
+    PyObject* out = PyTuple_New(static_cast<Py_ssize_t>(items.size()));
+    Py_ssize_t i = 0;
+    for (PyObject* item : items) PyTuple_SET_ITEM(out, i++, item);
     return out;
 }
 
 // PublicPlayer's fields, in their order (view.py view_data's ``players``)
-py::tuple public_player(const State& st, int s) {
+PyObject* public_player(const State& st, int s) {
     const Player& p = st.players[static_cast<size_t>(s)];
     const auto since = st.fulfilled_since[static_cast<size_t>(s)];
-    return py::make_tuple(p.money, p.laurels, p.legions, bools(p.markers), p.tile, p.eternal_favor,
-                          p.temporary_favor, public_hand_size(st, s), p.followers, py::int_(since), p.patrons,
-                          ints(p.emperor_tiles));
+    return tuple_of({int_(p.money), int_(p.laurels), int_(p.legions), bools(p.markers), int_(p.tile),
+                     bool_(p.eternal_favor), bool_(p.temporary_favor), int_(public_hand_size(st, s)),
+                     int_(p.followers), PyLong_FromLongLong(since), int_(p.patrons), ints(p.emperor_tiles)});
 }
 
 // the board as ``seat`` sees it: [region][field] -> cards, HIDDEN per card of a field it may not see (R1)
-py::tuple board_of(const State& st, int seat) {
-    py::tuple board(st.fields.size());
+PyObject* board_of(const State& st, int seat) {
+    PyObject* board = PyTuple_New(static_cast<Py_ssize_t>(st.fields.size()));
     for (size_t r = 0; r < st.fields.size(); r++) {
         const auto& region = st.fields[r];
-        py::tuple out(region.size());
+        PyObject* out = PyTuple_New(static_cast<Py_ssize_t>(region.size()));
         for (size_t i = 0; i < region.size(); i++) {
             const auto& cards = region[i];
             bool seen = field_visible(st, seat, static_cast<int>(r), static_cast<int>(i));
-            out[i] = seen ? ints(cards) : hidden(cards.size());
+            PyTuple_SET_ITEM(out, static_cast<Py_ssize_t>(i), seen ? ints(cards) : hidden(cards.size()));
         }
-        board[r] = out;
+        PyTuple_SET_ITEM(board, static_cast<Py_ssize_t>(r), out);
     }
     return board;
 }
 
+void append(PyObject* list, PyObject* item) {  // steals ``item``
+    PyList_Append(list, item);
+    Py_DECREF(item);
+}
+
 // the expansion fields of ViewData (view.py _expansion_view), its defaults in a base game
-void expansion_fields(const State& st, int seat, py::list& out) {
+void expansion_fields(const State& st, int seat, PyObject* out) {
     if (!st.config().expansion) {
-        for (auto item : {py::object(py::bool_(false)), py::object(py::tuple()), py::object(py::tuple()),
-                          py::object(py::int_(-1)), py::object(py::int_(0)), py::object(py::tuple()),
-                          py::object(py::tuple()), py::object(py::int_(0)), py::object(py::tuple()),
-                          py::object(py::int_(-1)), py::object(py::int_(0)), py::object(py::tuple()),
-                          py::object(py::tuple()), py::object(py::tuple()), py::object(py::int_(-1))})
-            out.append(item);
+        for (PyObject* item : {bool_(false), PyTuple_New(0), PyTuple_New(0), int_(-1), int_(0), PyTuple_New(0),
+                               PyTuple_New(0), int_(0), PyTuple_New(0), int_(-1), int_(0), PyTuple_New(0),
+                               PyTuple_New(0), PyTuple_New(0), int_(-1)})
+            append(out, item);
         return;
     }
     bool augur = st.officials.size() > AUGUR && st.officials[AUGUR] == seat;
-    out.append(py::bool_(true));
-    out.append(ints(st.officials));
-    out.append(bools(st.officials_chosen));
-    out.append(st.emperor_up);
-    out.append(st.emperor_pile.size());
-    out.append(ints(st.matrona_tiles));
-    out.append(augur ? ints(st.augur_cards) : hidden(st.augur_cards.size()));
-    out.append(st.placed_this_turn);
-    out.append(bools(st.benefit_blocked));
-    out.append(st.brutii);
-    out.append(st.brutii_turns);
-    out.append(ints(st.brutii_revealed));
-    out.append(ints(st.brutii_played));
-    out.append(py::make_tuple(st.brutii_options[0], st.brutii_options[1]));
-    out.append(st.veto);
+    append(out, bool_(true));
+    append(out, ints(st.officials));
+    append(out, bools(st.officials_chosen));
+    append(out, int_(st.emperor_up));
+    append(out, int_(static_cast<long>(st.emperor_pile.size())));
+    append(out, ints(st.matrona_tiles));
+    append(out, augur ? ints(st.augur_cards) : hidden(st.augur_cards.size()));
+    append(out, int_(st.placed_this_turn));
+    append(out, bools(st.benefit_blocked));
+    append(out, int_(st.brutii));
+    append(out, int_(st.brutii_turns));
+    append(out, ints(st.brutii_revealed));
+    append(out, ints(st.brutii_played));
+    append(out, tuple_of({int_(st.brutii_options[0]), int_(st.brutii_options[1])}));
+    append(out, int_(st.veto));
 }
 
 }  // namespace
 
-// view.py view_data(state, seat): ViewData's fields in their order, with ``phase`` an int, ``pending`` a
-// (kind, seat, faction, index) tuple or None and each player a tuple of PublicPlayer's fields.
-py::tuple view_fields(const State& st, int seat) {
+// view.py view_data(state, seat): ViewData's fields in their order, as a list (the Python side replaces three of
+// them), with ``phase`` an int, ``pending`` a (kind, seat, faction, index) tuple or None and each player a tuple
+// of PublicPlayer's fields.
+py::list view_fields(const State& st, int seat) {
     if (seat < 0 || seat >= st.num_players())
         throw std::invalid_argument(cat("seat must be in 0..", st.num_players() - 1, ", got ", seat));
     const int n = st.num_players();
-    py::tuple players(static_cast<size_t>(n));
-    for (int s = 0; s < n; s++) players[static_cast<size_t>(s)] = public_player(st, s);
-    py::object pending = py::none();
-    if (st.has_pending)
-        pending = py::make_tuple(st.pending.kind, st.pending.seat, st.pending.faction, st.pending.index);
-    py::tuple sets(st.sets.size());
-    for (size_t f = 0; f < st.sets.size(); f++) sets[f] = ints(st.sets[f]);
+    const int my_bid = st.bids.at(static_cast<size_t>(seat));  // before anything is allocated: it may throw
+    PyObject* out = PyList_New(0);
+    PyObject* players = PyTuple_New(n);
+    for (int s = 0; s < n; s++) PyTuple_SET_ITEM(players, s, public_player(st, s));
+    PyObject* pending = Py_None;
+    Py_INCREF(pending);
+    if (st.has_pending) {
+        Py_DECREF(pending);
+        pending = tuple_of({int_(st.pending.kind), int_(st.pending.seat), int_(st.pending.faction),
+                            int_(st.pending.index)});
+    }
+    PyObject* sets = PyTuple_New(static_cast<Py_ssize_t>(st.sets.size()));
+    for (size_t f = 0; f < st.sets.size(); f++) PyTuple_SET_ITEM(sets, static_cast<Py_ssize_t>(f), ints(st.sets[f]));
     const bool own_staging = st.has_pending && st.pending.seat == seat;
-    py::list pairs;
+    PyObject* pairs = PyList_New(0);
     for (const auto& p : st.pairs)
-        if (p.seat == seat) pairs.append(py::make_tuple(p.a, p.b));
-    py::list out;
-    out.append(seat);
-    out.append(n);
-    out.append(st.round);
-    out.append(st.phase);
-    out.append(st.start_seat);
-    out.append(st.turn_seat);
-    out.append(pending);
-    out.append(py::str(st.victory_card));
-    out.append(py::bool_(st.config().point_variant));
-    out.append(players);
-    out.append(ints(st.players[static_cast<size_t>(seat)].hand));
-    out.append(ints(st.controller));
-    out.append(sets);
-    out.append(bools(st.first_laurel));
-    out.append(board_of(st, seat));
-    out.append(ints(st.spaces));
-    out.append(ints(st.coin_bowl));
-    out.append(st.colosseum);
-    out.append(st.chariot);
-    out.append(st.proconsul);
-    out.append(st.draw.size());
-    out.append(st.discard.size());
-    out.append(own_staging ? ints(st.staged) : hidden(st.staged.size()));
-    out.append(ints(st.contest));
-    out.append(py::tuple(pairs));
-    out.append(st.bids.at(static_cast<size_t>(seat)));
-    out.append(bools(st.sacrificed));
-    out.append(py::bool_(st.truncated));
-    out.append(ints(st.winners));
+        if (p.seat == seat) append(pairs, tuple_of({int_(p.a), int_(p.b)}));
+    append(out, int_(seat));
+    append(out, int_(n));
+    append(out, int_(st.round));
+    append(out, int_(st.phase));
+    append(out, int_(st.start_seat));
+    append(out, int_(st.turn_seat));
+    append(out, pending);
+    append(out, PyUnicode_FromStringAndSize(st.victory_card.data(), static_cast<Py_ssize_t>(st.victory_card.size())));
+    append(out, bool_(st.config().point_variant));
+    append(out, players);
+    append(out, ints(st.players[static_cast<size_t>(seat)].hand));
+    append(out, ints(st.controller));
+    append(out, sets);
+    append(out, bools(st.first_laurel));
+    append(out, board_of(st, seat));
+    append(out, ints(st.spaces));
+    append(out, ints(st.coin_bowl));
+    append(out, int_(st.colosseum));
+    append(out, int_(st.chariot));
+    append(out, int_(st.proconsul));
+    append(out, int_(static_cast<long>(st.draw.size())));
+    append(out, int_(static_cast<long>(st.discard.size())));
+    append(out, own_staging ? ints(st.staged) : hidden(st.staged.size()));
+    append(out, ints(st.contest));
+    append(out, PyList_AsTuple(pairs));
+    Py_DECREF(pairs);
+    append(out, int_(my_bid));
+    append(out, bools(st.sacrificed));
+    append(out, bool_(st.truncated));
+    append(out, ints(st.winners));
     expansion_fields(st, seat, out);
-    return py::tuple(out);
+    return py::reinterpret_steal<py::list>(out);
 }
 
 }  // namespace tribune

@@ -135,6 +135,8 @@ class EngineFigures:
     core_encode_us: float = 0.0  # native only: encode_us with the core's encoder and codec called directly
     live_encode_us: float = 0.0  # encode_us on the position just played, as env.step takes it (live_encode_timing)
     core_expansion_decisions_per_s: float = 0.0  # core_decisions_per_s with the Tribune Expansion
+    agent_loop_us: float = 0.0  # µs a decision of a Python agent's loop: Game.view (unread), legal_actions, apply
+    agent_loop_read_us: float = 0.0  # the same loop reading the whole view (view.data) every decision
 
 
 @dataclass
@@ -207,6 +209,8 @@ ENGINE_RATIOS: tuple[tuple[str, str, str, bool], ...] = (
     ("core_decisions_per_s", "core_decisions_per_s", "game_decisions_per_s", False),
     ("core_expansion_decisions_per_s", "core_expansion_decisions_per_s", "expansion_decisions_per_s", False),
     ("batch_decisions_per_s", "batch_decisions_per_s", "batched_steps_per_s", False),
+    ("agent_loop", "agent_loop_us", "agent_loop_us", True),
+    ("agent_loop_read", "agent_loop_read_us", "agent_loop_read_us", True),
 )
 """(ratio name, native figure, Python figure it is compared with, whether the figures are times) of
 :meth:`BenchReport.engine_ratios`."""
@@ -296,6 +300,29 @@ def view_play_rate(players: int, seconds: float, seed: int) -> float:
         games += 1
         if clock() >= deadline:
             return games / (clock() - start)
+
+
+def agent_loop_timing(players: int, seconds: float, seed: int, read: bool = False) -> float:
+    """Mean µs a decision of a Python agent's loop under random legal play: ``Game.view(seat)`` of the seat to act
+    (left unread, or with ``read`` every field computed: ``view.data``), ``legal_actions()`` and ``apply``, over
+    whole games for about ``seconds``, on the engine of ``TRIBUNE_ENGINE`` (issue 41: at most 20 µs native)."""
+    rng = random.Random(seed)
+    decisions = 0
+    game_seed = seed
+    start = clock()
+    deadline = start + seconds
+    while True:
+        game = Game.new(players=players, seed=game_seed)
+        game_seed += 1
+        while not game.is_over:
+            view = game.view(game.current_seat)
+            if read:
+                view.data  # noqa: B018 (computes every field)
+            legal = game.legal_actions()
+            game.apply(legal[int(rng.random() * len(legal))])
+            decisions += 1
+        if clock() >= deadline:
+            return (clock() - start) / decisions * 1e6
 
 
 def batched_rate(players: int, seconds: float, seed: int, num_envs: int = BATCH) -> float:
@@ -681,6 +708,8 @@ def engine_figures(name: str, players: int, seconds: float, seed: int) -> Engine
             batched_rate(players, seconds, seed),
         )
         figures.live_encode_us = live_encode_timing(players, seed, LIVE_DECISIONS[name])
+        figures.agent_loop_us = agent_loop_timing(players, seconds, seed)
+        figures.agent_loop_read_us = agent_loop_timing(players, seconds, seed, read=True)
         if name == "native":
             figures.core_decisions_per_s = core_rate(players, seconds, seed)
             figures.core_expansion_decisions_per_s = core_rate(players, seconds, seed, expansion=True)

@@ -47,7 +47,7 @@ class Game:
     without a trace). Fast callers use :attr:`native_core`.
     """
 
-    __slots__ = ("_core", "_events", "_legal", "_snapshot", "_views", "state_")
+    __slots__ = ("_core", "_events", "_legal", "_legal_native", "_snapshot", "_views", "state_")
 
     def __init__(self, state: GameState | None = None, core: Any = None) -> None:
         if (state is None) == (core is None):
@@ -56,6 +56,7 @@ class Game:
         self._core = core  # the native game, or None
         self._snapshot: GameState | None = None  # native: the Python copy of the position, made when first read
         self._legal: list[Action] | None = None  # native: the typed legal choices of this decision
+        self._legal_native: list[tuple[int, int, int]] = []  # native: the same choices as the core lists them
         self._events: list[Event] = []  # native: the log as read so far (it only grows), extended when read
         self._views: list[PlayerView] = []  # views of the live state, detached before the next apply
 
@@ -166,10 +167,19 @@ class Game:
     def legal_actions(self) -> list[Action]:
         if self.state_ is not None:
             return legal_actions(self.state_)
-        if self._legal is None:
-            action_of = native.action_of
-            self._legal = [action_of(a) for a in self._core.legal()]
-        return list(self._legal)
+        legal = self._legal
+        if legal is None:
+            legal = self._native_legal()
+        return list(legal)
+
+    def _native_legal(self) -> list[Action]:
+        """The typed legal choices of the native game's decision, read once per decision beside the core's own
+        ``(type, a, b)`` forms (kept for :meth:`apply`)."""
+        natives = self._core.legal()
+        known, action_of = native._TYPED.get, native.action_of  # typed once, shared: actions are immutable
+        legal = [known(a) or action_of(a) for a in natives]
+        self._legal, self._legal_native = legal, natives
+        return legal
 
     def apply(self, action: object) -> None:
         """Play ``action``; raises :class:`IllegalActionError` (state unchanged) if it is not legal.
@@ -185,18 +195,28 @@ class Game:
 
     def _apply_native(self, action: object) -> None:
         core = self._core
-        if core.pending() is None:
+        if core.current_seat < 0:
             raise GameOverError("the game is over: no decision is pending")
-        choices = self.legal_actions()
+        choices = self._legal if self._legal is not None else self._native_legal()
+        index = self._listed_index(action, choices)
+        if not core.apply(*self._legal_native[index]):
+            raise RuntimeError(f"the native core refused the legal choice {choices[index]!r}")  # an engine bug
+        self.apply_native_done()
+
+    def _listed_index(self, action: object, choices: list[Action]) -> int:
+        """Where ``action`` is among ``choices`` (the same object, which agents usually give back, else
+        :func:`listed_choice`); :class:`IllegalActionError` saying why when it is not there."""
+        for index, choice in enumerate(choices):
+            if choice is action:
+                return index
         listed = listed_choice(action, choices)
         if listed is None:
             state = self.position()
+            shown = list(choices)
             raise IllegalActionError(
-                action, illegal_reason(state, action, choices), choices, lambda a: describe_action(state, a)
+                action, illegal_reason(state, action, shown), shown, lambda a: describe_action(state, a)
             )
-        if not core.apply(*native.action_tuple(listed)):
-            raise RuntimeError(f"the native core refused the legal choice {listed!r}")  # an engine bug
-        self.apply_native_done()
+        return choices.index(listed)
 
     def _detach_views(self) -> None:
         """A view never changes: the unread ones get a copy of the position as it is now, before a step."""
@@ -370,6 +390,7 @@ class Game:
     def __setstate__(self, saved: dict[str, Any]) -> None:
         self._snapshot = None
         self._legal = None
+        self._legal_native = []
         self._events = []
         if "native_state" in saved:
             self.state_ = None

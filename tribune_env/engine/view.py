@@ -22,7 +22,7 @@ a bid (``my_bid`` is ``OPTED_OUT`` to him only).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -444,25 +444,48 @@ def public_hand_size(state: GameState, seat: int) -> int:
 def native_view_data(core: Core, seat: int) -> ViewData:
     """The fields of the view of ``seat`` in the native game ``core``, as :func:`view_data` computes them on the
     Python engine: the core writes them (``Core.view``, in :class:`ViewData`'s order), this turns its plain values
-    into the view's records (``phase``, ``pending`` and the players)."""
-    values = list(core.view(seat))
-    values[3] = Phase(values[3])
+    into the view's records (``phase``, ``pending`` and the players; the immutable ones are shared)."""
+    values = core.view(seat)  # a new list
+    values[3] = _PHASES[values[3]]
     pending = values[6]
     if pending is not None:
-        values[6] = Pending(DecisionKind(pending[0]), *pending[1:])
-    values[9] = tuple([_record(PublicPlayer, _PLAYER_FIELDS, p) for p in values[9]])
+        values[6] = _shared(_PENDINGS, pending, _pending)
+    values[9] = tuple([_shared(_PLAYERS, p, _public_player) for p in values[9]])
     return _record(ViewData, _VIEW_FIELDS, values)
 
 
 _VIEW_FIELDS = tuple(f.name for f in dataclasses.fields(ViewData))
 _PLAYER_FIELDS = tuple(f.name for f in dataclasses.fields(PublicPlayer))
+_PHASES = sorted(Phase, key=int)
+_PENDINGS: dict[tuple[Any, ...], Pending] = {}
+_PLAYERS: dict[tuple[Any, ...], PublicPlayer] = {}
+_SHARED_LIMIT = 50_000  # records kept per table (cleared when full): players' holdings are open-ended
+
+
+def _pending(values: tuple[Any, ...]) -> Pending:
+    return Pending(DecisionKind(values[0]), *values[1:])
+
+
+def _public_player(values: tuple[Any, ...]) -> PublicPlayer:
+    return _record(PublicPlayer, _PLAYER_FIELDS, values)
+
+
+def _shared(table: dict[tuple[Any, ...], _R], values: tuple[Any, ...], make: Callable[[tuple[Any, ...]], _R]) -> _R:
+    """The record of ``values``, made once and shared (the records are frozen: equal values, equal records; most of
+    a view's players are unchanged from one decision to the next)."""
+    record = table.get(values)
+    if record is None:
+        if len(table) >= _SHARED_LIMIT:
+            table.clear()
+        record = table[values] = make(values)
+    return record
 
 
 def _record(cls: type[_R], names: tuple[str, ...], values: Iterable[object]) -> _R:
-    """An instance of the frozen dataclass ``cls`` holding ``values`` in the order of its fields ``names``, made
-    without its generated ``__init__`` (which sets each field through ``object.__setattr__``, a third of a native
-    view's cost). Only for the records here: they have no ``__post_init__`` and no checks to skip, and the result
-    is equal to (and hashes as) ``cls(*values)`` (tests/engine/test_view_native.py)."""
+    """An instance of the frozen dataclass ``cls`` holding ``values`` in the order of its fields ``names`` (as many),
+    made without its generated ``__init__`` (which sets each field through ``object.__setattr__``, a third of a
+    native view's cost). Only for the records here: they have no ``__post_init__`` and no checks to skip, and the
+    result is equal to (and hashes as) ``cls(*values)`` (tests/engine/test_view_native.py)."""
     record = object.__new__(cls)
     record.__dict__.update(zip(names, values, strict=True))
     return record
