@@ -92,3 +92,18 @@ def test_the_gate_accepts_a_clearly_better_network(tmp_path: Path) -> None:
     assert run.state.best == 1
     assert row.h2h_low > 0.25 and row.gate_opponent_games == 16
     assert run.state.best_opponent is not None and run.state.best_opponent.win_rate == row.opponent_rate
+
+
+def test_a_gate_tournament_with_a_forfeit_decides_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game lost because an agent raised (a broken engine or agent) says nothing about the networks: the gate
+    stops with the reason instead of counting it (issue 44's run met this while another change was half made)."""
+    from types import SimpleNamespace
+
+    from training.zero import gate
+    from tribune_env.engine.config import GameConfig
+
+    forfeit = SimpleNamespace(reason="raised", message="act() raised TypeError")
+    monkeypatch.setattr(gate, "run_tournament", lambda *a, **k: [SimpleNamespace(forfeit=None),
+                                                                  SimpleNamespace(forfeit=forfeit)])
+    with pytest.raises(gate.GateError, match=r"1 of 2 games .* forfeited .*raised: act"):
+        gate.tournament(["random"] * 4, GameConfig(), 2, 0, tmp_path / "g.sqlite", 1)

@@ -76,13 +76,19 @@ def network_spec(path: Path) -> str:
 
 def tournament(specs: list[str], game: GameConfig, games: int, seed: int, store: Path, workers: int) -> Evaluation:
     """Play ``specs`` (seats rotated over ``games`` deals drawn from ``seed``) into the results file ``store`` and
-    return the result of ``specs[0]``; :class:`GateError` when the tournament cannot be played."""
+    return the result of ``specs[0]``; :class:`GateError` when the tournament cannot be played or any game was
+    forfeited (an agent raised or ran out of time: a broken engine or agent must not decide the gate)."""
     store.parent.mkdir(parents=True, exist_ok=True)
     try:
         definition = TournamentDefinition.for_config(specs, game, games=games, seed=seed)
         records = run_tournament(definition, store, workers=workers, progress=False)
     except (TournamentError, StoreError, AgentError, ValueError) as exc:
         raise GateError(f"the tournament {' '.join(specs)} failed: {exc}") from None
+    forfeits = [r for r in records if r.forfeit is not None]
+    if forfeits:  # an agent raised or timed out: the results say nothing about the networks
+        first = forfeits[0].forfeit
+        raise GateError(f"{len(forfeits)} of {len(records)} games of {' '.join(specs)} were forfeited "
+                        f"(first: {first.reason}: {first.message}); see {store}")
     entry = summarize(records).entry(definition.specs[0])
     low, high = entry.win_rate_ci
     return Evaluation(entry.games, entry.wins, entry.win_rate, low, high, entry.parity, entry.seconds_per_move)

@@ -124,6 +124,18 @@ def retrain(
     return model.policy(meta), lines
 
 
+def losses(policy: NumpyPolicy, shard: Path) -> dict[str, float]:
+    """``policy``'s value squared error and policy cross-entropy on the positions of ``shard``."""
+    part = Positions.read(shard)
+    valued = ~np.isnan(part.values)
+    value = float(np.mean((all_values(policy, part.obs[valued]) - part.values[valued]) ** 2))
+    rows = np.flatnonzero(part.searched)
+    logp = masked_log_softmax(all_logits(policy, part.obs[rows]), part.masks[rows])
+    targets = part.targets[rows].astype(np.float64)
+    terms = np.where(targets > 0, targets * np.where(np.isfinite(logp), logp, 0.0), 0.0)
+    return {"value": value, "policy": float(-terms.sum(axis=1).mean())}
+
+
 def heldout(run: Path) -> list[dict[str, float]]:
     """Per snapshot ``k``: value squared error on its last training shard ``k`` and on the unseen shard ``k + 1``,
     the error of a constant (shard ``k``'s mean result) on ``k + 1``, and the policy cross-entropy on ``k + 1``."""
@@ -182,6 +194,9 @@ def main(argv: list[str] | None = None) -> int:
     for line in lines:
         print(line, flush=True)
     path = policy.save_npz(args.out, "float16")
+    nxt = shards(args.run / "replay").get(args.upto + 1)
+    if nxt is not None:
+        print(json.dumps({"unseen_shard": args.upto + 1, **{k: round(v, 4) for k, v in losses(policy, nxt).items()}}))
     if args.games:
         specs = [network_spec(path), *["heuristic"] * (config.game.players - 1)]
         result = tournament(specs, config.game, args.games, EVAL_SEED, path.with_suffix(".sqlite"), args.workers)
