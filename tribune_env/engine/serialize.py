@@ -50,7 +50,7 @@ from tribune_env.engine.ops import chance
 from tribune_env.engine.registry import DECISIONS, REGIONS, STEPS
 from tribune_env.engine.rounds import round_phases, round_tasks
 from tribune_env.engine.state import OPTED_OUT, TILE_NAMES, Event, GameState, Task, json_keys
-from tribune_env.engine.state_check import MAX_ROUND, _encodable, check_shape
+from tribune_env.engine.state_check import MAX_ROUND, _encodable, check_shape, params_of
 from tribune_env.engine.tables import SpaceKind, Tables
 
 # Upper bound for money, laurels, legions and bids in a document. No game comes near it; it keeps
@@ -357,10 +357,14 @@ def check_state(state: GameState) -> None:
 
 def _check_position(state: GameState, r: _Reader) -> None:
     """The checks of a read document with an agenda (:func:`_read_agenda_flow`), without running the agenda."""
+    ranges: dict[tuple[str, str], tuple[int, int]] = {}
     for i, task in enumerate(reversed(state.agenda)):  # each argument in its range, as _read_task reads it
-        params = list(inspect.signature(STEPS[task[0]].run).parameters)[1:]
-        for k, (arg, param) in enumerate(zip(task[1:], params, strict=True)):
-            r.integer(arg, f"agenda[{i}][{k + 1}]", *_arg_range(state, task[0], param))
+        for k, (arg, param) in enumerate(zip(task[1:], params_of(task[0]), strict=True)):
+            bounds = ranges.get((task[0], param))
+            if bounds is None:
+                bounds = ranges[task[0], param] = _arg_range(state, task[0], param)
+            if not bounds[0] <= arg <= bounds[1]:
+                r.integer(arg, f"agenda[{i}][{k + 1}]", *bounds)
     _check_consistency(state, r, mid_phase=True)
     _check_counts(state, r)
     _check_flags(state, r)

@@ -16,8 +16,7 @@ are the document's checks, run afterwards by :func:`tribune_env.engine.serialize
 from __future__ import annotations
 
 import inspect
-from collections.abc import Iterable
-from typing import Any, cast
+from typing import Any
 
 from tribune_env.data import BrutiiCard, BrutiiDisc
 from tribune_env.engine.decisions import BASE_DECISION_KINDS, BASE_PHASES, DecisionKind, Pending, Phase
@@ -53,21 +52,31 @@ def boolean(value: Any, path: str) -> bool:
 
 def sequence(value: Any, path: str, length: int | None = None, kinds: tuple[type, ...] = (list,)) -> list[Any]:
     """``value`` as a list if it is one of ``kinds`` (and has ``length`` entries when given)."""
-    if not isinstance(value, kinds):
+    if type(value) is list and list in kinds:  # read only: no copy
+        items: list[Any] = value
+    elif not isinstance(value, kinds):
         names = " or ".join(k.__name__ for k in kinds)
         raise fail(path, f"expected a {names}, got {type(value).__name__}")
-    items: list[Any] = list(cast(Iterable[Any], value))
+    else:
+        anything: Any = value
+        items = list(anything)
     if length is not None and len(items) != length:
         raise fail(path, f"expected {length} entries, got {len(items)}")
     return items
 
 
 def integers(value: Any, path: str, low: int, high: int, length: int | None = None) -> list[int]:
-    return [integer(v, f"{path}[{i}]", low, high) for i, v in enumerate(sequence(value, path, length))]
+    items = sequence(value, path, length)
+    if all(type(v) is int and low <= v <= high for v in items):  # the usual case, checked at once
+        return items
+    return [integer(v, f"{path}[{i}]", low, high) for i, v in enumerate(items)]
 
 
 def booleans(value: Any, path: str, length: int) -> list[bool]:
-    return [boolean(v, f"{path}[{i}]") for i, v in enumerate(sequence(value, path, length))]
+    items = sequence(value, path, length)
+    if all(type(v) is bool for v in items):
+        return items
+    return [boolean(v, f"{path}[{i}]") for i, v in enumerate(items)]
 
 
 def check_shape(state: GameState) -> None:
@@ -149,8 +158,11 @@ def _check_players(state: GameState) -> None:
         integer(tile, f"{path}.tile", 0, 2)
         for name, flag in zip(("eternal_favor", "temporary_favor", "pantheon_seen"), favors, strict=True):
             boolean(flag, f"{path}.{name}")
-        for c, count in enumerate(sequence(hand, f"{path}.hand", tables.num_card_types)):
-            integer(count, f"{path}.hand[{c}]", 0, tables.card_copies[c])
+        counts = sequence(hand, f"{path}.hand", tables.num_card_types)
+        copies = tables.card_copies
+        if not all(type(k) is int and 0 <= k <= most_copies for k, most_copies in zip(counts, copies, strict=True)):
+            for c, count in enumerate(counts):
+                integer(count, f"{path}.hand[{c}]", 0, copies[c])
         held = sequence(emperor, f"{path}.emperor_tiles")
         for i, t in enumerate(held):
             if isinstance(t, bool) or t not in tiles:
@@ -229,15 +241,22 @@ def _check_flow(state: GameState) -> None:
     """The agenda's steps (known names, their number of arguments, each argument in 32 bits) and the pending
     decision's kind, seat and faction; whether they fit the position is the document checks' business."""
     config = state.config
-    for i, task in enumerate(sequence(_attr(state, "agenda"), "agenda")):
-        path = f"agenda[{len(state.agenda) - 1 - i}]"  # as a document lists it (the next step first)
+    agenda = sequence(_attr(state, "agenda"), "agenda")
+    for i, task in enumerate(agenda):
+        name = task[0] if type(task) is tuple and task and type(task[0]) is str else None
+        if name is not None and name in STEPS and len(task) - 1 == len(params_of(name)):
+            if (config.expansion or not STEPS[name].expansion) and all(
+                type(a) is int and -1 <= a <= MAX_INT32 for a in task[1:]
+            ):
+                continue  # the usual case at once
+        path = f"agenda[{len(agenda) - 1 - i}]"  # as a document lists it (the next step first)
         items = sequence(task, path, kinds=(tuple,))
         if not items or not isinstance(items[0], str) or items[0] not in STEPS:
             raise fail(path, f"expected (step name, arguments...) with a known step, got {task!r:.80}")
         name = items[0]
         if STEPS[name].expansion and not config.expansion:
             raise fail(path, f"step {name!r} belongs to the expansion; this is a base game")
-        params = _params(name)
+        params = params_of(name)
         if len(items) - 1 != len(params):
             raise fail(path, f"step {name!r} takes {len(params)} argument(s) {params}, got {len(items) - 1}")
         for k, arg in enumerate(items[1:]):
@@ -257,10 +276,10 @@ def _check_flow(state: GameState) -> None:
     integer(pending.index, "pending.index", -1, MAX_AMOUNT)
 
 
-_PARAMS: dict[str, list[str]] = {}
+_PARAMS: dict[str, list[str]] = {}  # params_of, once per step
 
 
-def _params(name: str) -> list[str]:
+def params_of(name: str) -> list[str]:
     """The argument names of step ``name`` (its run function's parameters after the state)."""
     params = _PARAMS.get(name)
     if params is None:
@@ -269,8 +288,22 @@ def _params(name: str) -> list[str]:
 
 
 def _check_events(state: GameState) -> None:
-    n = state.config.players
+    n, phases = state.config.players, len(Phase)
     for i, event in enumerate(sequence(_attr(state, "events"), "events")):
+        if (  # the usual case at once: the log is long
+            type(event) is Event
+            and type(event[0]) is int
+            and 0 <= event[0] <= MAX_ROUND
+            and type(event[1]) is int
+            and 0 <= event[1] < phases
+            and type(event[2]) is int
+            and -1 <= event[2] < n
+            and type(event[3]) is str
+            and event[3].isascii()
+            and type(event[4]) is int
+            and -1 <= event[4] < n
+        ):
+            continue
         path = f"events[{i}]"
         if not isinstance(event, tuple) or len(event) != len(Event._fields):
             raise fail(path, "expected an Event (round, phase, seat, text, private_to)")
