@@ -22,6 +22,7 @@ from test_web_seats import KEY, Table
 from tribune_arena.human.web.bots import decision_seed
 from tribune_arena.human.web.checks import MAX_SEED, parse_new_game
 from tribune_arena.human.web.session import agent_seed
+from tribune_arena.human.web.store import GAMES_FILE, GameStore
 from tribune_cli.serve import CONNECTION_LIMIT, SERVER_BODY_LIMIT
 from tribune_env.engine.config import config_from_dict
 from tribune_env.engine.game import Game
@@ -162,6 +163,17 @@ def test_a_bots_seed_does_not_give_away_the_games() -> None:
             assert 0 <= given < 1 << 63
             assert seed not in {given, given >> 20, (given >> 20) // 1000, given // 1000}
             assert given >> 20 != agent_seed(seed, seat) & ((1 << 43) - 1)  # nor the agent seed's low bits
+
+
+def test_the_games_database_is_its_owners_alone(tmp_path: Path) -> None:
+    """W12: the games database holds the seeds of unfinished games: other users of the machine cannot read it."""
+    store = GameStore(tmp_path)
+    try:
+        store.add_game("g", "base", {}, 12345, 0, ["human", "random"], [])
+        files = [tmp_path / GAMES_FILE, *tmp_path.glob(f"{GAMES_FILE}-*")]
+        assert files and all(path.stat().st_mode & 0o077 == 0 for path in files), [oct(p.stat().st_mode) for p in files]
+    finally:
+        store.close()
 
 
 def test_a_server_bug_answers_without_its_details(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -27,6 +27,9 @@ Schema (version :data:`SCHEMA_VERSION`; a version-1 file gains the three last co
           seconds REAL NOT NULL,     -- decision time
           note TEXT)                 -- what went wrong with a bot's move (its fallback, as shown to the person)
 
+The file is created readable by its owner only (``0600``; SQLite gives its ``-wal`` and ``-shm`` files the same
+mode): it holds the seeds of unfinished games, which deal every hidden hand (issue 42, W12).
+
 What is stored is the game's *definition and action list*, not its document: a move is one short row, written and
 committed on its own as soon as it is applied (WAL journal), so a server killed at any moment loses at most the
 action being applied; a game is restored by replaying its actions from the seed, which rebuilds the game exactly,
@@ -226,6 +229,8 @@ class GameStore:
 
     def _open(self, synchronous: str) -> sqlite3.Connection:
         where = ":memory:" if self.path is None else str(self.path)
+        if self.path is not None:
+            _owner_only(self.path)
         try:
             db = sqlite3.connect(where, isolation_level=None, check_same_thread=False, timeout=self.timeout)
         except sqlite3.Error as exc:
@@ -376,6 +381,16 @@ class GameStore:
     def unfinished(self) -> list[StoredGame]:
         """The games still being played, the most recently played first."""
         return self.games(PLAYING)
+
+
+def _owner_only(path: Path) -> None:
+    """Create the games database ``path`` readable by its owner only, or make it so (with SQLite's ``-wal`` and
+    ``-shm`` files, of an earlier version): it holds the seeds of unfinished games. Failures are left to SQLite."""
+    with contextlib.suppress(OSError):
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600))
+    for each in (path, path.with_name(f"{path.name}-wal"), path.with_name(f"{path.name}-shm")):
+        with contextlib.suppress(OSError):
+            os.chmod(each, 0o600)
 
 
 @contextlib.contextmanager
