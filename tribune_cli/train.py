@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         special = _special_algorithm(args)
         if special is not None:
-            return special(args)
+            return int(special(args))
         config = load_config(args.config, _overrides(args.overrides))
     except (ConfigError, ValueError) as exc:
         print(f"tribune train: {exc}", file=sys.stderr)

@@ -96,17 +96,22 @@ class PolicyNet(nn.Module):
             out = nn.functional.embedding_bag(
                 index, self.first_weight, offsets, mode="sum", per_sample_weights=values
             )
-            return self.act(out + self.first_bias)
-        return self.act(torch.addmm(self.first_bias, obs, self.first_weight))
+            hidden: torch.Tensor = self.act(out + self.first_bias)
+            return hidden
+        dense: torch.Tensor = self.act(torch.addmm(self.first_bias, obs, self.first_weight))
+        return dense
 
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Unmasked logits ``(B, n_actions)`` and values ``(B,)``."""
         h = self.trunk(obs)
-        return self.action(self.pi(h)), self.value(self.vf(h))[:, 0]
+        logits: torch.Tensor = self.action(self.pi(h))
+        value: torch.Tensor = self.value(self.vf(h))[:, 0]
+        return logits, value
 
     def logits(self, obs: torch.Tensor) -> torch.Tensor:
         """The actor alone (opponent moves): unmasked logits."""
-        return self.action(self.pi(self.trunk(obs)))
+        out: torch.Tensor = self.action(self.pi(self.trunk(obs)))
+        return out
 
     def settings(self) -> dict[str, Any]:
         return {

@@ -165,7 +165,7 @@ class PoolDriver:
         self.mask[:] = self._rows[1].astype(bool)
 
 
-def _spaces(driver: PoolDriver) -> tuple[spaces.Box, spaces.Discrete]:
+def _spaces(driver: PoolDriver) -> tuple[spaces.Box, spaces.Discrete[np.int64]]:
     high = np.asarray(driver.pool.encoder.high, dtype=np.float32)
     return spaces.Box(np.zeros_like(high), high, dtype=np.float32), spaces.Discrete(driver.pool.codec.n)
 
@@ -240,7 +240,8 @@ class TribunePoolEnv(gym.Env[np.ndarray, np.int64]):
         }
 
     def action_masks(self) -> np.ndarray:
-        return self.driver.mask[0].copy()
+        mask: np.ndarray = self.driver.mask[0].copy()
+        return mask
 
 
 def sb3_vec_env(
@@ -261,7 +262,7 @@ def _vec_env_class() -> type[Any]:  # noqa: C901  (the class's methods, defined 
         return _VEC_CLASS[0]
     from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
-    class TribunePoolVecEnvImpl(VecEnv):  # type: ignore[misc]
+    class TribunePoolVecEnvImpl(VecEnv):
         """Stable-Baselines3 ``VecEnv``: your seat in ``num_envs`` pool games (module docstring); ``action_masks``
         and ``env_method("action_masks")`` give the legal actions for sb3-contrib's MaskablePPO."""
 
