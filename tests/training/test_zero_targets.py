@@ -40,7 +40,7 @@ def test_value_targets_are_the_result_of_the_seat_that_decided(monkeypatch: pyte
     deciding: list[int] = []
     encoded: list[int] = []
     finals: list[Game] = []
-    encode, add, result = ObservationEncoder.encode_game, selfplay._Recorder.add, selfplay.win_loss
+    encode, add, result = ObservationEncoder.encode_game, selfplay._Recorder.add, win_loss
 
     def spy_encode(self: ObservationEncoder, game: Game, seat: int, out: Any = None) -> Any:
         encoded.append(game.current_seat)
@@ -104,7 +104,8 @@ def test_the_replay_keeps_observations_with_their_labels(tmp_path: Path) -> None
         positions.save(shard_path(tmp_path, iteration))
         buffer.add(iteration, positions)
     assert len(buffer) == 150
-    assert_paired(*(getattr(buffer.data, f) for f in ("obs", "masks", "targets", "searched", "values")))
+    data = buffer.data
+    assert_paired(data.obs, data.masks, data.targets, data.searched, data.values)
     rebuilt = ReplayBuffer.load(tmp_path, 4, 150, 8, 5)
     for name in ("obs", "masks", "targets", "searched", "values"):
         np.testing.assert_array_equal(getattr(rebuilt.data, name), getattr(buffer.data, name))
@@ -117,7 +118,8 @@ def test_the_replay_keeps_observations_with_their_labels(tmp_path: Path) -> None
     learner = Learner(policy, LearnerConfig(batch_size=32), "cpu")
     rows = np.sort(np.random.default_rng(0).permutation(len(buffer))[:32])
     batch = learner._tensors(buffer.data, rows)
-    assert_paired(*(batch[f].numpy() for f in ("obs", "masks", "targets", "searched", "values")))
+    assert_paired(batch["obs"].numpy(), batch["masks"].numpy(), batch["targets"].numpy(), batch["searched"].numpy(),
+                  batch["values"].numpy())
 
 
 def heuristic_positions(games: int = 3) -> tuple[np.ndarray, np.ndarray]:
@@ -181,7 +183,7 @@ def test_illegal_actions_get_no_target_and_no_gradient() -> None:
     loss, policy_loss, _ = batch_loss(model, batch, value_weight=0.0)
     model.logits = original  # type: ignore[method-assign]
     assert torch.isfinite(loss) and float(policy_loss.detach()) < 5.0
-    loss.backward()
+    torch.autograd.backward(loss)
     assert logits.grad is not None
     assert float(logits.grad[~batch["masks"]].abs().max()) == 0.0
     assert float(logits.grad[batch["masks"]].abs().max()) > 0.0

@@ -84,9 +84,9 @@ def tournament(specs: list[str], game: GameConfig, games: int, seed: int, store:
         records = run_tournament(definition, store, workers=workers, progress=False)
     except (TournamentError, StoreError, AgentError, ValueError) as exc:
         raise GateError(f"the tournament {' '.join(specs)} failed: {exc}") from None
-    forfeits = [r for r in records if r.forfeit is not None]
+    forfeits = [r.forfeit for r in records if r.forfeit is not None]
     if forfeits:  # an agent raised or timed out: the results say nothing about the networks
-        first = forfeits[0].forfeit
+        first = forfeits[0]
         raise GateError(f"{len(forfeits)} of {len(records)} games of {' '.join(specs)} were forfeited "
                         f"(first: {first.reason}: {first.message}); see {store}")
     entry = summarize(records).entry(definition.specs[0])

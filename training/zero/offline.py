@@ -51,7 +51,8 @@ def masked_log_softmax(logits: np.ndarray, masks: np.ndarray) -> np.ndarray:
     """Row-wise log-softmax over the legal actions (``-inf`` elsewhere), float64."""
     z = np.where(masks, logits.astype(np.float64), -np.inf)
     top = z.max(axis=1, keepdims=True)
-    return z - top - np.log(np.exp(z - top).sum(axis=1, keepdims=True))
+    out: np.ndarray = z - top - np.log(np.exp(z - top).sum(axis=1, keepdims=True))
+    return out
 
 
 def all_logits(policy: NumpyPolicy, obs: np.ndarray, chunk: int = 4096) -> np.ndarray:

@@ -195,7 +195,7 @@ def root_value(result: SearchResult | None) -> float:
     return float(np.dot(visits, np.asarray(result.q, dtype=np.float64)) / visits.sum())
 
 
-def scaled_target(result: SearchResult, scale: float) -> np.ndarray:
+def scaled_target(result: SearchResult, scale: float) -> npt.NDArray[np.float32]:
     """The improved policy with the search's ``sigma(q)`` times ``scale``: ``log(target) - log(prior)`` is sigma up
     to a constant, so ``softmax(logits + scale * (log target - log prior))`` over the legal actions."""
     target = result.target().astype(np.float64)
@@ -208,8 +208,9 @@ def scaled_target(result: SearchResult, scale: float) -> np.ndarray:
     gain = np.where(np.isfinite(gain), gain, 0.0)
     z = logits + scale * gain
     z = np.exp(z - z[mask].max())
-    out = np.where(mask, z, 0.0)
-    return (out / out.sum()).astype(np.float32)
+    out: npt.NDArray[np.float64] = np.where(mask, z, 0.0)
+    scaled: npt.NDArray[np.float32] = (out / out.sum()).astype(np.float32)
+    return scaled
 
 
 def _fast_move(net: Network, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator, sample: bool) -> int:
