@@ -97,3 +97,16 @@ def test_the_action_types_are_in_the_same_order() -> None:
 
 def test_every_enum_the_core_exports_is_compared() -> None:
     assert set(native.core_module.ENUMS) == {*PYTHON_ENUMS, "ActionType"}
+
+
+def test_a_state_read_from_the_core_has_every_slot_set() -> None:
+    for options in ({"players": 2}, {"players": 5, "brutii": True}):
+        game = Game.new(GameConfig(**options), seed=3, engine="native")  # type: ignore[arg-type]
+        for _ in range(20):
+            game.apply(game.legal_actions()[0])
+        state = native.state_of(game.native_core, game.config)
+        missing = [f.name for f in FIELDS if not hasattr(state, f.name)]
+        assert missing == []
+        missing_players = [name for p in state.players for name in PlayerState.__slots__ if not hasattr(p, name)]
+        assert missing_players == []
+        assert Game(state).to_json() == game.to_json()

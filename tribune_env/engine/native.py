@@ -214,10 +214,20 @@ def action_of(native: tuple[int, int, int]) -> Action:
 
 
 def pending_of(native: tuple[int, int, int, int] | None) -> Pending | None:
+    """The :class:`Pending` of a native ``(kind, seat, faction, index)``, shared (it is frozen): read at every
+    ``Game.pending`` of a native game."""
     if native is None:
         return None
-    kind, seat, faction, index = native
-    return Pending(DecisionKind(kind), seat, faction, index)
+    pending = _PENDINGS.get(native)
+    if pending is None:
+        if len(_PENDINGS) > 100_000:  # bounded, as _TYPED
+            _PENDINGS.clear()
+        kind, seat, faction, index = native
+        pending = _PENDINGS[native] = Pending(DecisionKind(kind), seat, faction, index)
+    return pending
+
+
+_PENDINGS: dict[tuple[int, int, int, int], Pending] = {}
 
 
 # --- states as plain values ------------------------------------------------------------
@@ -269,16 +279,23 @@ def _plain(value: Any) -> Any:
 
 def state_of(core: Core, config: GameConfig, events: list[Event] | None = None) -> GameState:
     """A Python :class:`GameState` equal to the native game ``core`` (its log included: ``events``, the core's log
-    already converted, is copied when given)."""
+    already converted, is copied when given).
+
+    Every slot is written from the core's values, so the state is made without ``GameState.__init__`` (which would
+    build a new game's fields only to have them replaced: half the cost; search and the greedy agent read a native
+    position this way after every trial move). tests/native/test_seam_lists.py checks that every slot is set."""
     fields = core.fields()
-    state = GameState(config)
+    tables = tables_for(config.components, config.expansion)
+    state = GameState.__new__(GameState)
+    state.config = config
+    state.tables = tables
     for name in _COPIED:
         setattr(state, name, fields[name])
-    state.phase = Phase(fields["phase"])
+    state.phase = _PHASES[fields["phase"]]
     players = []
-    n_cards, n_factions = state.tables.num_card_types, len(state.tables.faction_cards)
+    new_player = PlayerState.__new__
     for values in fields["players"]:
-        player = PlayerState(n_cards, n_factions)
+        player = new_player(PlayerState)
         for name in _PLAYER_FIELDS:
             setattr(player, name, values[name])
         players.append(player)
@@ -287,11 +304,16 @@ def state_of(core: Core, config: GameConfig, events: list[Event] | None = None) 
     state.fields = fields["fields"]
     state.pairs = fields["pairs"]
     state.pending = pending_of(fields["pending"])
+    state.legal_cache = None
     state.agenda = fields["agenda"]
+    state.touched = 0
     state.winners = fields["winners"]
     state.brutii_options = list(fields["brutii_options"])
     state.events = list(events) if events is not None else events_of(core)
     return state
+
+
+_PHASES = sorted(Phase, key=int)
 
 
 def events_of(core: Core, start: int = 0) -> list[Event]:
