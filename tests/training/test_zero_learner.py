@@ -184,3 +184,18 @@ def test_a_zero_value_weight_leaves_the_value_network_alone() -> None:
     after = learner.model.arrays()
     for name in before:
         assert np.array_equal(before[name], after[name]) == name.startswith(("vf.", "value.")), name
+
+
+def test_restart_returns_to_a_network_with_a_fresh_optimiser() -> None:
+    """The gate's ``revert``: after training, :meth:`Learner.restart` holds exactly the given network's weights and
+    an optimiser with no state."""
+    start = tiny_policy(0)
+    learner = Learner(start, LearnerConfig(batch_size=16, learning_rate=1e-2), "cpu")
+    learner.train(fixed_batch(), seed=0)
+    moved = learner.policy(start.meta).arrays()
+    assert any(not np.array_equal(moved[k], v) for k, v in start.arrays().items())
+    learner.restart(start)
+    back = learner.policy(start.meta).arrays()
+    for name, array in start.arrays().items():
+        np.testing.assert_array_equal(back[name], array.astype(np.float32), err_msg=name)
+    assert not learner.optimizer.state
