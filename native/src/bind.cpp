@@ -203,16 +203,22 @@ std::shared_ptr<const Rules> make_rules(const py::object& config, const py::obje
 
 // --- the state as plain values (the fields of GameState, by their names) --------------------------------------------
 
+// lists of ints and bools built with the C API: Core.fields() is read at every native position the Python side
+// looks at (Game.position(), the greedy agent's trial moves), and pybind11's casts cost more than the values
 template <class T>
 py::list list_of(const std::vector<T>& v) {
-    py::list out;
-    for (const auto& x : v) out.append(x);
-    return out;
+    static_assert(std::is_integral_v<T>, "list_of: a list of integers");
+    PyObject* out = PyList_New(static_cast<Py_ssize_t>(v.size()));
+    if (out == nullptr) throw py::error_already_set();
+    for (size_t i = 0; i < v.size(); i++)
+        PyList_SET_ITEM(out, static_cast<Py_ssize_t>(i), PyLong_FromLongLong(static_cast<long long>(v[i])));
+    return py::reinterpret_steal<py::list>(out);
 }
 py::list bool_list(const std::vector<uint8_t>& v) {
-    py::list out;
-    for (auto x : v) out.append(py::bool_(x != 0));
-    return out;
+    PyObject* out = PyList_New(static_cast<Py_ssize_t>(v.size()));
+    if (out == nullptr) throw py::error_already_set();
+    for (size_t i = 0; i < v.size(); i++) PyList_SET_ITEM(out, static_cast<Py_ssize_t>(i), PyBool_FromLong(v[i] != 0));
+    return py::reinterpret_steal<py::list>(out);
 }
 py::tuple task_tuple(const Task& t) {
     py::tuple out(1 + t.n);
