@@ -88,9 +88,11 @@ def test_learner_rows_are_the_deciding_seats_own_observation(tmp_path: Path, mon
     """A stored row equals the InfoSet observation of the seat that decides (never another seat's hand)."""
     col = collector(tiny_config(tmp_path))
     checked: list[bool] = []
+    seen: list[np.ndarray] = []
     forward = col._forward_learner
 
     def learner(rows: np.ndarray) -> Any:
+        seen.append(col.obs[rows].copy())
         for g in rows[:2]:
             game = col.pool.game(int(g))
             seat = int(col.seat[g])
@@ -104,8 +106,8 @@ def test_learner_rows_are_the_deciding_seats_own_observation(tmp_path: Path, mon
     monkeypatch.setattr(col, "_forward_learner", learner)
     batch, _ = col.collect(12)
     assert checked and all(checked)
-    # the stored rows are the observations the learner saw
-    assert batch.obs.shape == (len(batch), col.pool.encoder.size)
+    # the stored rows are the observations the learner decided on, in order
+    np.testing.assert_array_equal(batch.obs, np.concatenate(seen))
 
 
 def test_advantages_follow_each_seat_of_each_game() -> None:
