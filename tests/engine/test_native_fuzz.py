@@ -48,6 +48,7 @@ def slow_positions() -> list[dict[str, Any]]:
 def assert_clean(report: dict[str, Any], cases: int) -> None:
     counts = report["counts"]
     failures = report["failures"]
+    print(f"{cases} cases: {counts}")  # shown with pytest -rP (native/tools/sanitize.py, the slow runs)
     shown = "\n".join(f"{case}: {outcome}" for case, outcome in failures[:10])
     assert not failures, f"{len(failures)} of {cases} cases failed ({counts}):\n{shown}"
     assert sum(counts.values()) == cases

@@ -182,14 +182,14 @@ def test_documents_the_core_could_not_copy_are_refused(engine: str, monkeypatch:
 @pytest.mark.parametrize("engine", ENGINES)
 def test_deals_for_a_seat_that_is_not_deciding_are_games(engine: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """N6: the decider's staged cards were dealt like any hidden card, so a take-over set could hold another
-    faction's cards, a pair a slave (N7's first document), the Refugium non-slaves: 2,299 of 4,480 such deals
-    were no game (before the fix, 3 games per rule set). Now they are dealt from the cards the decision may
-    stage: every deal reads back as a document and plays on."""
+    faction's cards, a pair a slave (N7's first document), the Refugium non-slaves: measured before the fix, 2,299
+    of 4,480 deals for a seat not deciding, at positions with cards staged (4 rule sets, 3 random games each),
+    were no game. Now they are dealt from the cards the decision may stage: every deal reads back as a document."""
     monkeypatch.setenv(native.ENGINE_ENV, engine)
     kinds: set[DecisionKind] = set()
     dealt = 0
     for config in (GameConfig(players=4), GameConfig(players=5, expansion=True, brutii=True)):
-        for seed in range(2):
+        for seed in range(1):
             game = Game.new(config, seed=seed)
             rng = random.Random(seed)
             while not game.is_over:
@@ -197,12 +197,11 @@ def test_deals_for_a_seat_that_is_not_deciding_are_games(engine: str, monkeypatc
                 if position.staged and position.pending is not None:
                     kinds.add(position.pending.kind)
                     for seat in range(config.players):
-                        if seat == position.pending.seat or rng.random() < 0.7:
+                        if seat == position.pending.seat or rng.random() < 0.5:
                             continue
                         sample = game.determinized(seat, random.Random(rng.random()))
-                        again = Game.from_json(sample.to_json())
-                        assert again.legal_actions()
+                        assert Game.from_json(sample.to_json()).legal_actions()
                         dealt += 1
                 legal = game.legal_actions()
                 game.apply(legal[rng.randrange(len(legal))])
-    assert dealt > 50 and kinds >= {DecisionKind.TAKEOVER_SET, DecisionKind.FIELD_OF_MARS_PAIR}
+    assert dealt > 30 and kinds >= {DecisionKind.TAKEOVER_SET, DecisionKind.FIELD_OF_MARS_PAIR}
