@@ -231,3 +231,13 @@ def test_bad_keys_are_named(tmp_path: Path) -> None:
         tiny_config(tmp_path, **{"opponents.learner_seats": 5})
     with pytest.raises(ConfigError, match=r"network\.first_layer"):
         tiny_config(tmp_path, **{"network.first_layer": "conv"})
+
+
+def test_tribune_train_picks_the_pool_trainer_by_its_algorithm(capsys: pytest.CaptureFixture[str]) -> None:
+    from tribune_cli.main import main
+
+    assert main(["train", "configs/ppo-pool-4p.yaml", "--check", "--set", "ppo.games=64"]) == 0
+    out = capsys.readouterr().out
+    assert "algorithm: ppo-pool" in out and "games: 64" in out
+    assert main(["train", "configs/zero-smoke.yaml", "--check"]) == 0
+    assert "algorithm: zero" in capsys.readouterr().out
