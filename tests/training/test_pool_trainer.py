@@ -241,3 +241,14 @@ def test_tribune_train_picks_the_pool_trainer_by_its_algorithm(capsys: pytest.Ca
     assert "algorithm: ppo-pool" in out and "games: 64" in out
     assert main(["train", "configs/zero-smoke.yaml", "--check"]) == 0
     assert "algorithm: zero" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name", ["ppo-pool-4p", "ppo-pool-expansion-4p", "ppo-pool-brutii"])
+def test_shipped_pool_configs_load_and_their_opponents_fit(name: str) -> None:
+    from training.pool.config import load_pool_config
+
+    config = load_pool_config(f"configs/{name}.yaml")
+    assert config.name == name
+    assert pool_config_from_dict(config.resolved(), "resolved").resolved() == config.resolved()
+    opponents = build_opponents(config, torch.device("cpu"))  # loads each network and checks it fits the game
+    assert opponents.names and abs(opponents.weights.sum() - 1) < 1e-9
