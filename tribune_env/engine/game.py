@@ -137,7 +137,10 @@ class Game:
         game the core deals it, with the same draws from ``rng`` in the same order: the same deal either way."""
         if self._core is not None:
             return Game(core=self._core.resample(seat, rng))
-        return Game.from_state(resample(self.position(), seat, rng))
+        sample = resample(self.position(), seat, rng)  # a position of the game by construction: not checked again
+        if native.resolve_engine() == "native":
+            return Game(core=native.core_of(sample, checked=True))
+        return Game(sample)
 
     def _native_log(self) -> list[Event]:
         """The native game's log, converted once per event (the core's log only grows)."""
