@@ -12,9 +12,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests" / "support"))
 
-from lockstep import run_many  # noqa: E402
+from lockstep import run_many
 
-from tribune_env.engine.config import GameConfig  # noqa: E402
+from tribune_env.engine.config import GameConfig
 
 
 def main() -> int:

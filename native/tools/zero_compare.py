@@ -2,8 +2,8 @@
 
     python native/tools/zero_compare.py --before 857e698 --repeat 5 --decisions 10
 
-Runs ``native/tools/zero_speed.py`` (its settings: ``--decisions``, ``--simulations``, ``--rules``) in a fresh process for
-every (version, engine) pair, interleaved ``--repeat`` times so that the machine's load falls alike on all of them:
+Runs ``native/tools/zero_speed.py`` (its settings: ``--decisions``, ``--simulations``, ``--rules``) in a fresh process
+for every (version, engine) pair, interleaved ``--repeat`` times so that the machine's load falls alike on all of them:
 the working tree's ``agents/zero.py`` ("after") and, with ``--before REV``, that revision's ``agents/zero.py`` loaded
 in its place ("before"; the rest of the tree is the working tree's). Prints every figure, the median of each pair,
 the moves' digests (the same everywhere when the change keeps the moves) and the ratios to the Python engine before.
