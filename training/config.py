@@ -99,7 +99,7 @@ def env_from_dict(data: Any, source: str = "config") -> EnvConfig:
         names = ", ".join(f"env.{k}" for k in unknown)
         raise ConfigError(f"{source}: unknown key(s) {names}; known: {', '.join((*GAME_KEYS, *ENV_KEYS))}")
     hints = typing.get_type_hints(EnvConfig)
-    own = {k: _coerce(data[k], hints[k], source, f"env.{k}") for k in ENV_KEYS if k in data}
+    own = {k: coerce_value(data[k], hints[k], source, f"env.{k}") for k in ENV_KEYS if k in data}
     try:
         game = GameConfig.from_dict({k: v for k, v in data.items() if k in GAME_KEYS})
     except ValueError as exc:  # the message starts with the option's name
@@ -347,15 +347,15 @@ def config_from_dict(data: Any, source: str = "config", overrides: dict[str, Any
     """Build and check a :class:`TrainConfig` from plain data (as read from YAML or saved by a run)."""
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: expected a mapping of sections, got {type(data).__name__}")
-    data = _with_overrides(data, overrides or {}, source)
+    data = with_overrides(data, overrides or {}, source)
     if data.get("algorithm", "ppo") == "ppo":  # `algorithm: zero` configs are training.zero's (tribune train picks)
         data = {k: v for k, v in data.items() if k != "algorithm"}
-    config: TrainConfig = _build(TrainConfig, data, source, "")
+    config: TrainConfig = build_section(TrainConfig, data, source, "")
     _check(config, source)
     return config
 
 
-def _with_overrides(data: dict[str, Any], overrides: dict[str, Any], source: str) -> dict[str, Any]:
+def with_overrides(data: dict[str, Any], overrides: dict[str, Any], source: str) -> dict[str, Any]:
     merged: dict[str, Any] = {k: dict(v) if isinstance(v, dict) else v for k, v in data.items()}
     for dotted, value in overrides.items():
         parts = dotted.split(".")
@@ -369,7 +369,7 @@ def _with_overrides(data: dict[str, Any], overrides: dict[str, Any], source: str
     return merged
 
 
-def _build(cls: type[Any], data: Any, source: str, prefix: str) -> Any:
+def build_section(cls: type[Any], data: Any, source: str, prefix: str) -> Any:
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: {prefix.rstrip('.') or 'top level'}: expected a mapping, got {data!r}")
     hints = typing.get_type_hints(cls)
@@ -385,19 +385,19 @@ def _build(cls: type[Any], data: Any, source: str, prefix: str) -> Any:
         if hint is EnvConfig:
             values[name] = env_from_dict(value or {}, source)
         elif dataclasses.is_dataclass(hint):
-            values[name] = _build(typing.cast(type[Any], hint), value or {}, source, key + ".")
+            values[name] = build_section(typing.cast(type[Any], hint), value or {}, source, key + ".")
         else:
-            values[name] = _coerce(value, hint, source, key)
+            values[name] = coerce_value(value, hint, source, key)
     return cls(**values)
 
 
-def _coerce(value: Any, hint: Any, source: str, key: str) -> Any:  # noqa: C901  (one branch per YAML type)
+def coerce_value(value: Any, hint: Any, source: str, key: str) -> Any:  # noqa: C901  (one branch per YAML type)
     """``value`` as type ``hint`` (ints accepted for floats), else a ConfigError naming ``key``."""
     origin = typing.get_origin(hint)
     if origin in (types.UnionType, typing.Union):
         for option in typing.get_args(hint):
             try:
-                return _coerce(value, option, source, key)
+                return coerce_value(value, option, source, key)
             except ConfigError:
                 continue
         raise ConfigError(f"{source}: {key}: expected {_name(hint)}, got {value!r}")
@@ -419,12 +419,13 @@ def _coerce(value: Any, hint: Any, source: str, key: str) -> Any:  # noqa: C901 
     elif origin is list:
         if isinstance(value, list):
             (item,) = typing.get_args(hint)
-            return [_coerce(v, item, source, f"{key}[{i}]") for i, v in enumerate(value)]
+            return [coerce_value(v, item, source, f"{key}[{i}]") for i, v in enumerate(value)]
     elif origin is dict:
         if isinstance(value, dict):
             kt, vt = typing.get_args(hint)
             return {
-                _coerce(k, kt, source, f"{key} key"): _coerce(v, vt, source, f"{key}.{k}") for k, v in value.items()
+                coerce_value(k, kt, source, f"{key} key"): coerce_value(v, vt, source, f"{key}.{k}")
+                for k, v in value.items()
             }
     raise ConfigError(f"{source}: {key}: expected {_name(hint)}, got {value!r}")
 

@@ -39,7 +39,7 @@ from training.checkpoints import checkpoint_meta, write_side_meta
 from training.config import ConfigError, TrainConfig, check_agents
 from training.evaluation import drop_after
 from training.rllib_env import LEARNER, LeagueMultiAgentEnv, broadcast, learner_mapping
-from training.trainer import Trainer, TrainError, _steps_of, check_resume
+from training.trainer import Trainer, TrainError, check_resume, steps_of
 from tribune_arena.tournament.backends import ray_auth_hint
 
 CHECKPOINT_SUFFIX = ".rllib"
@@ -103,8 +103,8 @@ class RLlibTrainer(Trainer):
         folder = self.paths.checkpoints
         if not folder.is_dir():
             return []
-        found = [p for p in folder.glob(f"step-*{CHECKPOINT_SUFFIX}") if p.is_dir() and _steps_of(p) >= 0]
-        return sorted(found, key=_steps_of)
+        found = [p for p in folder.glob(f"step-*{CHECKPOINT_SUFFIX}") if p.is_dir() and steps_of(p) >= 0]
+        return sorted(found, key=steps_of)
 
     def save(self, model: Any, path: Path | None = None) -> Path:
         steps = int(model.num_timesteps)
@@ -139,7 +139,7 @@ class RLlibTrainer(Trainer):
     def _set_aside_later(self, steps: int) -> None:
         """As for SB3 (files after ``steps`` move to ``superseded/``), and the RLlib checkpoint folders too."""
         super()._set_aside_later(steps)
-        later = [p for p in self.step_checkpoints() if _steps_of(p) > steps]
+        later = [p for p in self.step_checkpoints() if steps_of(p) > steps]
         if later:
             target = self.paths.checkpoints / "superseded" / time.strftime("%Y%m%d-%H%M%S")
             target.mkdir(parents=True, exist_ok=True)
@@ -148,7 +148,7 @@ class RLlibTrainer(Trainer):
             self.say(f"moved {len(later)} RLlib checkpoint folder(s) after step {steps:,} to {target}")
 
     def _trained(self) -> bool:
-        return any(_steps_of(p) > 0 for p in self.step_checkpoints()) or (self.paths.root / "final.npz").exists()
+        return any(steps_of(p) > 0 for p in self.step_checkpoints()) or (self.paths.root / "final.npz").exists()
 
     def _resume_point(self, resume: str) -> Path:
         if resume != "latest":
@@ -183,7 +183,7 @@ class RLlibTrainer(Trainer):
             self.say(f"resuming with changed settings: {', '.join(changes)}")
         pool: list[str] = []
         if self.config.league.enabled:
-            pool = [p for p in self.read_pool() if _steps_of(Path(p)) <= self.resume_steps]
+            pool = [p for p in self.read_pool() if steps_of(Path(p)) <= self.resume_steps]
             pool = pool[-self.config.league.pool_size :]
         return checkpoint, pool
 

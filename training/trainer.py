@@ -394,7 +394,7 @@ class Trainer:
                 self.say(f"resuming with changed settings: {', '.join(changes)}")
             if self.config.league.enabled:
                 steps = self.resume_steps
-                pool = [p for p in self.read_pool() if _steps_of(Path(p)) <= steps][-self.config.league.pool_size :]
+                pool = [p for p in self.read_pool() if steps_of(Path(p)) <= steps][-self.config.league.pool_size :]
         elif self._trained():
             raise TrainError(
                 f"{self.paths.root} already holds a run: resume it with --resume, or choose another name/output"
@@ -403,7 +403,7 @@ class Trainer:
 
     def _trained(self) -> bool:
         """Whether the run directory holds a checkpoint of training (a step 0 one is only the start's)."""
-        steps = [_steps_of(p) for p in step_checkpoints(self.paths.checkpoints)]
+        steps = [steps_of(p) for p in step_checkpoints(self.paths.checkpoints)]
         return any(s > 0 for s in steps) or (self.paths.root / "final.zip").exists()
 
     def write_pool(self, paths: list[str]) -> None:
@@ -451,7 +451,7 @@ class Trainer:
             (self.paths.snapshots, "step-*.npz", "snapshot"),
             (self.paths.eval, "step-*.sqlite*", "evaluation results"),
         ):
-            later = [p for p in sorted(directory.glob(pattern)) if p.is_file() and _steps_of(p) > steps]
+            later = [p for p in sorted(directory.glob(pattern)) if p.is_file() and steps_of(p) > steps]
             if not later:
                 continue
             target = directory / "superseded" / stamp
@@ -473,7 +473,7 @@ class Trainer:
         """The pool with the self-play snapshot that was due at ``steps`` but is missing (a kill cut its export)."""
         league = self.config.league
         due = steps // league.snapshot_every * league.snapshot_every
-        newest = max((_steps_of(Path(p)) for p in pool), default=-1)
+        newest = max((steps_of(Path(p)) for p in pool), default=-1)
         if not league.enabled or due <= 0 or due <= newest:
             return pool
         path = export_snapshot(checkpoint, self.paths.snapshots)
@@ -629,7 +629,7 @@ def _progress_callback(lines: StepProgress) -> Any:
     return ProgressLines()
 
 
-def _steps_of(path: Path) -> int:
+def steps_of(path: Path) -> int:
     try:
         return int(path.name.split("-")[1].split(".")[0])
     except (IndexError, ValueError):

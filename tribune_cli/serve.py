@@ -54,7 +54,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=None,
         metavar="PORT",
-        help=f"port to listen on; 0: any free (default {DEFAULT_PORT}, or a free one when that is taken)",
+        help=f"port to listen on; 0: any free; without it {DEFAULT_PORT}, or a free one when that is taken",
     )
     parser.add_argument(
         "--host",

@@ -20,7 +20,7 @@ from typing import Any
 
 import yaml
 
-from training.config import ConfigError, _build, _coerce, _with_overrides
+from training.config import ConfigError, build_section, coerce_value, with_overrides
 from tribune_env.engine.config import GameConfig, config_to_dict
 
 ALGORITHM = "ppo-pool"
@@ -196,7 +196,7 @@ def pool_config_from_dict(data: Any, source: str = "config", overrides: dict[str
     """Build and check a :class:`PoolConfig` from plain data (as read from YAML or saved by a run)."""
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: expected a mapping of sections, got {type(data).__name__}")
-    data = _with_overrides(data, overrides or {}, source)
+    data = with_overrides(data, overrides or {}, source)
     names = {f.name for f in dataclasses.fields(PoolConfig)}
     unknown = sorted(str(k) for k in set(data) - names)
     if unknown:
@@ -212,9 +212,9 @@ def pool_config_from_dict(data: Any, source: str = "config", overrides: dict[str
             except ValueError as exc:
                 raise ConfigError(f"{source}: game.{exc}") from None
         elif name in SECTIONS:
-            values[name] = _build(SECTIONS[name], value or {}, source, name + ".")
+            values[name] = build_section(SECTIONS[name], value or {}, source, name + ".")
         else:
-            values[name] = _coerce(value, hints[name], source, name)
+            values[name] = coerce_value(value, hints[name], source, name)
     config = PoolConfig(**values)
     _check(config, source)
     return config

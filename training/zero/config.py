@@ -26,7 +26,7 @@ from agents.base import AgentError
 from agents.ppo import CheckpointError, check_fits, load_policy
 from agents.specs import agent_supports
 from agents.zero import PPO_MODELS, ZeroSettings
-from training.config import ConfigError, _build, _coerce, _with_overrides
+from training.config import ConfigError, build_section, coerce_value, with_overrides
 from tribune_arena.tournament.backends import default_workers
 from tribune_arena.tournament.schedule import TournamentDefinition
 from tribune_env.engine.config import GameConfig, config_to_dict
@@ -286,7 +286,7 @@ def zero_config_from_dict(data: Any, source: str = "config", overrides: dict[str
     """Build and check a :class:`ZeroConfig` from plain data (as read from YAML or saved by a run)."""
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: expected a mapping of sections, got {type(data).__name__}")
-    data = _with_overrides(data, overrides or {}, source)
+    data = with_overrides(data, overrides or {}, source)
     fields = {f.name for f in dataclasses.fields(ZeroConfig)}
     unknown = sorted(str(k) for k in set(data) - fields)
     if unknown:
@@ -297,9 +297,9 @@ def zero_config_from_dict(data: Any, source: str = "config", overrides: dict[str
         if name == "game":
             values[name] = _game(value, source)
         elif name in SECTIONS:
-            values[name] = _build(SECTIONS[name], value or {}, source, name + ".")
+            values[name] = build_section(SECTIONS[name], value or {}, source, name + ".")
         else:
-            values[name] = _coerce(value, hints[name], source, name)
+            values[name] = coerce_value(value, hints[name], source, name)
     config = ZeroConfig(**values)
     _check(config, source)
     return config

@@ -115,20 +115,21 @@ def _fits(state: GameState, pending: Pending, card: int, picks: list[int]) -> bo
     """Whether ``card`` may be staged after ``picks`` in ``pending``: a take-over set holds the attacked faction's
     cards and as many assassins as its target allows (R31); a Field of Mars pair, cards of one faction (R14); the
     Refugium, slaves (of a nationality with a pair reward for pairs, E48)."""
-    from tribune_env.engine.expansion_board import _pairable
-    from tribune_env.engine.takeovers import _assassin_room, _target
+    from tribune_env.engine.expansion_board import pairable_nationalities
+    from tribune_env.engine.takeovers import assassin_room, takeover_target
 
     tables, kind = state.tables, pending.kind
     if kind is DecisionKind.TAKEOVER_SET:
         if card == tables.assassin_card:
-            return picks.count(card) < _assassin_room(state, _target(state, pending.faction, pending.index))
+            return picks.count(card) < assassin_room(state, takeover_target(state, pending.faction, pending.index))
         return tables.card_faction[card] == pending.faction
     if kind is DecisionKind.FIELD_OF_MARS_PAIR:
         faction = tables.card_faction[card]
         return faction >= 0 and (not picks or tables.card_faction[picks[0]] == faction)
     if kind in (DecisionKind.REFUGIUM_PATRON, DecisionKind.REFUGIUM_PAIRS):
         slave = tables.card_kind[card] is CardKind.SLAVE
-        return slave and (kind is DecisionKind.REFUGIUM_PATRON or tables.card_nationality[card] in _pairable(state))
+        patron = kind is DecisionKind.REFUGIUM_PATRON
+        return slave and (patron or tables.card_nationality[card] in pairable_nationalities(state))
     return True
 
 

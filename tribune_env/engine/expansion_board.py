@@ -126,7 +126,7 @@ def _patron_offered(state: GameState, seat: int) -> bool:
     )
 
 
-def _pairable(state: GameState) -> tuple[int, ...]:
+def pairable_nationalities(state: GameState) -> tuple[int, ...]:
     """The nationalities with a pair reward (E48: not the Nubians)."""
     return tuple(int(n) for n in _region_spec(state, Region.REFUGIUM).pairs)
 
@@ -141,7 +141,7 @@ def _pair_picks(state: GameState, seat: int, staged: list[int]) -> list[int]:
     counts = Counter(tables.card_nationality[c] for c in staged)
     last = staged[-1] if staged else -1
     out: list[int] = []
-    for card in _slave_pool(state, seat, max(last, 0), _pairable(state)):
+    for card in _slave_pool(state, seat, max(last, 0), pairable_nationalities(state)):
         if card in out:
             continue
         n = tables.card_nationality[card]
@@ -286,7 +286,7 @@ def _refugium_check(kind: DecisionKind) -> CheckFn:
             return problem
         if kind is DecisionKind.REFUGIUM_OPTION:
             return "staged: a refugium_option decision has no staged cards" if state.staged else ""
-        pairable = _pairable(state) if kind is DecisionKind.REFUGIUM_PAIRS else tuple(Nationality)
+        pairable = pairable_nationalities(state) if kind is DecisionKind.REFUGIUM_PAIRS else tuple(Nationality)
         return _staged_problem(state, pending, pairable)
 
     return check

@@ -57,7 +57,7 @@ ENGINE_ENV = "TRIBUNE_ENGINE"
 ENGINES = ("auto", "python", "native")
 
 if TYPE_CHECKING:  # typed by its stub, tribune_env/_core.pyi: mypy checks every call across the seam
-    from tribune_env import _core
+    import tribune_env._core as _core
     from tribune_env._core import Core, Rules
 
     core_module = _core

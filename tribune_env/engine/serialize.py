@@ -50,7 +50,7 @@ from tribune_env.engine.ops import chance
 from tribune_env.engine.registry import DECISIONS, REGIONS, STEPS
 from tribune_env.engine.rounds import round_phases, round_tasks
 from tribune_env.engine.state import OPTED_OUT, TILE_NAMES, Event, GameState, Task, json_keys
-from tribune_env.engine.state_check import MAX_ROUND, _encodable, check_shape, params_of
+from tribune_env.engine.state_check import MAX_ROUND, check_encodable, check_shape, params_of
 from tribune_env.engine.tables import SpaceKind, Tables
 
 # Upper bound for money, laurels, legions and bids in a document. No game comes near it; it keeps
@@ -530,7 +530,7 @@ def _read_top(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
         path = f"events[{i}]"
         if not isinstance(event, list) or len(event) != 5 or not isinstance(event[3], str):
             raise r.fail(path, "each event is [round, phase, seat, text, private_to]")
-        _encodable(event[3], f"{path}[3]")
+        check_encodable(event[3], f"{path}[3]")
         state.events.append(
             Event(
                 r.integer(event[0], f"{path}[0]", 0, MAX_ROUND),

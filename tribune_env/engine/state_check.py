@@ -110,7 +110,7 @@ def _check_scalars(state: GameState) -> None:
     victory = _attr(state, "victory_card")
     if not isinstance(victory, str):
         raise fail("victory_card", f"expected a str, got {type(victory).__name__}")
-    _encodable(victory, "victory_card")
+    check_encodable(victory, "victory_card")
     integer(_attr(state, "round"), "round", 0, MAX_ROUND)
     integer(_attr(state, "start_seat"), "start_seat", 0, n - 1)
     integer(_attr(state, "turn_seat"), "turn_seat", 0, n - 1)
@@ -312,11 +312,11 @@ def _check_events(state: GameState) -> None:
         integer(event[2], f"{path}.seat", -1, n - 1)
         if not isinstance(event[3], str):
             raise fail(f"{path}.text", f"expected a str, got {type(event[3]).__name__}")
-        _encodable(event[3], f"{path}.text")
+        check_encodable(event[3], f"{path}.text")
         integer(event[4], f"{path}.private_to", -1, n - 1)
 
 
-def _encodable(text: str, path: str) -> None:
+def check_encodable(text: str, path: str) -> None:
     """Text is valid Unicode (UTF-8 encodable: no lone surrogate), as both engines and every JSON writer need."""
     try:
         text.encode("utf-8")

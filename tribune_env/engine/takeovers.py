@@ -68,7 +68,7 @@ def end_takeover(state: GameState, faction: int) -> None:
         state.spaces[space] = -1
 
 
-def _target(state: GameState, faction: int, role: int) -> list[int] | None:
+def takeover_target(state: GameState, faction: int, role: int) -> list[int] | None:
     """The set a new set must beat (R15 amended): "2"'s committed set when "1" answers it, else the controller's.
 
     By the time "1" answers, the controller's set has left the table (:func:`_drop_controller`).
@@ -79,7 +79,7 @@ def _target(state: GameState, faction: int, role: int) -> list[int] | None:
     return state.sets[faction] if state.controller[faction] >= 0 else None
 
 
-def _assassin_room(state: GameState, target: list[int] | None) -> int:
+def assassin_room(state: GameState, target: list[int] | None) -> int:
     """How many assassins may hit ``target`` (R31, E40): never one of its protected lowest cards; none without one."""
     extra = state.config.components.expansion
     if target is None or extra is None or state.tables.assassin_card < 0:
@@ -123,9 +123,9 @@ def _completion(state: GameState, seat: int, faction: int, staged: list[int], st
 
 def _completes(state: GameState, seat: int, faction: int, role: int, staged: list[int], start: int) -> bool:
     """Some completion of ``staged`` (cards of type >= ``start`` added) can be committed."""
-    target = _target(state, faction, role)
+    target = takeover_target(state, faction, role)
     cards, assassins = _completion(state, seat, faction, staged, start)
-    return _can_take(state, cards, target, min(assassins, _assassin_room(state, target)))
+    return _can_take(state, cards, target, min(assassins, assassin_room(state, target)))
 
 
 def _attempt_problem(state: GameState, faction: int, seat: int, role: int) -> str:
@@ -151,13 +151,13 @@ def attempt(state: GameState, faction: int, seat: int, role: int) -> None:
 
 def _legal_takeover(state: GameState, pending: Pending) -> list[Action]:
     seat, faction, role = pending.seat, pending.faction, pending.index
-    target = _target(state, faction, role)
+    target = takeover_target(state, faction, role)
     hand = state.players[seat].hand
     staged = state.staged
     last = staged[-1] if staged else -1
     cards, assassins = _split(state, staged)
     candidates = list(state.tables.faction_cards[faction])
-    if assassins < _assassin_room(state, target):
+    if assassins < assassin_room(state, target):
         candidates.append(state.tables.assassin_card)  # R31: only against a target with room left
     options: list[Action] = []
     for card in candidates:
@@ -204,7 +204,7 @@ def _resolve_takeover(state: GameState, pending: Pending, action: PickCard | Com
 
 def _assassinate(state: GameState, faction: int, seat: int, role: int, assassins: int) -> None:
     """R31: each assassin removes the target's current highest card; both go to the discard pile (E41)."""
-    target = _target(state, faction, role)
+    target = takeover_target(state, faction, role)
     assert target is not None  # the legal list offers assassins only against a target
     second = state.spaces[state.tables.faction_spaces[faction][1]]
     owner = second if role == TakeoverRole.FIRST_OVER_SECOND else state.controller[faction]
@@ -305,7 +305,7 @@ def _check_set(state: GameState, pending: Pending) -> str:
         return "staged: a take-over set holds cards of the attacked faction only (and assassins, R31)"
     if cards + [state.tables.assassin_card] * assassins != state.staged:
         return "staged: assassins are staged after the faction cards (ascending card types)"
-    if assassins > _assassin_room(state, _target(state, pending.faction, role)):
+    if assassins > assassin_room(state, takeover_target(state, pending.faction, role)):
         return "staged: more assassins than the target set allows (R31: its two lowest cards are protected)"
     return ""
 

@@ -52,7 +52,7 @@ from tribune_env.envs.options import (
 )
 from tribune_env.envs.rewards import RewardFn
 from tribune_env.envs.state_encoding import state_encoder_for
-from tribune_env.envs.table import RENDER_MODES, IllegalMoveError, Table, _as_index, check_render_mode
+from tribune_env.envs.table import RENDER_MODES, IllegalMoveError, Table, as_index, check_render_mode
 from tribune_env.envs.wrappers import OrderEnforcing, apply_illegal_penalty
 
 RESET_OPTIONS = frozenset({"position"})
@@ -215,7 +215,7 @@ class raw_env(AECEnv[str, Any, int], EzPickle):
         try:
             self.table.play(action, self.agent_seat[agent], agent)
         except IllegalMoveError:
-            index = _as_index(action)
+            index = as_index(action)
             if self.illegal_action == "raise" or index is None or self.table.game.is_over:
                 raise
             apply_illegal_penalty(self, agent, index, self.illegal_penalty, self.illegal_action == "penalty_end")

@@ -135,7 +135,7 @@ class Table:
         """The integer of ``action`` when it is one of the action space (``0 <= action < n``, as a Python or numpy
         integer of any size, or a 0-d integer array), else ``None`` (bools, floats, other values). Never raises:
         Gymnasium's ``Discrete.contains`` raises ``OverflowError`` for a Python int beyond int64."""
-        index = _as_index(action)
+        index = as_index(action)
         return index if index is not None and 0 <= index < self.codec.n else None
 
     def play(self, action: Any, seat: int, who: str) -> None:
@@ -144,7 +144,7 @@ class Table:
         Raises:
             IllegalMoveError: not an integer of the action space, or not legal now; the game is unchanged.
         """
-        index = _as_index(action)
+        index = as_index(action)
         game = self.game
         native_ok = index is not None and 0 <= index < self.codec.n and game.current_seat == seat
         if native_ok and game.native_core is not None:
@@ -244,7 +244,7 @@ class Table:
         }
 
 
-def _as_index(action: Any) -> int | None:
+def as_index(action: Any) -> int | None:
     if isinstance(action, bool):
         return None
     if isinstance(action, int | np.integer):
