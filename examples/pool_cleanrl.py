@@ -22,7 +22,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from tribune_env.envs.vector import TribunePoolVectorEnv, network_opponent
+from agents.batched import network_opponent
+from tribune_env.envs.vector import TribunePoolVectorEnv
 
 
 class Agent(nn.Module):
@@ -35,6 +36,17 @@ class Agent(nn.Module):
     def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         h = self.body(obs)
         return self.pi(h).masked_fill(~mask, -1e9), self.v(h)[:, 0]
+
+
+def log_probs(logits: torch.Tensor, action: torch.Tensor) -> torch.Tensor:
+    """The log-probability of each row's action under its masked logits."""
+    return torch.log_softmax(logits, -1).gather(1, action[:, None])[:, 0]
+
+
+def entropy(logits: torch.Tensor) -> torch.Tensor:
+    """Each row's entropy (masked actions, at -1e9, contribute nothing)."""
+    logp = torch.log_softmax(logits, -1)
+    return -(logp.exp() * logp).sum(-1)
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
@@ -50,7 +62,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     torch.manual_seed(args.seed)
     torch.set_num_threads(1)
     env = TribunePoolVectorEnv(args.envs, players=4, opponents=[network_opponent(args.opponent, seed=args.seed)])
-    obs_size, n_actions = env.single_observation_space.shape[0], int(env.single_action_space.n)
+    obs_size, n_actions = int(np.prod(env.single_observation_space.shape or (0,))), int(env.single_action_space.n)  # type: ignore[attr-defined]
     agent = Agent(obs_size, n_actions)
     optim = torch.optim.Adam(agent.parameters(), lr=args.lr)
     obs, info = env.reset(seed=args.seed)
@@ -69,10 +81,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         for t in range(t_max):
             with torch.no_grad():
                 logits, value = agent(torch.from_numpy(obs), torch.from_numpy(mask))
-                dist = torch.distributions.Categorical(logits=logits)
-                action = dist.sample()
+                action = torch.multinomial(torch.softmax(logits, -1), 1)[:, 0]
             buf_obs[t], buf_mask[t], buf_act[t] = obs, mask, action.numpy()
-            buf_logp[t], buf_val[t] = dist.log_prob(action).numpy(), value.numpy()
+            buf_logp[t], buf_val[t] = log_probs(logits, action).numpy(), value.numpy()
             obs, reward, terminated, truncated, info = env.step(action.numpy())
             mask = info["action_mask"]
             buf_rew[t], buf_done[t] = reward, terminated | truncated
@@ -93,13 +104,14 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
                 (buf_obs, buf_mask, buf_act, buf_logp, adv, ret)]
         b_obs, b_mask, b_act, b_logp, b_adv, b_ret = flat
         for _ in range(args.epochs):
-            for idx in torch.randperm(t_max * n).split(1024):
+            order = torch.randperm(t_max * n)
+            for start_row in range(0, t_max * n, 1024):
+                idx = order[start_row : start_row + 1024]
                 logits, value = agent(b_obs[idx], b_mask[idx])
-                dist = torch.distributions.Categorical(logits=logits)
-                ratio = (dist.log_prob(b_act[idx]) - b_logp[idx]).exp()
+                ratio = (log_probs(logits, b_act[idx]) - b_logp[idx]).exp()
                 a = (b_adv[idx] - b_adv[idx].mean()) / (b_adv[idx].std() + 1e-8)
                 loss = torch.max(-a * ratio, -a * ratio.clamp(0.8, 1.2)).mean()
-                loss = loss + 0.5 * ((value - b_ret[idx]) ** 2).mean() - 0.01 * dist.entropy().mean()
+                loss = loss + 0.5 * ((value - b_ret[idx]) ** 2).mean() - 0.01 * entropy(logits).mean()
                 optim.zero_grad()
                 loss.backward()
                 nn.utils.clip_grad_norm_(agent.parameters(), 0.5)

@@ -19,7 +19,8 @@ from typing import Any
 
 from sb3_contrib import MaskablePPO
 
-from tribune_env.envs.vector import network_opponent, random_opponent, sb3_vec_env
+from agents.batched import network_opponent
+from tribune_env.envs.vector import random_opponent, sb3_vec_env
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:

@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
+from agents.batched import network_opponent
 from tribune_env.envs.vector import (
     PoolDriver,
     TribunePoolEnv,
     TribunePoolVectorEnv,
-    network_opponent,
     random_opponent,
 )
 

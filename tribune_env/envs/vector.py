@@ -6,14 +6,15 @@ inside, between your steps, by **batched opponents**: callables ``policy(obs, ma
 they decide (``obs`` float32 ``(k, n)``, ``mask`` bool ``(k, actions)``, one action index per row). Every game is
 stepped by the native core in one call; a game already waiting for your seat is held still meanwhile (the pool's
 documented refusal of an illegal index leaves it unchanged). Opponents: :func:`random_opponent` and
-:func:`network_opponent` (any NumpyPolicy ``.npz``: the shipped networks, a distilled ``heuristic``, your exports).
+:func:`agents.batched.network_opponent` (any NumpyPolicy ``.npz``: the shipped networks, a distilled ``heuristic``,
+your exports; an agent, so it lives in the agents layer).
 
 A step takes one action per game (your seat decides in every game); the reward is your seat's ``win_loss`` result
 when the game ends (else 0), and a game that ends is dealt again in the same step (Gymnasium's ``SAME_STEP``
 autoreset: ``final_obs`` in the infos; SB3's ``terminal_observation``). The legal actions are
 ``infos["action_mask"]`` and ``action_masks()`` (what sb3-contrib's MaskablePPO reads).
 
-    env = TribunePoolVectorEnv(64, players=4, opponents=[network_opponent("agents/models/ppo-4p.npz")])
+    env = TribunePoolVectorEnv(64, players=4, opponents=[random_opponent(seed=0)])
     obs, info = env.reset(seed=0)
     obs, reward, terminated, truncated, info = env.step(my_actions(obs, info["action_mask"]))
 """
@@ -21,7 +22,6 @@ autoreset: ``final_obs`` in the infos; SB3's ``terminal_observation``). The lega
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
@@ -43,25 +43,6 @@ def random_opponent(seed: int | None = None) -> BatchedPolicy:
 
     def act(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         scores = rng.random(mask.shape) * mask
-        return np.asarray(scores.argmax(1), dtype=np.int64)
-
-    return act
-
-
-def network_opponent(
-    path: str | Path, deterministic: bool = False, seed: int | None = None, config: GameConfig | None = None
-) -> BatchedPolicy:
-    """A NumpyPolicy network (``.npz``, :mod:`agents.ppo`) as a batched opponent: its most probable legal action,
-    or a sample of its masked softmax (Gumbel-max, seeded). With ``config``, the network is checked to fit it."""
-    from agents.ppo import load_policy
-
-    policy = load_policy(path, config)
-    rng = np.random.default_rng(seed)
-
-    def act(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        scores = np.where(mask, policy.logits(obs), -np.inf)
-        if not deterministic:
-            scores = scores - np.log(-np.log(rng.uniform(1e-12, 1.0, scores.shape)))
         return np.asarray(scores.argmax(1), dtype=np.int64)
 
     return act
