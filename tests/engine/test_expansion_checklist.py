@@ -154,14 +154,14 @@ def test_e71_several_fulfillers_the_highest_score_wins() -> None:
 def test_r32_is_folded_into_the_amended_r15() -> None:
     """R32 is folded into R15 (amended): in an expansion game "1" answers "2"'s set alone, as in the base game."""
     from tribune_env.engine.decisions import TakeoverRole
-    from tribune_env.engine.takeovers import _target
+    from tribune_env.engine.takeovers import takeover_target
 
     state = _new(seed=1).state
     f = int(Faction.SENATORS)
     state.contest = [state.tables.faction_cards[f][3], state.tables.faction_cards[f][4]]
     state.controller[f] = 2
     state.sets[f] = list(state.tables.faction_cards[f][5:9])
-    assert _target(state, f, TakeoverRole.FIRST_OVER_SECOND) == state.contest
+    assert takeover_target(state, f, TakeoverRole.FIRST_OVER_SECOND) == state.contest
 
 
 @pytest.mark.parametrize(("players", "markers"), [(2, 7), (3, 6), (4, 6), (5, 5)])
