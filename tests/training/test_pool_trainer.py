@@ -252,3 +252,46 @@ def test_shipped_pool_configs_load_and_their_opponents_fit(name: str) -> None:
     assert pool_config_from_dict(config.resolved(), "resolved").resolved() == config.resolved()
     opponents = build_opponents(config, torch.device("cpu"))  # loads each network and checks it fits the game
     assert opponents.names and abs(opponents.weights.sum() - 1) < 1e-9
+
+
+@pytest.mark.parametrize("steps", [2, 5])
+def test_every_result_reaches_the_seats_last_row_across_rollouts(tmp_path: Path, steps: int) -> None:
+    """A game that ends in a later rollout than its learner seat's last decision still gives that row its result:
+    the row is carried (pending) into the next rollout, and left out of the update of the one it was made in."""
+    col = collector(tiny_config(tmp_path, **{"ppo.games": 8}))
+    terminal_rows = learner_games = 0
+    previous = None
+    for _ in range(600 // steps):
+        batch, stats = col.collect(steps)
+        terminal_rows += int(batch.terminal.sum())
+        learner_games += stats.learner_games
+        assert batch.pending is not None
+        trained = batch.trained()
+        assert not batch.pending[trained].any() and len(trained) + int(batch.pending.sum()) == len(batch)
+        if previous is not None and previous.pending is not None:
+            carried = previous.obs[previous.pending]
+            np.testing.assert_array_equal(batch.obs[: len(carried)], carried)
+        previous = batch
+    assert learner_games >= 8
+    assert terminal_rows == learner_games
+
+
+def test_the_critic_warmup_leaves_the_actor_as_it_was(tmp_path: Path) -> None:
+    from training.pool.ppo import update
+
+    config = tiny_config(tmp_path)
+    col = collector(config)
+    batch, _ = col.collect(16)
+    net = col.net
+    obs = torch.from_numpy(batch.obs)
+    before_logits, before_value = (t.detach().clone() for t in net(obs))
+    optimizer = torch.optim.Adam(net.parameters(), lr=1e-2)
+    adv = np.random.default_rng(0).normal(size=len(batch)).astype(np.float32)
+    ret = np.ones(len(batch), dtype=np.float32)
+    update(net, optimizer, batch, adv, ret, config.ppo, np.random.default_rng(1), torch.device("cpu"),
+           critic_only=True)
+    logits, value = net(obs)
+    torch.testing.assert_close(logits, before_logits, rtol=0, atol=0)
+    assert float((value - 1).abs().mean()) < float((before_value - 1).abs().mean())
+    update(net, optimizer, batch, adv, ret, config.ppo, np.random.default_rng(1), torch.device("cpu"))
+    assert not torch.equal(net(obs)[0], before_logits)

@@ -83,6 +83,13 @@ class PPOSettings:
     vf_coef: float = 0.5
     max_grad_norm: float = 0.5
     target_kl: float | None = None
+    critic_warmup: int = 0
+    """Rollouts at the start of a run that train only the critic's own layers (the ``vf`` tower and the value head;
+    the shared first layer and the actor stay frozen), so the first policy updates see a critic fitted to this
+    table's returns."""
+    carry_pending: bool = True
+    """Carry each seat's last row of a rollout (its game still running) into the next rollout, where its successor
+    or its game's result is known; false: bootstrap it with its own value and lose a result that comes later."""
     device: str = "auto"
     torch_threads: int | str = "auto"
     pool_threads: int = 1
@@ -249,6 +256,8 @@ def _check(config: PoolConfig, source: str) -> None:  # noqa: C901  (one line pe
     for key, auto in (("ppo.torch_threads", config.ppo.torch_threads), ("eval.workers", config.eval.workers)):
         if auto != "auto" and (isinstance(auto, str) or auto < 1):
             fail(key, f"expected an integer >= 1 or 'auto', got {auto!r}")
+    if config.ppo.critic_warmup < 0:
+        fail("ppo.critic_warmup", f"must be >= 0 (rollouts), got {config.ppo.critic_warmup}")
     if not 0.0 <= config.ppo.gamma <= 1.0 or not 0.0 <= config.ppo.gae_lambda <= 1.0:
         fail("ppo.gamma", "gamma and gae_lambda must be in 0..1")
     seats = config.opponents.learner_seats

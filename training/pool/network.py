@@ -150,6 +150,12 @@ class PolicyNet(nn.Module):
         return NumpyPolicy.from_arrays(meta, self.numpy_arrays())
 
 
+def critic_parameters(net: PolicyNet) -> list[nn.Parameter]:
+    """The parameters only the critic uses (its ``vf`` tower and value head): training them leaves the actor's
+    logits unchanged."""
+    return [*net.vf.parameters(), *net.value.parameters()]
+
+
 def load_numpy_weights(net: PolicyNet, policy: NumpyPolicy) -> None:
     """Set ``net``'s weights from ``policy`` (an export of a PolicyNet, or any network whose towers share the same
     first layer); ValueError naming the mismatch otherwise."""

@@ -6,7 +6,7 @@ import numpy as np
 import torch
 
 from training.pool.config import PPOSettings
-from training.pool.network import PolicyNet, masked
+from training.pool.network import PolicyNet, critic_parameters, masked
 from training.pool.rollout import Batch
 
 
@@ -19,9 +19,14 @@ def update(
     settings: PPOSettings,
     rng: np.random.Generator,
     device: torch.device,
+    critic_only: bool = False,
 ) -> dict[str, float]:
     """``settings.epochs`` passes over ``batch`` in shuffled minibatches; the mean losses, entropy, approximate KL
-    and clip fraction of the last pass (stops early when ``target_kl`` is passed)."""
+    and clip fraction of the last pass (stops early when ``target_kl`` is passed).
+
+    ``critic_only`` (the critic warm-up, ``ppo.critic_warmup``): the loss is the value loss alone and only the
+    critic's own parameters (:func:`~training.pool.network.critic_parameters`) are stepped; the actor's output is
+    left exactly as it was."""
     net.train()
     n = len(batch)
     obs = torch.from_numpy(batch.obs).to(device)
@@ -47,9 +52,16 @@ def update(
             adv = (adv - adv.mean()) / (adv.std() + 1e-8)
             pg = torch.max(-adv * ratio, -adv * ratio.clamp(1 - settings.clip, 1 + settings.clip)).mean()
             v_loss = 0.5 * ((value - ret_all[idx]) ** 2).mean()
-            loss = pg - settings.ent_coef * entropy + settings.vf_coef * v_loss
+            if critic_only:
+                loss = settings.vf_coef * v_loss
+            else:
+                loss = pg - settings.ent_coef * entropy + settings.vf_coef * v_loss
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
+            if critic_only:
+                for p in net.parameters():
+                    if not any(p is c for c in critic_parameters(net)):
+                        p.grad = None
             torch.nn.utils.clip_grad_norm_(net.parameters(), settings.max_grad_norm)
             optimizer.step()
             with torch.no_grad():

@@ -34,9 +34,24 @@ class Batch:
     game: np.ndarray
     seat: np.ndarray
     step_starts: list[int]
+    pending: np.ndarray | None = None
+    """Rows whose seat had not decided again nor seen its game end when the rollout stopped: carried into the next
+    rollout (where their successor or their result is known) and left out of this one's update; None: none."""
 
     def __len__(self) -> int:
         return len(self.action)
+
+    def subset(self, rows: np.ndarray) -> Batch:
+        """The batch of ``rows`` only (no trajectory links: for the update, after the advantages)."""
+        return Batch(self.obs[rows], self.mask[rows], self.action[rows], self.logp[rows], self.value[rows],
+                     self.reward[rows], self.terminal[rows], np.full(len(rows), -1, dtype=np.int64), self.game[rows],
+                     self.seat[rows], [0])
+
+    def trained(self) -> np.ndarray:
+        """The indices of the rows this rollout's update trains on (all rows less the pending ones)."""
+        if self.pending is None:
+            return np.arange(len(self))
+        return np.flatnonzero(~self.pending)
 
 
 @dataclass
@@ -65,6 +80,7 @@ class Collector:
         generator: torch.Generator,
         seed: int,
         deterministic_opponents: bool = False,
+        carry: bool = True,
     ) -> None:
         self.pool, self.net, self.opponents, self.seats = pool, net, opponents, seats
         self.device, self.generator = device, generator
@@ -72,6 +88,8 @@ class Collector:
         self.obs, self.mask, self.seat = pool.reset(seed)
         self.games = pool.num_games
         self.players = pool.config.players
+        self.carry = carry
+        self._carried: dict[str, np.ndarray] | None = None
 
     def _forward_learner(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         x = torch.from_numpy(self.obs[rows]).to(self.device)
@@ -81,6 +99,12 @@ class Collector:
         action = choose(logits, m, self.generator)
         logp = torch.log_softmax(scores, 1).gather(1, action[:, None])[:, 0]
         return action.cpu().numpy(), logp.cpu().numpy(), value.cpu().numpy()
+
+    def _values(self, obs: np.ndarray) -> np.ndarray:
+        """The current critic's values of stored observations."""
+        _, value = self.net(torch.from_numpy(obs).to(self.device))
+        out: np.ndarray = value.cpu().numpy()
+        return out
 
     def _forward_opponent(self, policy_id: int, rows: np.ndarray) -> np.ndarray:
         module = self.opponents.module(policy_id)
@@ -94,7 +118,10 @@ class Collector:
     def collect(self, steps: int) -> tuple[Batch, RolloutStats]:
         """``steps`` pool steps; the learner's rows and the rollout's statistics."""
         games, players = self.games, self.players
-        cap = games * steps
+        carried = self._carried if self.carry else None
+        self._carried = None
+        n_carried = 0 if carried is None else len(carried["action"])
+        cap = games * steps + n_carried
         obs_size, n_actions = self.obs.shape[1], self.mask.shape[1]
         obs_buf = np.empty((cap, obs_size), dtype=np.float32)
         mask_buf = np.empty((cap, n_actions), dtype=bool)
@@ -113,6 +140,15 @@ class Collector:
         everyone = np.arange(games)
         n = 0
         actions = np.empty(games, dtype=np.int32)
+        if carried is not None and n_carried:
+            # the previous rollout's pending rows come first, as one step block, linked as each seat's last decision
+            step_starts.append(0)
+            obs_buf[:n_carried], mask_buf[:n_carried] = carried["obs"], carried["mask"]
+            action_buf[:n_carried], logp_buf[:n_carried] = carried["action"], carried["logp"]
+            value_buf[:n_carried] = self._values(carried["obs"])
+            game_buf[:n_carried], seat_buf[:n_carried] = carried["game"], carried["seat"]
+            last_row[carried["game"], carried["seat"]] = np.arange(n_carried)
+            n = n_carried
         self.net.eval()
         for _ in range(steps):
             t0 = time.perf_counter()
@@ -161,9 +197,19 @@ class Collector:
             sec["opponents"] += t3 - t2
             sec["bookkeeping"] += (t1 - t0) + (t5 - t4)
         stats.decisions = games * steps
-        stats.learner_rows = n
+        stats.learner_rows = n - n_carried
+        pending = None
+        if self.carry:
+            pending = np.zeros(n, dtype=bool)
+            rows = np.sort(last_row[last_row >= 0])
+            pending[rows] = True
+            self._carried = {
+                "obs": obs_buf[rows].copy(), "mask": mask_buf[rows].copy(), "action": action_buf[rows].copy(),
+                "logp": logp_buf[rows].copy(), "value": value_buf[rows].copy(), "game": game_buf[rows].copy(),
+                "seat": seat_buf[rows].copy(),
+            }
         batch = Batch(
             obs_buf[:n], mask_buf[:n], action_buf[:n], logp_buf[:n], value_buf[:n], reward_buf[:n],
-            terminal_buf[:n], next_buf[:n], game_buf[:n], seat_buf[:n], step_starts,
+            terminal_buf[:n], next_buf[:n], game_buf[:n], seat_buf[:n], step_starts, pending,
         )
         return batch, stats

@@ -151,7 +151,7 @@ class PoolTrainer:
     def _collector(self) -> Collector:
         seed = self.config.seed * 1_000_003 + self.state.rollouts * 7919
         return Collector(self.pool, self.net, self.opponents, self.seats, self.device, self.generator, seed,
-                         self.config.opponents.deterministic)
+                         self.config.opponents.deterministic, self.config.ppo.carry_pending)
 
     # -- checkpoints -----------------------------------------------------------------
 
@@ -276,8 +276,12 @@ class PoolTrainer:
         t1 = time.perf_counter()
         adv, ret = advantages(batch.value, batch.reward, batch.terminal, batch.next_row, batch.step_starts,
                               cfg.ppo.gamma, cfg.ppo.gae_lambda)
-        metrics = update(self.net, self.optimizer, batch, adv, ret, cfg.ppo, self.update_rng, self.device) \
-            if len(batch) else {}
+        warming = self.state.rollouts < cfg.ppo.critic_warmup
+        keep = batch.trained()
+        if len(keep) < len(batch):
+            batch, adv, ret = batch.subset(keep), adv[keep], ret[keep]
+        metrics = update(self.net, self.optimizer, batch, adv, ret, cfg.ppo, self.update_rng, self.device,
+                         critic_only=warming) if len(batch) else {}
         t2 = time.perf_counter()
         seconds = t2 - t0
         st = self.state
