@@ -355,6 +355,21 @@ def config_from_dict(data: Any, source: str = "config", overrides: dict[str, Any
     return config
 
 
+def sections_as_data(config: Any) -> dict[str, Any]:
+    """A run config (a dataclass of sections) as plain data: its ``GameConfig`` by ``config_to_dict``, every other
+    section by ``dataclasses.asdict``, plain values as they are."""
+    data: dict[str, Any] = {}
+    for f in dataclasses.fields(config):
+        value = getattr(config, f.name)
+        if isinstance(value, GameConfig):
+            data[f.name] = config_to_dict(value)
+        elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+            data[f.name] = dataclasses.asdict(value)
+        else:
+            data[f.name] = value
+    return data
+
+
 def with_overrides(data: dict[str, Any], overrides: dict[str, Any], source: str) -> dict[str, Any]:
     merged: dict[str, Any] = {k: dict(v) if isinstance(v, dict) else v for k, v in data.items()}
     for dotted, value in overrides.items():

@@ -12,7 +12,6 @@ Sections: ``game`` (the game's options, :func:`~tribune_env.engine.config.config
 from __future__ import annotations
 
 import dataclasses
-import os
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,8 +19,9 @@ from typing import Any
 
 import yaml
 
-from training.config import ConfigError, build_section, coerce_value, with_overrides
-from tribune_env.engine.config import GameConfig, config_to_dict
+from training.config import ConfigError, build_section, coerce_value, sections_as_data, with_overrides
+from tribune_arena.tournament.backends import default_workers
+from tribune_env.engine.config import GameConfig
 
 ALGORITHM = "ppo-pool"
 DEVICES = ("auto", "cpu", "cuda")
@@ -158,22 +158,15 @@ class PoolConfig:
 
     def resolved(self) -> dict[str, Any]:
         """The configuration as plain data, ``auto`` thread and worker counts replaced by this machine's."""
-        data: dict[str, Any] = {}
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if isinstance(value, GameConfig):
-                data[f.name] = config_to_dict(value)
-            elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-                data[f.name] = dataclasses.asdict(value)
-            else:
-                data[f.name] = value
+        data = sections_as_data(self)
         data["ppo"]["torch_threads"] = self.torch_threads
         data["eval"]["workers"] = self.eval_workers
         return data
 
 
 def _auto(value: int | str) -> int:
-    return (len(os.sched_getaffinity(0)) or 1) if value == "auto" else int(value)
+    """``auto``: one per CPU this process may use."""
+    return default_workers() if value == "auto" else int(value)
 
 
 def read_algorithm(path: str | Path, overrides: dict[str, Any] | None = None) -> str | None:

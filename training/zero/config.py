@@ -26,10 +26,10 @@ from agents.base import AgentError
 from agents.ppo import CheckpointError, check_fits, load_policy
 from agents.specs import agent_supports
 from agents.zero import PPO_MODELS, ZeroSettings
-from training.config import ConfigError, build_section, coerce_value, with_overrides
+from training.config import ConfigError, build_section, coerce_value, sections_as_data, with_overrides
 from tribune_arena.tournament.backends import default_workers
 from tribune_arena.tournament.schedule import TournamentDefinition
-from tribune_env.engine.config import GameConfig, config_to_dict
+from tribune_env.engine.config import GameConfig
 
 ALGORITHMS = ("ppo", "zero")
 """The values of a config's top-level ``algorithm`` key (absent: ``ppo``, :mod:`training.config`)."""
@@ -227,15 +227,7 @@ class ZeroConfig:
 
     def resolved(self) -> dict[str, Any]:
         """The complete configuration as plain data, ``auto`` worker and thread counts replaced by this machine's."""
-        data: dict[str, Any] = {}
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if isinstance(value, GameConfig):
-                data[f.name] = config_to_dict(value)
-            elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-                data[f.name] = dataclasses.asdict(value)
-            else:
-                data[f.name] = value
+        data = sections_as_data(self)
         data["selfplay"]["workers"] = self.workers
         data["eval"]["workers"] = self.eval_workers
         data["learner"]["torch_threads"] = self.torch_threads
