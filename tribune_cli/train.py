@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -131,40 +132,40 @@ def _special_algorithm(args: argparse.Namespace) -> Any:
 
 def _run_pool(args: argparse.Namespace) -> int:
     """``algorithm: ppo-pool``: masked PPO over a native pool of games (:mod:`training.pool`)."""
-    from training.config import ConfigError
     from training.pool.config import load_pool_config
 
-    try:
-        config = load_pool_config(args.config, _overrides(args.overrides))
-    except (ConfigError, ValueError) as exc:
-        print(f"tribune train: {exc}", file=sys.stderr)
-        return 2
-    if args.check:
-        print(yaml.safe_dump(config.resolved(), sort_keys=False), end="")
-        return 0
-    if args.resume not in (None, "latest"):
-        print("tribune train: a ppo-pool run resumes from its own folder: --resume takes no PATH", file=sys.stderr)
-        return 2
-    try:
+    def trainer() -> tuple[type[Exception], Callable[[Any, bool], Any]]:
         from training.pool.run import PoolTrainError, train_pool
-    except ImportError as exc:
-        print(missing_extra("tribune train (algorithm ppo-pool)", "train", exc), file=sys.stderr)
-        return 2
-    try:
-        train_pool(config, args.resume is not None)
-    except (PoolTrainError, AgentError) as exc:
-        print(f"tribune train: {exc}", file=sys.stderr)
-        return 2
-    return 0
+
+        return PoolTrainError, train_pool
+
+    return _run_in_folder(args, "ppo-pool", load_pool_config, trainer)
 
 
 def _run_zero(args: argparse.Namespace) -> int:
     """``algorithm: zero``: expert iteration (:mod:`training.zero`); ``--resume`` continues the run's folder."""
-    from training.config import ConfigError
     from training.zero.config import load_zero_config
 
+    def trainer() -> tuple[type[Exception], Callable[[Any, bool], Any]]:
+        from training.zero.run import ZeroTrainError, train_zero
+
+        return ZeroTrainError, train_zero
+
+    return _run_in_folder(args, "zero", load_zero_config, trainer)
+
+
+def _run_in_folder(
+    args: argparse.Namespace,
+    algorithm: str,
+    load: Callable[[Any, dict[str, Any]], Any],
+    trainer: Callable[[], tuple[type[Exception], Callable[[Any, bool], Any]]],
+) -> int:
+    """Load the config (``--check`` prints it resolved), then train; a run resumes from its own folder only.
+    ``trainer`` imports the algorithm's error class and train function (the ``train`` extra)."""
+    from training.config import ConfigError
+
     try:
-        config = load_zero_config(args.config, _overrides(args.overrides))
+        config = load(args.config, _overrides(args.overrides))
     except (ConfigError, ValueError) as exc:
         print(f"tribune train: {exc}", file=sys.stderr)
         return 2
@@ -172,16 +173,16 @@ def _run_zero(args: argparse.Namespace) -> int:
         print(yaml.safe_dump(config.resolved(), sort_keys=False), end="")
         return 0
     if args.resume not in (None, "latest"):
-        print("tribune train: a zero run resumes from its own folder: --resume takes no PATH", file=sys.stderr)
+        print(f"tribune train: a {algorithm} run resumes from its own folder: --resume takes no PATH", file=sys.stderr)
         return 2
     try:
-        from training.zero.run import ZeroTrainError, train_zero
+        error, train = trainer()
     except ImportError as exc:
-        print(missing_extra("tribune train (algorithm zero)", "train", exc), file=sys.stderr)
+        print(missing_extra(f"tribune train (algorithm {algorithm})", "train", exc), file=sys.stderr)
         return 2
     try:
-        train_zero(config, args.resume is not None)
-    except (ZeroTrainError, AgentError) as exc:
+        train(config, args.resume is not None)
+    except (error, AgentError) as exc:
         print(f"tribune train: {exc}", file=sys.stderr)
         return 2
     return 0
