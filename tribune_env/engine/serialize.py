@@ -370,15 +370,7 @@ def _check_position(state: GameState, r: _Reader) -> None:
     _check_flags(state, r)
     if state.pending is None and state.phase is not Phase.GAME_OVER:
         raise r.fail("pending", "an unfinished game waits for a decision between two calls of the engine")
-    _check_agenda(state, r)
-    _check_sent_home(state, r)
-    _check_in_flight(state, r)
-    if state.config.brutii:
-        _check_brutii_followers(state, r)
-    if state.pending is not None:
-        _check_pending(state, state.pending, r)
-    elif state.staged or state.contest:
-        raise r.fail("staged", "cards are staged or contested, but no decision is pending")
+    _check_waiting(state, r)
 
 
 def _parse(text: str) -> Any:
@@ -1071,6 +1063,17 @@ def _read_agenda_flow(state: GameState, doc: dict[str, Any], r: _Reader) -> None
     state.pending = _read_pending(state, doc.get("pending"), r)
     if state.pending is None and not state.agenda and state.phase is not Phase.GAME_OVER:
         raise r.fail("agenda", "empty, with no pending decision, in an unfinished game")
+    _check_waiting(state, r)
+    if state.pending is None:  # nothing staged either (checked): run the given agenda up to its first decision
+        try:
+            advance(state)
+        except (RuntimeError, IndexError, KeyError, ValueError) as exc:
+            raise r.fail("agenda", f"its steps cannot run in this position ({exc})") from None
+
+
+def _check_waiting(state: GameState, r: _Reader) -> None:
+    """The agenda, the followers sent home or in flight, the Brutii's followers, and the pending decision with its
+    staged cards (no cards staged or contested without one)."""
     _check_agenda(state, r)
     _check_sent_home(state, r)
     _check_in_flight(state, r)
@@ -1080,11 +1083,6 @@ def _read_agenda_flow(state: GameState, doc: dict[str, Any], r: _Reader) -> None
         _check_pending(state, state.pending, r)
     elif state.staged or state.contest:
         raise r.fail("staged", "cards are staged or contested, but no decision is pending")
-    else:
-        try:
-            advance(state)  # run the given agenda up to its first decision
-        except (RuntimeError, IndexError, KeyError, ValueError) as exc:
-            raise r.fail("agenda", f"its steps cannot run in this position ({exc})") from None
 
 
 def _start_phase_flow(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
