@@ -129,8 +129,8 @@ def test_imitation_reads_native_games_where_they_are() -> None:
 
 
 @needs_core
+@pytest.mark.datasets
 def test_datasets_read_native_games_where_they_are() -> None:
-    pytest.importorskip("minari")
     from training.datasets import play_episodes
     from tribune_env.engine.config import GameConfig
 
