@@ -56,7 +56,8 @@ def collector(config: PoolConfig, games: int = 8) -> Collector:
     opponents = build_opponents(config, torch.device("cpu"))
     opponents.add_snapshot(net)
     seats = SeatTable(games, 4, config.opponents.learner_seats, opponents.weights, np.random.default_rng(0))
-    return Collector(pool, net, opponents, seats, torch.device("cpu"), torch.Generator().manual_seed(0), 5)
+    return Collector(pool, net, opponents, seats, torch.device("cpu"), torch.Generator().manual_seed(0), 5,
+                     carry=config.ppo.carry_pending, whole_games=config.ppo.whole_games)
 
 
 def test_each_policy_moves_only_on_the_seats_it_owns(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -295,3 +296,30 @@ def test_the_critic_warmup_leaves_the_actor_as_it_was(tmp_path: Path) -> None:
     assert float((value - 1).abs().mean()) < float((before_value - 1).abs().mean())
     update(net, optimizer, batch, adv, ret, config.ppo, np.random.default_rng(1), torch.device("cpu"))
     assert not torch.equal(net(obs)[0], before_logits)
+
+
+@pytest.mark.parametrize("steps", [3, 40])
+def test_whole_games_train_each_row_once_with_its_games_result(tmp_path: Path, steps: int) -> None:
+    """``ppo.whole_games``: a rollout trains only rows whose trajectory reaches its game's end, so with gamma and
+    lambda 1 each trained row's return is exactly its seat's result; every row is trained once, in the rollout where
+    its game ended, and the rows of running games are carried whole, links intact."""
+    config = tiny_config(tmp_path, **{"ppo.games": 8, "ppo.whole_games": True})
+    col = collector(config)
+    made = trained = results = 0
+    for _ in range(900 // steps):
+        batch, stats = col.collect(steps)
+        _, ret = advantages(batch.value, batch.reward, batch.terminal, batch.next_row, batch.step_starts, 1.0, 1.0)
+        keep = batch.trained()
+        for row in keep:
+            end = int(row)
+            while batch.next_row[end] >= 0:
+                end = int(batch.next_row[end])
+            assert batch.terminal[end]
+            assert ret[row] == pytest.approx(batch.reward[end], abs=1e-5)
+        assert batch.pending is not None and not batch.terminal[batch.pending].any()
+        made += stats.learner_rows
+        trained += len(keep)
+        results += stats.learner_games
+    carried = len(col._carried["action"]) if col._carried is not None else 0
+    assert results >= 8
+    assert made == trained + carried

@@ -90,6 +90,12 @@ class PPOSettings:
     carry_pending: bool = True
     """Carry each seat's last row of a rollout (its game still running) into the next rollout, where its successor
     or its game's result is known; false: bootstrap it with its own value and lose a result that comes later."""
+    whole_games: bool = True
+    """Train only on the rows of trajectories whose game has ended (each row's return then holds the game's result,
+    not the critic's guess at a rollout's cut); the rows of games still running are carried whole into the next
+    rollout. Needs ``carry_pending``. False: a rollout trains every row it can, and a row whose game runs on past the
+    cut takes the critic's value there as its return (the first runs did; the policy learned the critic's errors and
+    fell, docs/training/pool.md)."""
     device: str = "auto"
     torch_threads: int | str = "auto"
     pool_threads: int = 1
@@ -249,6 +255,8 @@ def _check(config: PoolConfig, source: str) -> None:  # noqa: C901  (one line pe
     for key, auto in (("ppo.torch_threads", config.ppo.torch_threads), ("eval.workers", config.eval.workers)):
         if auto != "auto" and (isinstance(auto, str) or auto < 1):
             fail(key, f"expected an integer >= 1 or 'auto', got {auto!r}")
+    if config.ppo.whole_games and not config.ppo.carry_pending:
+        fail("ppo.carry_pending", "false needs ppo.whole_games false too (whole games carry the running games' rows)")
     if config.ppo.critic_warmup < 0:
         fail("ppo.critic_warmup", f"must be >= 0 (rollouts), got {config.ppo.critic_warmup}")
     if not 0.0 <= config.ppo.gamma <= 1.0 or not 0.0 <= config.ppo.gae_lambda <= 1.0:

@@ -81,6 +81,7 @@ class Collector:
         seed: int,
         deterministic_opponents: bool = False,
         carry: bool = True,
+        whole_games: bool = False,
     ) -> None:
         self.pool, self.net, self.opponents, self.seats = pool, net, opponents, seats
         self.device, self.generator = device, generator
@@ -88,7 +89,9 @@ class Collector:
         self.obs, self.mask, self.seat = pool.reset(seed)
         self.games = pool.num_games
         self.players = pool.config.players
-        self.carry = carry
+        self.carry = carry or whole_games
+        self.whole_games = whole_games
+        self._step = 0
         self._carried: dict[str, np.ndarray] | None = None
 
     def _forward_learner(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -140,14 +143,18 @@ class Collector:
         everyone = np.arange(games)
         n = 0
         actions = np.empty(games, dtype=np.int32)
+        step_buf = np.empty(cap, dtype=np.int64)
         if carried is not None and n_carried:
-            # the previous rollout's pending rows come first, as one step block, linked as each seat's last decision
-            step_starts.append(0)
+            # the previous rollout's pending rows come first, in their step order, each open trajectory's last row
+            # linked as its seat's last decision
             obs_buf[:n_carried], mask_buf[:n_carried] = carried["obs"], carried["mask"]
             action_buf[:n_carried], logp_buf[:n_carried] = carried["action"], carried["logp"]
             value_buf[:n_carried] = self._values(carried["obs"])
             game_buf[:n_carried], seat_buf[:n_carried] = carried["game"], carried["seat"]
-            last_row[carried["game"], carried["seat"]] = np.arange(n_carried)
+            next_buf[:n_carried], step_buf[:n_carried] = carried["next_row"], carried["step"]
+            step_starts.extend(np.flatnonzero(np.diff(carried["step"], prepend=-1)).tolist())
+            open_end = np.flatnonzero(carried["next_row"] < 0)
+            last_row[carried["game"][open_end], carried["seat"][open_end]] = open_end
             n = n_carried
         self.net.eval()
         for _ in range(steps):
@@ -165,6 +172,7 @@ class Collector:
                 mask_buf[n : n + k] = self.mask[learner]
                 action_buf[n : n + k], logp_buf[n : n + k], value_buf[n : n + k] = a, logp, value
                 game_buf[n : n + k], seat_buf[n : n + k] = learner, seat[learner]
+                step_buf[n : n + k] = self._step
                 prev = last_row[learner, seat[learner]]
                 linked = prev >= 0
                 next_buf[prev[linked]] = rows[linked]
@@ -196,20 +204,41 @@ class Collector:
             sec["learner"] += t2 - t1
             sec["opponents"] += t3 - t2
             sec["bookkeeping"] += (t1 - t0) + (t5 - t4)
+            self._step += 1
         stats.decisions = games * steps
         stats.learner_rows = n - n_carried
         pending = None
         if self.carry:
-            pending = np.zeros(n, dtype=bool)
-            rows = np.sort(last_row[last_row >= 0])
-            pending[rows] = True
+            pending = self._pending(next_buf[:n], terminal_buf[:n], last_row, step_starts)
+            rows = np.flatnonzero(pending)
+            position = np.full(n, -1, dtype=np.int64)
+            position[rows] = np.arange(len(rows))
+            links = next_buf[rows]
             self._carried = {
                 "obs": obs_buf[rows].copy(), "mask": mask_buf[rows].copy(), "action": action_buf[rows].copy(),
-                "logp": logp_buf[rows].copy(), "value": value_buf[rows].copy(), "game": game_buf[rows].copy(),
-                "seat": seat_buf[rows].copy(),
+                "logp": logp_buf[rows].copy(), "game": game_buf[rows].copy(), "seat": seat_buf[rows].copy(),
+                "next_row": np.where(links >= 0, position[np.maximum(links, 0)], -1), "step": step_buf[rows].copy(),
             }
         batch = Batch(
             obs_buf[:n], mask_buf[:n], action_buf[:n], logp_buf[:n], value_buf[:n], reward_buf[:n],
             terminal_buf[:n], next_buf[:n], game_buf[:n], seat_buf[:n], step_starts, pending,
         )
         return batch, stats
+
+    def _pending(
+        self, next_row: np.ndarray, terminal: np.ndarray, last_row: np.ndarray, step_starts: list[int]
+    ) -> np.ndarray:
+        """The rows carried into the next rollout: each open trajectory's last row, or (``whole_games``) every row
+        of a trajectory whose game has not ended (its chain of ``next_row`` links does not reach a terminal row)."""
+        n = len(next_row)
+        pending = np.zeros(n, dtype=bool)
+        pending[last_row[last_row >= 0]] = True
+        if not self.whole_games:
+            return pending
+        has_next = next_row >= 0
+        nxt = np.where(has_next, next_row, 0)
+        bounds = [*step_starts, n]
+        for k in range(len(step_starts) - 1, -1, -1):  # successors lie in later step blocks: newest block first
+            lo, hi = bounds[k], bounds[k + 1]
+            pending[lo:hi] |= has_next[lo:hi] & pending[nxt[lo:hi]]
+        return pending

@@ -151,7 +151,8 @@ class PoolTrainer:
     def _collector(self) -> Collector:
         seed = self.config.seed * 1_000_003 + self.state.rollouts * 7919
         return Collector(self.pool, self.net, self.opponents, self.seats, self.device, self.generator, seed,
-                         self.config.opponents.deterministic, self.config.ppo.carry_pending)
+                         self.config.opponents.deterministic, self.config.ppo.carry_pending,
+                         self.config.ppo.whole_games)
 
     # -- checkpoints -----------------------------------------------------------------
 
