@@ -323,3 +323,26 @@ def test_whole_games_train_each_row_once_with_its_games_result(tmp_path: Path, s
     carried = len(col._carried["action"]) if col._carried is not None else 0
     assert results >= 8
     assert made == trained + carried
+
+
+def test_a_network_with_its_own_critic_layer_starts_from_the_shipped_zero_net(tmp_path: Path) -> None:
+    """``network.shared_first: false`` takes the Stable-Baselines3 layout (the critic's own first layer) of
+    ``zero-4p.npz``: it plays and values exactly as the file, exports it unchanged, and a shared net refuses it."""
+    from agents.ppo import load_policy
+    from training.pool.network import critic_parameters, load_numpy_weights
+
+    policy = load_policy("agents/models/zero-4p.npz", tiny_config(tmp_path).game)
+    net = PolicyNet(policy.obs_size, policy.n_actions, 256, [256], "tanh", shared_first=False)
+    load_numpy_weights(net, policy)
+    obs = np.random.default_rng(1).random((4, policy.obs_size)).astype(np.float32)
+    with torch.no_grad():
+        logits, value = net(torch.from_numpy(obs))
+    np.testing.assert_allclose(logits.numpy(), policy.logits(obs), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(value.numpy(), policy.value(obs), rtol=1e-4, atol=1e-4)
+    arrays = policy.arrays()
+    for name, array in net.numpy_arrays().items():
+        np.testing.assert_allclose(array, arrays[name], rtol=0, atol=1e-6, err_msg=name)
+    assert any(p is net.critic_first_weight for p in critic_parameters(net))
+    shared = PolicyNet(policy.obs_size, policy.n_actions, 256, [256], "tanh")
+    with pytest.raises(ValueError, match="shared_first"):
+        load_numpy_weights(shared, policy)

@@ -63,6 +63,9 @@ class NetworkConfig:
     hidden: list[int] = field(default_factory=lambda: [128])
     activation: str = "relu"
     first_layer: str = "dense"
+    shared_first: bool = True
+    """False: the critic has its own first layer (the Stable-Baselines3 layout of ``ppo-4p.npz`` and ``zero-4p.npz``,
+    which ``init_from`` can then load)."""
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,8 @@ class PolicyNet(nn.Module):
         obs_size: observation entries; n_actions: codec actions.
         first_width: the shared first layer's width; hidden: each tower's further layers.
         activation: ``relu`` or ``tanh``; first_layer: ``dense`` or ``sparse`` (the same function).
+        shared_first: one first layer for both towers (the default); false: the critic has its own (the layout of
+            the Stable-Baselines3 networks, ``ppo-4p.npz`` and ``zero-4p.npz``, so ``init_from`` can start from them).
     """
 
     def __init__(
@@ -58,6 +60,7 @@ class PolicyNet(nn.Module):
         hidden: list[int] | None = None,
         activation: str = "relu",
         first_layer: str = "dense",
+        shared_first: bool = True,
     ) -> None:
         super().__init__()
         hidden = list(hidden if hidden is not None else [128])
@@ -67,6 +70,10 @@ class PolicyNet(nn.Module):
         bound = 1.0 / np.sqrt(obs_size)
         self.first_weight = nn.Parameter(torch.empty(obs_size, first_width).uniform_(-bound, bound))
         self.first_bias = nn.Parameter(torch.zeros(first_width))
+        self.shared_first = shared_first
+        if not shared_first:
+            self.critic_first_weight = nn.Parameter(torch.empty(obs_size, first_width).uniform_(-bound, bound))
+            self.critic_first_bias = nn.Parameter(torch.zeros(first_width))
         self.act = _activation(activation)
         self.pi = self._tower(first_width, hidden, activation)
         self.vf = self._tower(first_width, hidden, activation)
@@ -89,23 +96,25 @@ class PolicyNet(nn.Module):
             width = size
         return nn.Sequential(*layers)
 
-    def trunk(self, obs: torch.Tensor) -> torch.Tensor:
-        """The shared first layer, activated: ``(B, first_width)``."""
+    def trunk(self, obs: torch.Tensor, critic: bool = False) -> torch.Tensor:
+        """The first layer, activated: ``(B, first_width)``; ``critic``: the critic's own one when it has one."""
+        weight, bias = self.first_weight, self.first_bias
+        if critic and not self.shared_first:
+            weight, bias = self.critic_first_weight, self.critic_first_bias
         if self.first_layer == "sparse":
             index, values, offsets = sparse_rows(obs)
-            out = nn.functional.embedding_bag(
-                index, self.first_weight, offsets, mode="sum", per_sample_weights=values
-            )
-            hidden: torch.Tensor = self.act(out + self.first_bias)
+            out = nn.functional.embedding_bag(index, weight, offsets, mode="sum", per_sample_weights=values)
+            hidden: torch.Tensor = self.act(out + bias)
             return hidden
-        dense: torch.Tensor = self.act(torch.addmm(self.first_bias, obs, self.first_weight))
+        dense: torch.Tensor = self.act(torch.addmm(bias, obs, weight))
         return dense
 
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Unmasked logits ``(B, n_actions)`` and values ``(B,)``."""
         h = self.trunk(obs)
         logits: torch.Tensor = self.action(self.pi(h))
-        value: torch.Tensor = self.value(self.vf(h))[:, 0]
+        h_vf = h if self.shared_first else self.trunk(obs, critic=True)
+        value: torch.Tensor = self.value(self.vf(h_vf))[:, 0]
         return logits, value
 
     def logits(self, obs: torch.Tensor) -> torch.Tensor:
@@ -119,14 +128,18 @@ class PolicyNet(nn.Module):
             "hidden": list(self.hidden),
             "activation": self.activation_name,
             "first_layer": self.first_layer,
+            "shared_first": self.shared_first,
         }
 
     def numpy_arrays(self) -> dict[str, np.ndarray]:
-        """The weights under NumpyPolicy's ``.npz`` names (``out x in``), the shared first layer in both towers."""
+        """The weights under NumpyPolicy's ``.npz`` names (``out x in``), a shared first layer in both towers."""
         out: dict[str, np.ndarray] = {}
-        first = (self.first_weight.detach().cpu().T.contiguous().numpy(), self.first_bias.detach().cpu().numpy())
         for prefix, tower in (("pi", self.pi), ("vf", self.vf)):
-            out[f"{prefix}.0.weight"], out[f"{prefix}.0.bias"] = first
+            weight, bias = self.first_weight, self.first_bias
+            if prefix == "vf" and not self.shared_first:
+                weight, bias = self.critic_first_weight, self.critic_first_bias
+            out[f"{prefix}.0.weight"] = weight.detach().cpu().T.contiguous().numpy()
+            out[f"{prefix}.0.bias"] = bias.detach().cpu().numpy()
             linears = [m for m in tower if isinstance(m, nn.Linear)]
             for k, linear in enumerate(linears, 1):
                 out[f"{prefix}.{k}.weight"] = linear.weight.detach().cpu().numpy()
@@ -151,24 +164,29 @@ class PolicyNet(nn.Module):
 
 
 def critic_parameters(net: PolicyNet) -> list[nn.Parameter]:
-    """The parameters only the critic uses (its ``vf`` tower and value head): training them leaves the actor's
-    logits unchanged."""
-    return [*net.vf.parameters(), *net.value.parameters()]
+    """The parameters only the critic uses (its ``vf`` tower, value head and own first layer if any): training them
+    leaves the actor's logits unchanged."""
+    own = [] if net.shared_first else [net.critic_first_weight, net.critic_first_bias]
+    return [*own, *net.vf.parameters(), *net.value.parameters()]
 
 
 def load_numpy_weights(net: PolicyNet, policy: NumpyPolicy) -> None:
-    """Set ``net``'s weights from ``policy`` (an export of a PolicyNet, or any network whose towers share the same
-    first layer); ValueError naming the mismatch otherwise."""
+    """Set ``net``'s weights from ``policy`` (an export of a PolicyNet, or a network of the same towers: with one
+    first layer for both when ``net.shared_first``); ValueError naming the mismatch otherwise."""
     arrays = policy.arrays()
     towers = policy.meta["net"]
     wanted = [net.first_width, *net.hidden]
     if towers["pi"] != wanted or towers["vf"] != wanted or towers["activation"] != net.activation_name:
         raise ValueError(f"{policy.source}: network {towers} does not match {wanted} ({net.activation_name})")
-    if not np.array_equal(arrays["pi.0.weight"], arrays["vf.0.weight"]):
-        raise ValueError(f"{policy.source}: the actor's and the critic's first layers differ (not a PolicyNet)")
+    if net.shared_first and not np.array_equal(arrays["pi.0.weight"], arrays["vf.0.weight"]):
+        raise ValueError(f"{policy.source}: the actor's and the critic's first layers differ: set "
+                         "network.shared_first false to start from it")
     with torch.no_grad():
         net.first_weight.copy_(torch.from_numpy(arrays["pi.0.weight"].T.copy()))
         net.first_bias.copy_(torch.from_numpy(arrays["pi.0.bias"]))
+        if not net.shared_first:
+            net.critic_first_weight.copy_(torch.from_numpy(arrays["vf.0.weight"].T.copy()))
+            net.critic_first_bias.copy_(torch.from_numpy(arrays["vf.0.bias"]))
         for prefix, tower in (("pi", net.pi), ("vf", net.vf)):
             for k, linear in enumerate((m for m in tower if isinstance(m, nn.Linear)), 1):
                 linear.weight.copy_(torch.from_numpy(arrays[f"{prefix}.{k}.weight"]))

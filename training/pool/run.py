@@ -131,7 +131,7 @@ class PoolTrainer:
         encoder, codec = self.pool.encoder, self.pool.codec
         net_cfg = cfg.network
         self.net = PolicyNet(encoder.size, codec.n, net_cfg.first_width, net_cfg.hidden, net_cfg.activation,
-                             net_cfg.first_layer).to(self.device)
+                             net_cfg.first_layer, net_cfg.shared_first).to(self.device)
         if cfg.init_from:
             try:
                 load_numpy_weights(self.net, load_policy(cfg.init_from, cfg.game))
