@@ -51,7 +51,7 @@ sys.modules["tribune_env._core"] = _module
 
 
 def compile_flags() -> list[str]:
-    """The development build's flags (native/build.py) at -O1 with debug information and the sanitizers."""
+    """The development build's flags (native/tools/build.py) at -O1 with debug information and the sanitizers."""
     import pybind11
 
     include = sysconfig.get_paths()["include"]

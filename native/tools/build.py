@@ -1,4 +1,4 @@
-"""Build the native core in place for development: ``python native/build.py`` (incremental, one object per source).
+"""Build the native core in place for development: ``python native/tools/build.py`` (incremental, an object per source).
 
 Writes ``tribune_env/_core<ext suffix>`` next to the Python sources, as an editable install does. ``pip install .``
 and ``pip install -e .`` build the same sources through setup.py; this script is the quick loop while porting
@@ -15,7 +15,7 @@ import sysconfig
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "native" / "src"
 OBJ = ROOT / "build" / "native-dev"
 
