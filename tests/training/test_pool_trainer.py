@@ -244,15 +244,22 @@ def test_tribune_train_picks_the_pool_trainer_by_its_algorithm(capsys: pytest.Ca
     assert "algorithm: zero" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("name", ["ppo-pool-4p", "ppo-pool-expansion-4p", "ppo-pool-brutii"])
+@pytest.mark.parametrize("name", ["ppo-pool-4p", "ppo-pool-4p-from-zero", "ppo-pool-expansion-4p", "ppo-pool-brutii"])
 def test_shipped_pool_configs_load_and_their_opponents_fit(name: str) -> None:
+    from agents.ppo import load_policy
     from training.pool.config import load_pool_config
+    from training.pool.network import load_numpy_weights
 
     config = load_pool_config(f"configs/{name}.yaml")
     assert config.name == name
     assert pool_config_from_dict(config.resolved(), "resolved").resolved() == config.resolved()
     opponents = build_opponents(config, torch.device("cpu"))  # loads each network and checks it fits the game
     assert opponents.names and abs(opponents.weights.sum() - 1) < 1e-9
+    if config.init_from:  # the start fits the config's network
+        policy = load_policy(config.init_from, config.game)
+        net = config.network
+        load_numpy_weights(PolicyNet(policy.obs_size, policy.n_actions, net.first_width, net.hidden, net.activation,
+                                     net.first_layer, net.shared_first), policy)
 
 
 @pytest.mark.parametrize("steps", [2, 5])
