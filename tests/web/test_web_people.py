@@ -4,6 +4,7 @@ last decision" stays as it was."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -48,6 +49,8 @@ def test_a_person_names_their_seat_once_and_everyone_sees_it(table: Table, tmp_p
         seen = table.call("GET", url, seat=seat, owner=owner).get_json()
         assert seen["names"][2] == "Ada Lovelace (a person)" and seen["players"][2]["name"] == seen["names"][2]
         assert seen["names"][0] in ("you", "a person")  # P0 gave none
+        if seen["waiting"]:  # "Waiting for P2, Ada Lovelace (a person): ...": one pair of brackets at most
+            assert re.fullmatch(r"Waiting for P\d, [^()]+( \([^()]+\))?: [^()]+", seen["waiting"]), seen["waiting"]
     listed = table.call("GET", "/api/games", owner=True).get_json()["unfinished"][0]
     assert listed["names"][2] == "Ada Lovelace (a person)" and listed["names"][0] == "a person"
     again = table.call("POST", f"{url}/name", seat=keys["2"], body={"name": "Eve"})

@@ -183,7 +183,7 @@ def waiting(session: Session, viewer: int | None) -> str:
         return ""
     who = seat_name(session, pending.seat, viewer)
     what = DECISIONS[pending.kind].prompt.rstrip(".:?").lower()
-    return f"Waiting for P{pending.seat} ({who}): {what}"
+    return f"Waiting for P{pending.seat}, {who}: {what}"
 
 
 def forfeit(session: Session) -> Forfeit | None:
