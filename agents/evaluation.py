@@ -96,6 +96,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import compress
 
+from agents.view_position import seat_position
 from tribune_env.data import (
     EXPANSION_OBJECTIVES,
     BrutiiCard,
@@ -113,12 +114,13 @@ from tribune_env.data.schema import find_card
 from tribune_env.engine.brutii_ops import CARDS_OPTION, TAKEOVER_OPTION
 from tribune_env.engine.config import required_for, victory_cards_of
 from tribune_env.engine.decisions import DecisionKind, Phase
+from tribune_env.engine.game import Game
 from tribune_env.engine.scoring import scores
 from tribune_env.engine.state import NO_TILE, SCROLL, TRIBUNE, GameState, PlayerState
 from tribune_env.engine.tables import CardKind, SpaceKind, tables_for
 from tribune_env.engine.view import public_hand_size
 
-__all__ = ["evaluate", "evaluate_all", "potentials", "security"]
+__all__ = ["evaluate", "evaluate_all", "evaluate_game", "potentials", "security"]
 
 # -- weights (see the module docstring) ---------------------------------------------
 BETA = 5.0
@@ -385,6 +387,20 @@ def evaluate(state: GameState, seat: int) -> float:
     1/k to each of k winners and 0 to the others.
     """
     return evaluate_all(state, viewer=seat)[seat]
+
+
+def evaluate_game(game: Game, seat: int) -> float:
+    """:func:`evaluate` of ``game``'s position for ``seat``, on either engine with the same result.
+
+    On a native game the position is built from the seat's view (:func:`agents.view_position.seat_position`, no
+    copy of every field), or, where the view cannot give it, read whole (:meth:`Game.position`).
+    """
+    core = game.native_core
+    if core is not None:
+        position = seat_position(core, seat)
+        if position is not None:
+            return evaluate(position, seat)
+    return evaluate(game.position(), seat)
 
 
 def evaluate_all(state: GameState, viewer: int | None = None) -> list[float]:

@@ -41,7 +41,7 @@ import random
 from collections.abc import Sequence
 
 from agents.base import Agent, AgentError, InfoSet
-from agents.evaluation import evaluate
+from agents.evaluation import evaluate_game
 from agents.specs import no_more, register_agent, take_int
 from tribune_env.engine.actions import Action, Bid, PickCard
 from tribune_env.engine.config import RuleSet
@@ -96,25 +96,25 @@ class _Lookahead:
     def _after(self, game: Game, action: Action, rng: random.Random) -> float:
         pending = game.pending
         assert pending is not None
-        g = game.clone()
+        g = game.clone(events=False)  # search never reads the log
         g.apply(action)
         self._settle(g, pending.kind, pending.faction, rng)
         nxt = g.pending
         if nxt is None or nxt.seat != self.seat:
-            return evaluate(g.position(), self.seat)
+            return evaluate_game(g, self.seat)
         if nxt.kind == pending.kind and DECISIONS[nxt.kind].stages and isinstance(action, PickCard):
             return self._complete(g, rng)
         if nxt.kind in _CONTINUED.get(pending.kind, ()):
             return self._complete(g, rng)
         if nxt.kind == DecisionKind.CHARIOT_PLACEMENT and pending.kind == DecisionKind.CHARIOT_BID:
             return max(self._after(g, a, rng) for a in g.legal_actions())
-        return evaluate(g.position(), self.seat)
+        return evaluate_game(g, self.seat)
 
     def _complete(self, game: Game, rng: random.Random) -> float:
         """Best value over the completions of a take-over set or pair being built."""
         self.budget -= 1
         if self.budget <= 0:
-            return evaluate(game.position(), self.seat)
+            return evaluate_game(game, self.seat)
         return max(self._after(game, a, rng) for a in game.legal_actions())
 
     def _settle(self, game: Game, kind: DecisionKind, faction: int, rng: random.Random) -> None:
