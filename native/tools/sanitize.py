@@ -11,7 +11,7 @@ loads the sanitized library as ``tribune_env._core`` (a ``sitecustomize`` in ``b
 ``PYTHONPATH``); the fuzzers' child processes inherit both. Any ASan or UBSan report aborts the process that
 meets it (``abort_on_error``): a test fails, and a fuzzer's child dies of SIGABRT naming its case. Leak detection
 is off (CPython keeps much alive until exit). ``TRIBUNE_FUZZ_CASES`` sets the quick fuzzers' case count (default
-200 each).
+200 each). The default checks run on every core (``-n auto``) where pytest-xdist is installed.
 
 Exit status: 0 when every check passes, else pytest's (or 1 for a failed build).
 """
@@ -117,6 +117,14 @@ def environment() -> dict[str, str]:
     return env
 
 
+def parallel() -> list[str]:
+    """``-n auto`` where pytest-xdist is installed (the checks' workers inherit the preload and the sanitized
+    core, as the fuzzers' children do), else nothing: the checks then run in one process."""
+    import importlib.util
+
+    return ["-n", "auto"] if importlib.util.find_spec("xdist") is not None else []
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("-j", type=int, default=2, help="parallel compilations (default 2)")
@@ -137,7 +145,7 @@ def main() -> int:
     if loaded.returncode or str(OUT) not in loaded.stdout:
         sys.stderr.write(f"sanitize: the sanitized core does not load:\n{loaded.stdout}{loaded.stderr}\n")
         return 1
-    pytest_args = args.pytest_args or [*CHECKS, "-m", "not slow", "-p", "no:randomly"]
+    pytest_args = args.pytest_args or [*CHECKS, "-m", "not slow", "-p", "no:randomly", *parallel()]
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *pytest_args]
     print("sanitize: " + " ".join(command), flush=True)
     return subprocess.run(command, env=env, cwd=ROOT).returncode

@@ -63,7 +63,9 @@ def test_deals_are_pythons(name: str) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(CONFIGS))
 def test_deals_are_pythons_long(name: str) -> None:
-    for seed in range(100, 106):
+    # Two games a rule set, every second decision, every seat: six games took 9 min of CI's slow tier (load 5)
+    # and met no more kinds of deal than two do.
+    for seed in range(100, 102):
         deal_in_lockstep(CONFIGS[name], seed=seed, every=2)
 
 

@@ -37,8 +37,10 @@ def test_a_random_game_is_identical_on_both_engines(rules: str, players: int) ->
 @pytest.mark.parametrize(("rules", "players"), TABLES)
 def test_many_random_games_are_identical_on_both_engines(rules: str, players: int) -> None:
     config = GameConfig.for_rules(rules, players=players)
-    totals = run_many(config, games=12, first_seed=1_000 * players, every=40)
-    assert totals.games == 12
+    # Six games a table here; the long identity runs (2,000 games a rule set, issue 34)
+    # are native/tools/lockstep.py's.
+    totals = run_many(config, games=6, first_seed=1_000 * players, every=40)
+    assert totals.games == 6
 
 
 @pytest.mark.parametrize(
