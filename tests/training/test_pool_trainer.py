@@ -204,6 +204,24 @@ def test_a_run_refuses_to_start_over_an_existing_one_and_a_changed_config(tmp_pa
         PoolTrainer(other).run(resume=True)
 
 
+def test_a_run_saved_before_an_option_existed_resumes_with_its_default(tmp_path: Path) -> None:
+    import yaml
+
+    from training.pool.run import PoolTrainError
+
+    cfg = tiny_config(tmp_path)
+    PoolTrainer(cfg).run()
+    saved = cfg.run_dir / "config.yaml"
+    data = yaml.safe_load(saved.read_text())
+    del data["network"]["shared_first"]  # as a run of the code before network.shared_first wrote it
+    saved.write_text(yaml.safe_dump(data))
+    more = pool_config_from_dict({**cfg.resolved(), "run": {**cfg.resolved()["run"], "decisions": 320}}, "test")
+    assert PoolTrainer(more).run(resume=True).exists()
+    saved.write_text("ppo: [not, a, mapping")
+    with pytest.raises(PoolTrainError, match="config cannot be read"):
+        PoolTrainer(more).run(resume=True)
+
+
 def test_the_export_plays_as_a_ppo_agent(tmp_path: Path) -> None:
     from agents.ppo import load_policy
     from training.pool.network import load_numpy_weights

@@ -105,6 +105,16 @@ class PoolTrainer:
 
     # -- setup -------------------------------------------------------------------
 
+    @staticmethod
+    def _saved_config(path: Path) -> dict[str, Any]:
+        """The run's resolved config as this code reads it: a key the run's code did not have yet takes its
+        default, so that a run saved before an option existed resumes as it was."""
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            return pool_config_from_dict(data, str(path)).resolved()
+        except (OSError, yaml.YAMLError, ConfigError) as exc:
+            raise PoolTrainError(f"{path}: the run's config cannot be read ({exc})") from None
+
     def _prepare_folder(self, resume: bool) -> bool:
         """Write or check ``config.yaml``; whether a checkpoint is there to resume."""
         self.dir.mkdir(parents=True, exist_ok=True)
@@ -114,7 +124,7 @@ class PoolTrainer:
         if resume:
             if not latest.exists():
                 raise PoolTrainError(f"{self.dir}: no checkpoint to resume (checkpoints/latest.pt)")
-            saved = yaml.safe_load(saved_path.read_text(encoding="utf-8"))
+            saved = self._saved_config(saved_path)
             changed = config_changes(saved, current)
             if changed:
                 raise PoolTrainError(f"{self.dir}: the config differs from the run's in {', '.join(changed)}")
