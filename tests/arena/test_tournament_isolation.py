@@ -60,7 +60,10 @@ CASES = [
 
 
 def definition(spec: str) -> TournamentDefinition:
-    return TournamentDefinition.create((spec, "random", "greedy"), players=2, games=6, round_limit=2, time_limit=LIMIT)
+    # The well-behaved agents are both quick ones: under the 0.3 s limit a loaded CI machine once made greedy
+    # forfeit a move (0.555 s), which is the limit working, not the isolation failing.
+    return TournamentDefinition.create((spec, "random", "random"), players=2, games=6, round_limit=2,
+                                       time_limit=LIMIT)
 
 
 def check(records: list[GameRecord], case: Case) -> None:
