@@ -64,6 +64,8 @@ class RunState:
     next_eval: float = 0.0
     next_snapshot: int = 0
     eval_seconds: float = 0.0
+    wall: float = 0.0
+    """Wall seconds of the run when the checkpoint was saved (a resumed run's ``wall`` goes on from there)."""
 
 
 def pick_device(name: str) -> torch.device:
@@ -166,7 +168,12 @@ class PoolTrainer:
 
     # -- checkpoints -----------------------------------------------------------------
 
+    def wall(self) -> float:
+        """Wall seconds of the run so far, evaluations included, across resumes."""
+        return time.monotonic() - self.start_wall
+
     def save_checkpoint(self) -> Path:
+        self.state.wall = self.wall()
         folder = self.dir / "checkpoints"
         folder.mkdir(exist_ok=True)
         data = {
@@ -189,6 +196,7 @@ class PoolTrainer:
         self.net.load_state_dict(data["net"])
         self.optimizer.load_state_dict(data["optimizer"])
         self.state = RunState(**data["state"])
+        self.start_wall = time.monotonic() - self.state.wall
         self.seat_rng.bit_generator.state = data["seat_rng"]
         self.update_rng.bit_generator.state = data["update_rng"]
         self.generator.set_state(data["generator"])
@@ -264,7 +272,7 @@ class PoolTrainer:
         for row in rows:
             self.write_curve({
                 "kind": "eval", "decisions": self.state.decisions, "elapsed": round(self.state.elapsed, 2),
-                "wall": round(time.monotonic() - self.start_wall, 1), "learner_rows": self.state.learner_rows,
+                "wall": round(self.wall(), 1), "learner_rows": self.state.learner_rows,
                 "rollouts": self.state.rollouts, "opponent": row.opponent, "games": row.games,
                 "win_rate": round(row.win_rate, 4), "ci_low": round(row.ci_low, 4), "ci_high": round(row.ci_high, 4),
             })
@@ -306,7 +314,7 @@ class PoolTrainer:
         sec = stats.seconds
         return {
             "kind": "train", "decisions": st.decisions, "elapsed": round(st.elapsed, 3),
-            "wall": round(time.monotonic() - self.start_wall, 1), "learner_rows": st.learner_rows,
+            "wall": round(self.wall(), 1), "learner_rows": st.learner_rows,
             "rollouts": st.rollouts, "decisions_per_s": round(stats.decisions / seconds, 1),
             **{k: round(v, 5) for k, v in metrics.items()},
             "train_win_rate": round(stats.learner_wins / stats.learner_games, 4) if stats.learner_games else "",
