@@ -387,3 +387,19 @@ def test_failed_load_does_not_mutate() -> None:
     with pytest.raises(InvalidStateError):
         Game.from_json(doc)
     assert doc == original
+
+
+def test_shape_errors_name_the_path_of_the_value() -> None:
+    """serialize's shape check: an integer past 64 bits and nesting past MAX_DEPTH are refused, naming where."""
+    from tribune_env.engine.errors import InvalidStateError
+    from tribune_env.engine.serialize import MAX_DEPTH, MAX_INTEGER, _check_shape
+
+    _check_shape({"players": [{"hand": [1, 2, MAX_INTEGER]}], "flag": True, "none": None})
+    with pytest.raises(InvalidStateError, match=r"^players\[1\]\.money: an integer of 64 bits"):
+        _check_shape({"players": [{"money": 1}, {"money": MAX_INTEGER + 1}]})
+    deep: dict[str, object] = {"x": 0}
+    for _ in range(MAX_DEPTH - 1):
+        deep = {"a": deep}
+    _check_shape(deep)  # the leaf at depth MAX_DEPTH holds
+    with pytest.raises(InvalidStateError, match=r"^d\[0\](\.a)+: nested deeper than 32 levels$"):
+        _check_shape({"d": [deep]})

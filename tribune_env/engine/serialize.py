@@ -393,20 +393,40 @@ def _parse(text: str) -> Any:
         raise InvalidStateError(f"not valid JSON: {exc}") from None
 
 
+_Link = tuple[Any, Any, bool] | None
+"""Where a value sits in a document, built only when an error names it: (the parent's link, key or index, whether
+it is a list index)."""
+
+
+def _path_text(link: _Link) -> str:
+    """A link as the dotted path an error names (``players[2].hand``)."""
+    parts: list[tuple[Any, bool]] = []
+    while link is not None:
+        link, key, index = link
+        parts.append((key, index))
+    text = ""
+    for key, index in reversed(parts):
+        text = f"{text}[{key}]" if index else f"{text}.{key}" if text else str(key)
+    return text
+
+
 def _check_shape(doc: dict[str, Any]) -> None:
     """No nesting deeper than :data:`MAX_DEPTH` and no integer beyond :data:`MAX_INTEGER`, anywhere (iteratively,
-    so no input can exhaust the stack or make an error message unprintable)."""
-    todo: list[tuple[Any, str, int]] = [(doc, "", 0)]
+    so no input can exhaust the stack or make an error message unprintable; the path of a value is only spelled
+    out for an error, as this runs over every value of every document read)."""
+    todo: list[tuple[Any, _Link, int]] = [(doc, None, 0)]
     while todo:
-        node, path, depth = todo.pop()
-        if depth > MAX_DEPTH:
-            raise InvalidStateError(f"{path}: nested deeper than {MAX_DEPTH} levels")
-        if isinstance(node, dict):
-            todo.extend((v, f"{path}.{k}" if path else str(k), depth + 1) for k, v in node.items())
-        elif isinstance(node, list):
-            todo.extend((v, f"{path}[{i}]", depth + 1) for i, v in enumerate(node))
-        elif isinstance(node, int) and not isinstance(node, bool) and abs(node) > MAX_INTEGER:
-            raise InvalidStateError(f"{path}: an integer of {node.bit_length()} bits; at most {MAX_INTEGER}")
+        node, link, depth = todo.pop()
+        index = isinstance(node, list)
+        for key, value in enumerate(node) if index else node.items():
+            if depth + 1 > MAX_DEPTH:
+                raise InvalidStateError(f"{_path_text((link, key, index))}: nested deeper than {MAX_DEPTH} levels")
+            if isinstance(value, (dict, list)):
+                todo.append((value, (link, key, index), depth + 1))
+            elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INTEGER:
+                raise InvalidStateError(
+                    f"{_path_text((link, key, index))}: an integer of {value.bit_length()} bits; at most {MAX_INTEGER}"
+                )
 
 
 def _expansion_of(raw: Any) -> bool:
