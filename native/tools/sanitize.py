@@ -23,11 +23,10 @@ import os
 import subprocess
 import sys
 import sysconfig
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-SRC = ROOT / "native" / "src"
+from objects import ROOT, compile_flags, compile_objects, compiler
+
 OUT = ROOT / "build" / "native-asan"
 SANITIZE = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer"]
 CHECKS = [
@@ -50,37 +49,12 @@ sys.modules["tribune_env._core"] = _module
 '''
 
 
-def compile_flags() -> list[str]:
-    """The development build's flags (native/tools/build.py) at -O1 with debug information and the sanitizers."""
-    import pybind11
-
-    include = sysconfig.get_paths()["include"]
-    base = ["-std=c++20", "-fPIC", "-fvisibility=hidden", "-Wall", "-Wextra", f"-I{SRC}"]
-    return [*base, f"-I{pybind11.get_include()}", f"-I{include}", "-O1", "-g", *SANITIZE]
-
-
 def build(jobs: int) -> Path:
-    """Compile the changed sources into ``build/native-asan`` and link the sanitized core; its path."""
-    objects = OUT / "obj"
-    objects.mkdir(parents=True, exist_ok=True)
-    headers = max((p.stat().st_mtime for p in SRC.glob("*.[hd]*")), default=0.0)
-    cxx = os.environ.get("CXX", "g++")
-    flags = compile_flags()
-
-    def compile_one(src: Path) -> tuple[Path, str]:
-        obj = objects / (src.stem + ".o")
-        if obj.exists() and obj.stat().st_mtime > max(src.stat().st_mtime, headers):
-            return obj, ""
-        run = subprocess.run([cxx, *flags, "-c", str(src), "-o", str(obj)], capture_output=True, text=True)
-        return obj, run.stderr if run.returncode else ""
-
-    with ThreadPoolExecutor(jobs) as pool:
-        results = list(pool.map(compile_one, sorted(SRC.glob("*.cpp"))))
-    errors = [err for _, err in results if err]
-    if errors:
-        raise RuntimeError("\n".join(errors))
+    """Compile the changed sources into ``build/native-asan`` (the development build's flags at -O1 with debug
+    information and the sanitizers) and link the sanitized core; its path."""
+    objects = compile_objects(OUT / "obj", compile_flags("-O1", "-g", *SANITIZE), jobs)
     target = OUT / ("_core" + str(sysconfig.get_config_var("EXT_SUFFIX")))
-    link = [cxx, "-shared", *SANITIZE, "-o", str(target), *(str(o) for o, _ in results)]
+    link = [compiler(), "-shared", *SANITIZE, "-o", str(target), *(str(o) for o in objects)]
     run = subprocess.run(link, capture_output=True, text=True)
     if run.returncode:
         raise RuntimeError(run.stderr)
@@ -94,7 +68,7 @@ def runtime() -> str:
     """The libraries to preload ahead of the interpreter: the compiler's ASan runtime, then its C++ runtime (the
     interpreter does not link libstdc++: loaded later, its ``__cxa_throw`` escapes ASan's interceptor, which then
     aborts at the core's first C++ exception)."""
-    cxx = os.environ.get("CXX", "g++")
+    cxx = compiler()
     paths = []
     for name in ("libasan.so", "libstdc++.so.6"):
         run = subprocess.run([cxx, f"-print-file-name={name}"], capture_output=True, text=True, check=True)
