@@ -29,7 +29,7 @@ from tribune_env.engine.decisions import Pending
 from tribune_env.engine.game import Game
 from tribune_env.engine.notation import action_text
 from tribune_env.engine.state import TILE_NAMES
-from tribune_env.engine.tables import Tables, tables_for
+from tribune_env.engine.tables import Tables
 from tribune_env.engine.view import HIDDEN, PlayerView, PublicPlayer, ViewData
 from tribune_env.envs.infoset import InfoSet
 
@@ -187,7 +187,7 @@ VIEW_KEYS = tuple(f.name for f in dataclasses.fields(ViewData))
 def view_to_json(view: PlayerView, config: GameConfig) -> dict[str, Any]:
     """The JSON object of ``view`` in the game ``config`` (its component set names the cards and spaces)."""
     data = view.data
-    tables = tables_for(config.components, config.expansion)
+    tables = config.tables
     return {key: _VIEW_WRITERS[key](data, tables) for key in VIEW_KEYS}
 
 

@@ -32,7 +32,7 @@ from tribune_env.data import Region
 from tribune_env.engine.decisions import Phase
 from tribune_env.engine.native import pending_of
 from tribune_env.engine.state import GameState, PlayerState
-from tribune_env.engine.tables import Tables, tables_for
+from tribune_env.engine.tables import Tables
 from tribune_env.engine.view import HIDDEN, PublicPlayer, ViewData
 
 if TYPE_CHECKING:
@@ -77,7 +77,7 @@ def seat_position(core: Core, seat: int) -> GameState | None:
     if brutii_played:
         return None
     config = core.config
-    tables = tables_for(config.components, config.expansion)
+    tables = config.tables
     if _hidden_pantheon(board, spaces, tables, seat):
         return None
     state = GameState.__new__(GameState)

@@ -17,6 +17,7 @@ from typing import Any
 
 from tribune_env.data import ComponentError, Components, ExpansionVictoryCard, VictoryCard, default_components
 from tribune_env.data.schema import find_card
+from tribune_env.engine.tables import Tables, tables_for
 
 __all__ = [
     "DEFAULT_PLAYERS",
@@ -241,6 +242,12 @@ class GameConfig:
     def rules(self) -> RuleSet:
         """The rule set of this game: base, expansion or Brutii."""
         return RuleSet.of(self.expansion, self.brutii)
+
+    @property
+    def tables(self) -> Tables:
+        """The card-type and follower-space tables of this game's components and rule set (built once per pair;
+        shared, read-only)."""
+        return tables_for(self.components, self.expansion)
 
     @property
     def player_counts(self) -> tuple[int, ...]:

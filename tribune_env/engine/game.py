@@ -19,7 +19,7 @@ from tribune_env.engine.scoring import ranks, scores
 from tribune_env.engine.serialize import check_state, state_from_json, state_to_json
 from tribune_env.engine.setup import new_state
 from tribune_env.engine.state import Event, GameState
-from tribune_env.engine.tables import Tables, tables_for
+from tribune_env.engine.tables import Tables
 from tribune_env.engine.text import render
 from tribune_env.engine.view import PlayerView
 
@@ -266,8 +266,7 @@ class Game:
     @property
     def tables(self) -> Tables:
         """The card-type and follower-space tables of this game (shared, read-only)."""
-        config = self.config
-        return tables_for(config.components, config.expansion)
+        return self.config.tables
 
     @property
     def round(self) -> int:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from tribune_env.data import BrutiiCard, BrutiiDisc, Components, Nationality, Official, Region, Requirement
 from tribune_env.engine.config import AnyVictoryCard, GameConfig, victory_cards_of
 from tribune_env.engine.decisions import DecisionKind, Phase
-from tribune_env.engine.tables import SpaceKind, SpaceSpec, Tables, tables_for
+from tribune_env.engine.tables import SpaceKind, SpaceSpec, Tables
 from tribune_env.engine.view import OBJECTIVE_NAMES
 
 REGION_NAMES: dict[Region, str] = {
@@ -204,7 +204,7 @@ def component_ids(config: GameConfig) -> dict[str, str]:
     faction keys, region keys, victory card ids (of every rule set), officials, slave nationalities, the emperor
     tiles' requirements, the Brutii's action cards and discs, the decision keys and the phases. Ids that are
     ordinary words (``patron``, ``cards``, ``scroll``) are left out: a person reads them as words."""
-    tables = tables_for(config.components, config.expansion)
+    tables = config.tables
     ids: dict[str, str] = {tables.card_label[c]: tables.card_name(c) for c in range(tables.num_card_types)}
     ids |= {spec.label: space_words(tables, spec) for spec in tables.spaces}
     ids |= {spec.faction.key: spec.name for spec in config.components.factions}

@@ -51,7 +51,6 @@ from tribune_env.engine.actions import (
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.decisions import DecisionKind, Pending, Phase
 from tribune_env.engine.state import Event, GameState, PlayerState
-from tribune_env.engine.tables import tables_for
 
 ENGINE_ENV = "TRIBUNE_ENGINE"
 ENGINES = ("auto", "python", "native")
@@ -149,7 +148,7 @@ def engine_name(engine: str | None = None) -> str:
 def rules_for(config: GameConfig) -> Rules:
     """The native core's rules of ``config`` (its options, component numbers and tables), made once per config."""
     assert core_module is not None
-    return core_module.make_rules(config, tables_for(config.components, config.expansion))
+    return core_module.make_rules(config, config.tables)
 
 
 # --- actions: (type, a, b) in the order of native/src/core.hpp ActionType -----------------------------------------
@@ -285,7 +284,7 @@ def state_of(core: Core, config: GameConfig, events: list[Event] | None = None) 
     build a new game's fields only to have them replaced: half the cost; search and the greedy agent read a native
     position this way after every trial move). tests/native/test_seam_lists.py checks that every slot is set."""
     fields = core.fields()
-    tables = tables_for(config.components, config.expansion)
+    tables = config.tables
     state = GameState.__new__(GameState)
     state.config = config
     state.tables = tables

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 from tribune_env.data import Region
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.decisions import Pending, Phase
-from tribune_env.engine.tables import Tables, tables_for
+from tribune_env.engine.tables import Tables
 
 NO_TILE, SCROLL, TRIBUNE = 0, 1, 2
 OPTED_OUT = -2  # the Brutii's sealed chariot choice "no bid" in ``GameState.bids`` (R49); -1 is "not yet"
@@ -209,7 +209,7 @@ class GameState:
         if source is not None:
             self._copy(source)
             return
-        tables = tables_for(config.components, config.expansion)
+        tables = config.tables
         n_factions = len(tables.faction_cards)
         self.config = config
         self.tables: Tables = tables
