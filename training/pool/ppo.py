@@ -35,6 +35,7 @@ def update(
     old_logp = torch.from_numpy(batch.logp).to(device)
     adv_all = torch.from_numpy(advantage).to(device)
     ret_all = torch.from_numpy(returns).to(device)
+    critic = {id(p) for p in critic_parameters(net)}
     metrics: dict[str, list[float]] = {k: [] for k in ("policy_loss", "value_loss", "entropy", "approx_kl", "clipfrac")}
     size = min(settings.minibatch, n)
     for _ in range(settings.epochs):
@@ -60,7 +61,7 @@ def update(
             loss.backward()
             if critic_only:
                 for p in net.parameters():
-                    if not any(p is c for c in critic_parameters(net)):
+                    if id(p) not in critic:
                         p.grad = None
             torch.nn.utils.clip_grad_norm_(net.parameters(), settings.max_grad_norm)
             optimizer.step()

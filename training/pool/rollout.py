@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
+from training.pool.gae import newest_blocks
 from training.pool.network import PolicyNet, choose, masked
 from training.pool.opponents import LEARNER, Opponents, SeatTable
 from tribune_env.envs.pool import TribunePool
@@ -237,8 +238,6 @@ class Collector:
             return pending
         has_next = next_row >= 0
         nxt = np.where(has_next, next_row, 0)
-        bounds = [*step_starts, n]
-        for k in range(len(step_starts) - 1, -1, -1):  # successors lie in later step blocks: newest block first
-            lo, hi = bounds[k], bounds[k + 1]
+        for lo, hi in newest_blocks(step_starts, n):
             pending[lo:hi] |= has_next[lo:hi] & pending[nxt[lo:hi]]
         return pending
