@@ -2,7 +2,8 @@
 
 The reproducers of the campaign's findings (each loaded before the shape check and broke later), the table of pushes
 re-derived from played games, and a seeded mutation fuzz of ``Game.from_json`` over base, expansion and Brutii
-documents: the quick tier runs a few hundred documents, the slow tier ``TRIBUNE_FUZZ_DOCUMENTS`` (default 20,000).
+documents: the quick tier runs a few hundred documents, the slow tier ``TRIBUNE_FUZZ_DOCUMENTS`` (default 20,000, in
+four tests of a quarter each).
 """
 
 from __future__ import annotations
@@ -318,13 +319,14 @@ def _mutate_brutii(rng: random.Random, brutii: dict[str, Any]) -> str:
     return f"brutii.{field} = {brutii[field]}"
 
 
-def fuzz_from_json(count: int, seed: int) -> tuple[int, list[str]]:
-    """``count`` mutated documents: each is refused with InvalidStateError, or loads, plays on (up to 400 random
-    decisions) and reads back. Returns how many loaded and the failures (at most one per place)."""
+def fuzz_from_json(count: int, seed: int, start: int = 0) -> tuple[int, list[str]]:
+    """``count`` mutated documents, numbers ``start``... of the run of ``seed`` (each number's document is the
+    same whatever the part it is run in): each is refused with InvalidStateError, or loads, plays on (up to 400
+    random decisions) and reads back. Returns how many loaded and the failures (at most one per place)."""
     bases = _bases()
     failures: dict[tuple[str, str], str] = {}
     loaded = 0
-    for i in range(count):
+    for i in range(start, start + count):
         rng = random.Random(seed * 10**6 + i)
         kind, text = bases[i % len(bases)]
         doc = json.loads(text)
@@ -356,8 +358,14 @@ def test_fuzz_from_json_quick() -> None:
     assert loaded > 10  # the mutations leave some documents loadable: the play-on half is exercised
 
 
+FUZZ_PARTS = 4  # the slow fuzz's parts: one test each, so that pytest-xdist's workers share the documents
+
+
 @pytest.mark.slow
-def test_fuzz_from_json_many() -> None:
+@pytest.mark.parametrize("part", range(FUZZ_PARTS), ids=lambda k: f"part{k + 1}of{FUZZ_PARTS}")
+def test_fuzz_from_json_many(part: int) -> None:
+    """``TRIBUNE_FUZZ_DOCUMENTS`` (default 20,000) documents in all, a quarter in each part."""
     count = int(os.environ.get("TRIBUNE_FUZZ_DOCUMENTS", "20000"))
-    _, failures = fuzz_from_json(count, seed=int(os.environ.get("TRIBUNE_FUZZ_SEED", "1")))
+    start, end = part * count // FUZZ_PARTS, (part + 1) * count // FUZZ_PARTS
+    _, failures = fuzz_from_json(end - start, seed=int(os.environ.get("TRIBUNE_FUZZ_SEED", "1")), start=start)
     assert not failures, "\n".join(failures)

@@ -383,10 +383,23 @@ def run_case(docs: list[dict[str, Any]], case: dict[str, Any]) -> str:
     doc = docs[case["position"]]["doc"]
     family = case["family"]
     if family == "staged":
-        return _on_both(lambda engine: _load_json(stage(doc, case["card"], case["how"]), engine))
+        return _staged_outcome(stage(doc, case["card"], case["how"]))
     if family == "state":
         return _on_both(lambda engine: _load_state(doc, case, engine))
     return _outcome(lambda: _load_fields(doc, case))
+
+
+def _staged_outcome(doc: dict[str, Any]) -> str:
+    """A staged document's outcome on both engines. ``Game.from_json`` reads a document with the Python engine's
+    reader on either engine (the native core copies the state read), so one read decides a refusal for both, and
+    a refused document never reaches the core: the document is read once here; one that reads is loaded with
+    ``Game.from_json`` on each engine and played on both (:func:`_on_both`). The read was two thirds of a case."""
+    from tribune_env.engine.serialize import state_from_json
+
+    read = _outcome(lambda: state_from_json(doc) is None)  # "played: False" when read (no state's repr made)
+    if not read.startswith("played"):  # refused (both engines), or an exception other than InvalidStateError
+        return read
+    return _on_both(lambda engine: _load_json(doc, engine))
 
 
 def _on_both(load: Any) -> str:

@@ -16,7 +16,6 @@ region (key or null). His sealed chariot opt-out is ``-2`` in ``"bids"`` (R49).
 
 from __future__ import annotations
 
-import inspect
 import json
 from collections.abc import Callable
 from typing import Any
@@ -538,7 +537,24 @@ def _read_top(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
         if len(since) != n:
             raise r.fail("fulfilled_since", f"expected {n} entries")
         state.fulfilled_since = [r.integer(v, f"fulfilled_since[{i}]", -1, state.clock) for i, v in enumerate(since)]
+    phases_known = len(known)
     for i, event in enumerate(r.items(doc.get("events", []), "events")):
+        if (  # the usual case at once (the log is long); any other event is read below, naming what does not fit
+            type(event) is list
+            and len(event) == 5
+            and type(event[0]) is int
+            and 0 <= event[0] <= MAX_ROUND
+            and type(event[1]) is int
+            and 0 <= event[1] < phases_known
+            and type(event[2]) is int
+            and -1 <= event[2] < n
+            and type(event[3]) is str
+            and event[3].isascii()
+            and type(event[4]) is int
+            and -1 <= event[4] < n
+        ):
+            state.events.append(Event(event[0], event[1], event[2], event[3], event[4]))
+            continue
         path = f"events[{i}]"
         if not isinstance(event, list) or len(event) != 5 or not isinstance(event[3], str):
             raise r.fail(path, "each event is [round, phase, seat, text, private_to]")
@@ -1215,7 +1231,7 @@ def _read_task(state: GameState, task: Any, path: str, r: _Reader) -> Task:
         raise r.fail(path, f"expected [step name, arguments...] with a known step, got {task!r}")
     if not state.config.expansion and _expansion_step(task[0]):
         raise r.fail(path, f"step {task[0]!r} belongs to the expansion; this is a base document")
-    params = list(inspect.signature(STEPS[task[0]].run).parameters)[1:]
+    params = params_of(task[0])
     if len(task) - 1 != len(params):
         raise r.fail(path, f"step {task[0]!r} takes {len(params)} argument(s) {params}, got {len(task) - 1}")
     args = [
