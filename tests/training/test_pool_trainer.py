@@ -85,6 +85,34 @@ def test_each_policy_moves_only_on_the_seats_it_owns(tmp_path: Path, monkeypatch
     assert len(batch) == stats.learner_rows < stats.decisions
 
 
+@pytest.mark.parametrize("deterministic", [True, False])
+def test_deterministic_opponents_play_their_best_legal_action(tmp_path: Path, deterministic: bool) -> None:
+    """``opponents.deterministic``: each opponent row's action is its network's masked argmax (as the real heuristic
+    plays its best move); else a sample, which differs from the argmax on some rows."""
+    config = tiny_config(tmp_path, **{"opponents.deterministic": deterministic})
+    col = collector(config)
+    col.deterministic_opponents = config.opponents.deterministic
+    played: list[tuple[np.ndarray, np.ndarray]] = []
+    forward = col._forward_opponent
+
+    def opponent(policy_id: int, rows: np.ndarray) -> np.ndarray:
+        with torch.no_grad():
+            logits = col.opponents.module(policy_id).logits(torch.from_numpy(col.obs[rows]))
+        legal = torch.from_numpy(col.mask[rows].astype(bool))
+        best = logits.masked_fill(~legal, -1e9).argmax(1).numpy()
+        action = forward(policy_id, rows)
+        assert col.mask[rows, action].all()
+        played.append((action, best))
+        return action
+
+    col._forward_opponent = opponent  # type: ignore[method-assign]
+    col.collect(30)
+    actions = np.concatenate([a for a, _ in played])
+    best = np.concatenate([b for _, b in played])
+    assert len(actions) > 100
+    assert (actions == best).all() == deterministic
+
+
 def test_learner_rows_are_the_deciding_seats_own_observation(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A stored row equals the InfoSet observation of the seat that decides (never another seat's hand)."""
     col = collector(tiny_config(tmp_path))
