@@ -19,6 +19,7 @@ Exit status: 0 when every check passes, else pytest's (or 1 for a failed build).
 from __future__ import annotations
 
 import argparse
+import fcntl
 import os
 import subprocess
 import sys
@@ -51,13 +52,23 @@ sys.modules["tribune_env._core"] = _module
 
 def build(jobs: int) -> Path:
     """Compile the changed sources into ``build/native-asan`` (the development build's flags at -O1 with debug
-    information and the sanitizers) and link the sanitized core; its path."""
+    information and the sanitizers) and link the sanitized core (unless it is newer than every object); its path.
+    One build at a time: a second waits for the first (``build/native-asan/.lock``; .ci/run starts one in the
+    background that .ci/native's then finds done)."""
+    OUT.mkdir(parents=True, exist_ok=True)
+    with open(OUT / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or when the process dies
+        return _build(jobs)
+
+
+def _build(jobs: int) -> Path:
     objects = compile_objects(OUT / "obj", compile_flags("-O1", "-g", *SANITIZE), jobs)
     target = OUT / ("_core" + str(sysconfig.get_config_var("EXT_SUFFIX")))
-    link = [compiler(), "-shared", *SANITIZE, "-o", str(target), *(str(o) for o in objects)]
-    run = subprocess.run(link, capture_output=True, text=True)
-    if run.returncode:
-        raise RuntimeError(run.stderr)
+    if not target.exists() or target.stat().st_mtime <= max(o.stat().st_mtime for o in objects):
+        link = [compiler(), "-shared", *SANITIZE, "-o", str(target), *(str(o) for o in objects)]
+        run = subprocess.run(link, capture_output=True, text=True)
+        if run.returncode:
+            raise RuntimeError(run.stderr)
     site = OUT / "site"
     site.mkdir(exist_ok=True)
     (site / "sitecustomize.py").write_text(SITECUSTOMIZE.format(path=str(target)))

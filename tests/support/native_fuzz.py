@@ -393,7 +393,7 @@ def _staged_outcome(doc: dict[str, Any]) -> str:
     """A staged document's outcome on both engines. ``Game.from_json`` reads a document with the Python engine's
     reader on either engine (the native core copies the state read), so one read decides a refusal for both, and
     a refused document never reaches the core: the document is read once here; one that reads is loaded with
-    ``Game.from_json`` on each engine and played on both (:func:`_on_both`). The read was two thirds of a case."""
+    ``Game.from_json`` on each engine and played on both (:func:`_on_both`). Its two reads were 90% of a case."""
     from tribune_env.engine.serialize import state_from_json
 
     read = _outcome(lambda: state_from_json(doc) is None)  # "played: False" when read (no state's repr made)
