@@ -49,7 +49,7 @@ from tribune_env.engine.ops import chance
 from tribune_env.engine.registry import DECISIONS, REGIONS, STEPS
 from tribune_env.engine.rounds import round_phases, round_tasks
 from tribune_env.engine.state import OPTED_OUT, TILE_NAMES, Event, GameState, Task, json_keys
-from tribune_env.engine.state_check import MAX_ROUND, check_encodable, check_shape, params_of
+from tribune_env.engine.state_check import MAX_ROUND, check_encodable, check_shape, event_fits, params_of
 from tribune_env.engine.tables import SpaceKind, Tables
 
 # Upper bound for money, laurels, legions and bids in a document. No game comes near it; it keeps
@@ -539,20 +539,8 @@ def _read_top(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
         state.fulfilled_since = [r.integer(v, f"fulfilled_since[{i}]", -1, state.clock) for i, v in enumerate(since)]
     phases_known = len(known)
     for i, event in enumerate(r.items(doc.get("events", []), "events")):
-        if (  # the usual case at once (the log is long); any other event is read below, naming what does not fit
-            type(event) is list
-            and len(event) == 5
-            and type(event[0]) is int
-            and 0 <= event[0] <= MAX_ROUND
-            and type(event[1]) is int
-            and 0 <= event[1] < phases_known
-            and type(event[2]) is int
-            and -1 <= event[2] < n
-            and type(event[3]) is str
-            and event[3].isascii()
-            and type(event[4]) is int
-            and -1 <= event[4] < n
-        ):
+        # the usual case at once (the log is long); any other event is read below, naming what does not fit
+        if type(event) is list and len(event) == 5 and event_fits(event, phases_known, n):
             state.events.append(Event(event[0], event[1], event[2], event[3], event[4]))
             continue
         path = f"events[{i}]"

@@ -287,22 +287,28 @@ def params_of(name: str) -> list[str]:
     return params
 
 
+def event_fits(event: Any, phases: int, players: int) -> bool:
+    """Whether the five fields of an event (an :class:`Event` or a document's list) are plainly valid: round, phase,
+    seat, ASCII text and private seat in range, each of its exact type. False sends the caller to its field-by-field
+    check, which names what does not fit."""
+    return (
+        type(event[0]) is int
+        and 0 <= event[0] <= MAX_ROUND
+        and type(event[1]) is int
+        and 0 <= event[1] < phases
+        and type(event[2]) is int
+        and -1 <= event[2] < players
+        and type(event[3]) is str
+        and event[3].isascii()
+        and type(event[4]) is int
+        and -1 <= event[4] < players
+    )
+
+
 def _check_events(state: GameState) -> None:
     n, phases = state.config.players, len(Phase)
     for i, event in enumerate(sequence(_attr(state, "events"), "events")):
-        if (  # the usual case at once: the log is long
-            type(event) is Event
-            and type(event[0]) is int
-            and 0 <= event[0] <= MAX_ROUND
-            and type(event[1]) is int
-            and 0 <= event[1] < phases
-            and type(event[2]) is int
-            and -1 <= event[2] < n
-            and type(event[3]) is str
-            and event[3].isascii()
-            and type(event[4]) is int
-            and -1 <= event[4] < n
-        ):
+        if type(event) is Event and event_fits(event, phases, n):  # the usual case at once: the log is long
             continue
         path = f"events[{i}]"
         if not isinstance(event, tuple) or len(event) != len(Event._fields):
