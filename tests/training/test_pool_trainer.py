@@ -57,7 +57,7 @@ def collector(config: PoolConfig, games: int = 8) -> Collector:
     opponents.add_snapshot(net)
     seats = SeatTable(games, 4, config.opponents.learner_seats, opponents.weights, np.random.default_rng(0))
     return Collector(pool, net, opponents, seats, torch.device("cpu"), torch.Generator().manual_seed(0), 5,
-                     carry=config.ppo.carry_pending, whole_games=config.ppo.whole_games)
+                     config.opponents.deterministic, carry=config.ppo.carry_pending, whole_games=config.ppo.whole_games)
 
 
 def test_each_policy_moves_only_on_the_seats_it_owns(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -91,7 +91,6 @@ def test_deterministic_opponents_play_their_best_legal_action(tmp_path: Path, de
     plays its best move); else a sample, which differs from the argmax on some rows."""
     config = tiny_config(tmp_path, **{"opponents.deterministic": deterministic})
     col = collector(config)
-    col.deterministic_opponents = config.opponents.deterministic
     played: list[tuple[np.ndarray, np.ndarray]] = []
     forward = col._forward_opponent
 
