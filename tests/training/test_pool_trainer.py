@@ -82,7 +82,7 @@ def test_each_policy_moves_only_on_the_seats_it_owns(tmp_path: Path, monkeypatch
     for policy_id, _, owners in seen:
         assert (owners == policy_id).all()
     assert sum(len(rows) for _, rows, _ in seen) == stats.decisions == 8 * 40
-    assert len(batch) == stats.learner_rows < stats.decisions
+    assert len(col.store) + len(batch.trained()) == stats.learner_rows < stats.decisions
 
 
 @pytest.mark.parametrize("deterministic", [True, False])
@@ -132,10 +132,10 @@ def test_learner_rows_are_the_deciding_seats_own_observation(tmp_path: Path, mon
         return forward(rows)
 
     monkeypatch.setattr(col, "_forward_learner", learner)
-    batch, _ = col.collect(12)
+    col.collect(12)
     assert checked and all(checked)
-    # the stored rows are the observations the learner decided on, in order
-    np.testing.assert_array_equal(batch.obs, np.concatenate(seen))
+    # the stored rows (no game has ended yet: all wait for their results) are the observations decided on, in order
+    np.testing.assert_array_equal(col.store.obs[col.store.stored()], np.concatenate(seen))
 
 
 def test_advantages_follow_each_seat_of_each_game() -> None:
@@ -313,30 +313,79 @@ def test_shipped_pool_configs_load_and_their_opponents_fit(name: str) -> None:
 def test_every_result_reaches_the_seats_last_row_across_rollouts(tmp_path: Path, steps: int) -> None:
     """A game that ends in a later rollout than its learner seat's last decision still gives that row its result:
     the row is carried (pending) into the next rollout, and left out of the update of the one it was made in."""
-    col = collector(tiny_config(tmp_path, **{"ppo.games": 8}))
+    col = collector(tiny_config(tmp_path, **{"ppo.games": 8, "ppo.whole_games": False}))
     terminal_rows = learner_games = 0
-    previous = None
     for _ in range(600 // steps):
         batch, stats = col.collect(steps)
-        terminal_rows += int(batch.terminal.sum())
+        trained = batch.trained()
+        terminal_rows += int(batch.terminal[trained].sum())
         learner_games += stats.learner_games
         assert batch.pending is not None
-        trained = batch.trained()
         assert not batch.pending[trained].any() and len(trained) + int(batch.pending.sum()) == len(batch)
-        if previous is not None and previous.pending is not None:
-            carried = previous.obs[previous.pending]
-            np.testing.assert_array_equal(batch.obs[: len(carried)], carried)
-        previous = batch
+        # a pending row is there only as the successor a trained row bootstraps from, and waits in the store
+        successors = batch.next_row[trained]
+        assert set(np.flatnonzero(batch.pending)) <= set(successors[successors >= 0])
+        assert not batch.terminal[batch.pending].any()
     assert learner_games >= 8
     assert terminal_rows == learner_games
+
+
+@pytest.mark.parametrize("whole_games", [True, False])
+def test_every_row_made_is_trained_once_as_it_was_made(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        whole_games: bool) -> None:
+    """Across rollouts each learner row is trained exactly once, with the observation, mask, action and
+    log-probability it was made with (rows wait in place, never copied or changed), or still waits at the end."""
+    config = tiny_config(tmp_path, **{"ppo.games": 8, "ppo.whole_games": whole_games})
+    col = collector(config)
+    made: list[bytes] = []
+    forward = col._forward_learner
+
+    def learner(rows: np.ndarray) -> Any:
+        a, logp, value = forward(rows)
+        for i, g in enumerate(rows):
+            made.append(col.obs[g].tobytes() + col.mask[g].tobytes() + a[i:i + 1].tobytes() + logp[i:i + 1].tobytes())
+        return a, logp, value
+
+    monkeypatch.setattr(col, "_forward_learner", learner)
+    trained: list[bytes] = []
+    for _ in range(60):
+        batch, _ = col.collect(7)
+        for i in batch.trained():
+            trained.append(batch.obs[i].tobytes() + batch.mask[i].tobytes() + batch.action[i:i + 1].tobytes()
+                           + batch.logp[i:i + 1].tobytes())
+    store = col.store
+    waiting = [store.obs[i].tobytes() + store.mask[i].tobytes() + store.action[i:i + 1].tobytes()
+               + store.logp[i:i + 1].tobytes() for i in store.stored()]
+    assert len(trained) > 200
+    assert sorted(trained + waiting) == sorted(made)
+
+
+def test_the_row_store_keeps_rows_in_place_as_it_grows() -> None:
+    from training.pool.rows import RowStore
+
+    store = RowStore(3, 2, capacity=4)
+    first = store.alloc(3)
+    assert first.tolist() == [0, 1, 2]
+    store.obs[first] = np.arange(9, dtype=np.float32).reshape(3, 3)
+    store.step[first] = [5, 4, 4]
+    store.free(first[1:2])
+    again = store.alloc(4)  # one free below the top, then growth
+    assert again[0] == 1 and len(set(again.tolist()) | {0, 2}) == 6 and store.capacity >= 6
+    np.testing.assert_array_equal(store.obs[[0, 2]], [[0, 1, 2], [6, 7, 8]])
+    store.step[again] = [1, 2, 3, 3]
+    assert store.in_order(np.array([0, 2, *again.tolist()])).tolist()[:2] == [1, again[1]]
+    assert len(store) == 6
+    with pytest.raises(ValueError, match="holds no row"):
+        store.free(np.array([store.capacity - 1]))
 
 
 def test_the_critic_warmup_leaves_the_actor_as_it_was(tmp_path: Path) -> None:
     from training.pool.ppo import update
 
-    config = tiny_config(tmp_path)
+    config = tiny_config(tmp_path, **{"ppo.whole_games": False})
     col = collector(config)
     batch, _ = col.collect(16)
+    assert len(batch) > 20
     net = col.net
     obs = torch.from_numpy(batch.obs)
     before_logits, before_value = (t.detach().clone() for t in net(obs))
@@ -374,9 +423,8 @@ def test_whole_games_train_each_row_once_with_its_games_result(tmp_path: Path, s
         made += stats.learner_rows
         trained += len(keep)
         results += stats.learner_games
-    carried = len(col._carried["action"]) if col._carried is not None else 0
     assert results >= 8
-    assert made == trained + carried
+    assert made == trained + col.carried_rows
 
 
 def test_a_network_with_its_own_critic_layer_starts_from_the_shipped_zero_net(tmp_path: Path) -> None:

@@ -2,8 +2,9 @@
 
 Each step the rows are grouped by the policy that owns the deciding seat (:class:`~training.pool.opponents.SeatTable`);
 the learner's rows (the deciding seat's own observation, its mask, the sampled action, its log-probability and the
-value) are stored with the link to that seat's previous decision in the same game (:mod:`training.pool.gae`);
-opponents' rows are only played. No Python object is made per decision.
+value) are stored in place (:mod:`training.pool.rows`) with the link to that seat's previous decision in the same
+game (:mod:`training.pool.gae`) until a rollout trains them; opponents' rows are only played. No Python object is made
+per decision.
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from training.pool.gae import newest_blocks
 from training.pool.network import PolicyNet, choose, masked
 from training.pool.opponents import LEARNER, Opponents, SeatTable
+from training.pool.rows import RowStore
 from tribune_env.envs.pool import TribunePool
 
 
@@ -36,8 +37,9 @@ class Batch:
     seat: np.ndarray
     step_starts: list[int]
     pending: np.ndarray | None = None
-    """Rows whose seat had not decided again nor seen its game end when the rollout stopped: carried into the next
-    rollout (where their successor or their result is known) and left out of this one's update; None: none."""
+    """Rows in the batch only as the value a trained row bootstraps from: open rows (their seat had not decided again
+    nor seen its game end when the rollout stopped), which stay stored for a later rollout and are left out of this
+    one's update; None: none."""
 
     def __len__(self) -> int:
         return len(self.action)
@@ -93,7 +95,12 @@ class Collector:
         self.carry = carry or whole_games
         self.whole_games = whole_games
         self._step = 0
-        self._carried: dict[str, np.ndarray] | None = None
+        self._rollout = 0
+        self.store = RowStore(self.obs.shape[1], self.mask.shape[1], capacity=self.games * 16)
+        self._last_row = np.full((self.games, self.players), -1, dtype=np.int64)  # each seat's open row (a slot)
+        self._episode = np.arange(self.games, dtype=np.int64)  # the episode each game index plays now
+        self._next_episode = self.games
+        self._ended: list[np.ndarray] = []  # the episodes ended in this rollout
 
     def _forward_learner(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         x = torch.from_numpy(self.obs[rows]).to(self.device)
@@ -120,66 +127,40 @@ class Collector:
 
     @torch.no_grad()
     def collect(self, steps: int) -> tuple[Batch, RolloutStats]:
-        """``steps`` pool steps; the learner's rows and the rollout's statistics."""
-        games, players = self.games, self.players
-        carried = self._carried if self.carry else None
-        self._carried = None
-        n_carried = 0 if carried is None else len(carried["action"])
-        cap = games * steps + n_carried
-        obs_size, n_actions = self.obs.shape[1], self.mask.shape[1]
-        obs_buf = np.empty((cap, obs_size), dtype=np.float32)
-        mask_buf = np.empty((cap, n_actions), dtype=bool)
-        action_buf = np.empty(cap, dtype=np.int64)
-        logp_buf = np.empty(cap, dtype=np.float32)
-        value_buf = np.empty(cap, dtype=np.float32)
-        reward_buf = np.zeros(cap, dtype=np.float32)
-        terminal_buf = np.zeros(cap, dtype=bool)
-        next_buf = np.full(cap, -1, dtype=np.int64)
-        game_buf = np.empty(cap, dtype=np.int64)
-        seat_buf = np.empty(cap, dtype=np.int64)
-        last_row = np.full((games, players), -1, dtype=np.int64)
-        step_starts: list[int] = []
+        """``steps`` pool steps; the rows this rollout trains on (module docstring) and the rollout's statistics.
+
+        New rows go into the collector's :class:`~training.pool.rows.RowStore` and stay there, in place, while
+        they wait for their successor or their game's end (``carry``; with ``whole_games``, every row of a game
+        still running). The batch holds the rows to train, in step order, their values from the critic of now, and
+        (``carry`` without ``whole_games``) the open rows they bootstrap from, marked ``pending``."""
+        games, players, store = self.games, self.players, self.store
         stats = RolloutStats()
         sec = stats.seconds
         everyone = np.arange(games)
-        n = 0
         actions = np.empty(games, dtype=np.int32)
-        step_buf = np.empty(cap, dtype=np.int64)
-        if carried is not None and n_carried:
-            # the previous rollout's pending rows come first, in their step order, each open trajectory's last row
-            # linked as its seat's last decision
-            obs_buf[:n_carried], mask_buf[:n_carried] = carried["obs"], carried["mask"]
-            action_buf[:n_carried], logp_buf[:n_carried] = carried["action"], carried["logp"]
-            value_buf[:n_carried] = self._values(carried["obs"])
-            game_buf[:n_carried], seat_buf[:n_carried] = carried["game"], carried["seat"]
-            next_buf[:n_carried], step_buf[:n_carried] = carried["next_row"], carried["step"]
-            step_starts.extend(np.flatnonzero(np.diff(carried["step"], prepend=-1)).tolist())
-            open_end = np.flatnonzero(carried["next_row"] < 0)
-            last_row[carried["game"][open_end], carried["seat"][open_end]] = open_end
-            n = n_carried
+        last_row = self._last_row
+        made = 0
         self.net.eval()
         for _ in range(steps):
             t0 = time.perf_counter()
             seat = self.seat.astype(np.int64)
             owner = self.seats.owner[everyone, seat]
-            step_starts.append(n)
             learner = np.flatnonzero(owner == LEARNER)
             t1 = time.perf_counter()
             if len(learner):
                 a, logp, value = self._forward_learner(learner)
-                k = len(learner)
-                rows = np.arange(n, n + k)
-                obs_buf[n : n + k] = self.obs[learner]
-                mask_buf[n : n + k] = self.mask[learner]
-                action_buf[n : n + k], logp_buf[n : n + k], value_buf[n : n + k] = a, logp, value
-                game_buf[n : n + k], seat_buf[n : n + k] = learner, seat[learner]
-                step_buf[n : n + k] = self._step
+                rows = store.alloc(len(learner))
+                store.obs[rows], store.mask[rows] = self.obs[learner], self.mask[learner]
+                store.action[rows], store.logp[rows], store.value[rows] = a, logp, value
+                store.game[rows], store.seat[rows] = learner, seat[learner]
+                store.step[rows], store.episode[rows] = self._step, self._episode[learner]
+                store.rollout[rows] = self._rollout
                 prev = last_row[learner, seat[learner]]
                 linked = prev >= 0
-                next_buf[prev[linked]] = rows[linked]
+                store.next[prev[linked]] = rows[linked]
                 last_row[learner, seat[learner]] = rows
                 actions[learner] = a
-                n += k
+                made += len(learner)
             t2 = time.perf_counter()
             for policy_id in np.unique(owner[owner != LEARNER]):
                 rows_o = np.flatnonzero(owner == policy_id)
@@ -192,12 +173,15 @@ class Collector:
                 for s in range(players):
                     last = last_row[ended, s]
                     has = last >= 0
-                    reward_buf[last[has]] = reward[ended[has], s]
-                    terminal_buf[last[has]] = True
+                    store.reward[last[has]] = reward[ended[has], s]
+                    store.terminal[last[has]] = True
                 mine = self.seats.owner[ended] == LEARNER
                 stats.learner_wins += float((reward[ended] > 0)[mine].sum())
                 stats.learner_games += int(mine.sum())
                 stats.games += len(ended)
+                self._ended.append(self._episode[ended].copy())
+                self._episode[ended] = self._next_episode + np.arange(len(ended))
+                self._next_episode += len(ended)
                 last_row[ended] = -1
                 self.seats.deal(ended)
             t5 = time.perf_counter()
@@ -207,37 +191,58 @@ class Collector:
             sec["bookkeeping"] += (t1 - t0) + (t5 - t4)
             self._step += 1
         stats.decisions = games * steps
-        stats.learner_rows = n - n_carried
-        pending = None
-        if self.carry:
-            pending = self._pending(next_buf[:n], terminal_buf[:n], last_row, step_starts)
-            rows = np.flatnonzero(pending)
-            position = np.full(n, -1, dtype=np.int64)
-            position[rows] = np.arange(len(rows))
-            links = next_buf[rows]
-            self._carried = {
-                "obs": obs_buf[rows].copy(), "mask": mask_buf[rows].copy(), "action": action_buf[rows].copy(),
-                "logp": logp_buf[rows].copy(), "game": game_buf[rows].copy(), "seat": seat_buf[rows].copy(),
-                "next_row": np.where(links >= 0, position[np.maximum(links, 0)], -1), "step": step_buf[rows].copy(),
-            }
-        batch = Batch(
-            obs_buf[:n], mask_buf[:n], action_buf[:n], logp_buf[:n], value_buf[:n], reward_buf[:n],
-            terminal_buf[:n], next_buf[:n], game_buf[:n], seat_buf[:n], step_starts, pending,
-        )
+        stats.learner_rows = made
+        trained, bootstrap = self._ready()
+        batch = self._batch(trained, bootstrap)
+        store.free(trained)
+        if not self.carry:  # nothing waits: the open rows were trained on their own values
+            store.free(bootstrap)
+            last_row[:] = -1
+        self._rollout += 1
         return batch, stats
 
-    def _pending(
-        self, next_row: np.ndarray, terminal: np.ndarray, last_row: np.ndarray, step_starts: list[int]
-    ) -> np.ndarray:
-        """The rows carried into the next rollout: each open trajectory's last row, or (``whole_games``) every row
-        of a trajectory whose game has not ended (its chain of ``next_row`` links does not reach a terminal row)."""
-        n = len(next_row)
-        pending = np.zeros(n, dtype=bool)
-        pending[last_row[last_row >= 0]] = True
-        if not self.whole_games:
-            return pending
-        has_next = next_row >= 0
-        nxt = np.where(has_next, next_row, 0)
-        for lo, hi in newest_blocks(step_starts, n):
-            pending[lo:hi] |= has_next[lo:hi] & pending[nxt[lo:hi]]
-        return pending
+    @property
+    def carried_rows(self) -> int:
+        """The rows stored for a later rollout (made, not trained yet)."""
+        return len(self.store)
+
+    def _ready(self) -> tuple[np.ndarray, np.ndarray]:
+        """The slots to train now, and the open rows (each trajectory's last, still waiting) they bootstrap from.
+
+        ``whole_games``: the rows of the games that ended (no row of a running game is trained, none bootstraps).
+        Else every stored row but the open ones; those are trained too when ``carry`` is off."""
+        store = self.store
+        alive = np.flatnonzero(store.alive)
+        if self.whole_games:
+            ended = np.concatenate(self._ended) if self._ended else np.empty(0, dtype=np.int64)
+            self._ended = []
+            return alive[np.isin(store.episode[alive], ended)], np.empty(0, dtype=np.int64)
+        self._ended = []
+        open_rows = np.zeros(store.capacity, dtype=bool)
+        open_rows[self._last_row[self._last_row >= 0]] = True
+        if not self.carry:
+            return alive, np.empty(0, dtype=np.int64)
+        waiting = open_rows[alive]
+        trained = alive[~waiting]
+        successors = store.next[trained]
+        return trained, np.unique(successors[(successors >= 0) & open_rows[np.maximum(successors, 0)]])
+
+    def _batch(self, trained: np.ndarray, bootstrap: np.ndarray) -> Batch:
+        """The rows ``trained`` and ``bootstrap`` (pending) in step order, links between them, values of now."""
+        store = self.store
+        slots = store.in_order(np.concatenate([trained, bootstrap]))
+        position = np.full(store.capacity, -1, dtype=np.int64)
+        position[slots] = np.arange(len(slots))
+        links = store.next[slots]
+        next_row = np.where(links >= 0, position[np.maximum(links, 0)], -1)
+        value = store.value[slots]
+        stale = np.flatnonzero(store.rollout[slots] < self._rollout)
+        if len(stale):  # made under an older critic: valued again by today's, as the rows made now were
+            value[stale] = self._values(store.obs[slots[stale]])
+        steps = store.step[slots]
+        step_starts = np.flatnonzero(np.diff(steps, prepend=-1)).tolist() if len(slots) else [0]
+        pending = np.zeros(len(slots), dtype=bool)
+        pending[position[bootstrap]] = True
+        return Batch(store.obs[slots], store.mask[slots], store.action[slots], store.logp[slots], value,
+                     store.reward[slots], store.terminal[slots], next_row, store.game[slots], store.seat[slots],
+                     step_starts, pending)
