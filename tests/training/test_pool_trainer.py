@@ -448,3 +448,43 @@ def test_a_network_with_its_own_critic_layer_starts_from_the_shipped_zero_net(tm
     shared = PolicyNet(policy.obs_size, policy.n_actions, 256, [256], "tanh")
     with pytest.raises(ValueError, match="shared_first"):
         load_numpy_weights(shared, policy)
+
+
+def test_the_curriculum_deals_the_later_mix_after_its_decisions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``opponents.later_after``: until that many decisions every game is dealt ``mix``'s opponents; from then on
+    newly dealt games draw only from ``later_mix`` (here: the shipped ``zero-net``, a policy ``mix`` lacks), played
+    as ``later_deterministic`` says; the switch survives a resume."""
+    from training.config import ConfigError
+
+    config = tiny_config(tmp_path, **{"opponents.later_after": 192, "opponents.later_mix": {"zero-net": 1.0},
+                                      "opponents.later_deterministic": True, "run.decisions": 2048})
+    trainer = PoolTrainer(config)
+    dealt: list[tuple[int, np.ndarray]] = []
+    deal = SeatTable.deal
+
+    def spy(self: SeatTable, games: np.ndarray) -> None:
+        deal(self, games)
+        dealt.append((trainer.state.decisions, self.owner[games].copy()))
+
+    monkeypatch.setattr(SeatTable, "deal", spy)
+    modes: list[tuple[int, bool]] = []
+    collect = Collector.collect
+
+    def collect_spy(self: Collector, steps: int) -> Any:
+        modes.append((trainer.state.decisions, self.deterministic_opponents))
+        return collect(self, steps)
+
+    monkeypatch.setattr(Collector, "collect", collect_spy)
+    trainer.run()
+    assert {m for d, m in modes if d < 192} == {False} and {m for d, m in modes if d >= 192} == {True}
+    names = trainer.opponents.names
+    zero_id = names.index("zero-net") + 1
+    early = np.concatenate([o.ravel() for d, o in dealt if d < 192])
+    late = np.concatenate([o.ravel() for d, o in dealt if d >= 256])
+    assert len(late) and zero_id not in early
+    assert set(late.tolist()) == {LEARNER, zero_id}
+    assert trainer.opponents.later_weights is not None and trainer.seats.weights is trainer.opponents.later_weights
+    with pytest.raises(ConfigError, match=r"opponents\.later_mix"):
+        tiny_config(tmp_path, **{"opponents.later_after": 10})

@@ -43,6 +43,10 @@ class OpponentsConfig:
     distilled from ``heuristic``, :attr:`distilled`), or ``self`` (frozen snapshots of the learner, taken every
     ``snapshot_every`` learner rows, the newest ``snapshot_pool`` kept; until the first one, the learner itself).
     ``deterministic``: opponents play their most probable legal action, else a sample of their softmax.
+
+    A curriculum: after ``later_after`` decisions (all seats; 0: never) the games dealt from then on draw their
+    opponents from ``later_mix`` (the same kinds of entries as ``mix``), and ``later_deterministic`` (unless null)
+    replaces ``deterministic``. Games already running keep their seats.
     """
 
     learner_seats: int = 1
@@ -51,6 +55,9 @@ class OpponentsConfig:
     snapshot_every: int = 2_000_000
     snapshot_pool: int = 4
     deterministic: bool = False
+    later_after: int = 0
+    later_mix: dict[str, float] = field(default_factory=dict)
+    later_deterministic: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -270,6 +277,11 @@ def _check(config: PoolConfig, source: str) -> None:  # noqa: C901  (one line pe
     mix = config.opponents.mix
     if seats < config.game.players and (not mix or any(w < 0 for w in mix.values()) or sum(mix.values()) <= 0):
         fail("opponents.mix", f"expected non-negative shares with a positive sum, got {mix}")
+    later = config.opponents.later_mix
+    if config.opponents.later_after < 0:
+        fail("opponents.later_after", f"must be >= 0 (decisions; 0: no curriculum), got {config.opponents.later_after}")
+    if config.opponents.later_after and (not later or any(w < 0 for w in later.values()) or sum(later.values()) <= 0):
+        fail("opponents.later_mix", f"expected non-negative shares with a positive sum, got {later}")
     if config.run.max_minutes is not None and config.run.max_minutes <= 0:
         fail("run.max_minutes", f"must be > 0 or null, got {config.run.max_minutes}")
     if config.eval.every_minutes < 0:

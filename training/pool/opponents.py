@@ -42,6 +42,7 @@ class Opponents:
     modules: list[torch.nn.Module] = field(default_factory=list)  # index = policy id - 1
     names: list[str] = field(default_factory=list)
     weights: np.ndarray = field(default_factory=lambda: np.zeros(0))  # a share per policy id >= 1
+    later_weights: np.ndarray | None = None  # the same after ``opponents.later_after`` decisions (a curriculum)
     snapshot_ids: list[int] = field(default_factory=list)
     next_slot: int = 0
 
@@ -66,26 +67,36 @@ class _Empty(torch.nn.Module):
 
 
 def build_opponents(config: PoolConfig, device: torch.device) -> Opponents:
-    """The fixed opponents of ``opponents.mix`` (loaded and checked against the game) and the snapshot slots."""
+    """The fixed opponents of ``opponents.mix`` and ``opponents.later_mix`` (loaded and checked against the game),
+    the snapshot slots, and each mix's draw weights over them."""
     opp = Opponents()
-    shares: list[float] = []
-    mix = config.opponents.mix
-    for name, share in mix.items():
-        if name == SELF or share <= 0:
-            continue
-        policy = load_policy(opponent_path(name, config), config.game)
-        opp.modules.append(FrozenPolicy(policy).to(device))
-        opp.names.append(name)
-        shares.append(share)
-    slots = config.opponents.snapshot_pool if mix.get(SELF, 0) > 0 else 0
+    mixes = [config.opponents.mix]
+    if config.opponents.later_after:
+        mixes.append(config.opponents.later_mix)
+    for mix in mixes:
+        for name, share in mix.items():
+            if name == SELF or share <= 0 or name in opp.names:
+                continue
+            policy = load_policy(opponent_path(name, config), config.game)
+            opp.modules.append(FrozenPolicy(policy).to(device))
+            opp.names.append(name)
+    slots = config.opponents.snapshot_pool if any(mix.get(SELF, 0) > 0 for mix in mixes) else 0
     for k in range(slots):
         opp.modules.append(_Empty())
         opp.names.append(f"self[{k}]")
         opp.snapshot_ids.append(len(opp.modules))
-        shares.append(mix[SELF] / slots)
-    total = sum(shares)
-    opp.weights = np.array([s / total for s in shares]) if shares else np.zeros(0)
+    weights = [_weights(mix, opp.names, slots) for mix in mixes]
+    opp.weights = weights[0]
+    opp.later_weights = weights[1] if len(weights) > 1 else None
     return opp
+
+
+def _weights(mix: dict[str, float], names: list[str], slots: int) -> np.ndarray:
+    """The draw share of each policy id >= 1 (``names`` in id order, ``self`` spread over the snapshot slots)."""
+    shares = np.array([mix.get(SELF, 0.0) / slots if name.startswith(f"{SELF}[") else max(mix.get(name, 0.0), 0.0)
+                       for name in names], dtype=np.float64)
+    total = shares.sum()
+    return shares / total if total > 0 else shares
 
 
 class SeatTable:

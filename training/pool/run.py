@@ -282,6 +282,18 @@ class PoolTrainer:
 
     # -- the loop ------------------------------------------------------------------
 
+    def _curriculum(self, collector: Collector) -> None:
+        """From ``opponents.later_after`` decisions on (a resumed run too), games are dealt ``later_mix``'s
+        opponents, played deterministically if ``later_deterministic`` says so."""
+        opp = self.config.opponents
+        later = self.opponents.later_weights
+        if later is None or self.state.decisions < opp.later_after or self.seats.weights is later:
+            return
+        self.seats.weights = later
+        if opp.later_deterministic is not None:
+            collector.deterministic_opponents = opp.later_deterministic
+        self.say(f"{self.state.decisions:,} decisions: new games draw their opponents from {dict(opp.later_mix)}")
+
     def _limit_reached(self) -> bool:
         run = self.config.run
         if self.state.decisions >= run.decisions:
@@ -356,6 +368,7 @@ class PoolTrainer:
         last_ckpt = self.state.elapsed
         said = 0.0
         while not self._limit_reached():
+            self._curriculum(collector)
             row = self._one_rollout(collector)
             self.write_curve(row)
             said = self._progress(row, said)
