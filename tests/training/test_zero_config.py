@@ -47,6 +47,18 @@ def test_defaults_follow_the_rule_set() -> None:
     assert zero_config_from_dict({}) == ZeroConfig()
 
 
+def test_init_from_names_a_shipped_network_wherever_the_run_starts(monkeypatch: pytest.MonkeyPatch,
+                                                                   tmp_path: Path) -> None:
+    """``init_from: zero-net`` / ``ppo``: that agent's shipped file for the rule set, not a path under the working
+    directory (so ``configs/zero-4p.yaml`` loads from any folder)."""
+    monkeypatch.chdir(tmp_path)
+    assert zero_config_from_dict({"init_from": "zero-net"}).init_path.name == "zero-4p.npz"
+    assert zero_config_from_dict({"init_from": "zero-net"}).init_path.is_file()
+    assert zero_config_from_dict({"init_from": "ppo", "game": {"expansion": True}}).init_path.name == \
+        "ppo-expansion-4p.npz"
+    assert load_zero_config(CONFIGS / "zero-4p.yaml").init_path.is_file()
+
+
 @pytest.mark.parametrize(
     ("data", "message"),
     [

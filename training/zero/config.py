@@ -25,7 +25,7 @@ import yaml
 from agents.base import AgentError
 from agents.ppo import CheckpointError, check_fits, load_policy
 from agents.specs import agent_supports
-from agents.zero import PPO_MODELS, ZeroSettings
+from agents.zero import PPO_MODELS, ZeroSettings, shipped_network
 from training.config import ConfigError, build_section, coerce_value, sections_as_data, with_overrides
 from tribune_arena.tournament.backends import default_workers
 from tribune_arena.tournament.schedule import TournamentDefinition
@@ -195,7 +195,9 @@ class ZeroConfig:
     seed: int = 0
     output: str = "runs"
     game: GameConfig = field(default_factory=GameConfig)
-    init_from: str | None = None  # a .npz/.zip network; null: the shipped ppo network of the game's rule set
+    init_from: str | None = None
+    """A .npz/.zip network; ``zero-net`` or ``ppo``: that agent's shipped network for the game's rule set (wherever
+    the run starts from); null: ``ppo``'s."""
     search: SearchConfig = field(default_factory=SearchConfig)
     selfplay: SelfPlayConfig = field(default_factory=SelfPlayConfig)
     learner: LearnerConfig = field(default_factory=LearnerConfig)
@@ -210,8 +212,13 @@ class ZeroConfig:
 
     @property
     def init_path(self) -> Path:
-        """The network the run starts from: ``init_from``, or the shipped ``ppo`` network of the game's rule set."""
-        return Path(self.init_from) if self.init_from is not None else PPO_MODELS[self.game.rules]
+        """The network the run starts from: ``init_from`` (a path, or a shipped agent's name), or the shipped ``ppo``
+        network of the game's rule set."""
+        if self.init_from == "zero-net":
+            return shipped_network(self.game.rules)
+        if self.init_from is None or self.init_from == "ppo":
+            return PPO_MODELS[self.game.rules]
+        return Path(self.init_from)
 
     @property
     def workers(self) -> int:
