@@ -274,14 +274,12 @@ def _check(config: PoolConfig, source: str) -> None:  # noqa: C901  (one line pe
     seats = config.opponents.learner_seats
     if not 1 <= seats <= config.game.players:
         fail("opponents.learner_seats", f"must be in 1..{config.game.players} (the players), got {seats}")
-    mix = config.opponents.mix
-    if seats < config.game.players and (not mix or any(w < 0 for w in mix.values()) or sum(mix.values()) <= 0):
-        fail("opponents.mix", f"expected non-negative shares with a positive sum, got {mix}")
-    later = config.opponents.later_mix
+    for key, mix, used in (("mix", config.opponents.mix, seats < config.game.players),
+                           ("later_mix", config.opponents.later_mix, config.opponents.later_after > 0)):
+        if used and (not mix or any(w < 0 for w in mix.values()) or sum(mix.values()) <= 0):
+            fail(f"opponents.{key}", f"expected non-negative shares with a positive sum, got {mix}")
     if config.opponents.later_after < 0:
         fail("opponents.later_after", f"must be >= 0 (decisions; 0: no curriculum), got {config.opponents.later_after}")
-    if config.opponents.later_after and (not later or any(w < 0 for w in later.values()) or sum(later.values()) <= 0):
-        fail("opponents.later_mix", f"expected non-negative shares with a positive sum, got {later}")
     if config.run.max_minutes is not None and config.run.max_minutes <= 0:
         fail("run.max_minutes", f"must be > 0 or null, got {config.run.max_minutes}")
     if config.eval.every_minutes < 0:

@@ -211,17 +211,15 @@ class Collector:
 
         ``whole_games``: the rows of the games that ended (no row of a running game is trained, none bootstraps).
         Else every stored row but the open ones; those are trained too when ``carry`` is off."""
-        store = self.store
+        store, none = self.store, np.empty(0, dtype=np.int64)
         alive = np.flatnonzero(store.alive)
+        ended, self._ended = self._ended, []
         if self.whole_games:
-            ended = np.concatenate(self._ended) if self._ended else np.empty(0, dtype=np.int64)
-            self._ended = []
-            return alive[np.isin(store.episode[alive], ended)], np.empty(0, dtype=np.int64)
-        self._ended = []
+            return alive[np.isin(store.episode[alive], np.concatenate(ended) if ended else none)], none
+        if not self.carry:
+            return alive, none
         open_rows = np.zeros(store.capacity, dtype=bool)
         open_rows[self._last_row[self._last_row >= 0]] = True
-        if not self.carry:
-            return alive, np.empty(0, dtype=np.int64)
         waiting = open_rows[alive]
         trained = alive[~waiting]
         successors = store.next[trained]
