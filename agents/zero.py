@@ -102,6 +102,7 @@ __all__ = [
     "ZeroSettings",
     "first_layer",
     "leaf_values",
+    "named_network",
     "play_out",
     "shipped_network",
 ]
@@ -137,6 +138,17 @@ def shipped_network(rules: RuleSet) -> Path:
     """The network ``zero-net`` plays in games of ``rules`` when no ``path`` is given (``zero``: :data:`PPO_MODELS`)."""
     zero = ZERO_MODELS[rules]
     return zero if zero.exists() else PPO_MODELS[rules]
+
+
+def named_network(name: str, rules: RuleSet) -> Path | None:
+    """The shipped network an agent's name stands for in games of ``rules`` (configs name networks this way):
+    ``zero-net`` its :func:`shipped_network`, ``ppo`` the rule set's :data:`PPO_MODELS` entry, ``ppo-expansion`` and
+    ``ppo-brutii`` their files; None for any other name (then it is a path)."""
+    if name == "zero-net":
+        return shipped_network(rules)
+    if name == "ppo":
+        return PPO_MODELS[rules]
+    return {"ppo-expansion": SHIPPED_EXPANSION, "ppo-brutii": SHIPPED_BRUTII}.get(name)
 
 
 @dataclass(frozen=True)

@@ -488,3 +488,18 @@ def test_the_curriculum_deals_the_later_mix_after_its_decisions(
     assert trainer.opponents.later_weights is not None and trainer.seats.weights is trainer.opponents.later_weights
     with pytest.raises(ConfigError, match=r"opponents\.later_mix"):
         tiny_config(tmp_path, **{"opponents.later_after": 10})
+
+
+def test_a_mix_names_the_shipped_network_of_the_games_rule_set():
+    """``opponents.mix`` and ``zero``'s ``init_from`` share one resolver: ``ppo`` and ``zero-net`` name the rule set's
+    network, the other names stay paths."""
+    from training.pool.opponents import opponent_path
+
+    base = pool_config_from_dict({"algorithm": "ppo-pool"})
+    expansion = pool_config_from_dict({"algorithm": "ppo-pool", "game": {"expansion": True}})
+    assert opponent_path("ppo", base).name == "ppo-4p.npz"
+    assert opponent_path("ppo", expansion).name == "ppo-expansion-4p.npz"
+    assert opponent_path("zero-net", base).name == "zero-4p.npz"
+    assert opponent_path("ppo-brutii", base).name == "ppo-expansion-brutii.npz"
+    assert opponent_path("runs/x/final.npz", base) == Path("runs/x/final.npz")
+    assert opponent_path("distilled", base) == Path(base.opponents.distilled)

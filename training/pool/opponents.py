@@ -14,25 +14,18 @@ import numpy as np
 import torch
 
 from agents.ppo import load_policy
+from agents.zero import named_network
 from training.pool.config import SELF, PoolConfig
 from training.pool.network import FrozenPolicy, PolicyNet, frozen_copy
 
 LEARNER = 0
 
-SHIPPED_NAMES = {
-    "ppo": "agents/models/ppo-4p.npz",
-    "zero-net": "agents/models/zero-4p.npz",
-    "ppo-expansion": "agents/models/ppo-expansion-4p.npz",
-    "ppo-brutii": "agents/models/ppo-expansion-brutii.npz",
-}
-"""Shorthands of ``opponents.mix`` for the shipped networks."""
-
-
 def opponent_path(name: str, config: PoolConfig) -> Path:
-    """The network file of a fixed ``opponents.mix`` entry (``distilled``, a shorthand, or a path)."""
+    """The network file of a fixed ``opponents.mix`` entry: ``distilled``, a shipped agent's name
+    (:func:`agents.zero.named_network`: ``ppo``, ``zero-net``, ... for the game's rule set), or a path."""
     if name == "distilled":
         return Path(config.opponents.distilled)
-    return Path(SHIPPED_NAMES.get(name, name))
+    return named_network(name, config.game.rules) or Path(name)
 
 
 @dataclass

@@ -25,7 +25,7 @@ import yaml
 from agents.base import AgentError
 from agents.ppo import CheckpointError, check_fits, load_policy
 from agents.specs import agent_supports
-from agents.zero import PPO_MODELS, ZeroSettings, shipped_network
+from agents.zero import ZeroSettings, named_network
 from training.config import ConfigError, build_section, coerce_value, sections_as_data, with_overrides
 from tribune_arena.tournament.backends import default_workers
 from tribune_arena.tournament.schedule import TournamentDefinition
@@ -214,11 +214,8 @@ class ZeroConfig:
     def init_path(self) -> Path:
         """The network the run starts from: ``init_from`` (a path, or a shipped agent's name), or the shipped ``ppo``
         network of the game's rule set."""
-        if self.init_from == "zero-net":
-            return shipped_network(self.game.rules)
-        if self.init_from is None or self.init_from == "ppo":
-            return PPO_MODELS[self.game.rules]
-        return Path(self.init_from)
+        name = "ppo" if self.init_from is None else self.init_from
+        return named_network(name, self.game.rules) or Path(name)
 
     @property
     def workers(self) -> int:
