@@ -503,3 +503,18 @@ def test_a_mix_names_the_shipped_network_of_the_games_rule_set():
     assert opponent_path("ppo-brutii", base).name == "ppo-expansion-brutii.npz"
     assert opponent_path("runs/x/final.npz", base) == Path("runs/x/final.npz")
     assert opponent_path("distilled", base) == Path(base.opponents.distilled)
+
+
+def test_anneal_lr_lowers_the_learning_rate_linearly_to_zero_at_the_runs_decisions(tmp_path: Path) -> None:
+    import csv
+
+    final = PoolTrainer(tiny_config(tmp_path, **{"ppo.anneal_lr": True, "ppo.learning_rate": 0.001})).run()
+    with (final.parent / "curve.csv").open() as handle:
+        rows = [r for r in csv.DictReader(handle) if r["kind"] == "train"]
+    made = [0] + [int(r["decisions"]) for r in rows[:-1]]  # each update's rate is set from the decisions before it
+    rates = [float(r["learning_rate"]) for r in rows]
+    assert rates == pytest.approx([0.001 * (1 - d / 256) for d in made], rel=1e-3)
+    assert rates[0] == pytest.approx(0.001) and rates == sorted(rates, reverse=True)
+    plain = PoolTrainer(tiny_config(tmp_path / "plain", **{"ppo.learning_rate": 0.001})).run()
+    with (plain.parent / "curve.csv").open() as handle:
+        assert {float(r["learning_rate"]) for r in csv.DictReader(handle) if r["kind"] == "train"} == {0.001}

@@ -86,6 +86,9 @@ class PPOSettings:
     minibatch: int = 2048
     learning_rate: float = 3e-4
     anneal_lr: bool = False
+    """Lower the learning rate linearly, rollout by rollout, from ``learning_rate`` to zero at ``run.decisions``
+    (a schedule in decisions, not minutes, so that a seed reproduces it: set ``run.decisions`` to what the run will
+    make; a run stopped earlier by ``run.max_minutes`` ends above zero)."""
     gamma: float = 1.0
     gae_lambda: float = 0.95
     clip: float = 0.2

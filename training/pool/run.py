@@ -48,8 +48,8 @@ class PoolTrainError(Exception):
 
 CURVE_FIELDS = (
     "kind", "decisions", "elapsed", "wall", "learner_rows", "rollouts", "decisions_per_s", "policy_loss",
-    "value_loss", "entropy", "approx_kl", "clipfrac", "train_win_rate", "pool_s", "learner_s", "opponents_s",
-    "update_s", "opponent", "games", "win_rate", "ci_low", "ci_high",
+    "value_loss", "entropy", "approx_kl", "clipfrac", "learning_rate", "train_win_rate", "pool_s", "learner_s",
+    "opponents_s", "update_s", "opponent", "games", "win_rate", "ci_low", "ci_high",
 )
 
 
@@ -300,6 +300,18 @@ class PoolTrainer:
             return True
         return run.max_minutes is not None and self.state.elapsed >= run.max_minutes * 60
 
+    def learning_rate(self) -> float:
+        """The learning rate of the next update: ``ppo.learning_rate``, lowered linearly to zero at ``run.decisions``
+        when ``ppo.anneal_lr`` says so."""
+        base = self.config.ppo.learning_rate
+        if not self.config.ppo.anneal_lr:
+            return base
+        return base * max(0.0, 1.0 - self.state.decisions / self.config.run.decisions)
+
+    def _set_learning_rate(self) -> None:
+        for group in self.optimizer.param_groups:
+            group["lr"] = self.learning_rate()
+
     def _one_rollout(self, collector: Collector) -> dict[str, Any]:
         cfg = self.config
         t0 = time.perf_counter()
@@ -308,6 +320,7 @@ class PoolTrainer:
         adv, ret = advantages(batch.value, batch.reward, batch.terminal, batch.next_row, batch.step_starts,
                               cfg.ppo.gamma, cfg.ppo.gae_lambda)
         warming = self.state.rollouts < cfg.ppo.critic_warmup
+        self._set_learning_rate()
         keep = batch.trained()
         if len(keep) < len(batch):
             batch, adv, ret = batch.subset(keep), adv[keep], ret[keep]
@@ -329,6 +342,7 @@ class PoolTrainer:
             "wall": round(self.wall(), 1), "learner_rows": st.learner_rows,
             "rollouts": st.rollouts, "decisions_per_s": round(stats.decisions / seconds, 1),
             **{k: round(v, 5) for k, v in metrics.items()},
+            "learning_rate": f"{self.optimizer.param_groups[0]['lr']:.4g}",
             "train_win_rate": round(stats.learner_wins / stats.learner_games, 4) if stats.learner_games else "",
             "pool_s": round(sec["pool"], 3), "learner_s": round(sec["learner"], 3),
             "opponents_s": round(sec["opponents"] + sec["bookkeeping"], 3), "update_s": round(t2 - t1, 3),
