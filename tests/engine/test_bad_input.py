@@ -80,7 +80,7 @@ def test_action_of_another_decision_is_rejected(action: Any) -> None:
 
 def test_card_not_in_hand_is_rejected() -> None:
     game = _game_at("setup_discard")
-    hand = game.state.players[game.current_seat].hand
+    hand = game.position().players[game.current_seat].hand
     missing = next(c for c, n in enumerate(hand) if n == 0)
     _assert_rejected(game, PickCard(missing), "not allowed now", "setup_discard")
 
@@ -88,15 +88,15 @@ def test_card_not_in_hand_is_rejected() -> None:
 def test_occupied_space_is_rejected() -> None:
     game = _game_at("place_follower")
     rng = random.Random(0)
-    while not any(seat >= 0 for seat in game.state.spaces) or game.pending.kind.key != "place_follower":
+    while not any(seat >= 0 for seat in game.position().spaces) or game.pending.kind.key != "place_follower":
         game.apply(rng.choice(game.legal_actions()))
-    taken = next(s for s, seat in enumerate(game.state.spaces) if seat >= 0)
+    taken = next(s for s, seat in enumerate(game.position().spaces) if seat >= 0)
     _assert_rejected(game, PlaceFollower(taken), "not allowed now")
 
 
 def test_bid_above_money_is_rejected() -> None:
     game = _game_at("chariot_bid")
-    money = game.state.players[game.current_seat].money
+    money = game.position().players[game.current_seat].money
     _assert_rejected(game, Bid(money + 1), "not allowed now", "chariot_bid")
     _assert_rejected(game, Bid(-1), "not allowed now")
 
@@ -305,7 +305,7 @@ def test_base_position_is_valid() -> None:
     """Every bad document above is BASE with one thing broken: BASE itself loads."""
     game = Game.from_json(copy.deepcopy(BASE))
     assert game.pending.kind.key == "place_follower"
-    assert game.state.card_counts() == list(game.state.tables.card_copies)
+    assert game.position().card_counts() == list(game.tables.card_copies)
 
 
 @pytest.mark.parametrize(

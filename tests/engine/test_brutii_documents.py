@@ -82,7 +82,7 @@ def asking(kind: DecisionKind) -> Callable[[Game], bool]:
 
 def brutii_pending(game: Game) -> bool:
     pending = game.pending
-    return pending is not None and pending.seat == game.state.brutii
+    return pending is not None and pending.seat == game.position().brutii
 
 
 # --- round trips ----------------------------------------------------------------------------------------------
@@ -103,7 +103,7 @@ def test_brutii_round_trip_at_every_decision_continues_identically(players: int,
     step = max(1, len(states) // 12)
     for i in [*range(0, len(states), step), len(states) - 1]:
         loaded = Game.from_json(json.dumps(states[i].to_json()))
-        check_expansion_holdings(loaded.state)
+        check_expansion_holdings(loaded.position())
         clone = states[i].clone()
         for action in actions[i:]:
             loaded.apply(action)
@@ -115,7 +115,7 @@ def test_brutii_round_trip_at_every_decision_continues_identically(players: int,
 def _kind_key(game: Game) -> str:
     pending = game.pending
     assert pending is not None
-    return pending.kind.key + (" (through a card)" if through_a_card(game.state, pending) else "")
+    return pending.kind.key + (" (through a card)" if through_a_card(game.position(), pending) else "")
 
 
 def test_every_brutii_decision_met_round_trips() -> None:
@@ -133,8 +133,8 @@ def test_every_brutii_decision_met_round_trips() -> None:
 
 def test_the_document_holds_the_brutii_public_state_by_keys() -> None:
     """R45, R46, R54: seat, turns, revealed discs, played cards (keys), options 1/2, the vetoed region's key."""
-    game = find(lambda g: g.state.veto >= 0 and min(g.state.brutii_options) >= 0)
-    state = game.state
+    game = find(lambda g: g.position().veto >= 0 and min(g.position().brutii_options) >= 0)
+    state = game.position()
     raw = game.to_json()["brutii"]
     assert raw["seat"] == state.brutii and raw["turns"] == state.brutii_turns
     assert raw["revealed"] == [BrutiiDisc(d).key for d in state.brutii_revealed]
@@ -145,18 +145,18 @@ def test_the_document_holds_the_brutii_public_state_by_keys() -> None:
 
 def test_the_chariot_opt_out_round_trips() -> None:
     """R49: the Brutii's sealed opt-out is written as -2 in ``bids`` and read back as the opt-out."""
-    game = find(lambda g: OPTED_OUT in g.state.bids)
+    game = find(lambda g: OPTED_OUT in g.position().bids)
     doc = game.to_json()
-    assert doc["bids"][game.state.brutii] == OPTED_OUT
+    assert doc["bids"][game.position().brutii] == OPTED_OUT
     loaded = Game.from_json(json.dumps(doc))
-    assert loaded.state.bids == game.state.bids and loaded.to_json() == doc
+    assert loaded.position().bids == game.position().bids and loaded.to_json() == doc
 
 
 def test_a_drawn_brutii_seat_round_trips_as_null() -> None:
     """R43: without a configured seat, config.brutii_seat is null and brutii.seat holds the drawn seat."""
     game = Game.new(players=6, seed=11, expansion=True, brutii=True)
     doc = game.to_json()
-    assert doc["config"]["brutii_seat"] is None and doc["brutii"]["seat"] == game.state.brutii
+    assert doc["config"]["brutii_seat"] is None and doc["brutii"]["seat"] == game.position().brutii
     assert Game.from_json(doc).to_json() == doc
     fixed = Game.new(players=5, seed=11, expansion=True, brutii=True, brutii_seat=4).to_json()
     assert fixed["config"]["brutii_seat"] == 4 and fixed["brutii"]["seat"] == 4
@@ -175,7 +175,7 @@ def _minimal(**top: Any) -> dict[str, Any]:
 def test_minimal_brutii_position_gets_every_default_and_plays_on() -> None:
     """R43: the seat from the config; nothing revealed or played; the game plays to its end."""
     game = Game.from_json(_minimal())
-    state = game.state
+    state = game.position()
     assert state.brutii == SEAT and state.config.brutii and state.config.followers == 6
     assert game.phase is Phase.FOLLOWER_PLACEMENT  # the round went on to the first placement
     assert len(state.brutii_revealed) + state.brutii_turns == state.config.followers  # R44
@@ -183,31 +183,31 @@ def test_minimal_brutii_position_gets_every_default_and_plays_on() -> None:
     rng = random.Random(0)
     while not game.is_over:
         game.apply(rng.choice(game.legal_actions()))
-    check_expansion_holdings(game.state)
+    check_expansion_holdings(game.position())
 
 
 def test_brutii_seat_may_be_given_in_the_brutii_key_only() -> None:
     doc = _minimal(brutii={"seat": 4})
     del doc["config"]["brutii_seat"]
     game = Game.from_json(doc)
-    assert game.state.brutii == 4 and game.state.config.brutii_seat is None
+    assert game.position().brutii == 4 and game.position().config.brutii_seat is None
 
 
 def test_the_proconsul_lets_the_brutii_stand_on_a_region() -> None:
     """R44 (proconsul special case): the Brutii holding the proconsul stands on one region space."""
     game = Game.from_json(_minimal(phase="region_evaluation", proconsul=SEAT, followers={"curia:1": SEAT}))
-    assert game.state.brutii == SEAT
+    assert game.position().brutii == SEAT
 
 
 def test_hand_written_phase_two_turns_are_played() -> None:
     """R44: turns left in phase 2 are taken as disc reveals."""
     doc = _minimal(phase="follower_placement", brutii={"turns": 2, "revealed": ["cross", "arrow"], "played": ["veto"]})
     game = Game.from_json(doc)
-    assert game.state.brutii_played[0] == BrutiiCard.VETO
+    assert game.position().brutii_played[0] == BrutiiCard.VETO
     rng = random.Random(1)
     while game.phase is Phase.FOLLOWER_PLACEMENT:
         game.apply(rng.choice(game.legal_actions()))
-    assert len(game.state.brutii_revealed) == 4 and game.state.brutii_turns == 0
+    assert len(game.position().brutii_revealed) == 4 and game.position().brutii_turns == 0
 
 
 # --- refused documents -----------------------------------------------------------------------------------------
@@ -252,7 +252,7 @@ _PHASE4 = _top(phase="takeovers")
 
 def _phase2_agenda() -> list[list[Any]]:
     """The rest of a round from phase 2 of the minimal position, as a document's agenda (top first)."""
-    state = Game.from_json(_minimal()).state
+    state = Game.from_json(_minimal()).position()
     return [list(t) for t in round_tasks(state, resume_from=Phase.FOLLOWER_PLACEMENT)]
 
 
@@ -439,7 +439,7 @@ def test_the_bad_documents_break_one_rule_each() -> None:
 
 def _stand(game: Game) -> tuple[int, int] | None:
     """(faction, space) where the Brutii stands for the take-over under way (R48), found from the rules."""
-    state = game.state
+    state = game.position()
     option = state.brutii_options[TAKEOVER_OPTION]
     if state.phase is not Phase.TAKEOVERS or option < 0 or state.proconsul == state.brutii:
         return None
@@ -453,7 +453,7 @@ def _stand(game: Game) -> tuple[int, int] | None:
 def test_the_take_over_stand_is_accepted_only_where_it_stands() -> None:
     """R48: in phase 4 the Brutii with Faction Take-Over stands on "1" (option 1) or "2" (option 2) of the faction
     whose take-over is under way; the same follower under the other option, or on another faction, is refused."""
-    game = find(lambda g: _stand(g) is not None and sum(s == g.state.brutii for s in g.state.spaces) == 1)
+    game = find(lambda g: _stand(g) is not None and sum(s == g.position().brutii for s in g.position().spaces) == 1)
     found = _stand(game)
     assert found is not None
     faction, space = found
@@ -464,7 +464,7 @@ def test_the_take_over_stand_is_accepted_only_where_it_stands() -> None:
     other["brutii"]["options"]["takeover"] = 3 - option
     with pytest.raises(InvalidStateError, match=r"^followers: the Brutii"):
         Game.from_json(other)
-    state = game.state
+    state = game.position()
     later = [
         f
         for f in Faction
@@ -472,9 +472,9 @@ def test_the_take_over_stand_is_accepted_only_where_it_stands() -> None:
     ]
     if later and option == 1:
         moved = copy.deepcopy(doc)
-        label = game.state.tables.spaces[space].label
+        label = game.tables.spaces[space].label
         moved["followers"].pop(label)
-        moved["followers"][f"faction:{later[-1].key}:1"] = game.state.brutii
+        moved["followers"][f"faction:{later[-1].key}:1"] = game.position().brutii
         with pytest.raises(InvalidStateError, match=r"^followers: the Brutii"):
             Game.from_json(moved)
 
@@ -593,9 +593,9 @@ def redeal_brutii(state: GameState, seat: int, rng: random.Random) -> GameState:
 def _sample_states() -> list[GameState]:
     """Every 11th decision and every decision of the Brutii, or while his chariot choice is sealed."""
     return [
-        g.state
+        g.position()
         for i, g in enumerate(_games())
-        if i % 11 == 0 or brutii_pending(g) or g.state.bids[g.state.brutii] != -1
+        if i % 11 == 0 or brutii_pending(g) or g.position().bids[g.position().brutii] != -1
     ][::3]
 
 
@@ -616,7 +616,7 @@ def test_resample_keeps_everything_public_and_depends_only_on_the_view() -> None
 def test_the_brutii_hand_and_sealed_choice_are_dealt_again_for_others_only() -> None:
     """R45: his hand (the Catacombs' cards in it) is private; R49: his opt-out is sealed like a bid. Other seats'
     samples vary both, his own keeps them."""
-    state = find(lambda g: g.state.bids[g.state.brutii] == OPTED_OUT and g.pending is not None).state
+    state = find(lambda g: g.position().bids[g.position().brutii] == OPTED_OUT and g.pending is not None).position()
     brutii = state.brutii
     other_seat = (brutii + 1) % state.num_players
     choices, hands = set(), set()
@@ -636,12 +636,12 @@ def test_samples_of_brutii_games_continue_legally_and_read_back() -> None:
         sample = resample(state, seat, random.Random(k))
         if not sample.staged or (sample.pending is not None and sample.pending.seat == seat):
             doc = state_to_json(sample)
-            assert state_to_json(Game.from_json(doc).state) == doc
+            assert state_to_json(Game.from_json(doc).position()) == doc
         game = Game(sample)
         rng = random.Random(k)
         while not game.is_over:
             game.apply(rng.choice(game.legal_actions()))
-        check_expansion_holdings(game.state)
+        check_expansion_holdings(game.position())
 
 
 # --- words: board text, action labels, notation ----------------------------------------------------------------
@@ -700,8 +700,8 @@ def test_brutii_actions_have_their_own_words() -> None:
 def test_board_text_shows_the_brutii_public_state() -> None:
     """R45: his seat, turns, revealed discs and face-down count, played and unplayed cards, options and veto, for
     everybody; a game without him shows none of it."""
-    game = find(lambda g: g.state.veto >= 0 and min(g.state.brutii_options) >= 0)
-    state = game.state
+    game = find(lambda g: g.position().veto >= 0 and min(g.position().brutii_options) >= 0)
+    state = game.position()
     for seat in (None, state.brutii, (state.brutii + 1) % state.num_players):
         text = game.render(seat)
         assert f"  Brutii: P{state.brutii}; phase-2 turns left {state.brutii_turns}" in text
@@ -731,9 +731,9 @@ def test_board_text_shows_the_brutii_public_state() -> None:
 def test_a_decision_through_a_card_needs_the_card_played(kind: DecisionKind) -> None:
     """R47: the Brutii acts at a location off its spaces only through its action card; a document whose card is
     missing from ``played`` is refused, naming the card."""
-    game = find(lambda g: asking(kind)(g) and through_a_card(g.state, g.pending))  # type: ignore[arg-type]
+    game = find(lambda g: asking(kind)(g) and through_a_card(g.position(), g.pending))  # type: ignore[arg-type]
     doc = game.to_json()
-    region = next(t[-1] for t in reversed(game.state.agenda) if t[0] == "end_region")
+    region = next(t[-1] for t in reversed(game.position().agenda) if t[0] == "end_region")
     card = REGION_CARDS[Region(region)][0].key
     assert card in doc["brutii"]["played"]
     doc["brutii"]["played"].remove(card)

@@ -190,7 +190,7 @@ def _note_action(state: GameState, action: Action, record: Record) -> None:
 def play(players: int, seed: int, round_limit: int = 60) -> tuple[Game, Record]:
     """A random Brutii game, every invariant checked after every decision."""
     game = new_game(players, seed, round_limit)
-    state = game.state
+    state = game.python_state()
     rng = random.Random(seed)
     record = Record()
     revealed = 0
@@ -217,7 +217,7 @@ def check_turn_order(game: Game, record: Record) -> None:
     """R44: every round's phase 2 had exactly the turns of :func:`expected_turns`."""
     assert set(record.turns) == set(record.starts) == set(range(1, game.round + 1))
     for r, start in record.starts.items():
-        assert record.turns[r] == expected_turns(game.state, start), f"round {r}"
+        assert record.turns[r] == expected_turns(game.position(), start), f"round {r}"
 
 
 # --- the tests --------------------------------------------------------------------------------------------------
@@ -265,7 +265,7 @@ def test_a_seed_decides_the_game(players: int, seed: int) -> None:
     second, _ = play(players, seed, round_limit=5)
     assert [e.text for e in first.events] == [e.text for e in second.events]
     assert first.scores() == second.scores() and first.winners == second.winners
-    assert first.state.chance == second.state.chance
+    assert first.position().chance == second.position().chance
     game = new_game(players, seed, round_limit=5)
     rng = random.Random(seed)
     for _ in range(300):
@@ -338,7 +338,7 @@ def test_views_hide_the_brutii_hand_and_every_private_thing(players: int) -> Non
         agent = random.Random(seed)
         step = 0
         while not game.is_over:
-            state = game.state
+            state = game.position()
             special = _special(state)
             if special - {"his hand in phase 3"} or step % 25 == 0:
                 seen.update(special)
@@ -356,7 +356,7 @@ def test_the_brutii_sees_his_own_hand_and_opt_out() -> None:
     """Control: what is hidden from the others is shown to the Brutii (the comparison above is sensitive)."""
     game = new_game(5, 3)
     agent = random.Random(3)
-    state = game.state
+    state = game.python_state()
     while state.phase is not Phase.CHARIOT_AUCTION or state.bids[state.brutii] != OPTED_OUT:
         action = agent.choice(game.legal_actions())
         if state.pending is not None and state.pending.kind is DecisionKind.CHARIOT_BID:

@@ -64,7 +64,7 @@ def new(players: int = 5, brutii: int | None = None, seed: int = 0) -> Game:
 def blank(players: int = 5, brutii: int | None = None, seed: int = 0) -> Game:
     """A Brutii game with every card in the draw pile, no money, an empty board and nothing scheduled."""
     game = new(players, brutii, seed)
-    state = game.state
+    state = game.python_state()
     tables = state.tables
     for player in state.players:
         player.hand = [0] * tables.num_card_types
@@ -230,14 +230,14 @@ def test_e76_five_and_six_seats_and_only_with_the_expansion() -> None:
 def test_e77_r43_the_first_player_sits_after_the_brutii(players: int) -> None:
     """E77, R43: the first player is the seat to the Brutii's left, whichever seat he takes."""
     for seat in range(players):
-        state = new(players, seat).state
+        state = new(players, seat).position()
         assert (state.brutii, state.start_seat) == (seat, (seat + 1) % players)
 
 
 def test_e77_r43_an_unconfigured_brutii_seat_is_drawn_at_random() -> None:
     seats = set()
     for seed in range(40):
-        state = Game.new(players=5, seed=seed, expansion=True, brutii=True).state
+        state = Game.new(players=5, seed=seed, expansion=True, brutii=True).position()
         assert state.start_seat == (state.brutii + 1) % 5
         seats.add(state.brutii)
     assert seats == set(range(5))
@@ -265,7 +265,7 @@ def test_e80_r43_deal_six_keep_four_and_money_from_the_first_player(players: int
     """E80, R43: everyone, the Brutii included, is dealt 6 cards and keeps 4; the first player gets 12 and each
     next seat one more, so the Brutii, last in order, gets 12 + (n - 1)."""
     game = new(players, brutii)
-    state = game.state
+    state = game.python_state()
     start = state.start_seat
     assert [state.players[(start + k) % players].money for k in range(players)] == [12 + k for k in range(players)]
     assert state.players[brutii].money == 12 + players - 1
@@ -484,7 +484,7 @@ def test_x17a_five_seats_setup_and_round_one_turns() -> None:
     turns; round 1's phase 2 goes (0, 1, 2, 3, B) x 6, all 6 discs revealed, exactly 4 card choices and no
     proconsul placement; in round 2 (starting seat 1) he again has 6 turns."""
     game = new(5, 4)
-    state = game.state
+    state = game.python_state()
     assert state.start_seat == 0 and [p.money for p in state.players] == [12, 13, 14, 15, 16]
     rng = random.Random(0)
     to_phase_two(game, rng)
@@ -507,7 +507,7 @@ def test_x17b_six_seats_five_turns_one_disc_left(seed: int) -> None:
     """X17 (b): 6 seats, the Brutii on seat 5: families 5 followers, the Brutii 5 turns with one disc left face
     down; 4 card choices if the hidden disc is a cross, else 3."""
     game = new(6, 5, seed=seed)
-    state = game.state
+    state = game.python_state()
     to_phase_two(game, random.Random(seed))
     assert [p.followers for p in state.players] == [5] * 5 + [0] and state.brutii_turns == 5
     turns, kinds = phase_two_turns(game, bowl_or_first)
@@ -1324,7 +1324,7 @@ def test_e106_the_with_brutii_row_counts_for_everyone(players: int) -> None:
         config = GameConfig(players=players, expansion=True, brutii=True, victory_card=card.id)
         assert config.required(card) == card.required_brutii[players]
     game = Game.new(players=players, seed=0, expansion=True, brutii=True, victory_card="sic_transit")
-    state = game.state
+    state = game.python_state()
     need = state.config.required(next(c for c in spec.victory_cards if c.id == "sic_transit"))
     for seat in (state.brutii, 0):
         player = state.players[seat]

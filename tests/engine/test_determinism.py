@@ -83,14 +83,14 @@ def test_seed_range_is_accepted() -> None:
 def test_same_seed_other_options() -> None:
     """The victory card and the starting player come from the seed when not configured (R3)."""
     picks = {
-        (Game.new(players=4, seed=s).state.victory_card, Game.new(players=4, seed=s).state.start_seat)
+        (Game.new(players=4, seed=s).position().victory_card, Game.new(players=4, seed=s).position().start_seat)
         for s in range(30)
     }
     assert len({v for v, _ in picks}) > 1
     assert len({s for _, s in picks}) > 1
     fixed = Game.new(players=4, seed=3, victory_card="pecunia", start_seat=2)
-    assert fixed.state.victory_card == "pecunia"
-    assert fixed.state.start_seat == 2
+    assert fixed.position().victory_card == "pecunia"
+    assert fixed.position().start_seat == 2
 
 
 @pytest.mark.parametrize("players", [2, 5])

@@ -335,8 +335,8 @@ class Broken(AssertionError):
 def play_to_end(game: Game, seed: int) -> None:
     """Random legal play to the end; cards conserved after every step; the end saves and reads back."""
     rng = random.Random(seed)
-    copies = list(game.state.tables.card_copies)
-    if game.state.card_counts() != copies:
+    copies = list(game.tables.card_copies)
+    if game.position().card_counts() != copies:
         raise Broken("cards not conserved right after loading")
     saves_and_reads_back(game)  # the loaded position is the first position reached
     for _ in range(MAX_PLAY_STEPS):
@@ -346,7 +346,7 @@ def play_to_end(game: Game, seed: int) -> None:
         if not legal:
             raise Broken(f"pending {game.pending} has no legal choice")
         game.apply(rng.choice(legal))
-        if game.state.card_counts() != copies:
+        if game.position().card_counts() != copies:
             raise Broken(f"cards not conserved after a step (round {game.round}, {game.phase.name})")
         if rng.random() < 0.02:
             saves_and_reads_back(game)

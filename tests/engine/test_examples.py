@@ -39,22 +39,22 @@ def test_coin_bowl_example() -> None:
         ],
         phase="follower_placement",
     )
-    bowl = g.state.tables.coin_bowl
+    bowl = g.tables.coin_bowl
     assert g.pending == Pending(DecisionKind.PLACE_FOLLOWER, yellow)
     g.apply(PlaceFollower(bowl))
-    assert g.state.players[yellow].money == 12 + 7
+    assert g.position().players[yellow].money == 12 + 7
     assert g.pending.seat == red
     g.apply(PlaceFollower(bowl))
-    assert g.state.players[red].money == 13 + 5
+    assert g.position().players[red].money == 13 + 5
     assert g.pending.seat == white
     g.apply(PlaceFollower(bowl))
-    assert g.state.players[white].money == 14 + 5
+    assert g.position().players[white].money == 14 + 5
     # the seat without followers is skipped; red places a second follower on the bowl
     assert g.pending.seat == red
     assert PlaceFollower(bowl) in g.legal_actions()
     g.apply(PlaceFollower(bowl))
-    assert [p.money for p in g.state.players] == [19, 23, 19, 15]
-    assert g.state.players[other].money == 15
+    assert [p.money for p in g.position().players] == [19, 23, 19, 15]
+    assert g.position().players[other].money == 15
 
 
 # --- Phase 3: Curia -------------------------------------------------------------------
@@ -82,7 +82,7 @@ def test_curia_example_left_to_right_and_discarding_the_new_legate() -> None:
     g.apply(pick(g, "legates:0"))
     assert hand(g, michelle) == ["gladiators:2", "senators:7"]
     assert discard(g) == ["gladiators:4", "legates:0", "praetorians:7"]
-    assert all(not f for f in g.state.fields[Region.CURIA])
+    assert all(not f for f in g.position().fields[Region.CURIA])
 
 
 # --- Phase 3: Catacombs ---------------------------------------------------------------
@@ -106,28 +106,28 @@ def test_catacombs_example_money_goes_to_the_colosseum_and_back_to_the_gladiator
     assert sorted(g.view(mike).board[Region.CATACOMBS][0]) == sorted(card(g, c) for c in pile)
     assert g.view(zoe).board[Region.CATACOMBS][0] == (HIDDEN,) * 5
     g.apply(pick(g, "patricians:8"))
-    assert g.state.players[mike].money == 6
-    assert g.state.colosseum == 4
+    assert g.position().players[mike].money == 6
+    assert g.position().colosseum == 4
 
     assert g.pending == Pending(DecisionKind.CATACOMBS_PURCHASE, zoe, index=1)
     assert len([a for a in g.legal_actions() if a != DECLINE]) == 4
     g.apply(DECLINE)
-    assert g.state.players[zoe].money == 10
+    assert g.position().players[zoe].money == 10
     assert hand(g, zoe) == []
 
     assert g.pending == Pending(DecisionKind.CATACOMBS_PURCHASE, mike, index=2)
     assert len([a for a in g.legal_actions() if a != DECLINE]) == 4  # Zoe took none
     g.apply(pick(g, "vestals:5"))
-    assert g.state.players[mike].money == 4
-    assert g.state.colosseum == 6
+    assert g.position().players[mike].money == 4
+    assert g.position().colosseum == 6
     assert hand(g, mike) == ["patricians:8", "vestals:5"]
     assert sorted(discard(g)) == ["gladiators:6", "legates:7", "plebeians:3"]
 
     # phase 5: Mike, controlling the Gladiators, takes the Colosseum money
     assert g.pending == Pending(DecisionKind.BENEFIT_OPTION, mike, int(Faction.GLADIATORS))
     g.apply(ChooseOption(0))
-    assert g.state.players[mike].money == 10
-    assert g.state.colosseum == 0
+    assert g.position().players[mike].money == 10
+    assert g.position().colosseum == 0
 
 
 # --- Phase 3: Field of Mars -----------------------------------------------------------
@@ -152,8 +152,8 @@ def test_field_of_mars_example() -> None:
     assert view.my_pairs == () and view.players[john].hand_size == 3
     assert not any("pair" in line and "sealed choice" not in line for line in g.log(michelle))
     play(g, pick(g, "legates:2"), pick(g, "legates:4"))
-    assert g.state.players[john].laurels == 2
-    assert g.state.players[michelle].laurels == 1
+    assert g.position().players[john].laurels == 2
+    assert g.position().players[michelle].laurels == 1
     assert hand(g, john) == ["gladiators:1"]
     assert hand(g, michelle) == ["plebeians:5"]
     assert discard(g) == ["legates:2", "legates:4", "senators:4", "senators:6"]
@@ -184,14 +184,14 @@ def test_pantheon_example() -> None:
     assert not any("Praetorians 6" in line for line in g.log(other))
     assert g.pending == Pending(DecisionKind.PLACE_FOLLOWER, other)
     assert place(g, "pantheon:2") not in g.legal_actions()  # no Vestal marker
-    g.apply(PlaceFollower(g.state.tables.coin_bowl))
+    g.apply(PlaceFollower(g.tables.coin_bowl))
 
     # phase 3: the card is turned face up; Zoe sacrifices a Praetorian of any value
     assert g.pending == Pending(DecisionKind.PANTHEON_SACRIFICE, zoe, index=0)
     assert g.view(other).board[Region.PANTHEON][0] == (pantheon,)
     assert set(g.legal_actions()) == {pick(g, "praetorians:1"), DECLINE}
     g.apply(pick(g, "praetorians:1"))
-    assert g.state.players[zoe].eternal_favor
+    assert g.position().players[zoe].eternal_favor
     assert hand(g, zoe) == ["senators:5"]
     assert discard(g) == ["praetorians:1", "praetorians:6"]
 
@@ -215,7 +215,7 @@ def test_latrine_option_one_takes_the_value_in_denarii_and_discards_the_card() -
     assert g.view(1).board[Region.LATRINE][0] == (card(g, "senators:8"),)
     assert g.legal_actions() == [ChooseOption(0)]  # 3 denarii cannot buy an 8
     g.apply(ChooseOption(0))
-    assert g.state.players[0].money == 11
+    assert g.position().players[0].money == 11
     assert hand(g, 0) == []
     assert discard(g) == ["senators:8"]
 
@@ -226,7 +226,7 @@ def test_latrine_option_two_buys_the_card() -> None:
     )
     assert g.legal_actions() == [ChooseOption(0), ChooseOption(1)]
     g.apply(ChooseOption(1))
-    assert g.state.players[0].money == 1
+    assert g.position().players[0].money == 1
     assert hand(g, 0) == ["patricians:5"]
     assert discard(g) == []
 
@@ -237,7 +237,7 @@ def test_latrine_leader_is_taken_for_free() -> None:
     )
     assert g.legal_actions() == [ChooseOption(0), ChooseOption(1)]
     g.apply(ChooseOption(1))
-    assert g.state.players[0].money == 0
+    assert g.position().players[0].money == 0
     assert hand(g, 0) == ["gladiators:0"]
 
 
@@ -256,13 +256,13 @@ def test_atrium_example_two_bidders() -> None:
     assert g.pending == Pending(DecisionKind.PLACE_FOLLOWER, john)
     assert place(g, "atrium:2") not in g.legal_actions()  # "1." is filled first
     g.apply(place(g, "atrium:1"))
-    assert sum(g.state.atrium_up) == 2
+    assert sum(g.position().atrium_up) == 2
     for seat in (john, michelle):
         shown = g.view(seat).board[Region.ATRIUM]
         assert sum(f == (HIDDEN,) for f in shown) == 1
     assert g.pending == Pending(DecisionKind.PLACE_FOLLOWER, michelle)
     g.apply(place(g, "atrium:2"))
-    assert g.state.atrium_up == [True, True, True]
+    assert g.position().atrium_up == [True, True, True]
     assert [f[0] for f in g.view(john).board[Region.ATRIUM]] == [card(g, c) for c in cards]
 
     assert g.pending == Pending(DecisionKind.ATRIUM_BID, john, index=0)
@@ -270,8 +270,8 @@ def test_atrium_example_two_bidders() -> None:
     assert g.pending == Pending(DecisionKind.ATRIUM_BID, michelle, index=1)
     assert g.view(michelle).my_bid == -1
     g.apply(Bid(5))
-    assert g.state.players[john].money == 12 - 9
-    assert g.state.players[michelle].money == 10 + 9
+    assert g.position().players[john].money == 12 - 9
+    assert g.position().players[michelle].money == 10 + 9
     assert hand(g, john) == sorted(cards)
     assert hand(g, michelle) == []
 
@@ -286,7 +286,7 @@ def test_atrium_example_lone_first_bidder_pays_one() -> None:
         followers={"atrium:1": 0},
     )
     assert g.pending.kind is DecisionKind.CHARIOT_BID  # no decision in the Atrium
-    assert g.state.players[0].money == 11
+    assert g.position().players[0].money == 11
     assert hand(g, 0) == ["senators:5", "vestals:6"]
     assert discard(g) == ["praetorians:3"]
 
@@ -313,12 +313,12 @@ def test_takeover_example_1_higher_sum() -> None:
     )
     assert g.pending == Pending(DecisionKind.TAKEOVER_SET, john, int(Faction.LEGATES), int(TakeoverRole.ALONE))
     _play_set(g, john_set)
-    assert g.state.controller[Faction.LEGATES] == john
+    assert g.position().controller[Faction.LEGATES] == john
     assert set_of(g, Faction.LEGATES) == sorted(john_set)
     assert discard(g) == sorted(zoe_set)
-    assert g.state.players[john].laurels == 2  # no first-controller laurel: Zoe controlled them before
-    assert g.state.players[john].markers[Faction.LEGATES]
-    assert g.state.players[zoe].markers[Faction.LEGATES]  # the loser keeps his marker
+    assert g.position().players[john].laurels == 2  # no first-controller laurel: Zoe controlled them before
+    assert g.position().players[john].markers[Faction.LEGATES]
+    assert g.position().players[zoe].markers[Faction.LEGATES]  # the loser keeps his marker
 
 
 def test_takeover_example_2_more_cards() -> None:
@@ -334,11 +334,11 @@ def test_takeover_example_2_more_cards() -> None:
         followers={"faction:legates:1": mike},
     )
     _play_set(g, mike_set)
-    assert g.state.controller[Faction.LEGATES] == mike
+    assert g.position().controller[Faction.LEGATES] == mike
     assert discard(g) == ["legates:3", "legates:4", "legates:5"]
-    assert g.state.players[mike].laurels == 3 + 2
-    assert g.state.players[mike].num_markers == 1
-    assert g.state.players[michelle].laurels == 0 and g.state.players[michelle].markers[Faction.LEGATES]
+    assert g.position().players[mike].laurels == 3 + 2
+    assert g.position().players[mike].num_markers == 1
+    assert g.position().players[michelle].laurels == 0 and g.position().players[michelle].markers[Faction.LEGATES]
 
 
 def test_takeover_example_3_two_challengers() -> None:
@@ -368,15 +368,15 @@ def test_takeover_example_3_two_challengers() -> None:
     assert g.pending == Pending(DecisionKind.TAKEOVER_PENALTY, mike, senators)
     g.apply(pick(g, "senators:6"))
 
-    assert g.state.controller[Faction.SENATORS] == michelle
+    assert g.position().controller[Faction.SENATORS] == michelle
     assert set_of(g, Faction.SENATORS) == sorted(michelle_set)
     assert hand(g, mike) == ["senators:7", "senators:9"]
     assert discard(g) == ["senators:6", "senators:8", "senators:8"]
-    assert g.state.players[michelle].laurels == 1
-    assert g.state.players[michelle].markers[Faction.SENATORS]
-    assert g.state.players[mike].laurels == 0
-    assert not g.state.players[mike].markers[Faction.SENATORS]
-    assert g.state.controller[Faction.SENATORS] != john and g.state.players[john].markers[Faction.SENATORS]
+    assert g.position().players[michelle].laurels == 1
+    assert g.position().players[michelle].markers[Faction.SENATORS]
+    assert g.position().players[mike].laurels == 0
+    assert not g.position().players[mike].markers[Faction.SENATORS]
+    assert g.position().controller[Faction.SENATORS] != john and g.position().players[john].markers[Faction.SENATORS]
 
 
 def test_leader_example_varus() -> None:
@@ -389,10 +389,10 @@ def test_leader_example_varus() -> None:
         followers={"faction:legates:1": mike},
     )
     _play_set(g, mike_set)
-    assert g.state.controller[Faction.LEGATES] == mike
-    assert g.state.players[mike].laurels == 3
+    assert g.position().controller[Faction.LEGATES] == mike
+    assert g.position().players[mike].laurels == 3
     assert discard(g) == ["legates:1", "legates:2"]  # Zoe's beaten set
-    assert g.state.players[zoe].laurels == 0
+    assert g.position().players[zoe].laurels == 0
 
 
 def test_cato_example() -> None:
@@ -407,7 +407,7 @@ def test_cato_example() -> None:
     assert ChooseFaction(int(Faction.VESTALS)) in g.legal_actions()
     assert ChooseFaction(int(Faction.GLADIATORS)) not in g.legal_actions()  # he has it already
     g.apply(ChooseFaction(int(Faction.VESTALS)))
-    markers = g.state.players[mike].markers
+    markers = g.position().players[mike].markers
     assert [Faction(f).key for f, on in enumerate(markers) if on] == ["gladiators", "vestals", "senators"]
 
 
@@ -423,7 +423,7 @@ def test_leader_abilities_without_choices(faction: str, leader_set: list[str], c
     """Spartacus: an extra legion; Scipio Africanus: 10 denarii; Aquilia Severa: the eternal favor."""
     g = position([{"hand": leader_set}, {}], phase="takeovers", followers={f"faction:{faction}:1": 0})
     _play_set(g, leader_set)
-    assert check(g.state.players[0])
+    assert check(g.position().players[0])
 
 
 def test_leader_tigellinus_discard_for_a_legion() -> None:
@@ -435,12 +435,12 @@ def test_leader_tigellinus_discard_for_a_legion() -> None:
     )
     _play_set(g, ["praetorians:0", "praetorians:7"])
     assert g.pending == Pending(DecisionKind.TIGELLINUS_DISCARD, 0, int(Faction.PRAETORIANS))
-    assert g.state.players[0].hand_size == 2  # senators:4 and the take-over benefit card
+    assert g.position().players[0].hand_size == 2  # senators:4 and the take-over benefit card
     assert DECLINE in g.legal_actions()
     g.apply(pick(g, "senators:4"))
     assert any(line == "P0 gains 1 legion(s) (leader Gaius Tigellinus)" for line in g.log())
-    assert g.state.players[0].legions == 2  # Tigellinus, then the Praetorians' faction benefit in phase 5
-    assert g.state.players[0].hand_size == 1
+    assert g.position().players[0].legions == 2  # Tigellinus, then the Praetorians' faction benefit in phase 5
+    assert g.position().players[0].hand_size == 1
     assert "senators:4" in discard(g)
 
 
@@ -453,8 +453,8 @@ def test_leader_agrippa_scroll_or_card() -> None:
     assert g.pending == Pending(DecisionKind.AGRIPPA_CHOICE, 0, int(Faction.PLEBEIANS))
     assert g.legal_actions() == [ChooseOption(0), ChooseOption(1)]
     g.apply(ChooseOption(0))
-    assert g.state.players[0].tile == 1  # scroll
-    assert g.state.players[0].hand_size == 1  # only the Plebeians take-over card
+    assert g.position().players[0].tile == 1  # scroll
+    assert g.position().players[0].hand_size == 1  # only the Plebeians take-over card
 
 
 # --- Phase 5: Vestal Virgins benefit ---------------------------------------------------
@@ -478,9 +478,9 @@ def test_vestal_virgins_benefit_example_tribune() -> None:
     assert g.legal_actions() == [ChooseOption(0), ChooseOption(1)]
     before = g.scores()[michelle]
     g.apply(ChooseOption(1))
-    assert g.state.players[michelle].tile == 2  # tribune
-    assert g.state.players[michelle].laurels == 0
-    assert not g.state.players[michelle].temporary_favor
+    assert g.position().players[michelle].tile == 2  # tribune
+    assert g.position().players[michelle].laurels == 0
+    assert not g.position().players[michelle].temporary_favor
     assert g.scores()[michelle] == before + 4  # scroll 3 -> tribune 7
 
 
@@ -503,10 +503,10 @@ def test_chariot_auction_example() -> None:
         assert g.pending == Pending(DecisionKind.CHARIOT_BID, seat)
         g.apply(Bid(amount))
     assert g.pending == Pending(DecisionKind.CHARIOT_PLACEMENT, zoe)
-    assert [p.money for p in g.state.players] == [10, 10, 10, 5]
+    assert [p.money for p in g.position().players] == [10, 10, 10, 5]
     assert g.legal_actions() == [ChooseFaction(int(Faction.PRAETORIANS)), DECLINE]
     g.apply(ChooseFaction(int(Faction.PRAETORIANS)))
-    assert g.state.chariot == Faction.PRAETORIANS
+    assert g.position().chariot == Faction.PRAETORIANS
 
 
 def test_chariot_auction_tie_nobody_pays() -> None:
@@ -520,7 +520,7 @@ def test_chariot_auction_tie_nobody_pays() -> None:
         phase="chariot_auction",
     )
     play(g, Bid(2), Bid(5), Bid(4), Bid(5))
-    assert [p.money for p in g.state.players] == [10, 10, 10, 10]
-    assert g.state.chariot == -1
+    assert [p.money for p in g.position().players] == [10, 10, 10, 10]
+    assert g.position().chariot == -1
     assert g.pending.kind is not DecisionKind.CHARIOT_PLACEMENT
     assert g.round == 2  # the next round has begun

@@ -40,7 +40,7 @@ def board(players: int = 4, seed: int = 0) -> Game:
     """An expansion game at the start of phase 6 with empty hands (all cards in the draw pile), no denarii and
     no agenda."""
     game = Game.new(players=players, seed=seed, expansion=True, auto_forced=False)
-    state = game.state
+    state = game.python_state()
     for player in state.players:
         player.money = 0
         for card, n in enumerate(player.hand):

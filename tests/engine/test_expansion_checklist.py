@@ -24,7 +24,7 @@ def _new(players: int = 4, seed: int = 0, **options: object) -> Game:
 
 def test_e8_denarii_laurels_and_legions_are_unlimited() -> None:
     """E8: the stock has no limit; the extra denarii change nothing."""
-    state = _new().state
+    state = _new().python_state()
     money = state.players[0].money
     give_money(state, 0, 10_000, "test")
     give_laurels(state, 0, 500, "test")
@@ -36,7 +36,7 @@ def test_e8_denarii_laurels_and_legions_are_unlimited() -> None:
 def test_e9_e17_e18_base_setup_first_deal_six_keep_four_money_by_seat(players: int) -> None:
     """E9, E17, E18: base set-up: six cards dealt, two discarded; 12 denarii for the starting player, +1 per seat."""
     game = _new(players, seed=players)
-    state = game.state
+    state = game.python_state()
     start = state.start_seat
     assert [state.players[(start + k) % players].money for k in range(players)] == [12 + k for k in range(players)]
     assert all(p.hand_size == 6 for p in state.players)
@@ -51,7 +51,7 @@ def test_e13_slaves_and_assassins_are_shuffled_into_the_draw_pile() -> None:
     and in every deal the 118 cards are all somewhere."""
     kinds: Counter[CardKind] = Counter()
     for seed in range(30):
-        state = _new(seed=seed).state
+        state = _new(seed=seed).position()
         assert sum(state.card_counts()) == 118
         for player in state.players:
             for card, n in enumerate(player.hand):
@@ -61,16 +61,16 @@ def test_e13_slaves_and_assassins_are_shuffled_into_the_draw_pile() -> None:
 
 def test_e14_r41_an_expansion_victory_card_by_default_and_a_base_card_on_request() -> None:
     """E14, R41: the default card is drawn among the expansion cards; a base card may be configured."""
-    drawn = {_new(seed=s).state.victory_card for s in range(40)}
+    drawn = {_new(seed=s).position().victory_card for s in range(40)}
     assert drawn == {"quid_est_veritas", "sic_transit"}
-    assert _new(victory_card="alea_long").state.victory_card == "alea_long"
+    assert _new(victory_card="alea_long").position().victory_card == "alea_long"
     with pytest.raises(ValueError, match="victory_card"):
         GameConfig(players=5, expansion=True, victory_card="alea_long")  # that card is for 2-4 players
 
 
 def test_e15_the_starting_player_is_drawn_at_random() -> None:
     """E15: over seeds, every seat starts some game."""
-    assert {_new(seed=s).state.start_seat for s in range(40)} == {0, 1, 2, 3}
+    assert {_new(seed=s).position().start_seat for s in range(40)} == {0, 1, 2, 3}
 
 
 def test_e19_r42_no_six_player_game_without_the_brutii() -> None:
@@ -87,7 +87,7 @@ def test_e21_e22_cards_go_on_the_base_board_only_and_phases_run_in_turn() -> Non
     rng = random.Random(3)
     while game.phase is not Phase.FOLLOWER_PLACEMENT:
         game.apply(rng.choice(game.legal_actions()))
-    state = game.state
+    state = game.position()
     for region in (Region.REFUGIUM, Region.BASILICA, Region.CAPITOLEUM):
         assert state.fields[region] == []
         assert state.tables.region_spaces[region], f"{region.key} has follower spaces"
@@ -100,7 +100,7 @@ def test_e30_base_placement_rules_still_apply() -> None:
     rng = random.Random(5)
     while game.phase is not Phase.FOLLOWER_PLACEMENT:
         game.apply(rng.choice(game.legal_actions()))
-    state = game.state
+    state = game.python_state()
     seat = game.current_seat
     pantheon = state.tables.region_spaces[Region.PANTHEON]
     legal = game.legal_actions()
@@ -143,7 +143,7 @@ def test_e71_several_fulfillers_the_highest_score_wins() -> None:
     """E71: when several players fulfil the card at the end of a round, the highest point total wins."""
     from tribune_env.engine.scoring import decide_winners
 
-    state = _new(seed=9).state
+    state = _new(seed=9).python_state()
     state.fulfilled_since = [3, 5, -1, -1]
     state.players[0].laurels = 2
     state.players[1].laurels = 9
@@ -156,7 +156,7 @@ def test_r32_is_folded_into_the_amended_r15() -> None:
     from tribune_env.engine.decisions import TakeoverRole
     from tribune_env.engine.takeovers import takeover_target
 
-    state = _new(seed=1).state
+    state = _new(seed=1).python_state()
     f = int(Faction.SENATORS)
     state.contest = [state.tables.faction_cards[f][3], state.tables.faction_cards[f][4]]
     state.controller[f] = 2
@@ -170,7 +170,7 @@ def test_e75_the_point_variant_ends_at_the_expansion_marker_count(players: int, 
     7 (2 players), 6 (3, 4) or 5 (5) faction markers; one marker fewer does not end it."""
     from tribune_env.engine.scoring import game_ends
 
-    state = _new(players, point_variant=True).state
+    state = _new(players, point_variant=True).python_state()
     assert state.config.point_variant_markers == markers
     for f in range(markers - 1):
         state.players[1].markers[f] = True

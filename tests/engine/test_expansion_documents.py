@@ -75,7 +75,7 @@ def test_expansion_round_trip_continues_identically(players: int, seed: int) -> 
         doc = states[i].to_json()
         loaded = Game.from_json(json.dumps(doc))
         assert loaded.to_json() == doc, f"decision {i}"
-        check_expansion_holdings(loaded.state)
+        check_expansion_holdings(loaded.position())
         clone = states[i].clone()
         for action in actions[i:]:
             loaded.apply(action)
@@ -119,7 +119,7 @@ def test_minimal_expansion_position_gets_every_default() -> None:
     """Only config and players: officials on the Capitoleum, the emperor tiles shuffled with the top one face up
     (E10-E12), 118 cards in the draw pile and the board filled."""
     game = Game.from_json(_minimal())
-    state = game.state
+    state = game.position()
     assert state.config.expansion
     assert state.officials == [-1] * len(Official)
     assert state.emperor_up in TILE_IDS and len(state.emperor_pile) == 9
@@ -128,9 +128,9 @@ def test_minimal_expansion_position_gets_every_default() -> None:
 
 
 def test_version_may_be_left_out_and_rest_pile_is_seeded_by_chance() -> None:
-    a = Game.from_json(_minimal(chance=5)).state
-    b = Game.from_json(_minimal(chance=5, version=2)).state
-    c = Game.from_json(_minimal(chance=6)).state
+    a = Game.from_json(_minimal(chance=5)).position()
+    b = Game.from_json(_minimal(chance=5, version=2)).position()
+    c = Game.from_json(_minimal(chance=6)).position()
     assert (a.emperor_pile, a.emperor_up) == (b.emperor_pile, b.emperor_up)
     assert (a.emperor_pile, a.emperor_up, a.draw) != (c.emperor_pile, c.emperor_up, c.draw)
 
@@ -138,7 +138,7 @@ def test_version_may_be_left_out_and_rest_pile_is_seeded_by_chance() -> None:
 def test_explicit_emperor_pile_keeps_its_order_and_no_face_up_default() -> None:
     doc = _minimal(emperor_pile=[3, 1, 2, 4, 5, 6, 7, 8], matrona_tiles=[9], officials={"matrona": 1})
     doc["players"][0]["emperor_tiles"] = [10]
-    state = Game.from_json(doc).state
+    state = Game.from_json(doc).position()
     assert state.emperor_pile[:2] == [3, 1] or state.round >= 1  # the pile is bottom first
     assert state.players[0].emperor_tiles == [10] and state.matrona_tiles == [9]
     check_expansion_holdings(state)
@@ -156,7 +156,7 @@ def test_state_format_expansion_example_loads_and_plays_on() -> None:
     original = copy.deepcopy(doc)
     game = Game.from_json(doc)
     assert doc == original
-    state = game.state
+    state = game.position()
     assert game.pending is not None and game.pending.seat == 1 and game.pending.kind is DecisionKind.PLACE_FOLLOWER
     assert state.officials[Official.PRINCEPS] == 1 and state.officials[Official.MATRONA] == 0
     assert state.emperor_up == 7 and state.matrona_tiles == [4, 9] and state.players[2].emperor_tiles == [2]
@@ -165,7 +165,7 @@ def test_state_format_expansion_example_loads_and_plays_on() -> None:
     rng = random.Random(3)
     while not game.is_over:
         game.apply(rng.choice(game.legal_actions()))
-        check_expansion_holdings(game.state)
+        check_expansion_holdings(game.position())
 
 
 # --- refused documents -------------------------------------------------------------------------------------
@@ -294,7 +294,9 @@ def redeal(state: GameState, seat: int, rng: random.Random) -> GameState:
 def _interesting_states(players: int, seed: int) -> list[GameState]:
     """States along a random game: every 9th decision and every expansion decision."""
     _, _, games = play(players, seed, round_limit=15)
-    return [g.state for i, g in enumerate(games) if i % 9 == 0 or (g.pending is not None and g.pending.kind.expansion)]
+    return [
+        g.position() for i, g in enumerate(games) if i % 9 == 0 or (g.pending is not None and g.pending.kind.expansion)
+    ]
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
@@ -318,7 +320,7 @@ def test_augur_cards_are_seen_by_the_augur_only() -> None:
             pending = game.pending
             if pending is None or pending.kind is not DecisionKind.AUGUR_DISCARD:
                 continue
-            state = game.state
+            state = game.position()
             augur = state.officials[AUGUR]
             assert augur == pending.seat and state.augur_cards
             for seat in range(3):
@@ -337,7 +339,7 @@ def test_augur_cards_are_seen_by_the_augur_only() -> None:
 def test_view_shows_the_public_expansion_pieces() -> None:
     game = Game.from_json(_doc_example())
     view = game.view(2)
-    state = game.state
+    state = game.position()
     assert view.expansion and view.officials == tuple(state.officials)
     assert view.emperor_up == 7 and view.emperor_pile_size == len(state.emperor_pile)
     assert view.matrona_tiles == (4, 9)
@@ -368,7 +370,7 @@ def test_samples_continue_as_legal_expansion_games() -> None:
         rng = random.Random(1)
         while not game.is_over:
             game.apply(rng.choice(game.legal_actions()))
-        check_expansion_holdings(game.state)
+        check_expansion_holdings(game.position())
 
 
 # --- readable text -----------------------------------------------------------------------------------------
@@ -406,6 +408,6 @@ def test_phases_of_expansion_documents() -> None:
     """A hand-written expansion position may start at the expansion phases (R35)."""
     for phase in ("expansion_evaluation", "preparation"):
         game = Game.from_json(_minimal(phase=phase))
-        assert game.state.round >= 1
-        check_expansion_holdings(game.state)
+        assert game.position().round >= 1
+        check_expansion_holdings(game.position())
     assert Phase.PREPARATION.expansion

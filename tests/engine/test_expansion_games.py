@@ -48,8 +48,8 @@ def play_random(players: int, seed: int, auto_forced: bool = True, check_every: 
         game.apply(rng.choice(legal))
         step += 1
         if step % check_every == 0:
-            check_invariants(game.state)
-    check_invariants(game.state)
+            check_invariants(game.position())
+    check_invariants(game.position())
     return game
 
 
@@ -118,7 +118,7 @@ def test_x16_the_game_ends_after_phase_8_with_the_expansion_scores() -> None:
     """X16 (E70, E74, R41): P0 fulfils "Quid est veritas?" (5 of 7 at 4 players) by claiming an emperor tile in
     phase 6; the game does not end there, phases 7 and 8 are played, then P0 wins with 37 points to P1's 24."""
     game = Game.new(players=4, seed=2, expansion=True, victory_card="quid_est_veritas", auto_forced=False)
-    state = game.state
+    state = game.python_state()
     state.agenda = []
     state.pending = None
     state.round = 3
@@ -153,7 +153,7 @@ def test_x16_the_game_ends_after_phase_8_with_the_expansion_scores() -> None:
     assert game.pending is not None and game.pending.kind is DecisionKind.BASILICA_CLAIM
     game.apply(ChooseTile(tile))
     assert not game.is_over and p0.emperor_tiles == [tile]
-    assert game.state.fulfilled_since[0] >= 0  # fulfilled from phase 6 on ...
+    assert game.position().fulfilled_since[0] >= 0  # fulfilled from phase 6 on ...
     while game.pending is not None and game.pending.kind is DecisionKind.CHARIOT_BID:
         game.apply(Bid(0))  # ... the game goes on through phase 7 (a tie: nobody pays)
     while not game.is_over:  # ... and phase 8

@@ -78,7 +78,7 @@ def placement_seats(state: GameState) -> list[int]:
 
 def test_x14_princeps_places_two_per_turn() -> None:
     """X14 (E29, R37): 4 players, start seat 0, P1 holds the Princeps, 6 followers each, no proconsul."""
-    state = expansion_game().state
+    state = expansion_game().python_state()
     state.officials[Official.PRINCEPS] = 1
     state.start_seat, state.proconsul = 0, -1
     assert state.config.followers == 6
@@ -89,7 +89,7 @@ def test_x14_princeps_places_two_per_turn() -> None:
 
 def test_r37_princeps_with_proconsul_places_one_when_one_is_left() -> None:
     """R37: the proconsul counts as one of the Princeps' followers; 7 followers go 2, 2, 2, 1."""
-    state = expansion_game(players=3).state
+    state = expansion_game(players=3).python_state()
     state.officials[Official.PRINCEPS] = 2
     state.start_seat, state.proconsul = 1, 2
     seats = placement_seats(state)
@@ -98,14 +98,14 @@ def test_r37_princeps_with_proconsul_places_one_when_one_is_left() -> None:
 
 def test_r37_princeps_on_the_capitoleum_changes_nothing() -> None:
     """R7: without a Princeps holder every player places one follower per turn."""
-    state = expansion_game(players=3).state
+    state = expansion_game(players=3).python_state()
     state.start_seat, state.proconsul = 2, -1
     assert placement_seats(state) == [2, 0, 1] * 6
 
 
 def test_r37_loaded_mid_turn_only_for_the_princeps() -> None:
     """A pending placement with ``placed_this_turn`` set fits only the Princeps holder (record check)."""
-    state = expansion_game().state
+    state = expansion_game().python_state()
     state.officials[Official.PRINCEPS] = 1
     state.placed_this_turn = 1
     check = DECISIONS[DecisionKind.PLACE_FOLLOWER].check
@@ -125,7 +125,7 @@ PHASE_5: tuple[Task, ...] = (
 
 def tribunus_position(controlled: list[Faction], tile: int = SCROLL) -> GameState:
     """P1 holds the Tribunus Plebis and controls ``controlled``."""
-    state = expansion_game().state
+    state = expansion_game().python_state()
     state.officials[Official.TRIBUNUS_PLEBIS] = 1
     state.players[1].tile = tile
     for faction in controlled:
@@ -217,7 +217,7 @@ def test_r38_record_checks_loaded_positions() -> None:
 
 def test_x10_phase_8_matrona() -> None:
     """X10 phase 8: #1 and #9 claimed in phase 6; #6 turned up, P2 receives #7 and #2, #4 to the bottom."""
-    state = expansion_game().state
+    state = expansion_game().python_state()
     state.officials[Official.MATRONA] = 2
     state.players[0].emperor_tiles = [1]
     state.players[2].emperor_tiles = [9]
@@ -233,7 +233,7 @@ def test_x10_phase_8_matrona() -> None:
 
 
 def test_e66_unclaimed_face_up_tile_goes_to_the_bottom() -> None:
-    state = expansion_game().state
+    state = expansion_game().python_state()
     state.emperor_up = 3
     set_pile(state, [6, 7, 2])
     run(state, ("preparation",))
@@ -245,7 +245,7 @@ def test_e66_unclaimed_face_up_tile_goes_to_the_bottom() -> None:
 def test_e67_unclaimed_matrona_tiles_go_to_the_bottom_even_if_kept() -> None:
     """E67: the holder keeps the Matrona; his old tiles go under the pile one by one, lowest id first (so the
     highest ends at the very bottom); he gets two new ones."""
-    state = expansion_game().state
+    state = expansion_game().python_state()
     state.officials[Official.MATRONA] = 3
     state.matrona_tiles = [9, 4]
     state.emperor_up = -1
@@ -257,7 +257,7 @@ def test_e67_unclaimed_matrona_tiles_go_to_the_bottom_even_if_kept() -> None:
 
 
 def test_e67_old_matrona_tiles_go_down_without_a_holder() -> None:
-    state = expansion_game().state
+    state = expansion_game().python_state()
     state.matrona_tiles = [8]
     state.emperor_up = -1
     set_pile(state, [1, 2])
@@ -267,7 +267,7 @@ def test_e67_old_matrona_tiles_go_down_without_a_holder() -> None:
 
 def test_r35_empty_pile_keeps_the_face_up_tile() -> None:
     """R35: an empty pile at (1) leaves the unclaimed tile face up; the Matrona gets nothing."""
-    state = expansion_game().state
+    state = expansion_game().python_state()
     state.officials[Official.MATRONA] = 0
     state.matrona_tiles = [4, 9]
     state.emperor_up = 5
@@ -279,7 +279,7 @@ def test_r35_empty_pile_keeps_the_face_up_tile() -> None:
 
 
 def test_r35_empty_pile_and_claimed_tile_leaves_nothing_face_up() -> None:
-    state = expansion_game().state
+    state = expansion_game().python_state()
     state.emperor_up = -1
     state.emperor_pile = []
     run(state, ("preparation",))
@@ -288,13 +288,13 @@ def test_r35_empty_pile_and_claimed_tile_leaves_nothing_face_up() -> None:
 
 def test_r35_short_pile_gives_what_there_is() -> None:
     """R35 (3): a short pile gives the Matrona what is left, in the R35 order (the unclaimed tile first goes under)."""
-    state = expansion_game().state
+    state = expansion_game().python_state()
     state.officials[Official.MATRONA] = 1
     state.emperor_up = -1
     set_pile(state, [8, 7])
     run(state, ("preparation",))
     assert (state.emperor_up, state.matrona_tiles, state.emperor_pile) == (8, [7], [])
-    state = expansion_game().state
+    state = expansion_game().python_state()
     state.officials[Official.MATRONA] = 1
     state.emperor_up = 3
     set_pile(state, [7])
@@ -307,7 +307,7 @@ def test_r35_short_pile_gives_what_there_is() -> None:
 def test_r35_every_tile_in_exactly_one_place(data: st.DataObject) -> None:
     """R35: across many phase-8 runs (with claims in between) the 10 tiles are always each in one place."""
     players = data.draw(st.sampled_from([2, 3, 4, 5]))
-    state = expansion_game(players=players).state
+    state = expansion_game(players=players).python_state()
     assert sorted(tile_places(state)) == sorted(TILES)
     for _ in range(data.draw(st.integers(1, 12))):
         state.officials[Official.MATRONA] = data.draw(st.integers(-1, players - 1))
@@ -329,7 +329,7 @@ def test_r35_every_tile_in_exactly_one_place(data: st.DataObject) -> None:
 
 def augur_position(draw_top_first: list[int]) -> GameState:
     """P2 holds the Augur; the draw pile holds exactly ``draw_top_first`` (the other cards are parked)."""
-    state = expansion_game().state
+    state = expansion_game().python_state()
     park_deck(state)
     pool = state.fields[Region.FORUM][0]
     for card in draw_top_first:
@@ -414,7 +414,7 @@ def test_r39_record_checks_loaded_positions() -> None:
 
 def test_x12_quaestor_four_players() -> None:
     """X12: P1 5 -> 14; P0 10 -> 8, P2 1 -> 0, P3 0 -> 0 (the stock pays the shortfalls)."""
-    state = expansion_game().state
+    state = expansion_game().python_state()
     state.officials[Official.QUAESTOR] = 1
     for player, money in zip(state.players, [10, 5, 1, 0], strict=True):
         player.money = money
@@ -425,7 +425,7 @@ def test_x12_quaestor_four_players() -> None:
 def test_x12_quaestor_two_players() -> None:
     """X12: with 2 players the opponent pays 4 and the Quaestor gets +7 (shortfall or not)."""
     for opponent_money, left in ((10, 6), (1, 0)):
-        state = expansion_game(players=2).state
+        state = expansion_game(players=2).python_state()
         state.officials[Official.QUAESTOR] = 0
         state.players[0].money, state.players[1].money = 5, opponent_money
         run(state, ("quaestor",))
@@ -433,7 +433,7 @@ def test_x12_quaestor_two_players() -> None:
 
 
 def test_e62_no_quaestor_no_payment() -> None:
-    state = expansion_game().state
+    state = expansion_game().python_state()
     before = [p.money for p in state.players]
     run(state, ("quaestor",))
     assert [p.money for p in state.players] == before
@@ -463,6 +463,6 @@ def test_e68_phase_8_order() -> None:
 
 def test_e70_round_end_follows_phase_8() -> None:
     """E69/E70: the expansion round's agenda ends with phase 8, then the round end (victory check)."""
-    state = expansion_game().state
+    state = expansion_game().position()
     tasks = round_tasks(state)
     assert tasks[-2:] == [("preparation",), ("round_end",)]

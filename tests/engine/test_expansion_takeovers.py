@@ -26,7 +26,7 @@ SENATORS = Faction.SENATORS
 def _blank(players: int = 4, seed: int = 0) -> Game:
     """An expansion game with every card in the draw pile and nothing scheduled."""
     game = Game.new(players=players, seed=seed, expansion=True, auto_forced=False)
-    state = game.state
+    state = game.python_state()
     tables = state.tables
     for player in state.players:
         player.hand = [0] * tables.num_card_types
@@ -484,12 +484,12 @@ def _assert_commit_beats(state: GameState, role: int) -> None:
 def test_base_game_takeover_lists_unchanged(seed: int) -> None:
     """Base games (no assassin type): a take-over offers faction cards only, as before."""
     game = Game.new(players=3, seed=seed, auto_forced=False)
-    assert game.state.tables.assassin_card == -1
+    assert game.tables.assassin_card == -1
     rng = random.Random(seed)
     while game.pending is not None and game.round < 3:
         legal = game.legal_actions()
         if game.pending.kind is DecisionKind.TAKEOVER_SET:
             assert all(
-                game.state.tables.card_faction[a.card] == game.pending.faction for a in legal if isinstance(a, PickCard)
+                game.tables.card_faction[a.card] == game.pending.faction for a in legal if isinstance(a, PickCard)
             )
         game.apply(rng.choice(legal))

@@ -908,7 +908,7 @@ def test_regression_agenda_without_round_start() -> None:
 
 def test_regression_staged_cards_without_pending() -> None:
     """'staged' cards with pending null: the card was lost, and the game's own to_json was rejected."""
-    game = _play_until(Game.new(players=2, seed=0), 0, lambda g: bool(g.state.staged))
+    game = _play_until(Game.new(players=2, seed=0), 0, lambda g: bool(g.position().staged))
     doc = game.to_json()
     doc["pending"] = None
     with pytest.raises(InvalidStateError, match="staged: cards are staged or contested, but no decision is pending"):
@@ -1050,7 +1050,7 @@ def test_regression_events_not_validated() -> None:
 
 def test_regression_agenda_attempt_answer_without_contest() -> None:
     game = _play_until(Game.new(players=2, seed=0), 0, lambda g: g.pending.kind is DecisionKind.PLACE_FOLLOWER)
-    state, tables, seat = game.state, game.state.tables, 0
+    state, tables, seat = game.position(), game.tables, 0
     faction = next(
         f
         for f in Faction
@@ -1075,9 +1075,9 @@ def test_regression_sealed_bids_rewritten_to_a_phase_start() -> None:
     game = _play_until(
         Game.new(players=2, seed=0),
         0,
-        lambda g: g.pending.kind is DecisionKind.CHARIOT_BID and any(b != -1 for b in g.state.bids),
+        lambda g: g.pending.kind is DecisionKind.CHARIOT_BID and any(b != -1 for b in g.position().bids),
     )
-    seat = next(s for s, b in enumerate(game.state.bids) if b != -1)
+    seat = next(s for s, b in enumerate(game.position().bids) if b != -1)
     for phase in ("card_placement", "follower_placement", "chariot_auction"):
         doc = game.to_json()
         doc["phase"] = phase
@@ -1095,7 +1095,7 @@ def test_regression_brutii_option_rewritten_to_its_phase_start() -> None:
     game = _play_until(
         Game.new(players=5, seed=5, brutii=True, round_limit=8),
         5,
-        lambda g: g.phase is Phase.REGION_EVALUATION and g.state.brutii_options[0] >= 0,
+        lambda g: g.phase is Phase.REGION_EVALUATION and g.position().brutii_options[0] >= 0,
     )
     doc = game.to_json()
     del doc["agenda"], doc["pending"]

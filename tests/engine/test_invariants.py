@@ -33,7 +33,7 @@ STATE_FORMAT_DOC = ROOT / "docs" / "state-format.md"
 
 def check_invariants(game: Game) -> None:
     """Assert every invariant that must hold at each decision point (and at the end)."""
-    state = game.state
+    state = game.position()
     tables = state.tables
     n = state.num_players
 
@@ -91,7 +91,7 @@ def check_invariants(game: Game) -> None:
         actions = game.legal_actions()
         assert actions, f"no legal action at {pending}"
         assert len(set(actions)) == len(actions), f"duplicate legal actions at {pending}: {actions}"
-        fresh = LEGAL[pending.kind](game.state, pending)  # the per-decision cache never goes stale
+        fresh = LEGAL[pending.kind](game.position(), pending)  # the per-decision cache never goes stale
         assert actions == fresh, f"cached legal actions differ from a fresh computation at {pending}"
         # round 0 is the set-up, then rounds count from 1 (R25 caps them)
         assert (game.round == 0) == (game.phase is Phase.SETUP)
@@ -149,11 +149,11 @@ def test_invariants_without_auto_forced(players: int) -> None:
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
 def test_invariants_point_variant(players: int) -> None:
     game = Game.new(players=players, seed=8, point_variant=True)
-    assert game.state.victory_card == ""
+    assert game.position().victory_card == ""
     play_checked(game, seed=80)
     if not game.truncated:
         need = game.config.components.point_variant[players]
-        assert any(p.num_markers >= need for p in game.state.players)
+        assert any(p.num_markers >= need for p in game.position().players)
 
 
 @settings(max_examples=16, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -178,7 +178,7 @@ def test_round_limit_truncates(players: int, round_limit: int) -> None:
     assert game.round <= round_limit
     if game.round == round_limit and not game.truncated:
         # it may only end untruncated if somebody met the victory card
-        assert any(t >= 0 for t in game.state.fulfilled_since)
+        assert any(t >= 0 for t in game.position().fulfilled_since)
     if game.truncated:
         scores = game.scores()
         assert set(game.winners) == {s for s, v in enumerate(scores) if v == max(scores)}
@@ -292,7 +292,7 @@ def test_clone_is_independent(players: int) -> None:
 
     # mutate every kind of container of a fresh clone by hand
     clone = game.clone()
-    s = clone.state
+    s = clone.python_state()
     s.players[0].money += 50
     s.players[0].hand[0] += 1
     s.players[0].markers[0] = not s.players[0].markers[0]

@@ -200,7 +200,7 @@ def test_the_dict_form_round_trips(config: GameConfig) -> None:
 def test_a_document_config_is_the_dict_form_of_the_game_played(config: GameConfig, seed: int) -> None:
     """A game document's ``config`` is config_to_dict with the card in play and without start_seat."""
     game = Game.new(config, seed=seed)
-    card = game.state.victory_card or None
+    card = game.position().victory_card or None
     written = game.to_json()["config"]
     assert written == document_config(config, card)
     expected = config_to_dict(dataclasses.replace(config, victory_card=card, point_variant=config.point_variant))

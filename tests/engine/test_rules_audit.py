@@ -40,7 +40,7 @@ def _play_set(g: Game, labels: list[str]) -> None:
 
 
 def _bowl(g: Game) -> PlaceFollower:
-    return PlaceFollower(g.state.tables.coin_bowl)
+    return PlaceFollower(g.tables.coin_bowl)
 
 
 def _bids(g: Game, amount: int = 0) -> None:
@@ -56,21 +56,21 @@ def test_setup_starting_money_runs_clockwise_from_the_starting_player() -> None:
     """Set-up step 8: the starting player takes 12 denarii, the player to his left 13, the next 14 ...
     (4 players, starting seat 2: seats 2, 3, 0, 1 get 12, 13, 14, 15)."""
     g = Game.new(players=4, seed=5, start_seat=2, auto_forced=False)
-    assert [p.money for p in g.state.players] == [14, 15, 12, 13]
+    assert [p.money for p in g.position().players] == [14, 15, 12, 13]
 
 
 def test_setup_deal_six_discard_two_and_discards_return_to_the_deck() -> None:
     """Set-up step 5: six cards each, two discarded face down, the discards shuffled back into the deck
     (5 players: 30 dealt, 10 go back, 80 in the draw pile before the first card placement)."""
     g = Game.new(players=5, seed=11, auto_forced=False)
-    assert [p.hand_size for p in g.state.players] == [6] * 5
-    assert len(g.state.draw) == 70
+    assert [p.hand_size for p in g.position().players] == [6] * 5
+    assert len(g.position().draw) == 70
     while g.pending.kind is DecisionKind.SETUP_DISCARD:
         g.apply(g.legal_actions()[0])
-    assert [p.hand_size for p in g.state.players] == [4] * 5
-    on_board = sum(len(f) for region in g.state.fields for f in region)
-    assert len(g.state.draw) + on_board == 80
-    assert g.state.discard == []
+    assert [p.hand_size for p in g.position().players] == [4] * 5
+    on_board = sum(len(f) for region in g.position().fields for f in region)
+    assert len(g.position().draw) + on_board == 80
+    assert g.position().discard == []
 
 
 # --- Phase 2 -----------------------------------------------------------------------------
@@ -81,12 +81,12 @@ def test_coin_bowl_first_payment_is_seven_again_in_every_round() -> None:
     immediately takes 7 denarii"; the bowl empties between rounds."""
     g = position([{"money": 0, "followers": 1}, {"money": 0, "followers": 1}], phase="follower_placement")
     play(g, _bowl(g), _bowl(g))
-    assert [p.money for p in g.state.players] == [7, 5]
+    assert [p.money for p in g.position().players] == [7, 5]
     # phases 3-6 pass with nothing to decide but the chariot bids
     _bids(g, 0)
     assert g.round == 2 and g.pending == Pending(DecisionKind.PLACE_FOLLOWER, 1)
     g.apply(_bowl(g))
-    assert g.state.players[1].money == 5 + 7
+    assert g.position().players[1].money == 5 + 7
 
 
 def test_proconsul_holder_may_place_seven_followers_but_only_one_per_space() -> None:
@@ -115,12 +115,12 @@ def test_atrium_with_only_two_cards_first_flips_both_and_the_auction_is_for_two(
         board={"atrium": [["senators:5"], ["praetorians:3"], []]},
     )
     g.apply(place(g, "atrium:1"))
-    assert g.state.atrium_up[:2] == [True, True]
+    assert g.position().atrium_up[:2] == [True, True]
     g.apply(place(g, "atrium:2"))
     assert g.pending == Pending(DecisionKind.ATRIUM_BID, 0, index=0)
     play(g, Bid(1), Bid(2))
     assert hand(g, 1) == ["praetorians:3", "senators:5"]
-    assert [p.money for p in g.state.players] == [7, 3]
+    assert [p.money for p in g.position().players] == [7, 3]
 
 
 def test_atrium_lone_first_bidder_with_a_single_card() -> None:
@@ -133,7 +133,7 @@ def test_atrium_lone_first_bidder_with_a_single_card() -> None:
         followers={"atrium:1": 0},
     )
     assert hand(g, 0) == ["vestals:7"]
-    assert g.state.players[0].money == 2
+    assert g.position().players[0].money == 2
 
 
 def test_catacombs_unoccupied_space_is_passed_over_and_rest_discarded() -> None:
@@ -150,8 +150,8 @@ def test_catacombs_unoccupied_space_is_passed_over_and_rest_discarded() -> None:
     g.apply(pick(g, "patricians:8"))
     assert g.pending == Pending(DecisionKind.CATACOMBS_PURCHASE, 0, index=2)
     g.apply(pick(g, "legates:7"))
-    assert g.state.colosseum == 4 + 2
-    assert [p.money for p in g.state.players] == [7, 5]
+    assert g.position().colosseum == 4 + 2
+    assert [p.money for p in g.position().players] == [7, 5]
     assert discard(g) == ["gladiators:6", "plebeians:3", "vestals:5"]
 
 
@@ -165,7 +165,7 @@ def test_field_of_mars_one_player_on_all_three_spaces_two_pairs() -> None:
     play(g, pick(g, "gladiators:1"), pick(g, "gladiators:2"))
     play(g, pick(g, "senators:4"), pick(g, "senators:5"))
     assert g.pending.kind is not DecisionKind.FIELD_OF_MARS_PAIR  # no third pair possible
-    assert g.state.players[0].laurels == 2 + 1
+    assert g.position().players[0].laurels == 2 + 1
     assert hand(g, 0) == ["legates:3"]
 
 
@@ -179,7 +179,7 @@ def test_field_of_mars_only_one_of_two_players_discards_a_pair_takes_the_bonus()
     )
     play(g, pick(g, "gladiators:1"), pick(g, "gladiators:2"))
     g.apply(DECLINE)  # the player with the better pair keeps it
-    assert [p.laurels for p in g.state.players] == [2, 0]
+    assert [p.laurels for p in g.position().players] == [2, 0]
 
 
 def test_pantheon_two_sacrifices_both_get_eternal_favor_and_temp_favor_returns() -> None:
@@ -200,10 +200,10 @@ def test_pantheon_two_sacrifices_both_get_eternal_favor_and_temp_favor_returns()
         followers={"pantheon:1": 1, "pantheon:2": 0},
     )
     g.apply(pick(g, "legates:6"))
-    assert not g.state.players[1].eternal_favor  # handed out only after all have chosen
+    assert not g.position().players[1].eternal_favor  # handed out only after all have chosen
     g.apply(pick(g, "legates:2"))
-    assert [p.eternal_favor for p in g.state.players] == [True, True]
-    assert not g.state.players[0].temporary_favor
+    assert [p.eternal_favor for p in g.position().players] == [True, True]
+    assert not g.position().players[0].temporary_favor
     assert "legates:5" in discard(g)
 
 
@@ -229,11 +229,11 @@ def test_second_plays_leader_first_answers_no_leader_benefit_for_second() -> Non
     assert set(g.legal_actions()) == {pick(g, "senators:0"), pick(g, "senators:9")}
     g.apply(pick(g, "senators:0"))
     assert hand(g, 1) == ["senators:9"]
-    assert g.state.controller[Faction.SENATORS] == 0
-    assert g.state.players[1].num_markers == 0 and g.state.players[1].laurels == 0
+    assert g.position().controller[Faction.SENATORS] == 0
+    assert g.position().players[1].num_markers == 0 and g.position().players[1].laurels == 0
     # the winner: take-over laurel + first laurel, the Senators marker, no Cato choice (no leader in his set)
-    assert g.state.players[0].laurels == 2
-    assert g.state.players[0].num_markers == 2
+    assert g.position().players[0].laurels == 2
+    assert g.position().players[0].num_markers == 2
 
 
 def test_second_plays_leader_first_declines_second_gets_leader_benefit() -> None:
@@ -247,9 +247,9 @@ def test_second_plays_leader_first_declines_second_gets_leader_benefit() -> None
     g.apply(DECLINE)
     assert g.pending == Pending(DecisionKind.CATO_MARKER, 1, int(Faction.SENATORS))
     g.apply(ChooseFaction(int(Faction.VESTALS)))
-    assert g.state.controller[Faction.SENATORS] == 1
+    assert g.position().controller[Faction.SENATORS] == 1
     assert hand(g, 0) == ["senators:4", "senators:5", "senators:5"]  # no penalty for "1"
-    assert g.state.players[1].num_markers == 2
+    assert g.position().players[1].num_markers == 2
 
 
 def test_first_answer_only_has_to_beat_second_after_the_controller_set_is_gone() -> None:
@@ -266,12 +266,12 @@ def test_first_answer_only_has_to_beat_second_after_the_controller_set_is_gone()
     )
     _play_set(g, ["vestals:0", "vestals:3", "vestals:4", "vestals:4"])
     assert g.pending == Pending(DecisionKind.TAKEOVER_SET, 2, int(Faction.VESTALS), int(TakeoverRole.FIRST_OVER_SECOND))
-    assert g.state.controller[Faction.VESTALS] == -1  # the old set left the table when "2" committed
+    assert g.position().controller[Faction.VESTALS] == -1  # the old set left the table when "2" committed
     assert sorted(discard(g)) == ["vestals:5", "vestals:6", "vestals:9"]
     _play_set(g, ["vestals:7", "vestals:8"])
     assert g.pending == Pending(DecisionKind.TAKEOVER_PENALTY, 1, int(Faction.VESTALS))
     g.apply(pick(g, "vestals:3"))
-    assert g.state.controller[Faction.VESTALS] == 2
+    assert g.position().controller[Faction.VESTALS] == 2
     assert set_of(g, Faction.VESTALS) == ["vestals:7", "vestals:8"]
     assert hand(g, 1) == ["vestals:0", "vestals:4", "vestals:4"]
 
@@ -289,8 +289,8 @@ def test_r15_second_commit_returns_the_temporary_favor_at_once() -> None:
         followers={"faction:vestals:1": 2, "faction:vestals:2": 1},
     )
     _play_set(g, ["vestals:5", "vestals:6"])
-    assert not g.state.players[0].temporary_favor
-    assert g.state.controller[Faction.VESTALS] == -1
+    assert not g.position().players[0].temporary_favor
+    assert g.position().controller[Faction.VESTALS] == -1
     assert g.pending.seat == 2 and g.pending.index == TakeoverRole.FIRST_OVER_SECOND
 
 
@@ -312,7 +312,7 @@ def test_assassin_weakens_a_set_that_is_attacked_later_in_the_same_phase() -> No
     # 5 + 6 = 11 > 8 now (it was 11 < 18 before the assassin)
     assert g.pending == Pending(DecisionKind.TAKEOVER_SET, 0, int(Faction.SENATORS), int(TakeoverRole.ALONE))
     _play_set(g, ["senators:5", "senators:6"])
-    assert g.state.controller[Faction.SENATORS] == 0
+    assert g.position().controller[Faction.SENATORS] == 0
     assert "senators:10" in discard(g)
 
 
@@ -393,13 +393,13 @@ def test_aquilia_takeover_from_temp_favor_holder() -> None:
         followers={"faction:vestals:1": 1},
     )
     _play_set(g, ["vestals:0", "vestals:5", "vestals:6"])
-    assert not g.state.players[0].temporary_favor
-    assert g.state.players[1].eternal_favor
-    assert g.state.players[1].money == 5
+    assert not g.position().players[0].temporary_favor
+    assert g.position().players[1].eternal_favor
+    assert g.position().players[1].money == 5
     g.apply(ChooseOption(0))
-    assert g.state.players[1].laurels == 1 + 0  # the first laurel is gone: seat 0 controlled them before
-    assert not g.state.players[1].temporary_favor
-    assert not any(p.temporary_favor for p in g.state.players)
+    assert g.position().players[1].laurels == 1 + 0  # the first laurel is gone: seat 0 controlled them before
+    assert not g.position().players[1].temporary_favor
+    assert not any(p.temporary_favor for p in g.position().players)
 
 
 def test_temporary_favor_lost_in_phase_4_does_not_fulfil_obligatory_favor() -> None:
@@ -422,9 +422,9 @@ def test_temporary_favor_lost_in_phase_4_does_not_fulfil_obligatory_favor() -> N
         victory_card="card_d",
         followers={"faction:vestals:1": 1},
     )
-    assert g.state.fulfilled_since[0] >= 0
+    assert g.position().fulfilled_since[0] >= 0
     _play_set(g, ["vestals:5", "vestals:6"])
-    assert g.state.fulfilled_since[0] == -1
+    assert g.position().fulfilled_since[0] == -1
     g.apply(ChooseOption(0))  # seat 1's Vestals benefit
     _bids(g, 0)
     assert not g.is_over and g.round == 2
@@ -451,11 +451,11 @@ def test_legates_scroll_then_plebeians_tribune_in_the_same_phase_5() -> None:
     )
     assert g.legal_actions() == [ChooseOption(0), ChooseOption(1)]
     g.apply(ChooseOption(0))
-    assert g.state.players[0].tile == 1
+    assert g.position().players[0].tile == 1
     assert g.pending == Pending(DecisionKind.BENEFIT_OPTION, 0, int(Faction.PLEBEIANS))
     assert g.legal_actions() == [ChooseOption(0), ChooseOption(1)]
     g.apply(ChooseOption(1))
-    assert g.state.players[0].tile == 2
+    assert g.position().players[0].tile == 2
 
 
 def test_senators_scroll_comes_after_the_vestals_in_phase_5() -> None:
@@ -470,7 +470,7 @@ def test_senators_scroll_comes_after_the_vestals_in_phase_5() -> None:
     g.apply(ChooseOption(0))
     assert g.pending == Pending(DecisionKind.BENEFIT_OPTION, 0, int(Faction.SENATORS))
     g.apply(ChooseOption(0))
-    assert g.state.players[0].tile == 1
+    assert g.position().players[0].tile == 1
 
 
 def test_agrippa_scroll_then_plebeians_tribune_next_phase() -> None:
@@ -486,7 +486,7 @@ def test_agrippa_scroll_then_plebeians_tribune_next_phase() -> None:
     g.apply(ChooseOption(0))
     assert g.pending == Pending(DecisionKind.BENEFIT_OPTION, 0, int(Faction.PLEBEIANS))
     g.apply(ChooseOption(1))
-    assert g.state.players[0].tile == 2
+    assert g.position().players[0].tile == 2
 
 
 # --- Proconsul (R9) ------------------------------------------------------------------------
@@ -505,10 +505,10 @@ def test_proconsul_moves_with_the_patricians() -> None:
         followers={"faction:patricians:1": 1},
     )
     _play_set(g, ["patricians:7", "patricians:8"])
-    assert g.state.proconsul == 1
+    assert g.position().proconsul == 1
     _bids(g, 0)
     assert g.round == 2
-    assert [p.followers for p in g.state.players] == [6, 7]
+    assert [p.followers for p in g.position().players] == [6, 7]
 
 
 # --- Phase 6: the chariot ------------------------------------------------------------------
@@ -525,8 +525,8 @@ def test_chariot_winner_controlling_nothing_pays_and_blocks_nothing() -> None:
     assert g.pending == Pending(DecisionKind.CHARIOT_PLACEMENT, 0)
     assert g.legal_actions() == [DECLINE]
     g.apply(DECLINE)
-    assert [p.money for p in g.state.players] == [3, 5]
-    assert g.state.chariot == -1
+    assert [p.money for p in g.position().players] == [3, 5]
+    assert g.position().chariot == -1
 
 
 def test_chariot_blocks_for_one_round_only() -> None:
@@ -537,14 +537,14 @@ def test_chariot_blocks_for_one_round_only() -> None:
         phase="chariot_auction",
     )
     play(g, Bid(1), Bid(0), ChooseFaction(int(Faction.LEGATES)))
-    assert g.round == 2 and g.state.chariot == Faction.LEGATES
+    assert g.round == 2 and g.position().chariot == Faction.LEGATES
     while g.pending.kind is DecisionKind.PLACE_FOLLOWER:
         assert place(g, "faction:legates:1") not in g.legal_actions()
         g.apply(_bowl(g))
     while g.pending.kind is not DecisionKind.CHARIOT_BID:
         g.apply(g.legal_actions()[-1])
     _bids(g, 0)
-    assert g.round == 3 and g.state.chariot == -1
+    assert g.round == 3 and g.position().chariot == -1
     assert g.pending.kind is DecisionKind.PLACE_FOLLOWER and g.pending.seat == 0
     g.apply(_bowl(g))
     assert place(g, "faction:legates:1") in g.legal_actions()
@@ -632,7 +632,7 @@ def test_fulfilment_lost_before_the_end_of_the_round_does_not_end_the_game() -> 
         [{"money": 40, "laurels": 12, "legions": 4, "tile": "tribune", "eternal_favor": True}, {"money": 0}],
         phase="chariot_auction",
     )
-    assert g.state.fulfilled_since[0] >= 0
+    assert g.position().fulfilled_since[0] >= 0
     play(g, Bid(1), Bid(0), DECLINE)
     assert not g.is_over and g.round == 2
 
@@ -649,7 +649,7 @@ def test_higher_score_beats_first_fulfiller() -> None:
         phase="faction_benefits",
     )
     g.apply(ChooseOption(0))  # seat 1 reaches 12 laurels now
-    assert first_fulfillers(g.state) == [0]
+    assert first_fulfillers(g.position()) == [0]
     _bids(g, 0)
     assert g.is_over
     assert g.scores() == [7 + 5 + 12 + 8 + 4 + 2, 7 + 5 + 12 + 12 + 4 + 1]
@@ -672,14 +672,14 @@ def test_first_bonus_after_an_interrupted_fulfilment_counts_from_the_restart() -
         board={"catacombs": [["senators:9", "legates:1", "legates:2", "legates:3", "legates:4"]]},
         followers={"catacombs:1": 0, "faction:gladiators:1": 1, "faction:vestals:1": 0},
     )
-    assert g.state.fulfilled_since[0] >= 0 and g.state.fulfilled_since[1] == -1
+    assert g.position().fulfilled_since[0] >= 0 and g.position().fulfilled_since[1] == -1
     g.apply(pick(g, "senators:9"))  # 36 denarii: seat 0 no longer meets alea_long
-    assert g.state.fulfilled_since[0] == -1
+    assert g.position().fulfilled_since[0] == -1
     _play_set(g, ["gladiators:1", "gladiators:2"])  # seat 1: 4 legions
-    assert g.state.fulfilled_since[1] >= 0
+    assert g.position().fulfilled_since[1] >= 0
     _play_set(g, ["vestals:5", "vestals:6"])  # seat 0: +5 denarii = 41
-    assert g.state.fulfilled_since[0] > g.state.fulfilled_since[1]
-    assert first_fulfillers(g.state) == [1]
+    assert g.position().fulfilled_since[0] > g.position().fulfilled_since[1]
+    assert first_fulfillers(g.position()) == [1]
 
 
 def test_legion_purchase_does_not_interrupt_continuous_fulfilment() -> None:
@@ -707,15 +707,15 @@ def test_legion_purchase_does_not_interrupt_continuous_fulfilment() -> None:
         victory_card="alea_short",
         followers={"faction:gladiators:1": 1},
     )
-    assert g.state.fulfilled_since[0] >= 0 and g.state.fulfilled_since[1] == -1
+    assert g.position().fulfilled_since[0] >= 0 and g.position().fulfilled_since[1] == -1
     _play_set(g, ["gladiators:1", "gladiators:2"])
-    assert g.state.fulfilled_since[1] >= 0
+    assert g.position().fulfilled_since[1] >= 0
     g.apply(ChooseOption(0))  # seat 1's Gladiators benefit: the (empty) Colosseum
     assert g.pending == Pending(DecisionKind.BENEFIT_OPTION, 0, int(Faction.LEGATES))
     g.apply(ChooseOption(1))
     g.apply(COMMIT)  # buy the legion
-    assert g.state.players[0].money == 21 and g.state.players[0].legions == 3
-    assert first_fulfillers(g.state) == [0]
+    assert g.position().players[0].money == 21 and g.position().players[0].legions == 3
+    assert first_fulfillers(g.position()) == [0]
     _bids(g, 0)
     assert g.is_over
     assert g.winners == (0,)

@@ -49,7 +49,7 @@ def _play_set(g: Game, labels: list[str]) -> None:
 
 
 def _bowl(g: Game) -> PlaceFollower:
-    return PlaceFollower(g.state.tables.coin_bowl)
+    return PlaceFollower(g.tables.coin_bowl)
 
 
 # --- Information ------------------------------------------------------------------------
@@ -65,7 +65,7 @@ def test_r01_hands_are_private_and_holdings_public() -> None:
         phase="faction_benefits",
     )
     view = g.view(1)
-    assert view.hand == tuple(g.state.players[1].hand)
+    assert view.hand == tuple(g.position().players[1].hand)
     assert view.hand[card(g, "gladiators:1")] == 1 and sum(view.hand) == 1
     assert not hasattr(view.players[0], "hand")
     assert view.players[0].hand_size == 2
@@ -136,10 +136,10 @@ def test_r02_setup_discards_are_hidden_in_the_log() -> None:
     g = Game.new(players=2, seed=3, auto_forced=False, start_seat=0)
     first = g.legal_actions()[0]
     g.apply(first)
-    name = g.state.tables.card_name(first.card)
+    name = g.tables.card_name(first.card)
     assert any(name in line for line in g.log(0))
     assert not any(name in line for line in g.log(1))
-    assert g.state.players[0].hand_size == 5
+    assert g.position().players[0].hand_size == 5
 
 
 def test_r02_setup_discard_view_shows_only_sizes() -> None:
@@ -164,15 +164,15 @@ def test_r03_random_victory_card_is_valid_for_the_player_count(players: int, val
     for seed in range(25):
         g = Game.new(players=players, seed=seed, auto_forced=False)
         assert g.pending.kind is DecisionKind.SETUP_DISCARD
-        seen.add(g.state.victory_card)
+        seen.add(g.position().victory_card)
     assert seen <= valid
     assert len(seen) >= 2
 
 
 def test_r03_victory_card_is_a_configuration_choice() -> None:
     """R3: the configuration chooses the card (and the long or short Alea row); invalid choices are refused."""
-    assert Game.new(players=3, seed=1, victory_card="alea_short").state.victory_card == "alea_short"
-    assert Game.new(players=4, seed=1, victory_card="pecunia").state.victory_card == "pecunia"
+    assert Game.new(players=3, seed=1, victory_card="alea_short").position().victory_card == "alea_short"
+    assert Game.new(players=4, seed=1, victory_card="pecunia").position().victory_card == "pecunia"
     with pytest.raises(ValueError):
         Game.new(players=3, seed=1, victory_card="card_e")  # a 5-player card
 
@@ -187,7 +187,7 @@ def test_r03_point_value_variant_is_a_configuration_choice() -> None:
         victory_card=None,
         config={"point_variant": True},
     )
-    assert g.state.victory_card == ""
+    assert g.position().victory_card == ""
     play(g, Bid(0), Bid(0))
     assert g.is_over
     assert g.scores() == [7, 12]
@@ -206,20 +206,20 @@ def test_r04_setup_discard_position_round_trips() -> None:
 def test_r04_setup_is_two_discard_decisions_per_player() -> None:
     """R4: six cards dealt, then two "discard one card" decisions per player; starting money 12, 13, 14."""
     g = Game.new(players=3, seed=1, auto_forced=False)
-    start = g.state.start_seat
-    assert [p.hand_size for p in g.state.players] == [6, 6, 6]
-    assert [g.state.players[(start + k) % 3].money for k in range(3)] == [12, 13, 14]
+    start = g.position().start_seat
+    assert [p.hand_size for p in g.position().players] == [6, 6, 6]
+    assert [g.position().players[(start + k) % 3].money for k in range(3)] == [12, 13, 14]
     seats = []
     while g.pending.kind is DecisionKind.SETUP_DISCARD:
         seats.append(g.pending.seat)
         g.apply(g.legal_actions()[0])
     assert sorted(seats) == [0, 0, 1, 1, 2, 2]
     assert seats == [(start + k // 2) % 3 for k in range(6)]
-    assert [p.hand_size for p in g.state.players] == [4, 4, 4]
+    assert [p.hand_size for p in g.position().players] == [4, 4, 4]
     assert g.pending.kind is DecisionKind.PLACE_FOLLOWER
     assert g.round == 1
-    assert sum(g.state.card_counts()) == 100
-    assert g.state.discard == []  # the discards were shuffled back into the deck
+    assert sum(g.position().card_counts()) == 100
+    assert g.position().discard == []  # the discards were shuffled back into the deck
 
 
 # --- Phase 1 and cesura magna -----------------------------------------------------------
@@ -235,9 +235,9 @@ def test_r05_reshuffle_when_the_draw_pile_runs_out() -> None:
     assert [field(g, Region.THERMAE, i) for i in range(3)] == [[c] for c in top]
     assert len(field(g, Region.THERMAE, 3)) == 1
     assert any("shuffled into a new draw pile" in line for line in g.log())
-    on_board = sum(len(f) for region in g.state.fields for f in region)
-    assert g.state.discard == []
-    assert len(g.state.draw) == 100 - 1 - on_board
+    on_board = sum(len(f) for region in g.position().fields for f in region)
+    assert g.position().discard == []
+    assert len(g.position().draw) == 100 - 1 - on_board
 
 
 def test_r05_cesura_magna() -> None:
@@ -273,12 +273,12 @@ def test_r05_cesura_magna() -> None:
         seats.append(g.pending.seat)
         g.apply(g.legal_actions()[-1])
     assert seats == [0] * 76 + [1]
-    assert [p.hand_size for p in g.state.players] == [7, 7]
+    assert [p.hand_size for p in g.position().players] == [7, 7]
     # drawing went on from the reshuffled discards: the board is full
     assert g.pending.kind is DecisionKind.PLACE_FOLLOWER
-    assert [len(f) for f in g.state.fields[Region.CATACOMBS]] == [5]
-    assert all(len(f) == 1 for f in g.state.fields[Region.THERMAE])
-    assert sum(g.state.card_counts()) == 100
+    assert [len(f) for f in g.position().fields[Region.CATACOMBS]] == [5]
+    assert all(len(f) == 1 for f in g.position().fields[Region.THERMAE])
+    assert sum(g.position().card_counts()) == 100
 
 
 def test_r06_curia_fills_until_sum_five_or_a_leader() -> None:
@@ -328,7 +328,7 @@ def test_r07_every_player_gets_the_follower_count_of_the_player_count() -> None:
     """R7 with the set-up table: 2-3 players have 6 followers each, 4 players 5, 5 players 4."""
     for players, count, victory in ((3, 6, "alea_long"), (4, 5, "alea_long"), (5, 4, "card_e")):
         g = position(players, phase="card_placement", victory_card=victory)
-        assert [p.followers for p in g.state.players] == [count] * players
+        assert [p.followers for p in g.position().players] == [count] * players
 
 
 def test_r07_coin_bowl_legal_even_when_every_other_space_is_taken_or_forbidden() -> None:
@@ -359,10 +359,10 @@ def test_r08_atrium_first_flips_two_random_cards_second_flips_the_third() -> Non
         )
         g.apply(place(g, "atrium:1"))
         assert g.pending == Pending(DecisionKind.PLACE_FOLLOWER, 1)
-        assert sum(g.state.atrium_up) == 2
-        patterns.add(tuple(g.state.atrium_up))
+        assert sum(g.position().atrium_up) == 2
+        patterns.add(tuple(g.position().atrium_up))
         g.apply(place(g, "atrium:2"))
-        assert g.state.atrium_up == [True, True, True]
+        assert g.position().atrium_up == [True, True, True]
     assert len(patterns) >= 2
 
 
@@ -373,12 +373,12 @@ def test_r09_proconsul_is_an_extra_follower_in_the_next_round() -> None:
         [{"money": 5, "sets": {"patricians": ["patricians:3", "patricians:4"]}}, {"money": 5}],
         phase="faction_benefits",
     )
-    assert g.state.proconsul == 0
+    assert g.position().proconsul == 0
     assert g.pending == Pending(DecisionKind.CHARIOT_BID, 0)
     play(g, Bid(0), Bid(0))
     assert g.round == 2
     assert g.pending.kind is DecisionKind.PLACE_FOLLOWER
-    assert [p.followers for p in g.state.players] == [7, 6]
+    assert [p.followers for p in g.position().players] == [7, 6]
 
 
 def test_r09_proconsul_held_at_the_start_of_phase_2() -> None:
@@ -388,7 +388,7 @@ def test_r09_proconsul_held_at_the_start_of_phase_2() -> None:
         phase="card_placement",
         proconsul=1,
     )
-    assert [p.followers for p in g.state.players] == [6, 7]
+    assert [p.followers for p in g.position().players] == [6, 7]
 
 
 # --- Phase 3 ----------------------------------------------------------------------------
@@ -406,9 +406,9 @@ def test_r10_thermae_and_forum_paid_space_by_space() -> None:
         followers={"thermae:2": 0, "forum:1": 0, "forum:2": 0, "forum:3": 1},
     )
     assert g.pending.kind is DecisionKind.CHARIOT_BID  # no decision in these regions
-    assert g.state.players[0].money == 5 - 1 - 3
+    assert g.position().players[0].money == 5 - 1 - 3
     assert hand(g, 0) == ["gladiators:2", "legates:1"]  # forum:2 unaffordable (1 left)
-    assert g.state.players[1].money == 0
+    assert g.position().players[1].money == 0
     assert hand(g, 1) == ["legates:3"]
     assert discard(g) == ["gladiators:1", "gladiators:3", "gladiators:4", "legates:2", "legates:4"]
 
@@ -423,7 +423,7 @@ def test_r11_lone_first_bidder_without_money_takes_nothing() -> None:
         followers={"atrium:1": 0},
     )
     assert hand(g, 0) == []
-    assert g.state.players[0].money == 0
+    assert g.position().players[0].money == 0
     assert discard(g) == ["praetorians:3", "senators:5", "vestals:6"]
 
 
@@ -442,7 +442,7 @@ def test_r11_bids_range_and_tie_goes_to_the_first_space() -> None:
     assert g.legal_actions() == [Bid(b) for b in range(7)]
     g.apply(Bid(4))
     assert hand(g, 1) == ["praetorians:3", "senators:5", "vestals:6"]
-    assert [p.money for p in g.state.players] == [10, 0]
+    assert [p.money for p in g.position().players] == [10, 0]
 
 
 def test_r12_catacombs_only_affordable_purchases_but_looking_is_allowed() -> None:
@@ -461,9 +461,9 @@ def test_r12_catacombs_only_affordable_purchases_but_looking_is_allowed() -> Non
     assert g.pending == Pending(DecisionKind.CATACOMBS_PURCHASE, 1, index=1)
     assert len(g.legal_actions()) == 6  # price 3: any of the five, or decline
     g.apply(pick(g, "legates:7"))
-    assert g.state.players[1].money == 0
-    assert g.state.players[0].money == 3
-    assert g.state.colosseum == 3
+    assert g.position().players[1].money == 0
+    assert g.position().players[0].money == 3
+    assert g.position().colosseum == 3
 
 
 def test_r13_no_sacrifice_offered_with_eternal_favor() -> None:
@@ -480,7 +480,7 @@ def test_r13_no_sacrifice_offered_with_eternal_favor() -> None:
     assert g.pending == Pending(DecisionKind.PANTHEON_SACRIFICE, 1, index=1)
     assert set(g.legal_actions()) == {pick(g, "legates:1"), pick(g, "legates:6"), DECLINE}
     g.apply(pick(g, "legates:6"))
-    assert g.state.players[1].eternal_favor
+    assert g.position().players[1].eternal_favor
     assert hand(g, 0) == ["legates:2"]
     assert hand(g, 1) == ["legates:1", "senators:4"]
 
@@ -495,7 +495,7 @@ def test_r14_tied_highest_pair_between_two_players_no_bonus() -> None:
     play(g, pick(g, "senators:4"), pick(g, "senators:6"))
     assert g.pending == Pending(DecisionKind.FIELD_OF_MARS_PAIR, 1, index=2)
     play(g, pick(g, "legates:4"), pick(g, "legates:6"))
-    assert [p.laurels for p in g.state.players] == [1, 1]
+    assert [p.laurels for p in g.position().players] == [1, 1]
 
 
 def test_r14_one_player_on_all_spaces_gets_the_bonus_with_one_pair() -> None:
@@ -510,7 +510,7 @@ def test_r14_one_player_on_all_spaces_gets_the_bonus_with_one_pair() -> None:
     play(g, pick(g, "gladiators:1"), pick(g, "gladiators:2"))
     # the second follower has no pair left to discard: not asked
     assert g.pending.kind is not DecisionKind.FIELD_OF_MARS_PAIR
-    assert [p.laurels for p in g.state.players] == [2, 0]
+    assert [p.laurels for p in g.position().players] == [2, 0]
 
 
 def test_r14_pair_per_follower_and_bonus_for_one_players_two_equal_pairs() -> None:
@@ -526,7 +526,7 @@ def test_r14_pair_per_follower_and_bonus_for_one_players_two_equal_pairs() -> No
     play(g, pick(g, "legates:4"), pick(g, "legates:6"))
     play(g, pick(g, "gladiators:2"), pick(g, "gladiators:3"))
     play(g, pick(g, "senators:4"), pick(g, "senators:6"))
-    assert [p.laurels for p in g.state.players] == [3, 1]
+    assert [p.laurels for p in g.position().players] == [3, 1]
 
 
 # --- Phase 4 ----------------------------------------------------------------------------
@@ -544,7 +544,7 @@ def test_r15_second_declines_then_first_takes_over_alone() -> None:
     g.apply(DECLINE)
     assert g.pending == Pending(DecisionKind.TAKEOVER_SET, 0, plebs, int(TakeoverRole.ALONE))
     _play_set(g, ["plebeians:2", "plebeians:3"])
-    assert g.state.controller[Faction.PLEBEIANS] == 0
+    assert g.position().controller[Faction.PLEBEIANS] == 0
     assert hand(g, 1) == ["plebeians:4", "plebeians:5"]
 
 
@@ -562,17 +562,17 @@ def test_r15_first_declines_then_second_takes_over() -> None:
     _play_set(g, ["patricians:6", "patricians:7"])
     assert g.pending.seat == 2 and g.pending.index == TakeoverRole.FIRST_OVER_SECOND
     # amended R15: the controller's set is discarded as soon as "2" commits
-    assert g.state.controller[Faction.PATRICIANS] == -1
+    assert g.position().controller[Faction.PATRICIANS] == -1
     assert discard(g) == ["patricians:2", "patricians:3"]
     # "1" must beat "2"'s set (2 cards, 13): 5+8 = 13 is not enough, 4+5+8 is
     legal = g.legal_actions()
     assert pick(g, "patricians:4") in legal and pick(g, "patricians:5") not in legal
     g.apply(DECLINE)
-    assert g.state.controller[Faction.PATRICIANS] == 1
+    assert g.position().controller[Faction.PATRICIANS] == 1
     assert set_of(g, Faction.PATRICIANS) == ["patricians:6", "patricians:7"]
     assert discard(g) == ["patricians:2", "patricians:3"]
     assert hand(g, 2) == ["patricians:4", "patricians:5", "patricians:8"]
-    assert g.state.players[1].laurels == 1  # Patricians take-over benefit; no first laurel
+    assert g.position().players[1].laurels == 1  # Patricians take-over benefit; no first laurel
 
 
 def test_r16_assassin_targets_sets_of_three_including_own_and_may_decline() -> None:
@@ -593,7 +593,7 @@ def test_r16_assassin_targets_sets_of_three_including_own_and_may_decline() -> N
         Assassinate(0, int(Faction.PLEBEIANS)),
         DECLINE,
     }
-    assert g.state.players[0].hand_size == 1  # the take-over card came first
+    assert g.position().players[0].hand_size == 1  # the take-over card came first
     g.apply(Assassinate(1, int(Faction.SENATORS)))
     assert set_of(g, Faction.SENATORS) == ["senators:5", "senators:7"]
     assert "senators:10" in discard(g)
@@ -626,7 +626,7 @@ def test_r16_gladiators_assassin_no_decision_when_only_two_card_sets() -> None:
     )
     assert g.pending == Pending(DecisionKind.BENEFIT_OPTION, 0, int(Faction.GLADIATORS))
     g.apply(ChooseOption(1))
-    assert g.state.players[0].hand_size == 1
+    assert g.position().players[0].hand_size == 1
     assert g.pending.kind is not DecisionKind.ASSASSIN_TARGET
     assert set_of(g, Faction.LEGATES) == ["legates:3", "legates:4"]
 
@@ -639,8 +639,8 @@ def test_r17_reward_order() -> None:
     keys = ["(Legates take-over)", "(leader Varus)", "takes a Legates faction marker", "(first controller)"]
     where = [next(i for i, line in enumerate(log) if key in line) for key in keys]
     assert where == sorted(where)
-    assert g.state.players[0].laurels == 2 + 1 + 1
-    assert not g.state.first_laurel[Faction.LEGATES]
+    assert g.position().players[0].laurels == 2 + 1 + 1
+    assert not g.position().first_laurel[Faction.LEGATES]
 
 
 def test_r17_cato_marker_among_markers_the_player_lacks() -> None:
@@ -655,7 +655,7 @@ def test_r17_cato_marker_among_markers_the_player_lacks() -> None:
     choices = {a.faction for a in g.legal_actions()}
     assert choices == {Faction.PRAETORIANS, Faction.PLEBEIANS, Faction.PATRICIANS}
     g.apply(ChooseFaction(int(Faction.PATRICIANS)))
-    assert g.state.players[0].num_markers == 5
+    assert g.position().players[0].num_markers == 5
 
 
 def test_r18_losing_the_vestals_returns_the_temporary_favor() -> None:
@@ -669,12 +669,12 @@ def test_r18_losing_the_vestals_returns_the_temporary_favor() -> None:
         followers={"faction:vestals:1": 1},
     )
     _play_set(g, ["vestals:5", "vestals:6"])
-    assert not g.state.players[0].temporary_favor
-    assert g.state.players[1].money == 5  # Vestals take-over benefit
+    assert not g.position().players[0].temporary_favor
+    assert g.position().players[1].money == 5  # Vestals take-over benefit
     assert g.pending == Pending(DecisionKind.BENEFIT_OPTION, 1, int(Faction.VESTALS))
     g.apply(ChooseOption(0))
-    assert g.state.players[1].temporary_favor
-    assert g.state.players[1].laurels == 1
+    assert g.position().players[1].temporary_favor
+    assert g.position().players[1].laurels == 1
 
 
 # --- Phase 5 ----------------------------------------------------------------------------
@@ -705,7 +705,7 @@ def test_r19_scroll_only_without_a_tile_and_tribune_flips_it() -> None:
     assert g.legal_actions() == [ChooseOption(0), ChooseOption(1)]
     before = g.scores()[0]
     g.apply(ChooseOption(1))
-    assert g.state.players[0].tile == 2
+    assert g.position().players[0].tile == 2
     assert g.scores()[0] == before + 4
 
 
@@ -740,7 +740,7 @@ def test_r20_tribune_options_not_offered_when_the_condition_fails() -> None:
     assert g.pending == Pending(DecisionKind.BENEFIT_OPTION, 0, int(Faction.PLEBEIANS))
     assert g.legal_actions() == [ChooseOption(0)]  # scroll but no Patricians
     g.apply(ChooseOption(0))
-    assert g.state.players[0].money == 2 and g.state.players[0].hand_size == 1
+    assert g.position().players[0].money == 2 and g.position().players[0].hand_size == 1
     assert g.pending == Pending(DecisionKind.BENEFIT_OPTION, 1, int(Faction.VESTALS))
     assert g.legal_actions() == [ChooseOption(0)]  # Senators but no scroll
 
@@ -749,21 +749,21 @@ def test_r20_legates_option_two_draw_then_optional_legion_for_the_set_sum() -> N
     """R20: Legates option 2: draw a card, then optionally buy a legion for the displayed set's sum."""
     g = position([{"money": 10, "sets": {"legates": ["legates:3", "legates:5"]}}, {}], phase="faction_benefits")
     g.apply(ChooseOption(1))
-    assert g.state.players[0].hand_size == 1
+    assert g.position().players[0].hand_size == 1
     assert g.pending == Pending(DecisionKind.LEGION_PURCHASE, 0, int(Faction.LEGATES))
     assert g.legal_actions() == [COMMIT, DECLINE]
     g.apply(COMMIT)
-    assert g.state.players[0].money == 2
-    assert g.state.players[0].legions == 1
+    assert g.position().players[0].money == 2
+    assert g.position().players[0].legions == 1
 
 
 def test_r20_legion_not_offered_without_enough_money() -> None:
     """R20: the legion costs the set's sum (8); with 7 denarii the offer is skipped."""
     g = position([{"money": 7, "sets": {"legates": ["legates:3", "legates:5"]}}, {}], phase="faction_benefits")
     g.apply(ChooseOption(1))
-    assert g.state.players[0].hand_size == 1
+    assert g.position().players[0].hand_size == 1
     assert g.pending.kind is DecisionKind.CHARIOT_BID
-    assert g.state.players[0].money == 7 and g.state.players[0].legions == 0
+    assert g.position().players[0].money == 7 and g.position().players[0].legions == 0
 
 
 def test_r21_eternal_favor_discards_the_temporary_favor() -> None:
@@ -783,13 +783,13 @@ def test_r21_eternal_favor_discards_the_temporary_favor() -> None:
         followers={"pantheon:1": 0},
     )
     g.apply(pick(g, "senators:4"))
-    assert g.state.players[0].eternal_favor
-    assert not g.state.players[0].temporary_favor
+    assert g.position().players[0].eternal_favor
+    assert not g.position().players[0].temporary_favor
     # later the Vestals benefit gives the laurel but no temporary favor
     assert g.pending == Pending(DecisionKind.BENEFIT_OPTION, 0, int(Faction.VESTALS))
     g.apply(ChooseOption(0))
-    assert g.state.players[0].laurels == 1
-    assert not g.state.players[0].temporary_favor
+    assert g.position().players[0].laurels == 1
+    assert not g.position().players[0].temporary_favor
 
 
 # --- Phase 6 ----------------------------------------------------------------------------
@@ -803,14 +803,14 @@ def test_r22_unique_highest_bid_pays_and_places_the_chariot() -> None:
     )
     assert g.legal_actions() == [Bid(b) for b in range(4)]
     play(g, Bid(3), Bid(4))
-    assert [p.money for p in g.state.players] == [3, 4]
+    assert [p.money for p in g.position().players] == [3, 4]
     assert g.legal_actions() == [ChooseFaction(int(Faction.PRAETORIANS)), DECLINE]
     g.apply(ChooseFaction(int(Faction.PRAETORIANS)))
-    assert g.state.chariot == Faction.PRAETORIANS
+    assert g.position().chariot == Faction.PRAETORIANS
     # the next round: nobody may place on the blocked faction's field
     assert g.round == 2 and g.pending == Pending(DecisionKind.PLACE_FOLLOWER, 1)
     g.apply(_bowl(g))
-    assert g.state.players[1].money == 4 + 7  # first on the coin bowl in the new round
+    assert g.position().players[1].money == 4 + 7  # first on the coin bowl in the new round
     assert g.pending == Pending(DecisionKind.PLACE_FOLLOWER, 0)
     legal = g.legal_actions()
     assert place(g, "faction:praetorians:1") not in legal
@@ -827,8 +827,8 @@ def test_r22_tie_nobody_pays_and_chariot_off_board() -> None:
         chariot="legates",
     )
     play(g, Bid(4), Bid(1), Bid(4))
-    assert [p.money for p in g.state.players] == [5, 5, 9]
-    assert g.state.chariot == -1  # also the old chariot has left the Legates
+    assert [p.money for p in g.position().players] == [5, 5, 9]
+    assert g.position().chariot == -1  # also the old chariot has left the Legates
     assert g.round == 2
 
 
@@ -839,7 +839,7 @@ def test_r22_blocked_faction_still_gets_its_benefit() -> None:
         phase="faction_benefits",
         chariot="praetorians",
     )
-    assert g.state.players[0].legions == 1
+    assert g.position().players[0].legions == 1
 
 
 # --- End of the game --------------------------------------------------------------------
@@ -873,7 +873,7 @@ def test_r23_end_checked_after_phase_6_first_bonus_decides() -> None:
     assert g.pending == Pending(DecisionKind.BENEFIT_OPTION, 1, int(Faction.VESTALS))
     assert g.legal_actions() == [ChooseOption(0)]
     g.apply(ChooseOption(0))
-    assert g.state.players[1].laurels == 12
+    assert g.position().players[1].laurels == 12
     assert g.pending.kind is DecisionKind.CHARIOT_BID
     assert not g.is_over  # not before the end of phase 6
     assert g.scores() == [38, 37, 40]

@@ -19,7 +19,7 @@ def test_slots_are_the_declared_fields() -> None:
 
 def test_clone_copies_every_mutable_field_and_shares_only_declared_ones() -> None:
     game = _mid_game(3, 250)
-    state = game.state
+    state = game.position()
     other = state.clone()
     for f in FIELDS:
         mine, theirs = getattr(state, f.name), getattr(other, f.name)
@@ -38,7 +38,7 @@ def test_json_writes_exactly_the_declared_keys() -> None:
     doc = _mid_game(5, 120).to_json()
     declared = {f.json for f in FIELDS if f.json is not None and not f.expansion}  # a base game
     assert set(doc) == declared | {"format", "version"}
-    without_events = _mid_game(5, 120).state
+    without_events = _mid_game(5, 120).position()
     from tribune_env.engine.serialize import state_to_json
 
     assert set(state_to_json(without_events, events=False)) == declared - {"events"} | {"format", "version"}
@@ -61,7 +61,7 @@ def test_expansion_json_writes_exactly_the_declared_keys() -> None:
     declared = {f.json for f in FIELDS if f.json is not None and not f.brutii}
     assert set(doc) == declared | {"format", "version"}
     assert doc["version"] == 2 and doc["config"]["expansion"] is True
-    state = _mid_expansion_game(5, 200).state
+    state = _mid_expansion_game(5, 200).position()
     assert set(state_to_json(state, events=False)) == declared - {"events"} | {"format", "version"}
     for player in doc["players"]:
         assert {"patrons", "emperor_tiles"} <= set(player)
@@ -79,8 +79,8 @@ def test_brutii_json_writes_exactly_the_declared_keys() -> None:
     assert set(doc) == declared | {"format", "version"}
     assert list(doc)[2:] == list(json_keys(expansion=True, brutii=True))
     assert doc["version"] == 2 and doc["config"]["brutii"] is True and "brutii_seat" in doc["config"]
-    assert doc["brutii"]["seat"] == game.state.brutii
-    assert set(state_to_json(game.state, events=False)) == declared - {"events"} | {"format", "version"}
+    assert doc["brutii"]["seat"] == game.position().brutii
+    assert set(state_to_json(game.position(), events=False)) == declared - {"events"} | {"format", "version"}
     brutii_keys = {f.json for f in FIELDS if f.brutii}
     assert brutii_keys == {"brutii"} and not brutii_keys & set(_mid_expansion_game(5, 200).to_json())
 
@@ -93,7 +93,7 @@ def test_base_json_has_no_expansion_keys() -> None:
 
 
 def test_expansion_clone_copies_the_expansion_fields() -> None:
-    state = _mid_expansion_game(7, 300).state
+    state = _mid_expansion_game(7, 300).position()
     other = state.clone()
     for f in FIELDS:
         if f.expansion and f.copy is not Copy.SHARED:

@@ -28,7 +28,7 @@ from tribune_env.engine.view import player_view
 )
 def test_view_is_unchanged_by_redealing_hidden_cards(players: int, seed: int, steps: int, redeal_seed: int) -> None:
     game = random_game(players, seed, steps)
-    state = game.state
+    state = game.position()
     for seat in range(players):
         other = redeal(state, seat, random.Random(redeal_seed))
         assert other.card_counts() == state.card_counts()
@@ -38,18 +38,18 @@ def test_view_is_unchanged_by_redealing_hidden_cards(players: int, seed: int, st
 def test_redealing_changes_what_is_hidden() -> None:
     """The re-deal really moves cards (the test above is not vacuous)."""
     game = random_game(4, 3, 200)
-    other = redeal(game.state, 0, random.Random(1))
-    assert [p.hand for p in other.players[1:]] != [p.hand for p in game.state.players[1:]]
-    assert [p.hand_size for p in other.players] == [p.hand_size for p in game.state.players]
+    other = redeal(game.position(), 0, random.Random(1))
+    assert [p.hand for p in other.players[1:]] != [p.hand for p in game.position().players[1:]]
+    assert [p.hand_size for p in other.players] == [p.hand_size for p in game.position().players]
 
 
 def test_view_shows_own_hand() -> None:
     """Control: changing the viewer's own cards changes the view."""
     game = random_game(3, 5, 100)
     seat = 0
-    other = redeal(game.state, 1, random.Random(2))  # seat 0's hand is hidden from seat 1: it moves
-    assert other.players[seat].hand != game.state.players[seat].hand
-    assert player_view(other, seat) != player_view(game.state, seat)
+    other = redeal(game.position(), 1, random.Random(2))  # seat 0's hand is hidden from seat 1: it moves
+    assert other.players[seat].hand != game.position().players[seat].hand
+    assert player_view(other, seat) != player_view(game.position(), seat)
 
 
 def test_private_log_lines_reach_only_their_owner() -> None:

@@ -89,7 +89,7 @@ def position(
 
 def card(g: Game | None, label: str) -> int:
     """Card type id of ``"faction:value"``."""
-    tables = g.state.tables if g is not None else TABLES
+    tables = g.tables if g is not None else TABLES
     return tables.card_id(label)
 
 
@@ -99,7 +99,7 @@ def label(card_type: int) -> str:
 
 def space(g: Game | None, name: str) -> int:
     """Follower space id of a label such as ``"curia:2"``, ``"faction:senators:1"`` or ``"coin_bowl"``."""
-    tables = g.state.tables if g is not None else TABLES
+    tables = g.tables if g is not None else TABLES
     for spec in tables.spaces:
         if spec.label == name:
             return spec.id
@@ -116,7 +116,7 @@ def pick(g: Game, label_: str) -> PickCard:
 
 def hand(g: Game, seat: int) -> list[str]:
     """Sorted labels of the cards in ``seat``'s hand (with repeats)."""
-    counts = g.state.players[seat].hand
+    counts = g.position().players[seat].hand
     return sorted(label(c) for c, n in enumerate(counts) for _ in range(n))
 
 
@@ -125,16 +125,16 @@ def labels(cards: Iterable[int]) -> list[str]:
 
 
 def set_of(g: Game, faction: Faction) -> list[str]:
-    return labels(g.state.sets[faction])
+    return labels(g.position().sets[faction])
 
 
 def field(g: Game, region: Region, i: int = 0) -> list[str]:
     """Labels of the cards on card field ``i`` of ``region``, bottom first (not sorted)."""
-    return [label(c) for c in g.state.fields[region][i]]
+    return [label(c) for c in g.position().fields[region][i]]
 
 
 def discard(g: Game) -> list[str]:
-    return labels(g.state.discard)
+    return labels(g.position().discard)
 
 
 def play(g: Game, *actions: Action) -> None:
@@ -144,7 +144,7 @@ def play(g: Game, *actions: Action) -> None:
 
 
 def total_cards(g: Game) -> int:
-    return sum(g.state.card_counts())
+    return sum(g.position().card_counts())
 
 
 def random_game(
