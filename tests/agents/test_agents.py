@@ -130,7 +130,7 @@ def test_resampled_states_keep_the_view_and_forget_the_hidden_truth(
 ) -> None:
     """R1/R2: a sample keeps the seat's view and every count, and depends only on the view: re-dealing the
     hidden cards of the true state first gives the very same sample."""
-    state = random_game(players, seed, steps).state
+    state = random_game(players, seed, steps).position()
     for seat in range(players):
         sample = resample(state, seat, random.Random(rseed))
         assert sample.card_counts() == state.card_counts()
@@ -140,7 +140,7 @@ def test_resampled_states_keep_the_view_and_forget_the_hidden_truth(
 
 
 def test_resampling_really_moves_hidden_cards() -> None:
-    state = random_game(4, 2, 300).state
+    state = random_game(4, 2, 300).position()
     sample = resample(state, 0, random.Random(0))
     assert [p.hand for p in sample.players[1:]] != [p.hand for p in state.players[1:]]
     assert sample.players[0].hand == state.players[0].hand
@@ -171,11 +171,11 @@ def test_resampling_does_not_tell_whether_another_player_laid_a_pair() -> None:
     for seed in range(400):
         game = random_game(3, seed, 0)
         rng = random.Random(seed)
-        while not game.is_over and not game.state.pairs:
+        while not game.is_over and not game.position().pairs:
             game.apply(rng.choice(game.legal_actions()))
-        if game.state.pairs:
+        if game.position().pairs:
             break
-    state = game.state
+    state = game.position()
     owner, a, b = state.pairs[0]
     declined = state.clone()
     declined.pairs = [p for p in state.pairs if p[0] != owner]

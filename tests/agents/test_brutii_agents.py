@@ -121,7 +121,7 @@ def test_e106_the_needs_and_the_evaluation_use_the_with_brutii_row(card_id: str)
         pursued = [o for o, w in valuation(g, seat).needs.weight.items() if w == 1.0]
         assert len(pursued) == needed
     assert _card(COMPONENTS, card_id, 6, True, True).required == needed
-    assert len(potentials(g.state)) == 6
+    assert len(potentials(g.position())) == 6
 
 
 # -- the action cards (R44, R47, R51-R54) --------------------------------------------------------------------------
@@ -205,8 +205,8 @@ def test_r52_lays_the_least_useful_cards_for_a_slave() -> None:
         laid.append(action.card)
         g.apply(action)
     assert sorted(v.card(c) for c in laid) == cheapest
-    assert g.state.players[0].hand[g.state.tables.card_id("nubian:2")] == 1
-    assert sorted(g.state.fields[Region.THERMAE][0]) == sorted(laid)
+    assert g.position().players[0].hand[g.tables.card_id("nubian:2")] == 1
+    assert sorted(g.position().fields[Region.THERMAE][0]) == sorted(laid)
 
 
 def test_r51_buys_a_legion_it_can_pay_and_prices_none_it_cannot() -> None:
@@ -298,7 +298,7 @@ def test_r47_evaluation_counts_what_his_played_cards_promise() -> None:
     revealed = [*CROSSES, "arrow"]
     without = his_turn(families(3), revealed, board=board, brutii={"played": ["official"]})
     with_cards = his_turn(families(3), revealed, board=board, brutii={"played": ["cards"]})
-    assert potentials(with_cards.state)[0] > potentials(without.state)[0]
+    assert potentials(with_cards.position())[0] > potentials(without.position())[0]
 
 
 # -- whole games ----------------------------------------------------------------------------------------------------

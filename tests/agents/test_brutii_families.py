@@ -94,7 +94,7 @@ def placed_on(g: Game) -> SpaceSpec:
     """The space the heuristic places on at ``g``'s placement decision."""
     action = decide(g)
     assert isinstance(action, PlaceFollower)
-    return g.state.tables.spaces[action.space]
+    return g.tables.spaces[action.space]
 
 
 # -- "Cards" (R46, R47) ------------------------------------------------------------------------------------------------
@@ -245,8 +245,8 @@ def test_the_reactions_do_not_peek_at_hidden_information(players: int) -> None:
         seat = g.current_seat
         legal = g.legal_actions()
         action = agents[seat].act(g.view(seat), legal, InfoSet(g, seat))
-        if seat != 0 and g.state.brutii_played and len(legal) > 1:
-            other = Game(redeal_everything_hidden(g.state, seat, rng))
+        if seat != 0 and g.position().brutii_played and len(legal) > 1:
+            other = Game(redeal_everything_hidden(g.position(), seat, rng))
             assert other.view(seat) == g.view(seat)
             assert agents[seat].act(other.view(seat), other.legal_actions(), InfoSet(other, seat)) == action
             checked += 1

@@ -86,22 +86,22 @@ def run_seat(g: Game, seat: int, kinds: set[DecisionKind] | None = None) -> list
 
 
 def card(g: Game, label: str) -> int:
-    return g.state.tables.card_id(label)
+    return g.tables.card_id(label)
 
 
 def hand(g: Game, seat: int) -> list[str]:
-    tables = g.state.tables
-    return sorted(tables.card_label[c] for c, n in enumerate(g.state.players[seat].hand) for _ in range(n))
+    tables = g.tables
+    return sorted(tables.card_label[c] for c, n in enumerate(g.position().players[seat].hand) for _ in range(n))
 
 
 def placed_on(g: Game, action: Action) -> str:
     assert isinstance(action, PlaceFollower)
-    return g.state.tables.spaces[action.space].label
+    return g.tables.spaces[action.space].label
 
 
 def empty_board(g: Game) -> None:
     """No cards on the board: only the expansion regions, the coin bowl and empty regions are left to price."""
-    state = g.state
+    state = g.python_state()
     for fields in state.fields:
         for f in fields:
             state.draw.extend(f)
@@ -201,7 +201,7 @@ def test_assassin_priced_by_the_take_over_it_opens() -> None:
 def test_weakened_spares_the_protected_lowest_cards() -> None:
     """R31, E40: each assassin removes the highest card, never one of the two lowest."""
     g = game(four({}), phase="follower_placement")
-    tables = g.state.tables
+    tables = g.tables
     target = [card(g, f"senators:{v}") for v in (9, 4, 7, 8)]
     values = [tables.card_value[c] for c in weakened(tables, target, 1, 2)]
     assert values == [4, 7, 8]
@@ -225,7 +225,7 @@ def test_x3_takes_the_patron_with_the_cheapest_set() -> None:
     played = run_seat(g, 0, REFUGIUM)
     assert played[0] == ChooseOption(0)
     assert played[-1] == COMMIT
-    me = g.state.players[0]
+    me = g.position().players[0]
     assert (me.patrons, me.money) == (1, 7)
     assert hand(g, 0) == ["greek:4"]
 
@@ -237,8 +237,8 @@ def test_patron_rather_than_pairs_keeping_the_cheap_nubian_set() -> None:
     assert ChooseOption(1) in g.legal_actions()  # pairs were possible
     played = run_seat(g, 0, REFUGIUM)
     assert played[0] == ChooseOption(0)
-    assert g.state.players[0].patrons == 1
-    assert g.state.players[0].money == 7
+    assert g.position().players[0].patrons == 1
+    assert g.position().players[0].money == 7
     assert hand(g, 0) == ["greek:3"]
 
 
@@ -247,9 +247,9 @@ def test_which_slaves_go_to_the_patron_set() -> None:
     the cheapest set is paid."""
     g = refugium(four({"money": 20, "hand": ["nubian:1", "nubian:4", "nubian:5"]}))
     run_seat(g, 0, REFUGIUM)
-    assert g.state.players[0].patrons == 1
+    assert g.position().players[0].patrons == 1
     assert hand(g, 0) == ["nubian:5"]
-    assert g.state.players[0].money == 15
+    assert g.position().players[0].money == 15
 
 
 def test_a_slave_that_may_still_make_a_pair_is_kept_out_of_the_patron_set() -> None:
@@ -257,7 +257,7 @@ def test_a_slave_that_may_still_make_a_pair_is_kept_out_of_the_patron_set() -> N
     {nubian:1, germanian:2} (3 denarii) and {nubian:1, nubian:5} (6) it pays 3 more to keep the Germanian."""
     g = refugium(four({"money": 20, "hand": ["nubian:1", "nubian:5", "germanian:2"]}))
     run_seat(g, 0, REFUGIUM)
-    assert g.state.players[0].patrons == 1
+    assert g.position().players[0].patrons == 1
     assert hand(g, 0) == ["germanian:2"]
 
 
@@ -268,7 +268,7 @@ def test_pairs_once_the_patron_is_held() -> None:
     )
     played = run_seat(g, 0, REFUGIUM)
     assert played[0] == ChooseOption(1)
-    me = g.state.players[0]
+    me = g.position().players[0]
     assert (me.laurels, me.legions, me.money) == (3, 1, 5)
     assert hand(g, 0) == ["nubian:4"]
 
@@ -302,8 +302,8 @@ def test_x8_claims_a_pay_tile_for_twelve_denarii() -> None:
     assert g.pending is not None and g.pending.seat == 1 and g.pending.kind is DecisionKind.BASILICA_CLAIM
     assert decide(g) == ChooseTile(3)
     run_seat(g, 1, {DecisionKind.BASILICA_CLAIM})
-    assert g.state.players[1].emperor_tiles == [3]
-    assert g.state.players[1].money == 3
+    assert g.position().players[1].emperor_tiles == [3]
+    assert g.position().players[1].money == 3
 
 
 def test_prefers_a_matrona_tile_that_needs_no_payment() -> None:
@@ -351,7 +351,7 @@ def test_takes_the_augur_from_a_rival() -> None:
     g = capitoleum(four({}, {}, {}), followers={"capitoleum:1": 0}, officials={"augur": 2})
     assert decide(g) == ChooseOfficial(Official.AUGUR)
     run_seat(g, 0)
-    assert g.state.officials[Official.AUGUR] == 0
+    assert g.position().officials[Official.AUGUR] == 0
 
 
 def test_keeps_its_official_without_rechoosing_it_unless_a_rival_chooses_after_it() -> None:
@@ -379,7 +379,7 @@ def test_tribunus_plebis_names_the_two_cheapest_benefits() -> None:
     played = run_seat(g, 0, {DecisionKind.TRIBUNUS_PLEBIS})
     named = [a.faction for a in played if isinstance(a, ChooseFaction)]
     assert len(named) == 2 and Faction.VESTALS not in named
-    assert g.state.players[0].tile == TRIBUNE
+    assert g.position().players[0].tile == TRIBUNE
 
 
 def test_tribunus_plebis_declined_when_the_tribune_is_not_worth_the_benefits() -> None:
@@ -393,7 +393,7 @@ def test_tribunus_plebis_declined_when_the_tribune_is_not_worth_the_benefits() -
     v = valuation(g)
     assert v.tribune() < v.benefit(Faction.PRAETORIANS) + v.benefit(Faction.VESTALS)
     assert decide(g) == DECLINE
-    assert g.state.players[0].tile == SCROLL
+    assert g.position().players[0].tile == SCROLL
 
 
 def test_augur_discards_the_drawn_card_worth_least() -> None:
@@ -403,7 +403,7 @@ def test_augur_discards_the_drawn_card_worth_least() -> None:
     drawn = ["vestals:6", "gladiators:1", "nubian:3"]
     g = game(players, phase="preparation", officials={"augur": 0}, draw_pile=draw_pile(players, drawn), board={})
     assert g.pending is not None and g.pending.kind is DecisionKind.AUGUR_DISCARD
-    assert sorted(g.state.augur_cards) == sorted(card(g, x) for x in drawn)
+    assert sorted(g.position().augur_cards) == sorted(card(g, x) for x in drawn)
     assert decide(g) == PickCard(card(g, "gladiators:1"))
     run_seat(g, 0, {DecisionKind.AUGUR_DISCARD})
     assert hand(g, 0) == ["greek:2", "nubian:3", "vestals:5", "vestals:6"]
@@ -425,7 +425,7 @@ def test_x5_plays_the_assassin_that_makes_the_take_over_possible() -> None:
         followers={"faction:senators:1": 0},
     )
     run_seat(g, 0)
-    assert g.state.controller[Faction.SENATORS] == 0
+    assert g.position().controller[Faction.SENATORS] == 0
     assert hand(g, 0) == []
 
 
@@ -442,7 +442,7 @@ def test_no_assassin_when_the_cards_win_alone() -> None:
     )
     played = run_seat(g, 0)
     assert PickCard(card(g, "assassin:0")) not in played
-    assert g.state.controller[Faction.SENATORS] == 0
+    assert g.position().controller[Faction.SENATORS] == 0
     assert hand(g, 0) == ["assassin:0"]
 
 
@@ -460,7 +460,7 @@ def test_x7_answers_a_contest_with_an_assassin() -> None:
     )
     run_seat(g, 1)  # "2" first
     run_seat(g, 0)
-    assert g.state.controller[Faction.SENATORS] == 0
+    assert g.position().controller[Faction.SENATORS] == 0
     assert hand(g, 0) == []
 
 
@@ -524,13 +524,13 @@ def test_keeps_the_denarii_its_refugium_follower_needs() -> None:
     g = game(players, phase="faction_benefits", followers={"refugium:1": 0})
     kinds = {DecisionKind.BENEFIT_OPTION, DecisionKind.LEGION_PURCHASE}
     assert run_seat(g, 0, kinds) == [ChooseOption(1), DECLINE]  # a card, and the legion (5 denarii) declined
-    assert g.state.players[0].money == 8
+    assert g.position().players[0].money == 8
     run_seat(g, 0, REFUGIUM)
-    assert g.state.players[0].patrons == 1
+    assert g.position().players[0].patrons == 1
     # without the Refugium follower the same legion is bought
     g = game(players, phase="faction_benefits")
     assert run_seat(g, 0, kinds) == [ChooseOption(1), COMMIT]
-    assert g.state.players[0].legions == 1
+    assert g.position().players[0].legions == 1
 
 
 # -- the evaluation (greedy, mcts) ------------------------------------------------------------------------------------
@@ -538,19 +538,19 @@ def test_keeps_the_denarii_its_refugium_follower_needs() -> None:
 
 def test_evaluation_counts_patrons_and_emperor_tiles() -> None:
     base = four({"laurels": 3}, {"laurels": 3}, {"laurels": 3}, {"laurels": 3})
-    low = game(base, phase="follower_placement").state
-    patron = game([{**base[0], "patrons": 1}, *base[1:]], phase="follower_placement").state
-    tile = game([{**base[0], "emperor_tiles": [4]}, *base[1:]], phase="follower_placement").state
+    low = game(base, phase="follower_placement").position()
+    patron = game([{**base[0], "patrons": 1}, *base[1:]], phase="follower_placement").position()
+    tile = game([{**base[0], "emperor_tiles": [4]}, *base[1:]], phase="follower_placement").position()
     assert evaluate(patron, 0) > evaluate(low, 0)
     assert evaluate(tile, 0) > evaluate(low, 0)
 
 
 def test_evaluation_counts_a_ready_patron_set_and_an_official() -> None:
     base = four({"money": 10})
-    low = game([{**base[0], "hand": ["legates:1", "gladiators:2"]}, *base[1:]], phase="follower_placement").state
-    ready = game([{**base[0], "hand": ["nubian:1", "greek:2"]}, *base[1:]], phase="follower_placement").state
+    low = game([{**base[0], "hand": ["legates:1", "gladiators:2"]}, *base[1:]], phase="follower_placement").position()
+    ready = game([{**base[0], "hand": ["nubian:1", "greek:2"]}, *base[1:]], phase="follower_placement").position()
     augur = game([{**base[0], "hand": ["legates:1", "gladiators:2"]}, *base[1:]], phase="follower_placement",
-                 officials={"augur": 0}).state  # fmt: skip
+                 officials={"augur": 0}).position()  # fmt: skip
     assert evaluate(ready, 0) > evaluate(low, 0)
     assert evaluate(augur, 0) > evaluate(low, 0)
 
@@ -574,7 +574,7 @@ def test_greedy_scores_a_refugium_option_by_the_staging_that_follows(seed: int) 
     g = refugium(four({"money": 10, "hand": ["nubian:1", "greek:2", "greek:3"]}))
     played = greedy_run(g, 0, REFUGIUM, seed)
     assert played[0] == ChooseOption(0) and played[-1] == COMMIT
-    assert g.state.players[0].patrons == 1
+    assert g.position().players[0].patrons == 1
 
 
 def test_greedy_names_two_factions_for_the_tribunus_plebis() -> None:
@@ -583,7 +583,7 @@ def test_greedy_names_two_factions_for_the_tribunus_plebis() -> None:
     g = game(four({"tile": "scroll", "sets": sets}), phase="faction_benefits", officials={"tribunus_plebis": 0})
     played = greedy_run(g, 0, {DecisionKind.TRIBUNUS_PLEBIS})
     assert [type(a) for a in played] == [ChooseFaction, ChooseFaction]
-    assert g.state.players[0].tile == TRIBUNE
+    assert g.position().players[0].tile == TRIBUNE
 
 
 # -- whole games -------------------------------------------------------------------------------------------------------

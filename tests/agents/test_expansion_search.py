@@ -47,6 +47,6 @@ def test_does_not_peek_at_hidden_information(seed: int) -> None:
     """Two true games that differ only in what the searching seat may not know get the same answer."""
     game = _at_expansion_decision(seed)
     seat = game.current_seat
-    other = Game(redeal_everything_hidden(game.state, seat, random.Random(seed)))
+    other = Game(redeal_everything_hidden(game.python_state(), seat, random.Random(seed)))
     answers_alike("mcts:iterations=30,depth=20", (game, other), seat)
     assert game.pending is not None and game.pending.kind in set(DecisionKind)

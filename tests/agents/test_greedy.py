@@ -77,8 +77,8 @@ def test_builds_and_plays_the_take_over_that_wins_the_game() -> None:
         action = agent.act(game.view(0), legal, InfoSet(game, 0))
         assert action != DECLINE
         game.apply(action)
-    assert game.state.controller[Faction.SENATORS] == 0
-    assert game.state.players[0].markers[Faction.SENATORS]
+    assert game.position().controller[Faction.SENATORS] == 0
+    assert game.position().players[0].markers[Faction.SENATORS]
 
 
 def test_commits_a_ready_set() -> None:

@@ -72,7 +72,7 @@ def test_takes_over_with_a_winning_set_and_keeps_it_strong() -> None:
     )
     assert g.pending is not None and g.pending.kind is DecisionKind.TAKEOVER_SET
     run_seat(g, john)
-    assert g.state.controller[Faction.LEGATES] == john
+    assert g.position().controller[Faction.LEGATES] == john
     assert set_of(g, Faction.LEGATES) == ["legates:2", "legates:2", "legates:6"]  # cheapest win, topped up to 3
     assert hand(g, john) == ["legates:1", "senators:4"]
     assert zoe != john
@@ -93,8 +93,8 @@ def test_answers_a_contest_only_with_a_set_beating_both() -> None:
     run_seat(g, michelle)  # "1" needs four cards to beat three
     while g.pending is not None and g.pending.kind is DecisionKind.TAKEOVER_PENALTY:
         g.apply(decide(g))
-    assert g.state.controller[Faction.SENATORS] == michelle
-    assert len(g.state.sets[Faction.SENATORS]) == 4
+    assert g.position().controller[Faction.SENATORS] == michelle
+    assert len(g.position().sets[Faction.SENATORS]) == 4
     assert john == 0
 
 
@@ -155,6 +155,7 @@ def test_values_cards_that_complete_a_takeover_above_others() -> None:
 
 def test_prefers_the_coin_bowl_when_nothing_better_is_on_offer() -> None:
     g = position([{"hand": [], "followers": 1, "money": 0}, {"followers": 1}], phase="follower_placement")
-    g.state.fields = [[[] for _ in region] for region in g.state.fields]  # an empty board
-    g.state.legal_cache = None
+    state = g.python_state()
+    state.fields = [[[] for _ in region] for region in state.fields]  # an empty board
+    state.legal_cache = None
     assert decide(g) == PlaceFollower(space(g, "coin_bowl"))

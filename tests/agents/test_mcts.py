@@ -88,7 +88,7 @@ def test_does_not_peek_at_hidden_cards(seed: int, steps: int) -> None:
     while len(game.legal_actions()) < 2:
         game.apply(game.legal_actions()[0])
     seat = game.current_seat
-    other = Game(redeal(game.state, seat, random.Random(seed)))
+    other = Game(redeal(game.python_state(), seat, random.Random(seed)))
     assert other.state.players != game.state.players or other.state.draw != game.state.draw
     answers_alike("mcts:iterations=30,depth=20", (game, other), seat)
 

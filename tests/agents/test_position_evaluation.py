@@ -29,15 +29,15 @@ def _four(first: dict[str, Any], **common: Any) -> list[dict[str, Any]]:
 def test_sole_winner_of_a_finished_game_is_one_and_the_others_zero() -> None:
     g = _ended(_four(ALEA_SHORT_MET))
     assert g.is_over and g.winners == (0,)
-    assert evaluate_all(g.state) == [1.0, 0.0, 0.0, 0.0]
-    assert evaluate(g.state, 0) == 1.0
-    assert all(evaluate(g.state, s) == 0.0 for s in (1, 2, 3))
+    assert evaluate_all(g.position()) == [1.0, 0.0, 0.0, 0.0]
+    assert evaluate(g.position(), 0) == 1.0
+    assert all(evaluate(g.position(), s) == 0.0 for s in (1, 2, 3))
 
 
 def test_a_shared_win_is_split() -> None:
     g = _ended([ALEA_SHORT_MET, ALEA_SHORT_MET, {}, {}])
     assert g.winners == (0, 1)
-    assert evaluate_all(g.state) == [0.5, 0.5, 0.0, 0.0]
+    assert evaluate_all(g.position()) == [0.5, 0.5, 0.0, 0.0]
 
 
 def _midgame(first: dict[str, Any]) -> Game:
@@ -63,20 +63,20 @@ def _midgame(first: dict[str, Any]) -> Game:
 def test_more_progress_towards_the_victory_card_evaluates_higher(
     weaker: dict[str, Any], stronger: dict[str, Any]
 ) -> None:
-    low, high = _midgame(weaker).state, _midgame(stronger).state
+    low, high = _midgame(weaker).position(), _midgame(stronger).position()
     assert evaluate(high, 0) > evaluate(low, 0)
     assert evaluate_all(high)[0] > evaluate_all(low)[0]
 
 
 def test_diminishing_returns_past_a_threshold() -> None:
     """Laurels short of the threshold are worth much more than laurels past it."""
-    values = [evaluate(_midgame({"laurels": n}).state, 0) for n in (6, 8, 10)]
+    values = [evaluate(_midgame({"laurels": n}).position(), 0) for n in (6, 8, 10)]
     assert values[1] - values[0] > 4 * (values[2] - values[1]) > 0
 
 
 def test_a_ready_take_over_in_hand_is_worth_something() -> None:
-    without = _midgame({"hand": ["senators:4", "plebeians:2"]}).state
-    with_set = _midgame({"hand": ["senators:4", "senators:5"]}).state
+    without = _midgame({"hand": ["senators:4", "plebeians:2"]}).position()
+    with_set = _midgame({"hand": ["senators:4", "senators:5"]}).position()
     assert evaluate(with_set, 0) > evaluate(without, 0)
 
 
@@ -88,7 +88,7 @@ def _states() -> list[Game]:
 
 def test_values_are_probabilities_over_many_random_states() -> None:
     for game in _states():
-        state = game.state
+        state = game.position()
         every = evaluate_all(state)
         assert len(every) == game.num_players
         assert sum(every) == pytest.approx(1.0)
@@ -101,8 +101,8 @@ def test_evaluate_all_follows_the_potentials() -> None:
     for game in _states():
         if game.is_over:
             continue
-        phi = potentials(game.state)
-        every = evaluate_all(game.state)
+        phi = potentials(game.position())
+        every = evaluate_all(game.position())
         for a in range(game.num_players):
             for b in range(game.num_players):
                 if phi[a] > phi[b]:
@@ -116,16 +116,17 @@ def test_evaluate_reads_only_what_the_seat_may_know() -> None:
         if game.is_over:
             continue
         seat = game.current_seat
-        value = evaluate(game.state, seat)
+        value = evaluate(game.position(), seat)
         for _ in range(3):
-            assert evaluate(resample(game.state, seat, rng), seat) == pytest.approx(value, abs=1e-12)
+            assert evaluate(resample(game.position(), seat, rng), seat) == pytest.approx(value, abs=1e-12)
 
 
 def test_evaluate_is_pure() -> None:
     game = random_game(4, 2, 400)
     before = game.to_json()
-    evaluate_all(game.state)
-    evaluate(game.state, 1)
+    state = game.python_state()  # the live state: a change made by the evaluation would show in to_json
+    evaluate_all(state)
+    evaluate(state, 1)
     assert game.to_json() == before
 
 
@@ -147,4 +148,4 @@ def test_a_sealed_field_of_mars_choice_of_another_seat_does_not_show() -> None:
 
     laid, declined = after(["gladiators:1", "gladiators:2"]), after([])
     assert laid.view(0) == declined.view(0)
-    assert evaluate(laid.state, 0) == evaluate(declined.state, 0)
+    assert evaluate(laid.position(), 0) == evaluate(declined.position(), 0)

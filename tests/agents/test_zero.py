@@ -132,7 +132,7 @@ def _same_search(spec: str, games: tuple[Game, Game], seat: int) -> None:
 def test_does_not_peek_at_hidden_cards(seed: int, steps: int) -> None:
     game = _searchable(random_game(4, seed=seed, steps=steps))
     seat = game.current_seat
-    other = Game(redeal(game.state, seat, random.Random(seed)))
+    other = Game(redeal(game.python_state(), seat, random.Random(seed)))
     assert other.state.players != game.state.players or other.state.draw != game.state.draw
     _same_search(SEARCH_ALWAYS, (game, other), seat)
 
@@ -141,7 +141,7 @@ def test_does_not_peek_at_hidden_cards(seed: int, steps: int) -> None:
 def test_does_not_peek_in_expansion_games(brutii: bool, steps: int) -> None:
     game = _searchable(random_game(5 if brutii else 4, seed=9, steps=steps, expansion=True, brutii=brutii))
     seat = game.current_seat
-    other = Game(redeal_everything_hidden(game.state, seat, random.Random(9)))
+    other = Game(redeal_everything_hidden(game.python_state(), seat, random.Random(9)))
     assert isinstance(other.state, GameState)
     _same_search(SEARCH_ALWAYS, (game, other), seat)
 

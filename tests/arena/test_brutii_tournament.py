@@ -229,7 +229,7 @@ def test_role_shares_count_shared_wins_against_parity() -> None:
 def test_a_drawn_brutii_seat_is_read_from_the_set_up() -> None:
     config = {"players": 6, "expansion": True, "brutii": True, "brutii_seat": None}
     drawn = dataclasses.replace(record(0, (0,), players=6), config=config, seed=12)
-    assert brutii_seat(drawn) == Game.new(GameConfig(**config), seed=12).state.brutii
+    assert brutii_seat(drawn) == Game.new(GameConfig(**config), seed=12).brutii_seat
 
 
 def test_tournaments_without_the_brutii_report_no_roles(tmp_path: Path) -> None:

@@ -39,7 +39,7 @@ def internal_ids(config: GameConfig) -> re.Pattern[str]:
     person reads ``Field of Mars``, ``Vestal Virgins``, ``Greek``), and the keys with an underscore of the officials
     and the Brutii's action cards (their one-word keys, such as ``veto`` or ``augur``, are plain words)."""
     game = Game.new(config, seed=0)
-    tables = game.state.tables
+    tables = game.tables
     words = {s.label for s in tables.spaces} | set(tables.card_label)
     words |= {card.id for card in victory_cards_of(config.components, True)}
     words |= {kind.key for kind in DecisionKind} | {phase.name.lower() for phase in Phase if "_" in phase.name}
@@ -70,7 +70,7 @@ def test_the_id_check_catches_ids() -> None:
     config = CONFIGS["expansion"]
     ids = internal_ids(config)
     game = Game.new(config, seed=1)
-    raw = [game.describe(PlaceFollower(s.id)) for s in game.state.tables.spaces]  # the engine's log words
+    raw = [game.describe(PlaceFollower(s.id)) for s in game.tables.spaces]  # the engine's log words
     assert leaks("victory card alea_long", ids) and leaks("place a follower on thermae:2", ids)
     assert leaks("faction:gladiators:1", ids) and leaks("choose field_of_mars", ids) and leaks("card_c", ids)
     assert all(leaks(text, ids) for text in raw if "coin bowl" not in text)
@@ -105,7 +105,7 @@ def test_a_follower_placement_says_its_cost_and_effect() -> None:
         game.apply(game.legal_actions()[0])
     seat = game.current_seat
     texts = {
-        game.state.tables.spaces[a.space].label: explain.explain_choice(game, seat, a).text()
+        game.tables.spaces[a.space].label: explain.explain_choice(game, seat, a).text()
         for a in game.legal_actions()
         if isinstance(a, PlaceFollower)
     }
@@ -134,17 +134,17 @@ def test_victory_progress_agrees_with_the_engine(name: str) -> None:
     winners_by_card = 0
     for seed in range(6):
         game = _finished(config, seed)
-        card = scoring.victory_card(game.state)
+        card = scoring.victory_card(game.position())
         assert card is not None
         goal = explain.victory_goal(game)
         assert goal is not None and goal.required == config.required(card)
-        assert {o.key for o in goal.objectives} == set(scoring.objectives(game.state.players[0], card))
+        assert {o.key for o in goal.objectives} == set(scoring.objectives(game.position().players[0], card))
         for seat in range(game.num_players):
             progress = explain.victory_progress(game, seat)
             for p, mine in enumerate(progress):
-                engine = scoring.objectives(game.state.players[p], card)
+                engine = scoring.objectives(game.position().players[p], card)
                 assert {r.objective.key: r.met for r in mine.objectives} == engine, (seed, p)
-                assert mine.fulfils == scoring.fulfils(game.state.players[p], card, config.required(card))
+                assert mine.fulfils == scoring.fulfils(game.position().players[p], card, config.required(card))
         if not game.truncated:
             winners_by_card += 1
             for w in game.winners:
@@ -167,10 +167,10 @@ def test_changes_since_reports_money_placements_and_cards() -> None:
     seat = game.current_seat
     since = explain.mark(game, seat)
     assert explain.changes_since(game, seat, since) == ["Nothing changed."]
-    bowl = game.state.tables.coin_bowl
-    money = game.state.players[seat].money
+    bowl = game.tables.coin_bowl
+    money = game.position().players[seat].money
     game.apply(next(a for a in game.legal_actions() if getattr(a, "space", None) == bowl))
-    got = game.state.players[seat].money - money
+    got = game.position().players[seat].money - money
     lines = explain.changes_since(game, seat, since)
     assert f"P{seat} (you) placed: the coin bowl" in lines
     assert f"P{seat} (you): +{got} denarii" in lines
@@ -183,7 +183,7 @@ def _takeover_position() -> tuple[Game, int]:
         game = Game.new(CONFIGS["base"], seed=seed)
         rng = random.Random(seed)
         while (pending := game.pending) is not None:
-            holder = game.state.controller[pending.faction] if pending.faction >= 0 else -1
+            holder = game.position().controller[pending.faction] if pending.faction >= 0 else -1
             if pending.kind is DecisionKind.TAKEOVER_SET and holder not in (-1, pending.seat):
                 if pending.index == TakeoverRole.ALONE:
                     return game, pending.seat
@@ -195,15 +195,15 @@ def test_takeover_lines_show_the_set_so_far_and_the_set_to_beat() -> None:
     game, seat = _takeover_position()
     pending = game.pending
     assert pending is not None
-    holder = game.state.controller[pending.faction]
+    holder = game.position().controller[pending.faction]
     name = game.config.components.factions[pending.faction].name
     lines = explain.takeover_lines(game, seat)
-    shown = [game.state.tables.card_name(c) for c in game.state.sets[pending.faction]]
+    shown = [game.tables.card_name(c) for c in game.position().sets[pending.faction]]
     assert lines[0].startswith(f"Take-over of the {name} (held by P{holder}). Your set so far: no card yet")
     assert lines[1].startswith(f"Set to beat: P{holder}'s displayed set, ") and all(c in lines[1] for c in shown)
     pick = next(a for a in game.legal_actions() if isinstance(a, PickCard))
     game.apply(pick)
-    assert "Your set so far: " + game.state.tables.card_name(pick.card) in explain.takeover_lines(game, seat)[0]
+    assert "Your set so far: " + game.tables.card_name(pick.card) in explain.takeover_lines(game, seat)[0]
     assert explain.takeover_lines(Game.new(CONFIGS["base"], seed=0), 0) == []
 
 

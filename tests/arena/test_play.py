@@ -368,7 +368,7 @@ def test_the_official_notes_follow_the_holders_and_the_quaestor_payment() -> Non
     amount for the number of opponents."""
     config = GameConfig(players=4, expansion=True)
     session = HumanGame(config, ["random"] * 3, seat=1, seed=5, output=io.StringIO())
-    state = session.game.state
+    state = session.game.python_state()
     state.officials[Official.AUGUR] = 1
     state.officials[Official.QUAESTOR] = 3
     spec = config.components.expansion
@@ -391,7 +391,7 @@ def _assassin_position(limit: int = 600) -> tuple[Game, int]:
         rng = random.Random(seed)
         while (pending := game.pending) is not None:
             legal = game.legal_actions()
-            assassin = PickCard(game.state.tables.assassin_card)
+            assassin = PickCard(game.tables.assassin_card)
             if pending.kind == DecisionKind.TAKEOVER_SET and assassin in legal:
                 return game, pending.seat
             game.apply(rng.choice(legal))

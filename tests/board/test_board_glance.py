@@ -83,7 +83,7 @@ def test_cards_show_faction_value_and_kind_and_backs_nothing() -> None:
     backs = 0
     for options, every in (({"players": 4, "expansion": True}, 30), ({"players": 5, "brutii": True}, 45)):
         for game in positions(options, seed=6, every=every):
-            tables = game.state.tables
+            tables = game.tables
             for viewer in (None, 0):
                 root = ET.fromstring(board_svg(game, viewer))
                 for g in root.iter(f"{NS}g"):

@@ -57,7 +57,7 @@ def test_svg_is_well_formed_and_complete(name: str) -> None:
     options = GAMES[name]
     seen_cards = False
     for game in positions(options, seed=3):
-        t = game.state.tables
+        t = game.tables
         for viewer in (None, 0):
             svg = board_svg(game, viewer)
             root = ET.fromstring(svg)
@@ -73,7 +73,7 @@ def test_svg_is_well_formed_and_complete(name: str) -> None:
             for g in spaces:
                 space = int(g.get("data-space-id", "-1"))
                 assert g.get("data-space") == t.spaces[space].label
-                assert int(g.get("data-occupant", "")) == game.state.spaces[space]
+                assert int(g.get("data-occupant", "")) == game.position().spaces[space]
             assert len(by_class(svg, "progress")) == game.num_players
             seen_cards = seen_cards or bool(by_class(svg, "card"))
         if options.get("expansion"):
@@ -96,7 +96,7 @@ def test_words_not_internal_ids() -> None:
 def test_cards_are_addressable_and_counted() -> None:
     """Every card a seat holds is drawn in its hand, face up for its owner, face down for the others."""
     for game in positions(GAMES["base4"], seed=5, every=60):
-        state = game.state
+        state = game.position()
         for viewer in range(game.num_players):
             svg = board_svg(game, viewer)
             hand = [g for g in by_class(svg, "card") if g.get("data-where") == "hand" and g.get("data-card")]
@@ -111,7 +111,7 @@ def test_cards_are_addressable_and_counted() -> None:
 
 def test_highlight_marks_elements() -> None:
     game = Game.new(players=3, seed=2)
-    space = game.state.tables.spaces[0].label
+    space = game.tables.spaces[0].label
     svg = board_svg(game, 0, highlight=[space, "gladiators"])
     marked = [g for g in groups(svg) if "hl" in g.get("class", "").split()]
     assert {g.get("data-space") or g.get("data-faction") for g in marked} == {space, "gladiators"}
@@ -133,7 +133,7 @@ def swap_hidden(game: Game, viewer: int) -> Game | None:
     """A copy of ``game`` that differs only in what ``viewer`` may not see: a card of another seat's hand, and a
     card of each face-down field ``viewer`` may not see, exchanged with different cards of the draw pile."""
     other = game.clone()
-    state = other.state
+    state = other.python_state()
     draw = state.draw
     view = player_view(state, viewer)
     changed = False

@@ -340,7 +340,7 @@ def test_atrium_bids_above_the_cap() -> None:
     assert _bid_block(mask) == list(range(BID_CAP + 1))
     assert len(CODEC.indices(legal, 0, 2)) == BID_CAP + 1
     game.apply(CODEC.decode(CODEC.block["bid"].start + BID_CAP, 0, 2))  # the highest expressible bid is legal
-    assert game.state.bids[0] == BID_CAP
+    assert game.position().bids[0] == BID_CAP
 
 
 @pytest.mark.parametrize("amount", [BID_CAP + 1, BID_CAP + 2, 1000, 10**9])

@@ -90,13 +90,13 @@ def check_decision(table: Table, rng: random.Random, samples: int = CLONE_SAMPLE
     assert all(isinstance(a, Bid) and a.amount > BID_CAP for a in missing), f"legal but not in the mask: {missing}"
 
     if game.pending.kind is DecisionKind.PLACE_FOLLOWER:  # R7: the coin bowl is always legal
-        assert mask[codec.block["place"].start + game.state.tables.coin_bowl] == 1
+        assert mask[codec.block["place"].start + game.tables.coin_bowl] == 1
     if game.pending.kind is DecisionKind.CATACOMBS_PURCHASE:  # R12: looking without buying is allowed
         assert mask[codec.block["decline"].start] == 1
 
     bids = [a for a in legal if isinstance(a, Bid)]
     if bids:
-        money = game.state.players[seat].money
+        money = game.position().players[seat].money
         block = codec.block["bid"]
         assert np.flatnonzero(mask[block.start : block.stop]).tolist() == list(range(min(money, BID_CAP) + 1))
         assert len(missing) == max(0, money - BID_CAP)

@@ -154,7 +154,7 @@ def special(state: GameState) -> list[str]:
 )
 def test_observation_ignores_hidden_information(players: int, seed: int, steps: int, redeal_seed: int) -> None:
     """R1, R2 at a random point of a random game, for every seat."""
-    state = random_game(players, seed, steps).state
+    state = random_game(players, seed, steps).position()
     rng = random.Random(redeal_seed)
     for seat in range(players):
         assert_no_leak(ENC, state, seat, rng)
@@ -170,16 +170,16 @@ def test_observation_ignores_hidden_information_along_games(players: int) -> Non
         play_rng = random.Random(seed)
         step = 0
         while not game.is_over:
-            kinds = special(game.state)
+            kinds = special(game.position())
             if kinds or step % 40 == 0:
                 seen.update(kinds)
                 seen["states"] += 1
                 for seat in range(players):
-                    assert_no_leak(ENC, game.state, seat, rng, tries=1)
+                    assert_no_leak(ENC, game.position(), seat, rng, tries=1)
             game.apply(play_rng.choice(game.legal_actions()))
             step += 1
         for seat in range(players):
-            assert_no_leak(ENC, game.state, seat, rng, tries=1)
+            assert_no_leak(ENC, game.position(), seat, rng, tries=1)
     for kind in ("staged cards", "sealed pairs", "sealed bid", "catacombs decider", "atrium half face up"):
         assert seen[kind] > 0, f"the games never reached {kind!r}: {seen}"
 
@@ -193,11 +193,11 @@ def test_leak_test_covers_rare_situations() -> None:
         game = Game.new(players=2 + seed % 4, seed=seed)
         play_rng = random.Random(seed)
         while not game.is_over and not wanted <= found:
-            kinds = set(special(game.state)) & wanted
+            kinds = set(special(game.position())) & wanted
             if kinds - found:
                 found |= kinds
                 for seat in range(game.num_players):
-                    assert_no_leak(ENC, game.state, seat, rng, tries=3)
+                    assert_no_leak(ENC, game.position(), seat, rng, tries=3)
             game.apply(play_rng.choice(game.legal_actions()))
         if wanted <= found:
             break
@@ -213,7 +213,7 @@ def test_redealing_changes_what_the_owner_sees() -> None:
     changed = 0
     for players in PLAYER_COUNTS:
         for steps in (0, 150, 400, 900):
-            state = random_game(players, steps + players, steps).state
+            state = random_game(players, steps + players, steps).position()
             for seat in range(players):
                 other = hide_and_redeal(state, (seat + 1) % players, rng)
                 if other.players[seat].hand != state.players[seat].hand:
@@ -229,18 +229,18 @@ def test_redealing_changes_what_the_catacombs_decider_sees() -> None:
         Game.new(players=3, seed=2),
         random.Random(2),
         lambda g: (
-            g.pending.kind is DecisionKind.CATACOMBS_PURCHASE and len(set(g.state.fields[Region.CATACOMBS][0])) > 1
+            g.pending.kind is DecisionKind.CATACOMBS_PURCHASE and len(set(g.position().fields[Region.CATACOMBS][0])) > 1
         ),
     )
     decider = game.current_seat
     other_seat = (decider + 1) % 3
     rng = random.Random(1)
     for _ in range(20):
-        other = hide_and_redeal(game.state, other_seat, rng)
-        if sorted(other.fields[Region.CATACOMBS][0]) != sorted(game.state.fields[Region.CATACOMBS][0]):
-            before, after = ENC.encode(game.state, decider), ENC.encode(other, decider)
+        other = hide_and_redeal(game.position(), other_seat, rng)
+        if sorted(other.fields[Region.CATACOMBS][0]) != sorted(game.position().fields[Region.CATACOMBS][0]):
+            before, after = ENC.encode(game.position(), decider), ENC.encode(other, decider)
             assert "board" in differing_pieces(before, after)
-            assert_no_leak(ENC, game.state, other_seat, rng)  # while the other seat sees nothing of it
+            assert_no_leak(ENC, game.position(), other_seat, rng)  # while the other seat sees nothing of it
             return
     raise AssertionError("the re-deal never changed the Catacombs pile")
 
@@ -276,7 +276,7 @@ def _leak_bids(obs: np.ndarray, state: GameState, seat: int) -> None:
 @pytest.mark.parametrize("leak", [_leak_draw_pile, _leak_next_hand], ids=["draw pile", "another hand"])
 def test_leak_test_catches_a_leaky_encoder(monkeypatch: pytest.MonkeyPatch, leak: Callable[..., None]) -> None:
     leaky = _leaky(monkeypatch, leak)
-    state = random_game(4, 7, 300).state
+    state = random_game(4, 7, 300).position()
     assert state.draw and state.players[1].hand_size > 0
     assert_no_leak(ENC, state, 0, random.Random(0), tries=5)  # the real encoder passes
     with pytest.raises(AssertionError, match="hidden information"):
@@ -288,13 +288,13 @@ def test_leak_test_catches_a_leaked_sealed_bid(monkeypatch: pytest.MonkeyPatch) 
     game = play_until(
         Game.new(players=3, seed=4),
         random.Random(4),
-        lambda g: any(b > 0 for s, b in enumerate(g.state.bids) if s != g.current_seat),
+        lambda g: any(b > 0 for s, b in enumerate(g.position().bids) if s != g.current_seat),
     )
     seat = game.current_seat
     leaky = _leaky(monkeypatch, _leak_bids)
-    assert_no_leak(ENC, game.state, seat, random.Random(0), tries=5)
+    assert_no_leak(ENC, game.position(), seat, random.Random(0), tries=5)
     with pytest.raises(AssertionError, match="hidden information"):
-        assert_no_leak(leaky, game.state, seat, random.Random(0), tries=5)
+        assert_no_leak(leaky, game.position(), seat, random.Random(0), tries=5)
 
 
 def test_leak_test_catches_face_down_board_cards(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -302,13 +302,13 @@ def test_leak_test_catches_face_down_board_cards(monkeypatch: pytest.MonkeyPatch
     game = play_until(
         Game.new(players=4, seed=6),
         random.Random(6),
-        lambda g: g.pending.kind is DecisionKind.PLACE_FOLLOWER and len(g.state.fields[Region.CATACOMBS][0]) > 1,
+        lambda g: g.pending.kind is DecisionKind.PLACE_FOLLOWER and len(g.position().fields[Region.CATACOMBS][0]) > 1,
     )
     fresh = ObservationEncoder(COMPONENTS)
-    assert_no_leak(fresh, game.state, 0, random.Random(0), tries=5)
+    assert_no_leak(fresh, game.position(), 0, random.Random(0), tries=5)
     monkeypatch.setattr(observation_module, "field_visible", lambda *args: True)
     with pytest.raises(AssertionError, match="board"):
-        assert_no_leak(fresh, game.state, 0, random.Random(0), tries=5)
+        assert_no_leak(fresh, game.position(), 0, random.Random(0), tries=5)
 
 
 # --- determinism ---------------------------------------------------------------------------------
@@ -321,9 +321,9 @@ def test_same_seed_and_actions_give_the_same_observations(players: int) -> None:
         rng = random.Random(77)
         out = []
         while not game.is_over and len(out) < 3000:
-            out.extend(ENC.encode(game.state, s).tobytes() for s in range(players))
+            out.extend(ENC.encode(game.position(), s).tobytes() for s in range(players))
             game.apply(rng.choice(game.legal_actions()))
-        out.extend(ENC.encode(game.state, s).tobytes() for s in range(players))
+        out.extend(ENC.encode(game.position(), s).tobytes() for s in range(players))
         return out
 
     first, second = run(), run()
@@ -335,14 +335,15 @@ def test_encoding_is_pure() -> None:
     """encode neither changes the state nor shares its output array between calls."""
     game = random_game(3, 9, 500)
     before = game.to_json()
-    a = ENC.encode(game.state, 1)
+    state = game.python_state()  # the live state: a change made by encode would show in to_json
+    a = ENC.encode(state, 1)
     copy = a.copy()
     a[:] = 7
-    b = ENC.encode(game.state, 1)
+    b = ENC.encode(state, 1)
     assert np.array_equal(b, copy)
-    ENC.encode(game.state, 0)
-    ENC.encode(game.state, 2)
-    assert np.array_equal(ENC.encode(game.state, 1), copy)
+    ENC.encode(state, 0)
+    ENC.encode(state, 2)
+    assert np.array_equal(ENC.encode(state, 1), copy)
     assert game.to_json() == before
 
 
@@ -353,7 +354,7 @@ def test_a_saved_game_gives_the_same_observations() -> None:
     rng = random.Random(3)
     for _ in range(300):
         for seat in range(4):
-            assert ENC.encode(copy.state, seat).tobytes() == ENC.encode(game.state, seat).tobytes()
+            assert ENC.encode(copy.position(), seat).tobytes() == ENC.encode(game.position(), seat).tobytes()
         if game.is_over:
             break
         action = rng.choice(game.legal_actions())
@@ -366,7 +367,7 @@ def test_encoders_of_the_same_components_agree() -> None:
     assert fresh.size == ENC.size
     assert np.array_equal(fresh.high, ENC.high)
     assert [(p.name, p.start, p.size) for p in fresh.pieces] == [(p.name, p.start, p.size) for p in ENC.pieces]
-    state = random_game(5, 1, 800).state
+    state = random_game(5, 1, 800).position()
     for seat in range(5):
         assert fresh.encode(state, seat).tobytes() == ENC.encode(state, seat).tobytes()
 
@@ -390,12 +391,14 @@ def test_layout_pieces_are_contiguous() -> None:
 
 
 def test_size_does_not_depend_on_the_player_count() -> None:
-    sizes = {players: ENC.encode(Game.new(players=players, seed=0).state, 0).shape for players in PLAYER_COUNTS}
+    sizes = {players: ENC.encode(Game.new(players=players, seed=0).position(), 0).shape for players in PLAYER_COUNTS}
     assert set(sizes.values()) == {(ENC.size,)}
 
 
 def _random_states() -> list[GameState]:
-    return [random_game(players, seed, steps).state for players in PLAYER_COUNTS for seed, steps in ((1, 60), (2, 700))]
+    return [
+        random_game(players, seed, steps).position() for players in PLAYER_COUNTS for seed, steps in ((1, 60), (2, 700))
+    ]
 
 
 def test_slot_zero_is_the_observer() -> None:
@@ -457,7 +460,7 @@ def test_rotation_consistency() -> None:
 @settings(max_examples=30, deadline=None)
 @given(players=st.sampled_from(PLAYER_COUNTS), seed=st.integers(0, 2**32 - 1), steps=st.integers(0, 2500))
 def test_observations_are_bounded(players: int, seed: int, steps: int) -> None:
-    state = random_game(players, seed, steps).state
+    state = random_game(players, seed, steps).position()
     for seat in range(players):
         obs = ENC.encode(state, seat)
         assert obs.dtype == np.float32 and obs.shape == (ENC.size,)
@@ -478,7 +481,7 @@ def test_own_hand_counts_and_other_hand_sizes() -> None:
         start_seat=0,
         turn_seat=1,
     )
-    obs0, obs1 = ENC.encode(game.state, 0), ENC.encode(game.state, 1)
+    obs0, obs1 = ENC.encode(game.position(), 0), ENC.encode(game.position(), 1)
     assert np.array_equal(piece(obs0, "hand"), counts("senators:7", "senators:7", "vestals:3"))
     assert np.array_equal(piece(obs1, "hand"), counts("gladiators:1", "legates:2", "legates:3", "plebeians:4"))
     sc = ENC.scales
@@ -495,7 +498,7 @@ def test_pending_kind_is_one_hot() -> None:
     kinds: set[DecisionKind] = set()
     while not game.is_over:
         pending = game.pending
-        obs = ENC.encode(game.state, 0)
+        obs = ENC.encode(game.position(), 0)
         assert np.flatnonzero(piece(obs, "pending_kind")).tolist() == [int(pending.kind)]
         faction = np.flatnonzero(piece(obs, "pending_faction")).tolist()
         assert faction == ([pending.faction] if pending.faction >= 0 else [])
@@ -506,7 +509,7 @@ def test_pending_kind_is_one_hot() -> None:
         game.apply(rng.choice(game.legal_actions()))
     assert len(kinds) >= 10
     for seat in range(3):
-        obs = ENC.encode(game.state, seat)
+        obs = ENC.encode(game.position(), seat)
         assert not piece(obs, "pending_kind").any() and not piece(obs, "pending_seat").any()
         assert not any(obs[player_entry("to_act", k)][0] for k in range(ENC.max_players))
 
@@ -524,7 +527,7 @@ def test_catacombs_pile_is_seen_only_by_its_decider_while_choosing() -> None:
     )
     hidden_5 = pytest.approx(5 / ENC.scales.cards)
     assert game.pending.kind is DecisionKind.CATACOMBS_PURCHASE and game.current_seat == 0
-    obs = [ENC.encode(game.state, s) for s in range(3)]
+    obs = [ENC.encode(game.position(), s) for s in range(3)]
     assert np.array_equal(board_field(obs[0], Region.CATACOMBS), counts(*CATACOMBS))
     assert board_hidden(obs[0], Region.CATACOMBS) == 0
     for s in (1, 2):
@@ -533,7 +536,7 @@ def test_catacombs_pile_is_seen_only_by_its_decider_while_choosing() -> None:
     game.apply(pick(game, "vestals:3"))  # P0 buys; P1 now chooses from the four left
     assert game.pending.kind is DecisionKind.CATACOMBS_PURCHASE and game.current_seat == 1
     rest = [c for c in CATACOMBS if c != "vestals:3"]
-    obs = [ENC.encode(game.state, s) for s in range(3)]
+    obs = [ENC.encode(game.position(), s) for s in range(3)]
     assert np.array_equal(board_field(obs[1], Region.CATACOMBS), counts(*rest))
     for s in (0, 2):
         assert not board_field(obs[s], Region.CATACOMBS).any(), f"P{s} still sees the Catacombs"
@@ -551,20 +554,20 @@ def test_pantheon_card_is_seen_once_placed() -> None:
     )
     vestals_9 = counts("vestals:9")
     for seat in (0, 1):
-        obs = ENC.encode(game.state, seat)
+        obs = ENC.encode(game.position(), seat)
         assert not board_field(obs, Region.PANTHEON).any()
         assert board_hidden(obs, Region.PANTHEON) == pytest.approx(1 / ENC.scales.cards)
     game.apply(place(game, "pantheon:1"))
     assert game.current_seat == 1
-    assert np.array_equal(board_field(ENC.encode(game.state, 0), Region.PANTHEON), vestals_9)
-    assert not board_field(ENC.encode(game.state, 1), Region.PANTHEON).any()
+    assert np.array_equal(board_field(ENC.encode(game.position(), 0), Region.PANTHEON), vestals_9)
+    assert not board_field(ENC.encode(game.position(), 1), Region.PANTHEON).any()
     game.apply(place(game, "coin_bowl"))
     assert game.pending.kind is DecisionKind.PANTHEON_SACRIFICE and game.current_seat == 0
-    obs0 = ENC.encode(game.state, 0)
+    obs0 = ENC.encode(game.position(), 0)
     assert np.array_equal(board_field(obs0, Region.PANTHEON), vestals_9)
     assert board_hidden(obs0, Region.PANTHEON) == 0
     for seat in (0, 1):
-        assert_no_leak(ENC, game.state, seat, random.Random(seat), tries=3)
+        assert_no_leak(ENC, game.position(), seat, random.Random(seat), tries=3)
 
 
 def test_staged_take_over_cards_are_seen_only_by_their_owner() -> None:
@@ -576,15 +579,15 @@ def test_staged_take_over_cards_are_seen_only_by_their_owner() -> None:
     )
     assert game.pending.kind is DecisionKind.TAKEOVER_SET and game.pending.faction == Faction.SENATORS
     game.apply(pick(game, "senators:7"))
-    assert game.state.staged == [card(game, "senators:7")]
-    obs0, obs1 = ENC.encode(game.state, 0), ENC.encode(game.state, 1)
+    assert game.position().staged == [card(game, "senators:7")]
+    obs0, obs1 = ENC.encode(game.position(), 0), ENC.encode(game.position(), 1)
     assert np.array_equal(piece(obs0, "staged"), counts("senators:7"))
     assert np.array_equal(piece(obs0, "hand"), counts("senators:8", "senators:9"))
     assert not piece(obs1, "staged").any()
     assert float(piece(obs0, "staged_size")[0]) == pytest.approx(1 / ENC.scales.cards)
     assert float(piece(obs1, "staged_size")[0]) == 0
     assert obs1[player_entry("hand_size", 1)] == pytest.approx([3 / ENC.scales.cards])
-    assert_no_leak(ENC, game.state, 1, random.Random(1), tries=3)
+    assert_no_leak(ENC, game.position(), 1, random.Random(1), tries=3)
 
 
 def test_sealed_bids_are_private() -> None:
@@ -603,29 +606,30 @@ def test_sealed_bids_are_private() -> None:
         return game
 
     low, high = after_first_bid(0), after_first_bid(17)
-    assert ENC.encode(low.state, 1).tobytes() == ENC.encode(high.state, 1).tobytes()
-    own = piece(ENC.encode(high.state, 0), "my_bid")
+    assert ENC.encode(low.position(), 1).tobytes() == ENC.encode(high.position(), 1).tobytes()
+    own = piece(ENC.encode(high.position(), 0), "my_bid")
     assert own.tolist() == pytest.approx([1.0, 17 / ENC.scales.money])
-    assert piece(ENC.encode(high.state, 1), "my_bid").tolist() == [0.0, 0.0]
+    assert piece(ENC.encode(high.position(), 1), "my_bid").tolist() == [0.0, 0.0]
 
 
 def test_field_of_mars_pairs_are_private() -> None:
     """R2: sealed pairs are seen by their owner only; for the others the pair cards still count as held."""
-    game = play_until(Game.new(players=3, seed=3), random.Random(3), lambda g: bool(g.state.pairs))
-    owner = game.state.pairs[0][0]
+    game = play_until(Game.new(players=3, seed=3), random.Random(3), lambda g: bool(g.position().pairs))
+    owner = game.position().pairs[0][0]
     for seat in range(3):
-        obs = ENC.encode(game.state, seat)
-        mine = Counter(c for s, a, b in game.state.pairs if s == seat for c in (a, b))
+        obs = ENC.encode(game.position(), seat)
+        mine = Counter(c for s, a, b in game.position().pairs if s == seat for c in (a, b))
         expected = np.zeros(NUM_CARDS, dtype=np.float32)
         for c, k in mine.items():
             expected[c] = k
         assert np.array_equal(piece(obs, "my_pairs"), expected)
         for other in range(3):
-            held = sum(game.state.players[other].hand) + 2 * sum(s == other for s, _, _ in game.state.pairs)
+            held = sum(game.position().players[other].hand) + 2 * sum(s == other for s, _, _ in game.position().pairs)
             expected_size = min(held / ENC.scales.cards, 1.0)
             assert obs[player_entry("hand_size", (other - seat) % 3)] == pytest.approx([expected_size])
-        assert_no_leak(ENC, game.state, seat, random.Random(seat), tries=3)
-    assert piece(ENC.encode(game.state, owner), "my_pairs").sum() == 2 * sum(s == owner for s, _, _ in game.state.pairs)
+        assert_no_leak(ENC, game.position(), seat, random.Random(seat), tries=3)
+    pairs = game.position().pairs
+    assert piece(ENC.encode(game.position(), owner), "my_pairs").sum() == 2 * sum(s == owner for s, _, _ in pairs)
 
 
 # --- variants and other component files -----------------------------------------------------------
@@ -641,14 +645,14 @@ def test_point_variant_observations() -> None:
         while not game.is_over:
             if step % 97 == 0:
                 for seat in range(players):
-                    obs = ENC.encode(game.state, seat)
+                    obs = ENC.encode(game.position(), seat)
                     assert piece(obs, "point_variant").tolist() == [1.0]
                     assert not piece(obs, "victory_card").any()
                     assert piece(obs, "thresholds")[3] == pytest.approx(
                         COMPONENTS.point_variant[players] / len(Faction)
                     )
                     assert (obs >= 0).all() and (obs <= ENC.high).all()
-                    assert_no_leak(ENC, game.state, seat, rng, tries=1)
+                    assert_no_leak(ENC, game.position(), seat, rng, tries=1)
             game.apply(play_rng.choice(game.legal_actions()))
             step += 1
 
@@ -660,9 +664,9 @@ def test_round_is_scaled_by_the_round_limit() -> None:
     game = Game.new(players=2, seed=1, round_limit=5)
     rng = random.Random(1)
     while not game.is_over:
-        assert piece(encoder.encode(game.state, 0), "round")[0] == pytest.approx(game.round / 5)
+        assert piece(encoder.encode(game.position(), 0), "round")[0] == pytest.approx(game.round / 5)
         game.apply(rng.choice(game.legal_actions()))
-    assert piece(encoder.encode(game.state, 0), "round")[0] <= 1.0
+    assert piece(encoder.encode(game.position(), 0), "round")[0] <= 1.0
 
 
 def test_user_component_file_changes_the_layout(tmp_path: Path) -> None:
@@ -687,24 +691,24 @@ def test_user_component_file_changes_the_layout(tmp_path: Path) -> None:
             break
         if step % 150 == 0:
             for seat in range(6):
-                obs = encoder.encode(game.state, seat)
+                obs = encoder.encode(game.position(), seat)
                 assert obs.shape == (encoder.size,)
                 assert (obs >= 0).all() and (obs <= encoder.high).all()
                 assert obs[player_entry("present", 5, encoder)] == [1.0]
-                assert_no_leak(encoder, game.state, seat, rng, tries=1)
+                assert_no_leak(encoder, game.position(), seat, rng, tries=1)
         game.apply(rng.choice(game.legal_actions()))
 
 
 def test_split_names_every_entry_once() -> None:
     game = random_game(4, 8, 300)
-    obs = ENC.encode(game.state, game.current_seat)
+    obs = ENC.encode(game.position(), game.current_seat)
     parts = ENC.split(obs)
     assert sum(part.size for part in parts.values()) == ENC.size
     assert np.array_equal(parts["hand"], piece(obs, "hand"))
     assert parts["players[0].flags"][0] == 1  # slot 0 is the observer, who is present
     assert not parts["players[4].flags"].any()  # a fifth seat does not exist in a four-player game
     assert float(parts["players[0].money"][0]) == pytest.approx(
-        min(game.state.players[game.current_seat].money / ENC.scales.money, 1.0)
+        min(game.position().players[game.current_seat].money / ENC.scales.money, 1.0)
     )
     with pytest.raises(ValueError, match="shape"):
         ENC.split(obs[:-1])

@@ -122,22 +122,22 @@ def test_user_file_changes_coin_bowl(tmp_path: Path) -> None:
     comps = load_components(_write(tmp_path, text))
     assert (comps.coin_bowl_first, comps.coin_bowl_later) == (9, 4)
     game = _first_placement_game(comps)
-    bowl = PlaceFollower(game.state.tables.coin_bowl)
+    bowl = PlaceFollower(game.tables.coin_bowl)
     first = game.current_seat
-    money = game.state.players[first].money
+    money = game.position().players[first].money
     game.apply(bowl)
-    assert game.state.players[first].money == money + 9
+    assert game.position().players[first].money == money + 9
     second = game.current_seat
-    money = game.state.players[second].money
+    money = game.position().players[second].money
     game.apply(bowl)
-    assert game.state.players[second].money == money + 4
+    assert game.position().players[second].money == money + 4
     # the default is unaffected
     assert default_components().coin_bowl_first == 7
     default_game = _first_placement_game(default_components())
     seat = default_game.current_seat
-    money = default_game.state.players[seat].money
-    default_game.apply(PlaceFollower(default_game.state.tables.coin_bowl))
-    assert default_game.state.players[seat].money == money + 7
+    money = default_game.position().players[seat].money
+    default_game.apply(PlaceFollower(default_game.tables.coin_bowl))
+    assert default_game.position().players[seat].money == money + 7
 
 
 def test_user_file_changes_setup(tmp_path: Path) -> None:
@@ -145,10 +145,10 @@ def test_user_file_changes_setup(tmp_path: Path) -> None:
     text = _replace("[followers]\n2 = 6\n3 = 6", "[followers]\n2 = 6\n3 = 2", text)
     comps = load_components(_write(tmp_path, text))
     game = Game.new(GameConfig(players=3, start_seat=1, components=comps), seed=2)
-    money = [p.money for p in game.state.players]
+    money = [p.money for p in game.position().players]
     assert money == [26, 20, 23]  # start seat 1 gets 20, then +3 per seat clockwise
     game = _first_placement_game(comps)
-    assert [p.followers for p in game.state.players] == [2, 2, 2]  # nobody holds the proconsul in round 1
+    assert [p.followers for p in game.position().players] == [2, 2, 2]  # nobody holds the proconsul in round 1
 
 
 def test_user_file_cards(tmp_path: Path) -> None:
@@ -159,7 +159,7 @@ def test_user_file_cards(tmp_path: Path) -> None:
     tables = tables_for(comps)
     assert "senators:11" in tables.card_by_label and "senators:10" not in tables.card_by_label
     doc = {"config": {"players": 2, "victory_card": "alea_long"}, "players": [{"hand": ["senators:11"]}, {}]}
-    assert Game.from_json(doc, components=comps).state.players[0].hand[tables.card_by_label["senators:11"]] == 1
+    assert Game.from_json(doc, components=comps).position().players[0].hand[tables.card_by_label["senators:11"]] == 1
     with pytest.raises(InvalidStateError, match="senators:11"):
         Game.from_json(doc)  # the default set has no such card
 

@@ -707,7 +707,7 @@ def test_matching_position_is_accepted_and_played_to_the_end() -> None:
     final = play_random(env, np.random.default_rng(4))
     played = base.game
     assert played.is_over and played.config.round_limit == 3 and played.round <= 3
-    assert played.state.victory_card == "alea_long"
+    assert played.position().victory_card == "alea_long"
     assert [final[f"player_{s}"][0] for s in range(3)] == pytest.approx(expected_rewards("rank", played))
     assert all(f[1] is (not played.truncated) and f[2] is played.truncated for f in final.values())
 
@@ -715,7 +715,7 @@ def test_matching_position_is_accepted_and_played_to_the_end() -> None:
 def test_position_victory_card_is_compared_with_the_card_in_play() -> None:
     """A position from a game whose card was drawn at random is accepted when the card drawn is the environment's."""
     doc_game = Game.new(players=3, seed=0)
-    assert doc_game.config.victory_card is None and doc_game.state.victory_card == "alea_long"
+    assert doc_game.config.victory_card is None and doc_game.position().victory_card == "alea_long"
     env = tribune_env.env(players=3, victory_card="alea_long")
     env.reset(options={"position": doc_game.to_json()})
     assert env.unwrapped.game.to_json() == doc_game.to_json()
@@ -726,7 +726,7 @@ def test_environment_without_a_fixed_card_accepts_any_card() -> None:
         doc = Game.new(players=3, victory_card=card, seed=2).to_json()
         env = tribune_env.env(players=3)
         env.reset(options={"position": doc})
-        assert env.unwrapped.game.state.victory_card == card
+        assert env.unwrapped.game.position().victory_card == card
 
 
 def test_broken_position_is_rejected() -> None:

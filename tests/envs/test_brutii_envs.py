@@ -122,7 +122,7 @@ def _check_observation(obs: np.ndarray, state: GameState, seat: int) -> None:
 def _check_decision(table: Table, seen: Counter[str]) -> None:
     """The mask decodes to exactly the legal choices (R1); observations lie in bounds and show the Brutii."""
     game = table.game
-    state = game.state
+    state = game.position()
     seat = game.current_seat
     legal = game.legal_actions()
     mask = table.mask(seat)
@@ -170,7 +170,7 @@ def test_masks_are_the_legal_choices_in_brutii_games() -> None:
 
 def _opting_out(game: Game) -> bool:
     pending = game.pending
-    return pending is not None and pending.kind is DecisionKind.CHARIOT_BID and pending.seat == game.state.brutii
+    return pending is not None and pending.kind is DecisionKind.CHARIOT_BID and pending.seat == game.position().brutii
 
 
 def test_the_brutii_sees_his_opt_out_as_a_bid_of_nothing() -> None:
@@ -179,11 +179,11 @@ def test_the_brutii_sees_his_opt_out_as_a_bid_of_nothing() -> None:
     for seed in range(40):
         game = brutii_game(SEATS[seed % 2], seed)
         play = random.Random(seed)
-        while not game.is_over and game.state.bids[game.state.brutii] != OPTED_OUT:
+        while not game.is_over and game.position().bids[game.position().brutii] != OPTED_OUT:
             game.apply(DECLINE if _opting_out(game) else play.choice(game.legal_actions()))
         if game.is_over:
             continue
-        state = game.state
+        state = game.position()
         bid = ENC.piece["my_bid"]
         assert ENC.encode(state, state.brutii)[bid.start : bid.stop].tolist() == [1.0, 0.0]
         bidding = state.clone()
@@ -256,7 +256,7 @@ def test_any_brutii_position_hides_what_it_should(seat_count: int, seed: int, st
     game = brutii_game(seat_count, seed, steps)
     rng = random.Random(seed)
     for seat in range(seat_count):
-        assert_no_leak(ENC, game.state, seat, rng, tries=1)
+        assert_no_leak(ENC, game.position(), seat, rng, tries=1)
 
 
 LEAK_AT = ENC.piece["brutii_discs"].start
@@ -286,12 +286,12 @@ def test_the_leak_test_catches_leaky_brutii_encoders(leak: Callable[..., None], 
     for seed in range(40):
         game = brutii_game(SEATS[seed % 2], seed)
         play = random.Random(seed)
-        while not game.is_over and wanted not in _special(game.state):
+        while not game.is_over and wanted not in _special(game.position()):
             opt_out = wanted == "sealed opt-out" and _opting_out(game)
             game.apply(DECLINE if opt_out else play.choice(game.legal_actions()))
         if game.is_over:
             continue
-        state = game.state
+        state = game.position()
         seat = (state.brutii + 1) % state.num_players
         assert_no_leak(ENC, state, seat, random.Random(0), tries=5)
         with pytest.raises(AssertionError, match="hidden information"):
@@ -325,7 +325,7 @@ def test_aec_games_play_the_brutii_blocks() -> None:
     for players in SEATS:
         env = tribune_env.expansion_env(players=players, brutii=True, brutii_seat=1)
         env.reset(seed=players)
-        assert env.unwrapped.game.state.brutii == 1 and env.unwrapped.game.state.start_seat == 2  # R43
+        assert env.unwrapped.game.brutii_seat == 1 and env.unwrapped.game.position().start_seat == 2  # R43
         assert env.action_space("player_1") == gymnasium.spaces.Discrete(CODEC.n)
         rng = np.random.default_rng(players)
         for agent in env.agent_iter(max_iter=20_000):
@@ -379,7 +379,7 @@ def _seats(env: TribuneExpansionSingleEnv, resets: int) -> list[tuple[int, int, 
     out = []
     for seed in range(resets):
         _obs, info = env.reset(seed=seed)
-        out.append((env.seat, env.game.state.brutii, info["brutii"]))
+        out.append((env.seat, env.game.brutii_seat, info["brutii"]))
     return out
 
 
@@ -413,7 +413,7 @@ def test_the_brutii_learner_plays_whole_games_through_his_blocks() -> None:
         done = False
         while not done:
             pending = env.game.pending
-            assert pending is not None and pending.seat == env.seat == env.game.state.brutii
+            assert pending is not None and pending.seat == env.seat == env.game.brutii_seat
             kinds[pending.kind.key] += 1
             action = int(rng.choice(np.flatnonzero(env.action_masks())))
             obs, _reward, terminated, truncated, info = env.step(action)
@@ -429,11 +429,11 @@ def test_a_position_keeps_the_role() -> None:
     doc = game.to_json()
     env = TribuneExpansionSingleEnv(players=5, brutii=True, learner_role="brutii")
     env.reset(options={"position": doc})
-    assert env.seat == game.state.brutii
+    assert env.seat == game.brutii_seat
     with pytest.raises(ValueError, match="position: brutii is True"):
         TribuneExpansionSingleEnv(players=5).reset(options={"position": doc})
     with pytest.raises(ValueError, match="Brutii sits in seat"):
-        fixed = (game.state.brutii + 1) % 5
+        fixed = (game.brutii_seat + 1) % 5
         TribuneExpansionSingleEnv(players=5, brutii=True, brutii_seat=fixed).reset(options={"position": doc})
 
 

@@ -96,7 +96,7 @@ def test_reshuffled_draw_pile_changes_the_state_not_the_observations() -> None:
     env = tribune_env.env(players=4)
     env.reset(seed=3)
     raw = env.unwrapped
-    draw = raw.game.state.draw
+    draw = raw.game.python_state().draw
     assert len(set(draw[-DRAW_TOP:])) > 1 or len(set(draw)) > 1
     before_obs = {a: raw.observe(a)["observation"].copy() for a in raw.possible_agents}
     before = raw.state().copy()
@@ -116,7 +116,7 @@ def test_state_shows_hidden_cards_nobody_observes() -> None:
     raw = tribune_env.raw_env(players=3)
     raw.reset(seed=4)
     state = raw.state()
-    game = raw.game.state
+    game = raw.game.position()
     p = raw._state_encoder.piece
     c = raw.table.encoder.tables.num_card_types
     draw_counts = np.bincount(np.asarray(game.draw, dtype=np.int64), minlength=c)

@@ -99,7 +99,7 @@ def test_assassin_targets_round_trip_for_six_seats() -> None:
 
 def test_the_base_codec_cannot_express_expansion_choices() -> None:
     game = expansion_game(4, 3, 0)
-    slave = game.state.tables.slave_cards[0][0]
+    slave = game.tables.slave_cards[0][0]
     assert BASE.encode(PickCard(slave), 0, 4) == -1
     assert CODEC.encode(PickCard(slave), 0, 4) == CODEC.block["card_x"].start
 
@@ -120,11 +120,11 @@ def _check_decision(table: Table, game: Game, seen: Counter[str]) -> None:
     pending = game.pending
     assert pending is not None
     seen[pending.kind.key] += 1
-    if pending.kind is DecisionKind.TAKEOVER_SET and game.state.tables.assassin_card >= 0:
-        if PickCard(game.state.tables.assassin_card) in legal:
+    if pending.kind is DecisionKind.TAKEOVER_SET and game.tables.assassin_card >= 0:
+        if PickCard(game.tables.assassin_card) in legal:
             seen["assassin offered"] += 1
     for s in range(game.num_players):
-        obs = table.encoder.encode(game.state, s)
+        obs = table.encoder.encode(game.position(), s)
         assert obs.shape == (table.encoder.size,) and obs.dtype == np.float32
         assert (obs >= 0).all() and (obs <= table.encoder.high).all()
 
@@ -219,10 +219,10 @@ def test_leak_test_covers_staged_assassins() -> None:
         game = expansion_game(2 + seed % 4, seed, 0)
         play = random.Random(seed)
         while not game.is_over:
-            if "staged assassin" in _special(game.state):
+            if "staged assassin" in _special(game.position()):
                 found += 1
                 for seat in range(game.num_players):
-                    assert_no_leak(ENC, game.state, seat, rng, tries=2)
+                    assert_no_leak(ENC, game.position(), seat, rng, tries=2)
             game.apply(play.choice(game.legal_actions()))
         if found >= 3:
             break
@@ -247,11 +247,11 @@ def test_the_leak_test_catches_leaky_encoders(leak: Callable[..., None], wanted:
     for seed in range(40):
         game = expansion_game(4, seed, 0)
         play = random.Random(seed)
-        while not game.is_over and wanted not in _special(game.state):
+        while not game.is_over and wanted not in _special(game.position()):
             game.apply(play.choice(game.legal_actions()))
         if game.is_over:
             continue
-        state = game.state
+        state = game.position()
         seat = next(s for s in range(4) if s != state.officials[Official.AUGUR])
         assert_no_leak(ENC, state, seat, random.Random(0), tries=5)
         with pytest.raises(AssertionError, match="hidden information"):
@@ -264,9 +264,9 @@ def test_the_augur_sees_his_draws_and_only_he() -> None:
     for seed in range(60):
         game = expansion_game(3, seed, 0)
         play = random.Random(seed)
-        while not game.is_over and not game.state.augur_cards:
+        while not game.is_over and not game.position().augur_cards:
             game.apply(play.choice(game.legal_actions()))
-        state = game.state
+        state = game.position()
         if game.is_over:
             continue
         augur = state.officials[Official.AUGUR]

@@ -667,7 +667,7 @@ def test_reset_from_position_in_the_learner_seat() -> None:
     obs, info = env.reset(seed=0, options={"position": doc, "learner_seat": seat})
     assert info["seat"] == env.seat == seat
     assert env.unwrapped.game.to_json() == doc
-    assert np.array_equal(obs, env.table.encoder.encode(game.state, seat))
+    assert np.array_equal(obs, env.table.encoder.encode(game.position(), seat))
     assert np.array_equal(info["action_mask"], env.table.codec.mask(game.legal_actions(), seat, 3))
     # the loaded game plays on exactly as the original would
     index = legal_action(env)

@@ -92,9 +92,9 @@ def test_a_seats_strings_and_tensor_hold_nothing_hidden(name: str) -> None:
         assert isinstance(state, TribuneState) and state.game is not None
         for seat in range(4):
             tensor = np.asarray(state.observation_tensor(seat), dtype=np.float32)
-            assert np.array_equal(tensor, state._rules.encoder.encode(state.game.state, seat))
-            other = Game(hide_and_redeal(state.game.state, seat, rng))
-            assert player_view(other.state, seat) == player_view(state.game.state, seat)
+            assert np.array_equal(tensor, state._rules.encoder.encode(state.game.position(), seat))
+            other = Game(hide_and_redeal(state.game.position(), seat, rng))
+            assert player_view(other.state, seat) == player_view(state.game.position(), seat)
             assert other.render(seat) == state.observation_string(seat)
             assert state._rules.encoder.encode(other.state, seat).tobytes() == tensor.tobytes()
             checked += 1

@@ -93,10 +93,10 @@ def test_illegal_actions_penalty_repeat_penalty_end_and_raise() -> None:
     obs, _ = env.reset(seed=1)
     (agent,) = obs
     illegal = int(np.flatnonzero(obs[agent][MASK_KEY] == 0)[0])
-    before = env.table.game.state.clock
+    before = env.table.game.position().clock
     obs2, rewards, terminated, _, infos = env.step({agent: illegal})
     assert list(obs2) == [agent] and rewards == {agent: -2.0} and not terminated["__all__"]
-    assert "illegal_action" in infos[agent] and env.table.game.state.clock == before
+    assert "illegal_action" in infos[agent] and env.table.game.position().clock == before
 
     ending = TribuneMultiAgentEnv({"players": 4, "illegal_action": "penalty_end"})
     obs, _ = ending.reset(seed=1)
@@ -228,7 +228,7 @@ def test_league_env_gives_the_learner_the_brutii_role() -> None:
     env = LeagueMultiAgentEnv({"train": config_from_dict(data).resolved()})
     for seed in range(4):
         env.reset(seed=seed)
-        assert env.agents == [f"player_{env.table.game.state.brutii}"]
+        assert env.agents == [f"player_{env.table.game.brutii_seat}"]
 
 
 @pytest.mark.parametrize(

@@ -67,7 +67,7 @@ def test_base_encoder_refuses_an_expansion_game() -> None:
     """As in Python, the base observation has no entries for an expansion game (ValueError)."""
     game = Game.new(GameConfig(players=3, expansion=True), seed=1)
     with pytest.raises(ValueError, match="expansion encoder"):
-        native_encoder(Space.BASE, 60).encode(core_of(game.state), 0)
+        native_encoder(Space.BASE, 60).encode(core_of(game.position()), 0)
 
 
 def test_a_difference_is_seen() -> None:
@@ -77,9 +77,9 @@ def test_a_difference_is_seen() -> None:
     for _ in range(40):
         game.apply(rng.choice(game.legal_actions()))
     py_enc = ObservationEncoder(COMPONENTS, 60, Space.BASE)
-    rows = [native_encoder(Space.BASE, 60).encode(core_of(game.state), seat) for seat in range(4)]
-    assert rows[0].tobytes() == py_enc.encode(game.state, 0).tobytes()
-    assert rows[1].tobytes() != py_enc.encode(game.state, 0).tobytes()
+    rows = [native_encoder(Space.BASE, 60).encode(core_of(game.position()), seat) for seat in range(4)]
+    assert rows[0].tobytes() == py_enc.encode(game.position(), 0).tobytes()
+    assert rows[1].tobytes() != py_enc.encode(game.position(), 0).tobytes()
 
 
 def check_position(state: GameState, space: Space, round_limit: int, legal: list[Any]) -> None:
@@ -140,7 +140,7 @@ def play(
     while True:
         legal = [] if game.is_over else game.legal_actions()
         if (step % every == 0 and (not most or checked < most)) or game.is_over:
-            check_position(game.state, space, round_limit, legal)
+            check_position(game.position(), space, round_limit, legal)
             checked += 1
         if game.is_over:
             return checked
@@ -164,7 +164,8 @@ def lockstep_rows(rules: str, players: int, space: Space, seed: int) -> int:
     """One game stepped on both engines: at every decision the native rows of every seat and the native mask of
     the seat to act (from the native engine's own state) equal Python's; returns the decisions compared."""
     config = GameConfig.for_rules(rules, players=players)
-    game = Game.new(config, seed=seed)
+    game = Game.new(config, seed=seed, engine="python")
+    state = game.python_state()  # the Python engine's live state
     core = native.new_core(config, seed)
     py_enc, enc = ObservationEncoder(COMPONENTS, config.round_limit, space), native_encoder(space, config.round_limit)
     py_codec, codec = ActionCodec(COMPONENTS, space=space), native_codec(space)
@@ -174,7 +175,7 @@ def lockstep_rows(rules: str, players: int, space: Space, seed: int) -> int:
     decisions = 0
     while True:
         for seat in range(players):
-            assert enc.encode(core, seat, out).tobytes() == py_enc.encode(game.state, seat).tobytes(), (decisions, seat)
+            assert enc.encode(core, seat, out).tobytes() == py_enc.encode(state, seat).tobytes(), (decisions, seat)
         if game.is_over:
             assert codec.mask(core, mask) == -1 and not mask.any()
             return decisions

@@ -75,7 +75,7 @@ def test_playouts_and_leaf_values_are_the_same_on_both_engines(rules: str, monke
         games = _positions(config, engine, monkeypatch, 6)
         assert all((g.native_core is not None) == (engine == "native") for g in games)
         made = play_out(net, games, 12)
-        played[engine] = (made, [state_to_json(g.state) for g in games], leaf_values(net, games).tobytes())
+        played[engine] = (made, [state_to_json(g.position()) for g in games], leaf_values(net, games).tobytes())
     assert played["native"] == played["python"]
     assert played["native"][0] > 0
 

@@ -257,13 +257,13 @@ def test_component_numbers_drive_the_rules(tmp_path: Path) -> None:
     comps = _custom_components(tmp_path)
     game = _benefit_position(comps)
     assert game.pending.kind.key == "benefit_option" and game.pending.faction == 3  # Plebeians
-    hand = game.state.players[0].hand_size
+    hand = game.position().players[0].hand_size
     game.apply(ChooseOption(0))  # draw a card and take the denarii
-    assert game.state.players[0].money == 4 + 3
-    assert game.state.players[0].hand_size == hand + 1
+    assert game.position().players[0].money == 4 + 3
+    assert game.position().players[0].hand_size == hand + 1
     assert game.pending.kind.key == "benefit_option" and game.pending.faction == 6  # Senators
     game.apply(ChooseOption(1))  # draw the cards
-    assert game.state.players[0].hand_size == hand + 1 + 3
+    assert game.position().players[0].hand_size == hand + 1 + 3
     assert GameConfig(players=2, components=comps).components is comps
 
 

@@ -165,10 +165,10 @@ def walk_checking_leaks(
     seen: Counter[str] = Counter()
     step = 0
     while not game.is_over:
-        situations = special(game.state)
+        situations = special(game.position())
         if situations - common or step % every == 0:
             seen.update(situations)
-            check(game.state)
+            check(game.position())
         game.apply(play.choice(game.legal_actions()))
         step += 1
     return seen

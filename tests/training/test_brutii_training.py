@@ -119,7 +119,7 @@ def test_the_training_env_seats_the_learner_by_its_role_and_readies_the_opponent
             _, info = env.reset(seed=seed)
         finally:
             Agent.reset = original  # type: ignore[method-assign]
-        brutii = env.single.table.game.state.brutii
+        brutii = env.single.table.game.brutii_seat
         assert (info["seat"] == brutii) == (role == "brutii") and info["brutii"] == (role == "brutii")
         players = 5
         expected = sorted((info["seat"] + 1 + i) % players for i in range(players - 1))

@@ -24,7 +24,7 @@ SKIP = {"id", "board", "label", "fill", "ink", "where", "key", "rules", "kind", 
 
 def _ids(rules: str) -> set[str]:
     config = GameConfig.for_rules(RuleSet.parse(rules))
-    tables = Game.new(config, seed=0).state.tables
+    tables = Game.new(config, seed=0).tables
     ids = set(tables.card_label) | {space.label for space in tables.spaces}
     ids |= {card.id for card in config.components.victory_cards}
     return {i for i in ids if ":" in i or "_" in i}

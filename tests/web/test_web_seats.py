@@ -295,7 +295,7 @@ def test_a_spectator_sees_a_board_card_only_if_every_seat_does(tmp_path: Path) -
                     for i, card in enumerate(field):
                         if card.get("hidden") or card["where"] != "board":
                             continue
-                        labels = {game.state.tables.card_label[view[r][f][i]] for view in views}
+                        labels = {game.tables.card_label[view[r][f][i]] for view in views}
                         assert labels == {card["label"]}, (region["key"], f, i, labels)
                         checked += 1
             decision = session.state()["decision"]
