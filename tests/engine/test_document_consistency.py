@@ -111,30 +111,41 @@ def _get(doc: Any, path: tuple[Any, ...]) -> Any:
     return doc
 
 
+def _players(doc: dict[str, Any]) -> list[Any]:
+    """The document's player entries; none where earlier mutations made ``players`` something else than a list."""
+    players = doc.get("players")
+    return players if isinstance(players, list) else []
+
+
 def _card_lists(doc: dict[str, Any]) -> list[tuple[Any, ...]]:
-    """Paths of every list of card labels in the document."""
+    """Paths of every list of card labels in the document (any key may hold anything after earlier mutations)."""
     out: list[tuple[Any, ...]] = []
     for key in ("staged", "contest", "discard_pile", "draw_pile", "augur_cards"):
         if isinstance(doc.get(key), list):
             out.append((key,))
-    for seat, p in enumerate(doc.get("players") or []):
+    for seat, p in enumerate(_players(doc)):
         if isinstance(p, dict) and isinstance(p.get("hand"), list):
             out.append(("players", seat, "hand"))
         for f in p.get("sets", {}) if isinstance(p, dict) and isinstance(p.get("sets"), dict) else []:
             out.append(("players", seat, "sets", f))
-    for region, fields in (doc.get("board") or {}).items():
+    board = doc.get("board")
+    for region, fields in board.items() if isinstance(board, dict) else []:
         for i, _ in enumerate(fields if isinstance(fields, list) else []):
             out.append(("board", region, i))
     return [p for p in out if isinstance(_get(doc, p), list)]
 
 
 def _short(value: Any) -> str:
-    """A short text for the log (an integer too long to print is shown by its size)."""
+    """A short text for the log (an integer too long to print is shown by its size), of any value a mutation can
+    leave anywhere in a document."""
     if type(value) is int and value.bit_length() > 64:
         return f"<integer of {value.bit_length()} bits>"
     if isinstance(value, list) and any(type(v) is int and v.bit_length() > 64 for v in value):
         return "<list with a huge integer>"
-    return repr(value)[:60]
+    try:
+        return repr(value)[:60]
+    except ValueError:  # an integer deeper inside with more digits than Python converts to text
+        return f"<{type(value).__name__} with a huge integer>"
 
 
 class Mutator:
@@ -254,7 +265,7 @@ class Mutator:
             node = self.doc.setdefault(target[0], []) if len(target) == 1 else _get(self.doc, target)
             if isinstance(node, list):
                 node.append(card)
-        self.record(f"move {card} from {source} to {target}")
+        self.record(f"move {_short(card)} from {source} to {target}")
 
     def flags(self) -> None:
         key = self.c.pick(["truncated", "winners", "phase", "game_over"])
@@ -266,7 +277,7 @@ class Mutator:
             self.doc["phase"] = self.c.pick(PHASES)
         else:
             self.doc.update(phase="game_over", agenda=[], pending=None)
-        self.record(f"flag {key}: phase {self.doc.get('phase')}")
+        self.record(f"flag {key}: phase {_short(self.doc.get('phase'))}")
 
     def followers(self) -> None:
         seat = self.c.number(0, self.players() - 1)
@@ -274,7 +285,8 @@ class Mutator:
         if where == "coin_bowl":
             self.doc["coin_bowl"] = [seat] * self.c.pick([3, 5, 8, 30])
         elif where == "to_place":
-            p = (self.doc.get("players") or [{}])[seat]
+            players = _players(self.doc)
+            p = players[seat] if seat < len(players) else None
             if isinstance(p, dict):
                 p["followers"] = self.c.pick([3, 5, 7, 8, 9, 10])
         else:
@@ -285,7 +297,7 @@ class Mutator:
         self.record(f"followers {where} seat {seat}")
 
     def money(self) -> None:
-        for p in self.doc.get("players") or []:
+        for p in _players(self.doc):
             if isinstance(p, dict):
                 p["money"] = self.c.pick([0, 1])
         self.record("money set to 0/1")
@@ -427,6 +439,70 @@ def test_accepted_documents_play_to_the_end(data: st.DataObject, seed: int) -> N
 def test_accepted_documents_play_to_the_end_many(data: st.DataObject, seed: int) -> None:
     """The same property over 300 mutated documents (slow: CI runs it)."""
     _mutated_document_plays(data, seed)
+
+
+# --- the mutations themselves never fail -------------------------------------------------------------------
+# A mutation may leave anything anywhere (a huge integer as a card, a string as the board, a number as the players);
+# the later mutations of the same document, and their log lines, must cope with it: the property fails otherwise.
+
+
+class Scripted:
+    """A chooser that gives the answers it was given, in order: each ``pick`` one of the options offered, each
+    ``number`` one in the range asked for."""
+
+    def __init__(self, *answers: Any) -> None:
+        self.answers = list(answers)
+
+    def pick(self, options: Sequence[T]) -> T:
+        answer = self.answers.pop(0)
+        assert answer in options, f"{answer!r} is not among {options!r}"
+        return answer  # type: ignore[no-any-return]
+
+    def number(self, low: int, high: int) -> int:
+        answer = self.answers.pop(0)
+        assert low <= answer <= high, f"{answer} is not in {low}..{high}"
+        return int(answer)
+
+
+def test_a_huge_integer_moved_as_a_card_is_logged_by_its_size() -> None:
+    doc: dict[str, Any] = {"draw_pile": [10**5000], "discard_pile": []}
+    log: list[str] = []
+    Mutator(Scripted(("draw_pile",), 0, ("discard_pile",)), doc, log).move_card()
+    assert doc == {"draw_pile": [], "discard_pile": [10**5000]}
+    assert log == ["move <integer of 16610 bits> from ('draw_pile',) to ('discard_pile',)"]
+
+
+def test_card_lists_skip_a_board_and_players_of_another_type() -> None:
+    assert _card_lists({"board": "senators:7", "players": 5, "draw_pile": ["senators:7"]}) == [("draw_pile",)]
+    assert _card_lists({"board": [["senators:7"]], "players": "x", "staged": []}) == [("staged",)]
+
+
+def test_followers_for_a_seat_without_a_player_entry_change_nothing() -> None:
+    doc: dict[str, Any] = {"config": {"players": 3}, "players": [{}]}
+    log: list[str] = []
+    Mutator(Scripted(2, "to_place"), doc, log).followers()
+    assert doc["players"] == [{}] and log == ["followers to_place seat 2"]
+
+
+def test_flags_and_money_cope_with_what_other_mutations_left() -> None:
+    doc: dict[str, Any] = {"phase": 10**5000, "players": 7}
+    log: list[str] = []
+    mutator = Mutator(Scripted("truncated"), doc, log)
+    mutator.flags()
+    mutator.money()
+    assert doc == {"phase": 10**5000, "players": 7, "truncated": True}
+    assert log == ["flag truncated: phase <integer of 16610 bits>", "money set to 0/1"]
+    assert _short({"money": 10**5000}) == "<dict with a huge integer>"
+
+
+@pytest.mark.parametrize("seed", [242265, 260440])
+def test_mutated_documents_that_failed_to_be_made(seed: int) -> None:
+    """Two documents of ``measure``'s chooser on which ``mutated`` itself raised (ValueError: a huge integer in a
+    log line; AttributeError: the board swapped for a string): made now, and refused or played."""
+    log: list[str] = []
+    doc = mutated(RandomChooser(seed), log)
+    assert log[0].startswith("document(")
+    assert check_document(doc, seed) in ("rejected", "played")
 
 
 def _positions(players: int, expansion: bool, brutii: bool, seed: int, per_kind: int = 3) -> list[dict[str, Any]]:
