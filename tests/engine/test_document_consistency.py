@@ -505,6 +505,21 @@ def test_mutated_documents_that_failed_to_be_made(seed: int) -> None:
     assert check_document(doc, seed) in ("rejected", "played")
 
 
+# --- documents the property found ------------------------------------------------------------------------------
+
+
+def test_a_phase_step_of_a_later_phase_left_out_is_refused() -> None:
+    """Found by the property: a position in phase 2 without the Thermae's evaluation (``evaluate 0``) at the front of
+    its agenda was read as if that step had run; in play a follower stood on the Thermae that no step sends home, and
+    the position reached could not be read back. A step of a later phase has not run while the phase is this one."""
+    doc = document(2, 2, 30, False)
+    assert doc["phase"] == "follower_placement" and doc["agenda"][0] == ["evaluate", 0]
+    assert check_document(copy.deepcopy(doc), 17) == "played"  # as saved, it plays to the end
+    del doc["agenda"][0]
+    with pytest.raises(InvalidStateError, match=r"phase steps \[\['evaluate', 0\]\] of a later phase are missing"):
+        Game.from_json(doc)
+
+
 def _positions(players: int, expansion: bool, brutii: bool, seed: int, per_kind: int = 3) -> list[dict[str, Any]]:
     """The documents of the first ``per_kind`` positions of each decision kind in a random game (round limit 8):
     every kind of position, the ones with something in flight (a sealed bid, staged cards, pairs) included."""

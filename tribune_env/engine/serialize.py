@@ -1172,16 +1172,22 @@ def _check_agenda(state: GameState, r: _Reader) -> None:
 
 def _check_skeleton(state: GameState, r: _Reader) -> None:
     """The steps that open the phases of a round (:mod:`.rounds`) are those of the rest of the round, in order,
-    none missing in between, none repeated, none of an earlier phase."""
+    none missing in between, none repeated, none of an earlier phase; those missing at the front are of the current
+    phase (each of them sets the phase when it runs: one of a later phase has not run while the phase is this one)."""
     skeleton = set(round_tasks(state))
     rest = [t for t in round_tasks(state, resume_from=state.phase) if t in skeleton]
     given = [t for t in reversed(state.agenda) if t in skeleton]
+    phase = state.phase.name.lower()
     if not given or given != rest[len(rest) - len(given) :]:
         raise r.fail(
             "agenda",
             f"the phase steps {[list(t) for t in given]} are not the rest of the round from phase "
-            f"{state.phase.name.lower()} ({[list(t) for t in rest]}, from some point on)",
+            f"{phase} ({[list(t) for t in rest]}, from some point on)",
         )
+    own = {t for p in round_phases(state) if p.phase is state.phase for t in p.start(state)}
+    later = [list(t) for t in rest[: len(rest) - len(given)] if t not in own]
+    if later:
+        raise r.fail("agenda", f"the phase steps {later} of a later phase are missing: in phase {phase} they still run")
 
 
 def _step_problem(state: GameState, task: Task) -> str:
