@@ -520,6 +520,19 @@ def test_a_phase_step_of_a_later_phase_left_out_is_refused() -> None:
         Game.from_json(doc)
 
 
+def test_a_second_card_on_the_latrine_is_refused() -> None:
+    """Found by the property: a Forum card moved onto the Latrine's field (two cards there) was accepted; its
+    evaluation offered to buy the first card and took the second, whose price the occupant could not pay
+    (RuntimeError). The Latrine holds one card face down."""
+    doc = document(4, 1, 150, True)
+    assert doc["phase"] == "follower_placement" and doc["followers"]["latrine:1"] == 1
+    assert check_document(copy.deepcopy(doc), 326140) == "played"  # as saved, it plays to the end
+    doc["board"]["latrine"][0].append(doc["board"]["forum"][0].pop())
+    doc["board"]["forum"][0].append(doc["players"][1]["hand"].pop(doc["players"][1]["hand"].index("vestals:8")))
+    with pytest.raises(InvalidStateError, match=r"^board\.latrine\[0\]: the Latrine holds one card face down, not 2"):
+        Game.from_json(doc)
+
+
 def _positions(players: int, expansion: bool, brutii: bool, seed: int, per_kind: int = 3) -> list[dict[str, Any]]:
     """The documents of the first ``per_kind`` positions of each decision kind in a random game (round limit 8):
     every kind of position, the ones with something in flight (a sealed bid, staged cards, pairs) included."""

@@ -650,6 +650,9 @@ def _read_board(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
             raise r.fail(f"board.{region.key}", f"expected {len(fields)} card fields, got {len(raw)}")
         for i, cards in enumerate(raw):
             fields[i].extend(r.cards(cards, f"board.{region.key}[{i}]"))
+    latrine = state.fields[Region.LATRINE][0]
+    if len(latrine) > 1:  # its evaluation offers the card on the field, and no rule lays a second one there (R52)
+        raise r.fail("board.latrine[0]", f"the Latrine holds one card face down, not {len(latrine)}")
     state.atrium_up = r.bools(
         doc.get("atrium_up", [False] * len(state.fields[Region.ATRIUM])), "atrium_up", len(state.fields[Region.ATRIUM])
     )
