@@ -533,6 +533,21 @@ def test_a_second_card_on_the_latrine_is_refused() -> None:
         Game.from_json(doc)
 
 
+def test_augur_cards_without_his_keep_or_discard_are_refused() -> None:
+    """Found by the property: a discarded card moved to ``augur_cards`` in phase 5, while the Augur is held, was
+    accepted; the cards stayed there for good, and once nobody held the Augur the position reached could not be read
+    back. The Augur's drawn cards are his only until his keep or discard (R39)."""
+    doc = document(5, 3, 200, True)
+    assert doc["phase"] == "faction_benefits" and doc["augur_cards"] == [] and doc["officials"]["augur"] is not None
+    assert check_document(copy.deepcopy(doc), 1) == "played"  # as saved, it plays to the end
+    doc["augur_cards"].append(doc["discard_pile"].pop(0))
+    with pytest.raises(InvalidStateError, match=r"^augur_cards: cards drawn by the Augur need his keep or discard"):
+        Game.from_json(doc)
+    del doc["agenda"], doc["pending"]
+    with pytest.raises(InvalidStateError, match=r"^augur_cards: cards in the middle of a decision need the agenda"):
+        Game.from_json(doc)
+
+
 def _positions(players: int, expansion: bool, brutii: bool, seed: int, per_kind: int = 3) -> list[dict[str, Any]]:
     """The documents of the first ``per_kind`` positions of each decision kind in a random game (round limit 8):
     every kind of position, the ones with something in flight (a sealed bid, staged cards, pairs) included."""

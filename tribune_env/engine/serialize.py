@@ -1044,7 +1044,7 @@ def _check_sent_home(state: GameState, r: _Reader) -> None:
 
 def _check_in_flight(state: GameState, r: _Reader) -> None:
     """Cards in flight have the step or decision that takes them on: a contested set its answer or penalty,
-    sealed pairs their reveal; bids their auction."""
+    sealed pairs their reveal, the Augur's drawn cards his keep or discard (R39); bids their auction."""
     pending = state.pending
     if state.contest:
         answer = ("attempt", TakeoverRole.FIRST_OVER_SECOND)
@@ -1062,6 +1062,10 @@ def _check_in_flight(state: GameState, r: _Reader) -> None:
         raise r.fail("players", "followers to place need the follower placement still to run (place_next)")
     if state.pairs and ("mars_reveal",) not in state.agenda:
         raise r.fail("pairs", "sealed pairs need the Field of Mars reveal still to run")
+    keeping = any(t[0] == "augur_keep" for t in state.agenda)
+    keeping |= pending is not None and pending.kind is DecisionKind.AUGUR_DISCARD
+    if state.augur_cards and not keeping:
+        raise r.fail("augur_cards", "cards drawn by the Augur need his keep or discard still to come (R39)")
     auction = ("atrium_resolve",) in state.agenda or ("chariot_resolve",) in state.agenda
     if any(b != -1 for b in state.bids) and not auction:
         raise r.fail("bids", "bids are sealed only while an auction's reveal is still to run")
@@ -1118,7 +1122,8 @@ def _start_phase_flow(state: GameState, doc: dict[str, Any], r: _Reader) -> None
 
     if doc.get("pending") is not None:
         raise r.fail("pending", "a pending decision needs the agenda that follows it ('agenda')")
-    for key, held in (("staged", state.staged), ("contest", state.contest), ("pairs", state.pairs)):
+    held_apart = (("staged", state.staged), ("contest", state.contest), ("pairs", state.pairs))
+    for key, held in (*held_apart, ("augur_cards", state.augur_cards)):
         if held:
             raise r.fail(key, "cards in the middle of a decision need the agenda that follows it ('agenda')")
     _check_nothing_under_way(state, r)
