@@ -548,6 +548,19 @@ def test_augur_cards_without_his_keep_or_discard_are_refused() -> None:
         Game.from_json(doc)
 
 
+def test_a_placement_of_this_turn_outside_the_princeps_turn_is_refused() -> None:
+    """Found by the property: a document in the Princeps holder's turn after his first placement (R37), without its
+    agenda and with the turn given to another seat, was accepted; that seat then counted as having placed once, and
+    the position after its placement could not be read back. Only the Princeps holder's turn has a placement done."""
+    doc = document(5, 3, 300, True)
+    assert doc["placed_this_turn"] == 1 and doc["turn_seat"] == doc["officials"]["princeps"] == 3
+    del doc["agenda"], doc["pending"]
+    assert check_document(copy.deepcopy(doc), 0) == "played"  # his turn, resumed from the phase: it plays to the end
+    doc["turn_seat"] = 0
+    with pytest.raises(InvalidStateError, match=r"^placed_this_turn: only the Princeps holder places more than one"):
+        Game.from_json(doc)
+
+
 def _positions(players: int, expansion: bool, brutii: bool, seed: int, per_kind: int = 3) -> list[dict[str, Any]]:
     """The documents of the first ``per_kind`` positions of each decision kind in a random game (round limit 8):
     every kind of position, the ones with something in flight (a sealed bid, staged cards, pairs) included."""

@@ -1127,6 +1127,7 @@ def _start_phase_flow(state: GameState, doc: dict[str, Any], r: _Reader) -> None
         if held:
             raise r.fail(key, "cards in the middle of a decision need the agenda that follows it ('agenda')")
     _check_nothing_under_way(state, r)
+    _check_turn_placements(state, r)
     state.agenda = list(reversed(_phase_agenda(state, r)))
     _check_flags(state, r)
     _check_sent_home(state, r)
@@ -1154,6 +1155,18 @@ def _check_nothing_under_way(state: GameState, r: _Reader) -> None:
                 f"chosen at the start of phase {state.phase.name.lower()} (R46): a document starting that phase has "
                 "it still to choose (null), or needs the agenda that follows the choice ('agenda')",
             )
+
+
+def _check_turn_placements(state: GameState, r: _Reader) -> None:
+    """A follower already placed in this turn (``placed_this_turn``) is the Princeps holder's, in his turn of phase 2
+    (R37): the placement the flow resumes with asks nobody else for a second one. Accepted, it made the next
+    placement's position unreadable."""
+    princeps = state.officials[Official.PRINCEPS] if state.officials else -1
+    if state.placed_this_turn and (state.phase is not Phase.FOLLOWER_PLACEMENT or state.turn_seat != princeps):
+        raise r.fail(
+            "placed_this_turn",
+            "only the Princeps holder places more than one follower per turn, in his turn of follower_placement (R37)",
+        )
 
 
 _ROUND_ENDS = ("round_end", "round_start")
