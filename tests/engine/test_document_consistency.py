@@ -561,6 +561,20 @@ def test_a_placement_of_this_turn_outside_the_princeps_turn_is_refused() -> None
         Game.from_json(doc)
 
 
+def test_a_set_up_in_a_later_round_is_refused() -> None:
+    """Found by the property: a set-up document (round 0) with ``round`` 1 and ``round_limit`` 1 was accepted; the
+    round starting after the set-up was round 2, past the limit, and that position could not be read back."""
+    doc = document(2, 0, 0, False)
+    assert doc["phase"] == "setup" and doc["round"] == 0
+    doc["config"]["round_limit"] = 1
+    assert check_document(copy.deepcopy(doc), 0) == "played"  # round 0: the one round is played
+    doc["round"] = 1
+    with pytest.raises(InvalidStateError, match=r"^round: a game in its set-up is in round 0, not 1"):
+        Game.from_json(doc)
+    del doc["round"]
+    assert Game.from_json(doc).round == 0  # left out: the set-up's round
+
+
 def _positions(players: int, expansion: bool, brutii: bool, seed: int, per_kind: int = 3) -> list[dict[str, Any]]:
     """The documents of the first ``per_kind`` positions of each decision kind in a random game (round limit 8):
     every kind of position, the ones with something in flight (a sealed bid, staged cards, pairs) included."""

@@ -501,7 +501,8 @@ def _check_version(doc: dict[str, Any], flag: Any, expansion: bool) -> None:
 def _read_top(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
     n = state.num_players
     state.victory_card = state.config.victory_card or ""
-    state.round = r.integer(doc.get("round", 1), "round", 0, state.config.round_limit)
+    first = 0 if doc.get("phase") == "setup" else 1  # a round left out: the set-up's, else the first
+    state.round = r.integer(doc.get("round", first), "round", 0, state.config.round_limit)
     known = list(Phase) if state.config.expansion else list(BASE_PHASES)
     phases = [p.name.lower() for p in known]
     phase = doc.get("phase", "card_placement")
@@ -509,6 +510,8 @@ def _read_top(state: GameState, doc: dict[str, Any], r: _Reader) -> None:
         extra = " (an expansion phase: this is a base document)" if phase in [p.name.lower() for p in Phase] else ""
         raise r.fail("phase", f"unknown phase {phase!r}{extra}; one of {phases}")
     state.phase = known[phases.index(phase)]
+    if state.phase is Phase.SETUP and state.round != 0:  # round_start after the set-up begins round 1
+        raise r.fail("round", f"a game in its set-up is in round 0, not {state.round}")
     state.start_seat = r.seat(doc.get("start_seat", 0), "start_seat", n)
     state.turn_seat = r.seat(doc.get("turn_seat", state.start_seat), "turn_seat", n)
     state.colosseum = r.integer(doc.get("colosseum", 0), "colosseum", 0, MAX_AMOUNT)
