@@ -63,6 +63,11 @@ def agreement(net: PolicyNet, data: Demonstrations, rows: np.ndarray, batch: int
     return hits / max(len(rows), 1)
 
 
+def rate_factor(step: int, total_steps: int, anneal: bool) -> float:
+    """The learning rate's share at optimizer ``step`` of ``total_steps``: 1, or falling linearly to 0 (``anneal``)."""
+    return max(0.0, 1.0 - step / max(total_steps, 1)) if anneal else 1.0
+
+
 def fit(
     data: Demonstrations,
     net: PolicyNet,
@@ -74,13 +79,17 @@ def fit(
     seed: int = 0,
     log: bool = True,
     on_epoch: Callable[[int, float], None] | None = None,
+    anneal: bool = False,
 ) -> DistillResult:
-    """Fit ``net`` to ``data`` (module docstring); Adam, ``epochs`` passes, rows shuffled with ``seed``."""
+    """Fit ``net`` to ``data`` (module docstring); Adam, ``epochs`` passes, rows shuffled with ``seed``;
+    ``anneal``: the learning rate falls linearly from ``learning_rate`` to zero over the ``epochs`` passes."""
     start = time.perf_counter()
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     train, held = split(data, held_share)
     optimizer = torch.optim.Adam(net.parameters(), lr=learning_rate)
+    total_steps = epochs * -(-len(train) // batch_size)
+    schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda step: rate_factor(step, total_steps, anneal))
     for epoch in range(epochs):
         net.train()
         order = rng.permutation(train)
@@ -97,6 +106,7 @@ def fit(
             loss.backward()
             torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
             optimizer.step()
+            schedule.step()
             losses.append(float(policy_loss.detach()))
         held_agreement = agreement(net, data, held)
         if log:
@@ -131,6 +141,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--epochs", type=int, default=4)
     p.add_argument("--first-width", type=int, default=256)
     p.add_argument("--hidden", type=int, nargs="*", default=[128])
+    p.add_argument("--first-layer", choices=["dense", "sparse"], default="dense",
+                   help="sparse: the first layer over the observation's nonzero entries (the same function, faster)")
+    p.add_argument("--learning-rate", type=float, default=1e-3)
+    p.add_argument("--batch-size", type=int, default=512)
+    p.add_argument("--anneal", action="store_true", help="the learning rate falls linearly to zero over the epochs")
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--seed", type=int, default=4343)
     p.add_argument("--out", type=Path, required=True)
@@ -149,7 +164,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     space = Space.for_rules(config.rules)
     encoder = encoder_for(config.components, config.round_limit, space)
     codec = codec_for(config.components, space)
-    net = PolicyNet(encoder.size, codec.n, args.first_width, args.hidden, "relu")
+    net = PolicyNet(encoder.size, codec.n, args.first_width, args.hidden, "relu", args.first_layer)
     args.out.parent.mkdir(parents=True, exist_ok=True)
 
     def save(epoch: int, held: float) -> None:  # each epoch's network, so that a stopped fit leaves one
@@ -157,7 +172,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                    "held_out_agreement": round(held, 4), "decisions": len(data)}
         net.to_numpy_policy(encoder, codec, {"distilled": partial}).save_npz(args.out, "float16")
 
-    result = fit(data, net, epochs=args.epochs, seed=args.seed, on_epoch=save)
+    result = fit(data, net, epochs=args.epochs, batch_size=args.batch_size, learning_rate=args.learning_rate,
+                 seed=args.seed, on_epoch=save, anneal=args.anneal)
     info = {
         "trained_by": "training.pool.distill (imitation of heuristic)",
         "teacher": "heuristic",
@@ -167,6 +183,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "fit_seconds": round(result.seconds, 1),
         "collect_seconds": None if collect_s is None else round(collect_s, 1),
         "epochs": args.epochs,
+        "network": {"first_width": args.first_width, "hidden": args.hidden},
+        "learning_rate": args.learning_rate,
+        "anneal": args.anneal,
         "threads": args.threads,
         "device": "cpu",
     }
