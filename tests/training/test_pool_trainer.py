@@ -169,7 +169,7 @@ def test_advantages_refuse_links_backwards() -> None:
 def curve_without_clock(path: Path) -> list[dict[str, str]]:
     import csv
 
-    clocked = {"elapsed", "wall", "decisions_per_s", "pool_s", "learner_s", "opponents_s", "update_s"}
+    clocked = {"elapsed", "wall", "decisions_per_s", "pool_s", "learner_s", "opponents_s", "update_s", "table_s"}
     with path.open() as handle:
         return [{k: v for k, v in row.items() if k not in clocked} for row in csv.DictReader(handle)]
 

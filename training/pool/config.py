@@ -19,6 +19,8 @@ from typing import Any
 
 import yaml
 
+from agents.base import AgentError
+from agents.specs import make_agent
 from training.config import ConfigError, build_section, coerce_value, sections_as_data, with_overrides
 from tribune_arena.tournament.backends import default_workers
 from tribune_env.engine.config import GameConfig
@@ -44,6 +46,9 @@ class OpponentsConfig:
     ``snapshot_every`` learner rows, the newest ``snapshot_pool`` kept; until the first one, the learner itself).
     ``deterministic``: opponents play their most probable legal action, else a sample of their softmax.
 
+    ``table_games``: games beside the pool (:mod:`training.pool.tables`) in which the Python agent ``table_agent``
+    (the real ``heuristic``) plays every seat but the learner's one; their learner rows join each rollout (0: none).
+
     A curriculum: after ``later_after`` decisions (all seats; 0: never) the games dealt from then on draw their
     opponents from ``later_mix`` (the same kinds of entries as ``mix``), and ``later_deterministic`` (unless null)
     replaces ``deterministic``. Games already running keep their seats.
@@ -58,6 +63,8 @@ class OpponentsConfig:
     later_after: int = 0
     later_mix: dict[str, float] = field(default_factory=dict)
     later_deterministic: bool | None = None
+    table_games: int = 0
+    table_agent: str = "heuristic"
 
 
 @dataclass(frozen=True)
@@ -281,6 +288,13 @@ def _check(config: PoolConfig, source: str) -> None:  # noqa: C901  (one line pe
                            ("later_mix", config.opponents.later_mix, config.opponents.later_after > 0)):
         if used and (not mix or any(w < 0 for w in mix.values()) or sum(mix.values()) <= 0):
             fail(f"opponents.{key}", f"expected non-negative shares with a positive sum, got {mix}")
+    if config.opponents.table_games < 0:
+        fail("opponents.table_games", f"must be >= 0 (0: none), got {config.opponents.table_games}")
+    if config.opponents.table_games:
+        try:
+            make_agent(config.opponents.table_agent, 0)
+        except AgentError as exc:
+            fail("opponents.table_agent", str(exc))
     if config.opponents.later_after < 0:
         fail("opponents.later_after", f"must be >= 0 (decisions; 0: no curriculum), got {config.opponents.later_after}")
     if config.run.max_minutes is not None and config.run.max_minutes <= 0:

@@ -11,14 +11,37 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 import numpy as np
 import torch
 
 from training.pool.network import PolicyNet, choose, masked
-from training.pool.opponents import LEARNER, Opponents, SeatTable
+from training.pool.opponents import LEARNER, Opponents
 from training.pool.rows import RowStore
-from tribune_env.envs.pool import TribunePool
+from tribune_env.engine.config import GameConfig
+
+
+class RowSource(Protocol):
+    """Games stepped a row per game (:class:`~tribune_env.envs.pool.TribunePool`,
+    :class:`~training.pool.tables.AgentTables`)."""
+
+    num_games: int
+    config: GameConfig
+
+    def reset(self, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+
+    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]: ...
+
+
+class Owners(Protocol):
+    """Who owns each seat of each game (:class:`~training.pool.opponents.SeatTable`,
+    :class:`~training.pool.tables.TableSeats`)."""
+
+    @property
+    def owner(self) -> np.ndarray: ...
+
+    def deal(self, games: np.ndarray) -> None: ...
 
 
 @dataclass
@@ -43,6 +66,16 @@ class Batch:
 
     def __len__(self) -> int:
         return len(self.action)
+
+    @classmethod
+    def joined(cls, parts: list[Batch]) -> Batch:
+        """The rows of ``parts`` (subsets, after their advantages) as one batch for the update."""
+        if len(parts) == 1:
+            return parts[0]
+        names = ("obs", "mask", "action", "logp", "value", "reward", "terminal", "next_row", "game", "seat")
+        arrays: dict[str, Any] = {k: np.concatenate([getattr(p, k) for p in parts]) for k in names}
+        arrays["next_row"][:] = -1
+        return cls(**arrays, step_starts=[0])
 
     def subset(self, rows: np.ndarray) -> Batch:
         """The batch of ``rows`` only (no trajectory links: for the update, after the advantages)."""
@@ -75,10 +108,10 @@ class Collector:
 
     def __init__(
         self,
-        pool: TribunePool,
+        pool: RowSource,
         net: PolicyNet,
         opponents: Opponents,
-        seats: SeatTable,
+        seats: Owners,
         device: torch.device,
         generator: torch.Generator,
         seed: int,

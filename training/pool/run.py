@@ -37,7 +37,8 @@ from training.pool.gae import advantages
 from training.pool.network import PolicyNet, load_numpy_weights
 from training.pool.opponents import SeatTable, build_opponents
 from training.pool.ppo import update
-from training.pool.rollout import Collector
+from training.pool.rollout import Batch, Collector
+from training.pool.tables import AgentTables, TableSeats
 from tribune_arena.benchmark.record import code_version
 from tribune_env.envs.pool import TribunePool
 
@@ -49,7 +50,8 @@ class PoolTrainError(Exception):
 CURVE_FIELDS = (
     "kind", "decisions", "elapsed", "wall", "learner_rows", "rollouts", "decisions_per_s", "policy_loss",
     "value_loss", "entropy", "approx_kl", "clipfrac", "learning_rate", "train_win_rate", "pool_s", "learner_s",
-    "opponents_s", "update_s", "opponent", "games", "win_rate", "ci_low", "ci_high",
+    "opponents_s", "update_s", "opponent", "games", "win_rate", "ci_low", "ci_high", "table_rows", "table_s",
+    "table_win_rate",
 )
 
 
@@ -157,6 +159,9 @@ class PoolTrainer:
         self.generator = torch.Generator(device=self.device).manual_seed(cfg.seed)
         self.seats = SeatTable(cfg.ppo.games, cfg.game.players, cfg.opponents.learner_seats, self.opponents.weights,
                                self.seat_rng)
+        self.tables = AgentTables(cfg.opponents.table_games, cfg.game, cfg.opponents.table_agent) \
+            if cfg.opponents.table_games else None
+        self._tables_counted = 0
         self.state.next_eval = cfg.eval.every_minutes * 60 if cfg.eval.every_minutes > 0 else math.inf
         self.state.next_snapshot = cfg.opponents.snapshot_every
 
@@ -165,6 +170,14 @@ class PoolTrainer:
         return Collector(self.pool, self.net, self.opponents, self.seats, self.device, self.generator, seed,
                          self.config.opponents.deterministic, self.config.ppo.carry_pending,
                          self.config.ppo.whole_games)
+
+    def _table_collector(self) -> Collector | None:
+        """The collector of the agent tables (``opponents.table_games``), or None."""
+        if self.tables is None:
+            return None
+        seed = self.config.seed * 1_000_033 + self.state.rollouts * 7927 + 1
+        return Collector(self.tables, self.net, self.opponents, TableSeats(self.tables), self.device, self.generator,
+                         seed, True, self.config.ppo.carry_pending, self.config.ppo.whole_games)
 
     # -- checkpoints -----------------------------------------------------------------
 
@@ -312,24 +325,48 @@ class PoolTrainer:
         for group in self.optimizer.param_groups:
             group["lr"] = self.learning_rate()
 
-    def _one_rollout(self, collector: Collector) -> dict[str, Any]:
+    def _trainable(self, batch: Batch) -> tuple[Batch, np.ndarray, np.ndarray]:
+        """The rows of ``batch`` this update trains, with their advantages and returns."""
         cfg = self.config
-        t0 = time.perf_counter()
-        batch, stats = collector.collect(cfg.ppo.steps)
-        t1 = time.perf_counter()
         adv, ret = advantages(batch.value, batch.reward, batch.terminal, batch.next_row, batch.step_starts,
                               cfg.ppo.gamma, cfg.ppo.gae_lambda)
-        warming = self.state.rollouts < cfg.ppo.critic_warmup
-        self._set_learning_rate()
         keep = batch.trained()
         if len(keep) < len(batch):
             batch, adv, ret = batch.subset(keep), adv[keep], ret[keep]
+        return batch, adv, ret
+
+    def _one_rollout(self, collector: Collector, tables: Collector | None = None) -> dict[str, Any]:
+        cfg = self.config
+        t0 = time.perf_counter()
+        batch, stats = collector.collect(cfg.ppo.steps)
+        t_tables = time.perf_counter()
+        parts = [self._trainable(batch)]
+        table_row: dict[str, Any] = {}
+        table_decisions = 0
+        if tables is not None and self.tables is not None:
+            table_batch, table_stats = tables.collect(cfg.ppo.steps)
+            table_decisions = self.tables.decisions - self._tables_counted  # the deals' first moves too
+            self._tables_counted = self.tables.decisions
+            parts.append(self._trainable(table_batch))
+            table_row = {
+                "table_rows": table_stats.learner_rows, "table_s": round(time.perf_counter() - t_tables, 3),
+                "table_win_rate": round(table_stats.learner_wins / table_stats.learner_games, 4)
+                if table_stats.learner_games else "",
+            }
+            stats.learner_rows += table_stats.learner_rows
+        t1 = time.perf_counter()
+        batch = Batch.joined([b for b, _, _ in parts])
+        adv = np.concatenate([a for _, a, _ in parts])
+        ret = np.concatenate([r for _, _, r in parts])
+        warming = self.state.rollouts < cfg.ppo.critic_warmup
+        self._set_learning_rate()
         metrics = update(self.net, self.optimizer, batch, adv, ret, cfg.ppo, self.update_rng, self.device,
                          critic_only=warming) if len(batch) else {}
         t2 = time.perf_counter()
         seconds = t2 - t0
         st = self.state
         st.elapsed += seconds
+        stats.decisions += table_decisions
         st.decisions += stats.decisions
         st.learner_rows += stats.learner_rows
         st.rollouts += 1
@@ -346,6 +383,7 @@ class PoolTrainer:
             "train_win_rate": round(stats.learner_wins / stats.learner_games, 4) if stats.learner_games else "",
             "pool_s": round(sec["pool"], 3), "learner_s": round(sec["learner"], 3),
             "opponents_s": round(sec["opponents"] + sec["bookkeeping"], 3), "update_s": round(t2 - t1, 3),
+            **table_row,
         }
 
     def _progress(self, row: dict[str, Any], last_said: float) -> float:
@@ -373,17 +411,20 @@ class PoolTrainer:
         if resuming:
             self.load_checkpoint()
             self.say(f"resuming {self.dir} at {self.state.decisions:,} decisions ({self.state.elapsed / 60:.1f} min)")
+        beside = (f", and {cfg.opponents.table_games} games beside it against {cfg.game.players - 1} "
+                  f"{cfg.opponents.table_agent}" if cfg.opponents.table_games else "")
         self.say(f"{cfg.name}: {cfg.ppo.games} games in a pool, {cfg.ppo.steps} steps a rollout, learner "
-                 f"{cfg.opponents.learner_seats} seat(s) against {dict(cfg.opponents.mix)}, device {self.device}, "
-                 f"{cfg.torch_threads} torch threads")
+                 f"{cfg.opponents.learner_seats} seat(s) against {dict(cfg.opponents.mix)}{beside}, device "
+                 f"{self.device}, {cfg.torch_threads} torch threads")
         if cfg.eval.initial and not resuming:
             self.evaluate()
         collector = self._collector()
+        tables = self._table_collector()
         last_ckpt = self.state.elapsed
         said = 0.0
         while not self._limit_reached():
             self._curriculum(collector)
-            row = self._one_rollout(collector)
+            row = self._one_rollout(collector, tables)
             self.write_curve(row)
             said = self._progress(row, said)
             if self.state.elapsed >= self.state.next_eval:
