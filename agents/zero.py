@@ -33,10 +33,10 @@ is not (it depends on the machine).
 
 Networks: ``path`` names an ``.npz``/``.zip`` checkpoint. Without it ``zero`` searches with the shipped ``ppo``
 network of the game's rule set (:data:`PPO_MODELS`: the networks its measured strength was measured with; with
-``zero-4p.npz`` instead it won 76.2% of 80 base games where the ``ppo`` network gives 80.6% of 160, no gain), and
+the earlier ``zero-4p.npz`` instead it won 76.2% of 80 base games where the ``ppo`` network gives 80.6% of 160, no gain), and
 ``zero-net`` plays :func:`shipped_network`: the rule set's ``agents/models/zero-*.npz`` when one ships (base games:
-``zero-4p.npz``, expansion games: ``zero-expansion-4p.npz``, the ``ppo`` networks trained on against three
-heuristics), else the ``ppo`` one.
+``zero-4p.npz``, a network of the pool trainer; expansion games: ``zero-expansion-4p.npz``, the ``ppo-expansion``
+network trained on against three heuristics), else the ``ppo`` one.
 
 Spec parameters (``zero``, ``zero:simulations=64,candidates=8``, ``zero:seconds=0.5``):
 
@@ -116,8 +116,9 @@ ZERO_MODELS: dict[RuleSet, Path] = {
     RuleSet.BRUTII: MODELS / "zero-brutii.npz",
 }
 """The networks of ``zero-net``, by rule set: the strongest network of each playing alone (a rule set without its
-file falls back to :data:`PPO_MODELS`). The base and expansion files are ``ppo`` and ``ppo-expansion`` trained on
-(configs/ppo-4p-finetune.yaml, configs/ppo-expansion-4p-finetune.yaml)."""
+file falls back to :data:`PPO_MODELS`). The base file is a network of the pool trainer
+(configs/ppo-pool-4p-tables.yaml, docs/training/shipped-models.md); the expansion file is ``ppo-expansion`` trained
+on (configs/ppo-expansion-4p-finetune.yaml)."""
 PPO_MODELS: dict[RuleSet, Path] = {
     RuleSet.BASE: SHIPPED,
     RuleSet.EXPANSION: SHIPPED_EXPANSION,

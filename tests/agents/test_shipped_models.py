@@ -4,9 +4,10 @@
 - ``ppo-expansion`` (agents/models/ppo-expansion-4p.npz): the expansion spaces at every seat count and both rule sets.
 - ``ppo-brutii`` (agents/models/ppo-expansion-brutii.npz): one network for both roles of the Brutii variant
   (R42-R54), the expansion agent fine-tuned on 5-seat Brutii games; it plays both roles at 5 and 6 seats.
-- ``zero-net`` (agents/models/zero-4p.npz, agents/models/zero-expansion-4p.npz): ``ppo`` and ``ppo-expansion``
-  trained on against three heuristics (configs/ppo-4p-finetune.yaml, configs/ppo-expansion-4p-finetune.yaml); the
-  ``zero`` search keeps the ``ppo`` networks.
+- ``zero-net`` (agents/models/zero-4p.npz, agents/models/zero-expansion-4p.npz): in base games a pool-trained network
+  (imitation of heuristic, then configs/ppo-pool-4p.yaml, then configs/ppo-pool-4p-tables.yaml against the real
+  heuristic); in expansion games ``ppo-expansion`` trained on against three heuristics
+  (configs/ppo-expansion-4p-finetune.yaml); the ``zero`` search keeps the ``ppo`` networks.
 
 If an observation layout or an action table changes, the "fits" test fails: the model must then be retrained
 (``configs/<name>.yaml``), because it would no longer read the observations it was trained on.
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -77,7 +79,7 @@ MODELS = [
         True,
     ),
     Shipped(
-        "ppo-4p-finetune",
+        "ppo-pool-4p-tables",
         ZERO_MODELS[RuleSet.BASE],
         "zero-net",
         RuleSet.BASE,
@@ -125,12 +127,31 @@ def test_the_shipped_model_fits_its_spaces(model: Shipped) -> None:
 @pytest.mark.parametrize("model", MODELS, ids=lambda m: m.config)
 def test_the_shipped_model_says_how_it_was_made(model: Shipped) -> None:
     meta = read_checkpoint_meta(model.path)
+    if meta.get("trained_by", "").startswith("tribune train (algorithm: ppo-pool"):
+        check_pool_trained(model, meta)
+        return
     assert meta["timesteps"] > 0 and meta.get("space") == model.space
     assert meta["code"]["commit"]
     config = config_from_dict(meta["config"], str(model.path))
     assert config.name == model.config and config.env.players == model.players
     assert config.env.expansion == model.rules.uses_expansion and config.env.brutii == model.rules.has_brutii
     assert bool(config.run.init_from) == model.fine_tuned  # the Brutii agent: fine-tuned from the expansion agent
+
+
+def check_pool_trained(model: Shipped, meta: dict[str, Any]) -> None:
+    """A network of the pool trainer (issue 43): its config, minutes, CPUs, device and code, stage by stage."""
+    from training.pool.config import load_pool_config
+
+    training = meta["training"]
+    assert meta.get("space") == model.space and training["code"]["commit"]
+    assert training["minutes"] > 0 and training["cpus"] >= 1 and training["device"]
+    config = load_pool_config(Path("configs") / f"{model.config}.yaml")
+    assert config.game.players == model.players and config.game.rules == model.rules
+    assert bool(training["init_from"]) == model.fine_tuned
+    stages = training.get("lineage", [])
+    assert all(stage["minutes"] > 0 and stage["cpus"] >= 1 and stage["device"] for stage in stages)
+    assert not stages or f"configs/{model.config}.yaml" in stages[-1]["config"]
+    assert training["total_minutes"] == pytest.approx(sum(stage["minutes"] for stage in stages), abs=0.01)
 
 
 def test_the_shipped_brutii_model_learned_both_roles() -> None:
@@ -145,7 +166,7 @@ def test_the_shipped_brutii_model_learned_both_roles() -> None:
         ("ppo-expansion-4p", 4),
         ("ppo-expansion-brutii", 5),
         ("ppo-expansion-brutii", 6),
-        ("ppo-4p-finetune", 4),
+        ("ppo-pool-4p-tables", 4),
         ("ppo-expansion-4p-finetune", 4),
     ],
 )

@@ -291,7 +291,8 @@ def test_tribune_train_picks_the_pool_trainer_by_its_algorithm(capsys: pytest.Ca
     assert "algorithm: zero" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("name", ["ppo-pool-4p", "ppo-pool-4p-from-zero", "ppo-pool-expansion-4p", "ppo-pool-brutii"])
+@pytest.mark.parametrize("name", ["ppo-pool-4p", "ppo-pool-4p-from-zero", "ppo-pool-4p-tables", "ppo-pool-expansion-4p",
+                                  "ppo-pool-brutii"])
 def test_shipped_pool_configs_load_and_their_opponents_fit(name: str) -> None:
     from agents.ppo import load_policy
     from training.pool.config import load_pool_config
@@ -427,13 +428,13 @@ def test_whole_games_train_each_row_once_with_its_games_result(tmp_path: Path, s
     assert made == trained + col.carried_rows
 
 
-def test_a_network_with_its_own_critic_layer_starts_from_the_shipped_zero_net(tmp_path: Path) -> None:
+def test_a_network_with_its_own_critic_layer_starts_from_the_shipped_ppo_net(tmp_path: Path) -> None:
     """``network.shared_first: false`` takes the Stable-Baselines3 layout (the critic's own first layer) of
-    ``zero-4p.npz``: it plays and values exactly as the file, exports it unchanged, and a shared net refuses it."""
+    ``ppo-4p.npz``: it plays and values exactly as the file, exports it unchanged, and a shared net refuses it."""
     from agents.ppo import load_policy
     from training.pool.network import critic_parameters, load_numpy_weights
 
-    policy = load_policy("agents/models/zero-4p.npz", tiny_config(tmp_path).game)
+    policy = load_policy(SHIPPED, tiny_config(tmp_path).game)
     net = PolicyNet(policy.obs_size, policy.n_actions, 256, [256], "tanh", shared_first=False)
     load_numpy_weights(net, policy)
     obs = np.random.default_rng(1).random((4, policy.obs_size)).astype(np.float32)
