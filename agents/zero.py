@@ -33,7 +33,8 @@ is not (it depends on the machine).
 
 Networks: ``path`` names an ``.npz``/``.zip`` checkpoint. Without it ``zero`` searches with the shipped ``ppo``
 network of the game's rule set (:data:`PPO_MODELS`: the networks its measured strength was measured with; with
-the earlier ``zero-4p.npz`` instead it won 76.2% of 80 base games where the ``ppo`` network gives 80.6% of 160, no gain), and
+the earlier ``zero-4p.npz`` instead it won 76.2% of 80 base games where the ``ppo`` network gives 80.6% of 160, no
+gain), and
 ``zero-net`` plays :func:`shipped_network`: the rule set's ``agents/models/zero-*.npz`` when one ships (base games:
 ``zero-4p.npz``, a network of the pool trainer; expansion games: ``zero-expansion-4p.npz``, the ``ppo-expansion``
 network trained on against three heuristics), else the ``ppo`` one.

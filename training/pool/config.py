@@ -78,8 +78,8 @@ class NetworkConfig:
     activation: str = "relu"
     first_layer: str = "dense"
     shared_first: bool = True
-    """False: the critic has its own first layer (the Stable-Baselines3 layout of ``ppo-4p.npz`` and ``zero-expansion-4p.npz``,
-    which ``init_from`` can then load)."""
+    """False: the critic has its own first layer (the Stable-Baselines3 layout of ``ppo-4p.npz`` and
+    ``zero-expansion-4p.npz``, which ``init_from`` can then load)."""
 
 
 @dataclass(frozen=True)

@@ -49,7 +49,8 @@ class PolicyNet(nn.Module):
         first_width: the shared first layer's width; hidden: each tower's further layers.
         activation: ``relu`` or ``tanh``; first_layer: ``dense`` or ``sparse`` (the same function).
         shared_first: one first layer for both towers (the default); false: the critic has its own (the layout of
-            the Stable-Baselines3 networks, ``ppo-4p.npz`` and ``zero-expansion-4p.npz``, so ``init_from`` can start from them).
+            the Stable-Baselines3 networks, ``ppo-4p.npz`` and ``zero-expansion-4p.npz``, so ``init_from`` can start
+            from them).
     """
 
     def __init__(
