@@ -4,29 +4,19 @@ schedule and the exported network's metadata."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
 
-pytestmark = pytest.mark.train
+pytestmark = [pytest.mark.train, pytest.mark.usefixtures("one_torch_thread")]
 
 from agents.ppo import NumpyPolicy  # noqa: E402
 from training.imitation import Demonstrations, collect  # noqa: E402
 from training.pool.distill import agreement, fit, main, rate_factor, save_demonstrations, split  # noqa: E402
 from training.pool.network import PolicyNet  # noqa: E402
 from tribune_env.engine.config import GameConfig  # noqa: E402
-
-
-@pytest.fixture(autouse=True)
-def one_thread() -> Iterator[None]:
-    """Two torch threads on a busy 2-core machine wait on each other; main() sets its own."""
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
 
 
 @pytest.fixture(scope="module")

@@ -5,15 +5,13 @@ learner's rows, the same seed gives the same run, and bad settings are named."""
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-import torch
 
-pytestmark = pytest.mark.train
+pytestmark = [pytest.mark.train, pytest.mark.usefixtures("one_torch_thread")]
 
 from agents.heuristic import HeuristicAgent  # noqa: E402
 from training.config import ConfigError  # noqa: E402
@@ -26,13 +24,6 @@ from tribune_env.engine.config import GameConfig  # noqa: E402
 
 CONFIG = GameConfig(players=4)
 
-
-@pytest.fixture(autouse=True)
-def one_thread() -> Iterator[None]:
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
 
 
 def play(tables: AgentTables, steps: int, seed: int = 0) -> list[tuple[np.ndarray, ...]]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +11,7 @@ import torch
 
 from tribune_env.envs.infoset import InfoSet
 
-pytestmark = pytest.mark.train
+pytestmark = [pytest.mark.train, pytest.mark.usefixtures("one_torch_thread")]
 
 from training.pool.config import PoolConfig, pool_config_from_dict  # noqa: E402
 from training.pool.gae import advantages  # noqa: E402
@@ -24,13 +23,6 @@ from tribune_env.envs.pool import TribunePool  # noqa: E402
 
 SHIPPED = "agents/models/ppo-4p.npz"
 
-
-@pytest.fixture(autouse=True)
-def one_thread() -> Iterator[None]:
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
 
 
 def tiny_config(tmp_path: Path, **over: Any) -> PoolConfig:

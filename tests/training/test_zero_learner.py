@@ -3,7 +3,6 @@ to near its floor (the targets' entropy), for the policy and the value."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,18 +17,10 @@ from training.zero.learner import Learner, PolicyValueNet
 from training.zero.replay import Positions
 from tribune_env.engine.config import RuleSet
 
-pytestmark = pytest.mark.train
+pytestmark = [pytest.mark.train, pytest.mark.usefixtures("one_torch_thread")]
 
 OBS, ACTIONS = 12, 6
 
-
-@pytest.fixture(autouse=True)
-def one_thread() -> Iterator[None]:
-    """Tiny networks: one torch thread (several only contend on a busy machine)."""
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
 
 
 def tiny_policy(seed: int = 0) -> NumpyPolicy:
