@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import http.client
 import importlib
+import itertools
 import json
 import os
 import re
@@ -28,7 +29,7 @@ import pytest
 from tribune_arena.human.web.app import create_app
 from tribune_arena.human.web.manager import GameManager
 from tribune_arena.human.web.saving import SaveDir
-from tribune_arena.human.web.store import GAMES_FILE, StoreError
+from tribune_arena.human.web.store import GAMES_FILE, GameStore, StoredMove, StoreError
 from tribune_arena.tournament.store import ResultStore
 from tribune_cli.main import main as tribune_main
 
@@ -133,10 +134,18 @@ def _same(a: dict[str, Any], b: dict[str, Any]) -> None:
 
 
 def _stored(save: Path, game_id: str) -> tuple[str, int]:
-    with sqlite3.connect(save / GAMES_FILE) as db:
-        status, steps = db.execute("SELECT status, steps FROM games WHERE id = ?", (game_id,)).fetchone()
-        moves = db.execute("SELECT COUNT(*) FROM moves WHERE game = ?", (game_id,)).fetchone()[0]
-    assert moves == steps
+    """The game's status and step counter as stored, checked against its stored moves. One statement, so one read
+    snapshot: the server may be committing moves meanwhile (the polling of :func:`_kill_while_the_bots_think`), and
+    two statements could see the counter before a commit and the moves after it (11 moves beside steps = 10)."""
+    db = sqlite3.connect(save / GAMES_FILE)
+    try:
+        status, steps, moves = db.execute(
+            "SELECT status, steps, (SELECT COUNT(*) FROM moves WHERE game = games.id) FROM games WHERE id = ?",
+            (game_id,),
+        ).fetchone()
+    finally:
+        db.close()
+    assert moves == steps, f"game {game_id}: {moves} moves stored beside steps = {steps}"
     return status, steps
 
 
@@ -238,6 +247,85 @@ def _call_quietly(server: Server, game_id: str, body: object, answers: list[Any]
         answers.append(server.call("POST", f"/api/games/{game_id}/action", body))
     except OSError as exc:  # the server was killed while answering
         answers.append(exc)
+
+
+# -- a move and its counters: both or neither ------------------------------------------------------------------
+
+_KILLED_INSIDE_A_MOVE = """
+import os, signal, sys
+from tribune_arena.human.web.store import GameStore, StoredMove
+store = GameStore(sys.argv[1])
+kill = lambda sql: sql.startswith("UPDATE games") and os.kill(os.getpid(), signal.SIGKILL)
+store._db.set_trace_callback(kill)  # SIGKILL once the move is inserted, before its counter is updated
+store.add_move("g", StoredMove(3, 1, "card:1", 0.0), 2)
+"""
+
+
+def _store_with_moves(directory: Path, count: int) -> GameStore:
+    """A store in ``directory`` holding game ``g`` (two seats) with ``count`` moves."""
+    store = GameStore(directory)
+    store.add_game("g", "base", {}, 0, 0, ["human", "random"], [])
+    for step in range(count):
+        store.add_move("g", StoredMove(step, step % 2, "card:1", 0.0), 1)
+    return store
+
+
+def test_the_counters_are_read_in_one_snapshot_while_moves_are_committed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """:func:`_stored`, polled while the server commits the bots' moves, compares the step counter with the moves
+    it reads: it must read both in one snapshot. Here a move (with its counter, one transaction) is committed just
+    before each statement it runs: read in two statements, the counter and the moves disagree (the flaky
+    ``assert 11 == 10`` of the SIGKILL test above, raised while polling)."""
+    store = _store_with_moves(tmp_path, 10)
+    try:
+        connect, next_step = sqlite3.connect, itertools.count(10)
+
+        def commit_a_move(sql: str) -> None:
+            step = next(next_step)
+            store.add_move("g", StoredMove(step, step % 2, "card:1", 0.0), 1)
+
+        def committing_meanwhile(database: Path) -> sqlite3.Connection:
+            db = connect(database)
+            db.set_trace_callback(commit_a_move)
+            return db
+
+        monkeypatch.setattr(sqlite3, "connect", committing_meanwhile)
+        status, steps = _stored(tmp_path, "g")
+        monkeypatch.undo()
+        assert status == "playing" and steps > 10
+    finally:
+        store.close()
+
+
+def test_a_kill_inside_a_move_stores_neither_the_move_nor_its_counter(tmp_path: Path) -> None:
+    """A server SIGKILLed after a move's row is written and before its step counter is: the restarted store holds
+    the moves and the counter of before that move, and the move can be played again."""
+    _store_with_moves(tmp_path, 3).close()
+    command = [sys.executable, "-c", _KILLED_INSIDE_A_MOVE, str(tmp_path)]
+    killed = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    assert _stored(tmp_path, "g") == ("playing", 3)
+    store = GameStore(tmp_path)
+    try:
+        store.add_move("g", StoredMove(3, 1, "card:1", 0.0), 2)
+        stored = store.game("g")
+        assert stored is not None and (stored.steps, stored.round, len(stored.moves)) == (4, 2, 4)
+    finally:
+        store.close()
+
+
+def test_a_move_of_a_game_no_longer_played_is_refused_whole(tmp_path: Path) -> None:
+    """``add_move`` on a resigned game stores nothing: not a move beside a counter left behind."""
+    store = _store_with_moves(tmp_path, 2)
+    try:
+        store.set_status("g", "resigned", ended_by=0)
+        with pytest.raises(StoreError, match="step 2 not stored, the game is not being played"):
+            store.add_move("g", StoredMove(2, 0, "card:1", 0.0), 1)
+        stored = store.game("g")
+        assert stored is not None and stored.status == "resigned" and stored.steps == len(stored.moves) == 2
+    finally:
+        store.close()
 
 
 def test_a_restarted_server_restores_every_game_exactly(tmp_path: Path) -> None:

@@ -310,17 +310,21 @@ class GameStore:
             )
 
     def add_move(self, game_id: str, move: StoredMove, round_: int) -> None:
-        """Store the game's next move and commit; a step already stored (another process playing the game) is a
-        :class:`StoreError`."""
+        """Store the game's next move with its step counter and round, in one committed transaction: a process
+        killed at any point stores both or neither, so the game's ``steps`` always equals its number of moves. A
+        step already stored (another process playing the game), or a game that is not ``playing`` (ended, or not
+        stored), is a :class:`StoreError`, and nothing is stored."""
         with self._write() as db:
             db.execute(
                 "INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?)",
                 (game_id, move.step, move.seat, move.action, move.seconds, move.note),
             )
-            db.execute(
+            cursor = db.execute(
                 "UPDATE games SET steps = ?, round = ?, updated = ? WHERE id = ? AND status = ?",
                 (move.step + 1, round_, time.time(), game_id, PLAYING),
             )
+            if cursor.rowcount != 1:  # rolls the move back with the transaction
+                raise StoreError(f"game {game_id!r:.40}: step {move.step} not stored, the game is not being played")
 
     def set_status(
         self, game_id: str, status: str, saved: dict[str, Any] | None = None, ended_by: int | None = None
