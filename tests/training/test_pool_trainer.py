@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 import torch
 
+from tests.support.paths import CONFIGS
 from tribune_env.envs.infoset import InfoSet
 
 pytestmark = [pytest.mark.train, pytest.mark.usefixtures("one_torch_thread")]
@@ -283,8 +284,10 @@ def test_tribune_train_picks_the_pool_trainer_by_its_algorithm(capsys: pytest.Ca
     assert "algorithm: zero" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("name", ["ppo-pool-4p", "ppo-pool-4p-from-zero", "ppo-pool-4p-tables", "ppo-pool-expansion-4p",
-                                  "ppo-pool-brutii"])
+POOL_CONFIGS = sorted(path.stem for path in CONFIGS.glob("ppo-pool-*.yaml"))
+
+
+@pytest.mark.parametrize("name", POOL_CONFIGS)
 def test_shipped_pool_configs_load_and_their_opponents_fit(name: str) -> None:
     from agents.ppo import load_policy
     from training.pool.config import load_pool_config
