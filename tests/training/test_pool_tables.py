@@ -14,7 +14,7 @@ import pytest
 pytestmark = [pytest.mark.train, pytest.mark.usefixtures("one_torch_thread")]
 
 from agents.heuristic import HeuristicAgent  # noqa: E402
-from training.config import ConfigError  # noqa: E402
+from training.config import ConfigError, with_overrides  # noqa: E402
 from training.pool.config import pool_config_from_dict  # noqa: E402
 from training.pool.opponents import LEARNER  # noqa: E402
 from training.pool.run import PoolTrainer  # noqa: E402
@@ -113,20 +113,19 @@ def test_table_seats_change_owner_only_when_dealt() -> None:
     np.testing.assert_array_equal(seats.owner[[0, 2]], owner[[0, 2]])
 
 
+TABLES: dict[str, Any] = {
+    "algorithm": "ppo-pool", "name": "tables", "seed": 3,
+    "game": {"players": 4, "round_limit": 2},
+    "opponents": {"learner_seats": 1, "mix": {"self": 1.0}, "snapshot_pool": 1, "table_games": 2},
+    "network": {"first_width": 16, "hidden": [8]},
+    "ppo": {"games": 4, "steps": 16, "epochs": 1, "minibatch": 32, "torch_threads": 1, "device": "cpu"},
+    "eval": {"every_minutes": 0, "games": 4, "opponents": []},
+    "run": {"decisions": 1500, "max_minutes": None, "progress_bar": False},
+}
+
+
 def table_config(tmp_path: Path, **over: Any) -> Any:
-    data: dict[str, Any] = {
-        "algorithm": "ppo-pool", "name": "tables", "seed": 3, "output": str(tmp_path),
-        "game": {"players": 4, "round_limit": 2},
-        "opponents": {"learner_seats": 1, "mix": {"self": 1.0}, "snapshot_pool": 1, "table_games": 2},
-        "network": {"first_width": 16, "hidden": [8]},
-        "ppo": {"games": 4, "steps": 16, "epochs": 1, "minibatch": 32, "torch_threads": 1, "device": "cpu"},
-        "eval": {"every_minutes": 0, "games": 4, "opponents": []},
-        "run": {"decisions": 1500, "max_minutes": None, "progress_bar": False},
-    }
-    for key, value in over.items():
-        section, _, name = key.partition(".")
-        data[section][name] = value
-    return pool_config_from_dict(data, "test")
+    return pool_config_from_dict(with_overrides(TABLES, {"output": str(tmp_path), **over}, "test"), "test")
 
 
 def curve(path: Path) -> list[dict[str, str]]:

@@ -8,12 +8,13 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
+from paths import CONFIGS
 
-from tests.support.paths import CONFIGS
 from tribune_env.envs.infoset import InfoSet
 
 pytestmark = [pytest.mark.train, pytest.mark.usefixtures("one_torch_thread")]
 
+from training.config import with_overrides  # noqa: E402
 from training.pool.config import PoolConfig, pool_config_from_dict  # noqa: E402
 from training.pool.gae import advantages  # noqa: E402
 from training.pool.network import PolicyNet  # noqa: E402
@@ -24,23 +25,20 @@ from tribune_env.envs.pool import TribunePool  # noqa: E402
 
 SHIPPED = "agents/models/ppo-4p.npz"
 
+TINY: dict[str, Any] = {
+    "algorithm": "ppo-pool", "name": "tiny", "seed": 3,
+    "game": {"players": 4},
+    "opponents": {"learner_seats": 1, "mix": {SHIPPED: 0.5, "self": 0.5}, "snapshot_every": 200,
+                  "snapshot_pool": 2},
+    "network": {"first_width": 16, "hidden": [8]},
+    "ppo": {"games": 8, "steps": 8, "epochs": 1, "minibatch": 16, "torch_threads": 1, "device": "cpu"},
+    "eval": {"every_minutes": 0, "games": 4, "opponents": []},
+    "run": {"decisions": 256, "max_minutes": None, "progress_bar": False},
+}
 
 
 def tiny_config(tmp_path: Path, **over: Any) -> PoolConfig:
-    data: dict[str, Any] = {
-        "algorithm": "ppo-pool", "name": "tiny", "seed": 3, "output": str(tmp_path),
-        "game": {"players": 4},
-        "opponents": {"learner_seats": 1, "mix": {SHIPPED: 0.5, "self": 0.5}, "snapshot_every": 200,
-                      "snapshot_pool": 2},
-        "network": {"first_width": 16, "hidden": [8]},
-        "ppo": {"games": 8, "steps": 8, "epochs": 1, "minibatch": 16, "torch_threads": 1, "device": "cpu"},
-        "eval": {"every_minutes": 0, "games": 4, "opponents": []},
-        "run": {"decisions": 256, "max_minutes": None, "progress_bar": False},
-    }
-    for key, value in over.items():
-        section, _, name = key.partition(".")
-        data[section][name] = value
-    return pool_config_from_dict(data, "test")
+    return pool_config_from_dict(with_overrides(TINY, {"output": str(tmp_path), **over}, "test"), "test")
 
 
 def collector(config: PoolConfig, games: int = 8) -> Collector:
