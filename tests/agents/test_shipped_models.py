@@ -7,7 +7,8 @@
 - ``zero-net`` (agents/models/zero-4p.npz, agents/models/zero-expansion-4p.npz): in base games a pool-trained network
   (imitation of heuristic, then configs/ppo-pool-4p.yaml, then configs/ppo-pool-4p-tables.yaml against the real
   heuristic); in expansion games ``ppo-expansion`` trained on against three heuristics
-  (configs/ppo-expansion-4p-finetune.yaml); the ``zero`` search keeps the ``ppo`` networks.
+  (configs/ppo-expansion-4p-finetune.yaml, then configs/ppo-pool-expansion-4p-tables.yaml); the ``zero`` search uses
+  them too (the Brutii variant: the ``ppo-brutii`` network).
 
 If an observation layout or an action table changes, the "fits" test fails: the model must then be retrained
 (``configs/<name>.yaml``), because it would no longer read the observations it was trained on.
@@ -89,7 +90,7 @@ MODELS = [
         True,
     ),
     Shipped(
-        "ppo-expansion-4p-finetune",
+        "ppo-pool-expansion-4p-tables",
         ZERO_MODELS[RuleSet.EXPANSION],
         "zero-net",
         RuleSet.EXPANSION,
@@ -168,7 +169,7 @@ def test_the_shipped_brutii_model_learned_both_roles() -> None:
         ("ppo-expansion-brutii", 5),
         ("ppo-expansion-brutii", 6),
         ("ppo-pool-4p-tables", 4),
-        ("ppo-expansion-4p-finetune", 4),
+        ("ppo-pool-expansion-4p-tables", 4),
     ],
 )
 def test_the_shipped_model_plays_tournament_games(tmp_path: Path, name: str, players: int) -> None:
