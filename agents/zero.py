@@ -132,7 +132,7 @@ SEARCH_MODELS: dict[RuleSet, Path] = {
 }
 """The networks ``zero`` searches with, by rule set, chosen by measurement on the same 400 deals against three
 ``heuristic`` (docs/agents/zero.md): the shipped ``zero-net`` networks, with which ``zero`` won 83.0% of base games
-(75.0% with ``ppo-4p.npz``) and 66.5% of expansion games (62.5% with ``ppo-expansion-4p.npz``). The Brutii variant
+(75.0% with ``ppo-4p.npz``) and 73.5% of expansion games (62.5% with ``ppo-expansion-4p.npz``). The Brutii variant
 keeps its ``ppo`` network (no other ships)."""
 
 C_VISIT = 50.0  # sigma(q) = (C_VISIT + max visits) * C_SCALE * q, q min-max normalised (Danihelka et al., 2022)
