@@ -31,11 +31,10 @@ Nothing from the true hidden state reaches the search: it reads the :class:`Info
 hidden cards). The ``simulations`` budget is reproducible from the agent's seed; a ``seconds`` budget
 is not (it depends on the machine).
 
-Networks: ``path`` names an ``.npz``/``.zip`` checkpoint. Without it ``zero`` searches with
-:func:`search_network` of the game's rule set (:data:`SEARCH_MODELS`: per rule set the network it plays best with,
-by measurement), and ``zero-net`` plays :func:`shipped_network`: the rule set's ``agents/models/zero-*.npz`` when
-one ships (base games: ``zero-4p.npz``, a network of the pool trainer; expansion games:
-``zero-expansion-4p.npz``, the ``ppo-expansion`` network trained on against three heuristics), else the ``ppo`` one.
+Networks: ``path`` names an ``.npz``/``.zip`` checkpoint. Without it ``zero`` searches with the network ``zero-net``
+plays, :func:`shipped_network`: the rule set's ``agents/models/zero-*.npz`` when one ships (base games:
+``zero-4p.npz``, expansion games: ``zero-expansion-4p.npz``, both finished by the pool trainer against the real
+heuristic), else the ``ppo`` one (the Brutii variant).
 
 Spec parameters (``zero``, ``zero:simulations=64,candidates=8``, ``zero:seconds=0.5``):
 
@@ -103,7 +102,6 @@ __all__ = [
     "leaf_values",
     "named_network",
     "play_out",
-    "search_network",
     "shipped_network",
 ]
 
@@ -115,25 +113,14 @@ ZERO_MODELS: dict[RuleSet, Path] = {
     RuleSet.EXPANSION: MODELS / "zero-expansion-4p.npz",
     RuleSet.BRUTII: MODELS / "zero-brutii.npz",
 }
-"""The networks of ``zero-net``, by rule set: the strongest network of each playing alone (a rule set without its
-file falls back to :data:`PPO_MODELS`). The base file is a network of the pool trainer
-(configs/ppo-pool-4p-tables.yaml, docs/training/shipped-models.md); the expansion file is ``ppo-expansion`` trained
-on (configs/ppo-expansion-4p-finetune.yaml)."""
+"""The networks of ``zero-net`` and of the ``zero`` search, by rule set: the strongest network of each playing alone
+(a rule set without its file falls back to :data:`PPO_MODELS`). Both files are networks of the pool trainer
+(configs/ppo-pool-4p-tables.yaml, configs/ppo-pool-expansion-4p-tables.yaml; docs/training/shipped-models.md)."""
 PPO_MODELS: dict[RuleSet, Path] = {
     RuleSet.BASE: SHIPPED,
     RuleSet.EXPANSION: SHIPPED_EXPANSION,
     RuleSet.BRUTII: SHIPPED_BRUTII,
 }
-
-SEARCH_MODELS: dict[RuleSet, Path] = {
-    RuleSet.BASE: ZERO_MODELS[RuleSet.BASE],
-    RuleSet.EXPANSION: ZERO_MODELS[RuleSet.EXPANSION],
-    RuleSet.BRUTII: PPO_MODELS[RuleSet.BRUTII],
-}
-"""The networks ``zero`` searches with, by rule set, chosen by measurement on the same 400 deals against three
-``heuristic`` (docs/agents/zero.md): the shipped ``zero-net`` networks, with which ``zero`` won 83.0% of base games
-(75.0% with ``ppo-4p.npz``) and 73.5% of expansion games (62.5% with ``ppo-expansion-4p.npz``). The Brutii variant
-keeps its ``ppo`` network (no other ships)."""
 
 C_VISIT = 50.0  # sigma(q) = (C_VISIT + max visits) * C_SCALE * q, q min-max normalised (Danihelka et al., 2022)
 C_SCALE = 0.1
@@ -146,15 +133,11 @@ def _core_module() -> Any:
 
 
 def shipped_network(rules: RuleSet) -> Path:
-    """The network ``zero-net`` plays in games of ``rules`` when no ``path`` is given (``zero``:
-    :func:`search_network`)."""
+    """The network ``zero-net`` plays, and ``zero`` searches with, in games of ``rules`` when no ``path`` is given.
+    ``zero`` with it won 83.0% of 400 base games against three ``heuristic`` (75.0% with ``ppo-4p.npz`` on the same
+    deals) and 73.5% of 400 expansion games (62.5% with ``ppo-expansion-4p.npz``; docs/agents/zero.md)."""
     zero = ZERO_MODELS[rules]
     return zero if zero.exists() else PPO_MODELS[rules]
-
-
-def search_network(rules: RuleSet) -> Path:
-    """The network ``zero`` searches with in games of ``rules`` when no ``path`` is given (:data:`SEARCH_MODELS`)."""
-    return SEARCH_MODELS[rules]
 
 
 def named_network(name: str, rules: RuleSet) -> Path | None:
@@ -577,7 +560,7 @@ class ZeroAgent(Agent):
         self.last: SearchResult | None = None
 
     def _policy_for(self, config: GameConfig) -> NumpyPolicy:
-        return load_policy(self.path if self.path is not None else search_network(config.rules))
+        return load_policy(self.path if self.path is not None else shipped_network(config.rules))
 
     def supports(self, config: GameConfig) -> str | None:
         problem = super().supports(config)

@@ -32,7 +32,7 @@ from agents.ppo import (
     trained_on_expansion,
 )
 from agents.specs import make_agent
-from agents.zero import SEARCH_MODELS, ZERO_MODELS, ZeroAgent, shipped_network
+from agents.zero import ZERO_MODELS, ZeroAgent, shipped_network
 from training.config import config_from_dict
 from tribune_arena.tournament.results import summarize
 from tribune_arena.tournament.runner import run_tournament
@@ -105,14 +105,14 @@ BY_CONFIG = {model.config: model for model in MODELS}
 
 def test_zero_net_plays_the_shipped_zero_network_where_one_ships() -> None:
     """Base and expansion games: the fine-tuned networks; the Brutii variant falls back to its ``ppo`` network until
-    its own ships. The ``zero`` search uses, per rule set, the network it measured strongest with (SEARCH_MODELS)."""
+    its own ships. The ``zero`` search uses the same networks (it measured stronger with them than with ``ppo``)."""
     assert shipped_network(RuleSet.BASE) == ZERO_MODELS[RuleSet.BASE] != SHIPPED
     assert shipped_network(RuleSet.EXPANSION) == ZERO_MODELS[RuleSet.EXPANSION] != SHIPPED_EXPANSION
     assert shipped_network(RuleSet.BRUTII) == SHIPPED_BRUTII
     search = make_agent("zero", seed=0)
     assert isinstance(search, ZeroAgent)
     assert search._policy_for(GameConfig()).source == str(ZERO_MODELS[RuleSet.BASE])
-    assert search._policy_for(GameConfig(expansion=True)).source == str(SEARCH_MODELS[RuleSet.EXPANSION])
+    assert search._policy_for(GameConfig(expansion=True)).source == str(ZERO_MODELS[RuleSet.EXPANSION])
     assert search._policy_for(GameConfig(brutii=True)).source == str(SHIPPED_BRUTII)
 
 

@@ -25,7 +25,6 @@ from tribune_env.engine.config import GameConfig  # noqa: E402
 CONFIG = GameConfig(players=4)
 
 
-
 def play(tables: AgentTables, steps: int, seed: int = 0) -> list[tuple[np.ndarray, ...]]:
     """``steps`` steps of uniformly random legal learner actions; each step's rows (copied)."""
     rng = np.random.default_rng(seed)

@@ -22,7 +22,6 @@ pytestmark = [pytest.mark.train, pytest.mark.usefixtures("one_torch_thread")]
 OBS, ACTIONS = 12, 6
 
 
-
 def tiny_policy(seed: int = 0) -> NumpyPolicy:
     rng = np.random.default_rng(seed)
     meta: dict[str, Any] = {
