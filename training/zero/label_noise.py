@@ -31,7 +31,7 @@ import numpy as np
 
 from agents.ppo import load_policy
 from agents.specs import make_agent
-from agents.zero import PPO_MODELS, Network, SearchResult, ZeroSearch, ZeroSettings
+from agents.zero import Network, SearchResult, ZeroSearch, ZeroSettings, shipped_network
 from training.zero.selfplay import overrules
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.game import Game
@@ -130,11 +130,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--depth", type=int, default=32)
     parser.add_argument("--margin", type=float, default=0.12)
     parser.add_argument("--threshold", type=float, default=0.95)
-    parser.add_argument("--network", default=None, help="an .npz (default: the shipped ppo network)")
+    parser.add_argument("--network", default=None,
+                        help="an .npz (default: the network zero and zero-net play, agents.zero.shipped_network)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     config = GameConfig(players=4)
-    net = Network(load_policy(args.network or PPO_MODELS[config.rules]), config)
+    net = Network(load_policy(args.network or shipped_network(config.rules)), config)
     games = unsure_positions(config, net, args.positions, args.threshold, args.seed)
     print(f"{len(games)} unsure positions ({games[0].engine} engine); {args.candidates} candidates, depth "
           f"{args.depth}, margin {args.margin}")
