@@ -15,7 +15,8 @@ search over determinizations, in the spirit of AlphaZero's root search with sequ
    hands, piles, face-down cards, sealed bids (R2, R49) and the chance key), every surviving candidate is played on
    every deal (common deals, so candidates are compared on the same cards), and the worse half is dropped.
 4. **Playouts.** From each (deal, candidate) the game is played ``depth`` decisions forward by the network's most
-   probable legal action in every seat (all playouts of a phase advance together: one batched network call per
+   probable legal action in every seat, or in the searching seat only with an opponent model (``others``) playing
+   the rest (all playouts of a phase advance together: one batched network call per
    step; forced decisions are applied without a call). Chance (draws, the chariot race) is the engine's, drawn from
    the sampled deal's fresh chance key.
 5. **Values, a vector for N players.** A finished playout is worth :func:`~tribune_env.envs.rewards.win_loss` to
@@ -44,6 +45,10 @@ Spec parameters (``zero``, ``zero:simulations=64,candidates=8``, ``zero:seconds=
 * ``candidates`` (int >= 1, default 4), ``depth`` (int >= 0, default 32), ``threshold`` (0 < t <= 1, default 0.95).
 * ``explore`` (``true`` | ``false``, default false): Gumbel exploration at the root, for self-play.
 * ``path``: the network.
+* ``others``: an ``.npz``/``.zip`` network that plays the other seats in the playouts, an opponent model (default:
+  the searched network plays every seat). It must share the network's observation layout and action space. Where
+  the table is known, a model of it makes the search's values those of the real table: ``training/pool/models/
+  heuristic-4p.npz``, distilled from ``heuristic``, models a table of ``heuristic`` seats in base games.
 
 ``zero-net`` plays the ``zero`` network alone (its most probable legal action; :class:`agents.ppo.PPOAgent`): about
 a millisecond per move, the fast level for training opponents and the browser.
@@ -318,14 +323,68 @@ def _native_cores(games: Sequence[Game]) -> list[Core] | None:
     return cores if len(cores) == len(games) else None
 
 
-def play_out(net: Network, games: Sequence[Game], depth: int) -> int:
+def check_same_table(net: Network, others: Network) -> None:
+    """Raise :class:`AgentError` unless an opponent model can move in ``net``'s playouts: the same players, observation
+    layout and action space."""
+    problems = []
+    if others.players != net.players:
+        problems.append(f"{others.players} players, not {net.players}")
+    if others.space != net.space:
+        problems.append(f"the {others.space.value} observation layout, not {net.space.value}")
+    if others.actor.biases[-1].shape != net.actor.biases[-1].shape:
+        problems.append(f"{others.actor.biases[-1].shape[0]} actions, not {net.actor.biases[-1].shape[0]}")
+    if problems:
+        raise AgentError(f"{others.policy.source}: cannot play the other seats of {net.policy.source}'s playouts: "
+                         + "; ".join(problems))
+
+
+@dataclass(frozen=True)
+class Table:
+    """Who plays the playouts' other seats: ``others`` (an opponent model, e.g. a network distilled from
+    ``heuristic``) moves for every seat but ``seat``, which the searched network plays. Both networks must share one
+    observation layout and action space (:meth:`ZeroSearch.__init__` checks)."""
+
+    others: Network
+    seat: int
+
+
+def _rows_of(seats: Sequence[int], table: Table | None) -> tuple[list[int], list[int]]:
+    """The rows the searched network moves in and those ``table.others`` moves in (all the network's without one)."""
+    if table is None:
+        return list(range(len(seats))), []
+    mine = [i for i, s in enumerate(seats) if s == table.seat]
+    theirs = [i for i, s in enumerate(seats) if s != table.seat]
+    return mine, theirs
+
+
+def _split_logits(net: Network, table: Table | None, count: int, seats: Sequence[int],
+                  logits_of: Callable[[Network, list[int]], Array]) -> Array:
+    """The logits of ``count`` rows: ``logits_of(network, rows)`` of the searched network's rows and the opponent
+    model's rows, written in the rows' order."""
+    if table is None:
+        return logits_of(net, list(range(count)))
+    mine, theirs = _rows_of(seats, table)
+    out = np.empty((count, net.actor.biases[-1].shape[0]), dtype=np.float32)
+    for network, rows in ((net, mine), (table.others, theirs)):
+        if rows:
+            out[rows] = logits_of(network, rows)
+    return out
+
+
+def _logits_of(games: Sequence[Game]) -> Callable[[Network, list[int]], Array]:
+    """:func:`_split_logits`' ``logits_of`` over Python-engine games."""
+    return lambda network, rows: network.playout_logits([games[i] for i in rows])
+
+
+def play_out(net: Network, games: Sequence[Game], depth: int, table: Table | None = None) -> int:
     """Play every game ``depth`` decisions forward (or to its end) by the network's most probable legal action in
-    every seat (logits by :meth:`Network.playout_logits`); all games advance together, one batched policy call per
-    step (native games: their observations, first layer and steps in one native call each). Games are changed in
-    place. Returns the number of decisions the network made (forced ones not counted)."""
+    every seat (logits by :meth:`Network.playout_logits`), or with a ``table`` by ``table.others``' in the other
+    seats; all games advance together, one batched policy call per network and step (native games: their
+    observations, first layer and steps in one native call each). Games are changed in place. Returns the number of
+    decisions the networks made (forced ones not counted)."""
     cores = _native_cores(games)
     if cores:
-        return _play_out_native(net, games, cores, depth)
+        return _play_out_native(net, games, cores, depth, table)
     for game in games:
         _advance_forced(game)
     active = [g for g in games if not g.is_over]
@@ -334,7 +393,7 @@ def play_out(net: Network, games: Sequence[Game], depth: int) -> int:
         if not active:
             break
         made += len(active)
-        logits = net.playout_logits(active)
+        logits = _split_logits(net, table, len(active), [g.current_seat for g in active], _logits_of(active))
         for row, game in zip(logits, active, strict=True):
             net.best(game, row)
             _advance_forced(game)
@@ -342,25 +401,32 @@ def play_out(net: Network, games: Sequence[Game], depth: int) -> int:
     return made
 
 
-def _play_out_native(net: Network, games: Sequence[Game], cores: list[Core], depth: int) -> int:
+def _play_out_native(net: Network, games: Sequence[Game], cores: list[Core], depth: int,
+                     table: Table | None = None) -> int:
     """:func:`play_out` of native games, stepped by the native core (the same choices, tests/native)."""
     module = _core_module()
     codec = net.codec.native_codec()
-    encoder = net.native_encoder()
-    actor = net.actor
-    weight_t = actor.weights[0]
-    first = np.empty((len(cores), weight_t.shape[1]), dtype=np.float32)
+    networks = [net] if table is None else [net, table.others]
+    firsts = {id(n): np.empty((len(cores), n.actor.weights[0].shape[1]), dtype=np.float32) for n in networks}
     over = module.playout_forced(cores)
     active = [c for c, done in zip(cores, over, strict=True) if not done]
     made = 0
+
+    def logits_of(network: Network, rows: list[int]) -> Array:
+        actor = network.actor
+        out = firsts[id(network)][: len(rows)]
+        chosen = active if len(rows) == len(active) else [active[i] for i in rows]
+        module.playout_first_layer(network.native_encoder(), chosen, None, actor.weights[0], out)
+        return actor.rest(out)
+
     try:
         for _ in range(depth):
             if not active:
                 break
             made += len(active)
-            rows = first[: len(active)]
-            module.playout_first_layer(encoder, active, None, weight_t, rows)
-            over = module.playout_step(codec, active, np.ascontiguousarray(actor.rest(rows), np.float32))
+            seats = [] if table is None else [c.current_seat for c in active]
+            logits = _split_logits(net, table, len(active), seats, logits_of)
+            over = module.playout_step(codec, active, np.ascontiguousarray(logits, np.float32))
             active = [c for c, done in zip(active, over, strict=True) if not done]
     finally:
         for game in games:
@@ -438,8 +504,12 @@ class SearchResult:
 class ZeroSearch:
     """The search of one seat (see the module docstring): :meth:`run` on an :class:`InfoSet`."""
 
-    def __init__(self, net: Network, settings: ZeroSettings, seed: int | None) -> None:
+    def __init__(self, net: Network, settings: ZeroSettings, seed: int | None, others: Network | None = None) -> None:
+        """``others``: the opponent model that plays the playouts' other seats (None: ``net`` plays every seat)."""
+        if others is not None:
+            check_same_table(net, others)
         self.net = net
+        self.others = others
         self.settings = settings
         self.np_rng = np.random.default_rng(seed)
         #: measured seconds per simulated decision (for the ``seconds`` budget); starts from a typical figure
@@ -504,7 +574,7 @@ class ZeroSearch:
                     game = deal.clone(events=False)
                     game.apply(codec.decode(c, seat, n))
                     games.append(game)
-            steps = self._simulate(games)
+            steps = self._simulate(games, seat)
             values = leaf_values(net, games).reshape(per, len(remaining), n)
             for j, c in enumerate(remaining):
                 totals[c] += values[:, j, :].sum(axis=0)
@@ -521,9 +591,11 @@ class ZeroSearch:
         result.searched = True
         result.index = max(remaining, key=lambda c: (scores[c], -remaining.index(c)))  # ties: the better ranked
 
-    def _simulate(self, games: list[Game]) -> int:
-        """Play the games out; the number of simulated decisions (for the cost estimate), at least one per game."""
-        return max(play_out(self.net, games, self.settings.depth), len(games))
+    def _simulate(self, games: list[Game], seat: int) -> int:
+        """Play the games out (``seat`` by the network, the others by the opponent model when there is one); the number
+        of simulated decisions (for the cost estimate), at least one per game."""
+        table = None if self.others is None else Table(self.others, seat)
+        return max(play_out(self.net, games, self.settings.depth, table), len(games))
 
     def _scores(
         self,
@@ -550,10 +622,12 @@ class ZeroAgent(Agent):
     name = "zero"
     rule_sets = frozenset(RuleSet)
 
-    def __init__(self, settings: ZeroSettings, path: str | None = None, seed: int | None = None) -> None:
+    def __init__(self, settings: ZeroSettings, path: str | None = None, seed: int | None = None,
+                 others: str | None = None) -> None:
         super().__init__(seed)
         self.settings = settings
         self.path = path
+        self.others = others
         self._seed = seed
         self.search: ZeroSearch | None = None
         #: the last search's result (for measurements and self-play targets)
@@ -567,18 +641,23 @@ class ZeroAgent(Agent):
         if problem is not None:
             return problem
         try:
-            check_fits(self._policy_for(config), config)
-        except CheckpointError as err:
+            net = Network(self._policy_for(config), config)
+            if self.others is not None:
+                check_same_table(net, Network(load_policy(self.others), config))
+        except (CheckpointError, AgentError) as err:
             return str(err)
         return None
 
     def reset(self, seat: int, config: GameConfig, seed: int) -> None:
         super().reset(seat, config, seed)
         net = Network(self._policy_for(config), config)
+        others = None if self.others is None else Network(load_policy(self.others), config)
         if self.search is None or self.search.net.policy is not net.policy or self.search.net.players != net.players:
-            self.search = ZeroSearch(net, self.settings, seed)
+            self.search = ZeroSearch(net, self.settings, seed, others)
         else:
-            self.search.net = net
+            if others is not None:
+                check_same_table(net, others)
+            self.search.net, self.search.others = net, others
         self.search.reseed(seed)
 
     def act(self, view: PlayerView, legal: Sequence[Action], info: InfoSet | None = None) -> Action:
@@ -614,9 +693,10 @@ def _settings(params: dict[str, str]) -> ZeroSettings:
 
 def _make_zero(params: dict[str, str], seed: int | None) -> Agent:
     path = params.pop("path", None)
+    others = params.pop("others", None)
     settings = _settings(params)
     no_more("zero", params)
-    return ZeroAgent(settings, path, seed)
+    return ZeroAgent(settings, path, seed, others)
 
 
 class ZeroNetAgent(PPOAgent):

@@ -187,3 +187,28 @@ def test_zero_net_plays_every_rule_set_with_its_network(rules: RuleSet) -> None:
     game, _ = play_game(["zero-net"] + ["heuristic"] * (config.players - 1), 2, config)
     assert game.is_over
     assert shipped_network(rules).exists()
+
+
+def test_zero_with_an_opponent_model_searches_other_values_and_refuses_a_model_of_another_space() -> None:
+    """``zero:others=PATH``: the playouts' other seats play the model (here the network distilled from heuristic),
+    so the search's values differ from the network's self-play ones; a model of other spaces is refused by name."""
+    from agents.specs import agent_supports, make_agent
+    from tribune_env.engine.config import GameConfig
+    from tribune_env.engine.game import Game
+    from tribune_env.envs.infoset import InfoSet
+
+    config = GameConfig(players=4)
+    found = {}
+    for spec in ("zero:simulations=16,threshold=1", "zero:simulations=16,threshold=1,"
+                 "others=training/pool/models/heuristic-4p.npz"):
+        agent = make_agent(spec, 7)
+        agent.reset(0, config, 7)
+        game = Game.new(config, seed=3)
+        while game.current_seat != 0 or len(game.legal_actions()) < 3:
+            game.apply(game.legal_actions()[0])
+        agent.act(game.view(0), game.legal_actions(), InfoSet(game, 0))
+        assert agent.last is not None and agent.last.searched  # type: ignore[attr-defined]
+        found[spec] = agent.last.values  # type: ignore[attr-defined]
+    assert len(set(map(str, found.values()))) == 2
+    problem = agent_supports("zero:others=agents/models/zero-expansion-4p.npz", config)
+    assert problem is not None and "cannot play the other seats" in problem and "expansion" in problem

@@ -103,3 +103,42 @@ def test_zero_plays_the_same_moves_on_both_engines(rules: str, monkeypatch: pyte
         played[engine] = (moves, searches)
     assert len(played["python"][1]) == 4
     assert played["native"] == played["python"]
+
+
+HEURISTIC_MODEL = "training/pool/models/heuristic-4p.npz"  # distilled from heuristic: an opponent model (base games)
+
+
+def _table_net(config: GameConfig) -> tuple[Network, Network]:
+    from agents.ppo import load_policy
+
+    return Network(_agent(config).search.net.policy, config), Network(load_policy(HEURISTIC_MODEL), config)  # type: ignore[union-attr]
+
+
+def test_playouts_with_an_opponent_model_are_the_same_on_both_engines(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Table``: the searching seat by the network, the others by the opponent model, on both engines alike."""
+    from agents.zero import Table
+
+    config = GameConfig(players=4)
+    net, others = _table_net(config)
+    played = {}
+    for engine in ("python", "native"):
+        games = _positions(config, engine, monkeypatch, 6)
+        made = play_out(net, games, 16, Table(others, 1))
+        played[engine] = (made, [state_to_json(g.position()) for g in games])
+    assert played["native"] == played["python"] and played["native"][0] > 0
+    alone = _positions(config, "native", monkeypatch, 6)  # the same positions with the network in every seat
+    play_out(net, alone, 16)
+    assert [state_to_json(g.position()) for g in alone] != played["native"][1]  # the model made other moves
+
+
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_a_table_of_the_searched_network_plays_as_no_table(engine: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The opponent model moves exactly the rows of the other seats: a model that is the network itself changes
+    nothing (every seat's rows, split between two batched calls, make the same moves as one call)."""
+    from agents.zero import Table
+
+    config = GameConfig(players=4)
+    net, _ = _table_net(config)
+    split, whole = _positions(config, engine, monkeypatch, 6), _positions(config, engine, monkeypatch, 6)
+    assert play_out(net, split, 16, Table(net, 2)) == play_out(net, whole, 16)
+    assert [state_to_json(g.position()) for g in split] == [state_to_json(g.position()) for g in whole]

@@ -102,6 +102,10 @@ def test_bad_configs_name_the_key(data: dict[str, Any], message: str) -> None:
         ({"init_from": "missing.npz"}, "init_from: checkpoint missing.npz does not exist"),
         ({"game": {"expansion": True}, "init_from": str(CONFIGS.parent / "agents/models/ppo-4p.npz")},
          "init_from: checkpoint"),
+        ({"search": {"others": "missing.npz"}}, "search.others: checkpoint missing.npz does not exist"),
+        ({"search": {"others": str(CONFIGS.parent / "agents/models/ppo-expansion-4p.npz")}},
+         "search.others: " + str(CONFIGS.parent / "agents/models/ppo-expansion-4p.npz")
+         + ": cannot play the other seats"),
     ],
 )
 def test_roles_are_checked_when_loaded(tmp_path: Path, data: dict[str, Any], message: str) -> None:

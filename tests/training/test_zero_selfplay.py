@@ -59,6 +59,17 @@ def test_opponent_shares_and_fast_moves() -> None:
     assert len(alone) == alone.decisions  # every decision is a network seat's; auto_forced leaves none forced
 
 
+def test_an_opponent_model_plays_the_searches_other_seats() -> None:
+    """``search.others``: the searches' playouts give the other seats to the model, so the game and its labels
+    change (the seats at the table are the same)."""
+    model = str(Path(__file__).parents[2] / "training/pool/models/heuristic-4p.npz")
+    plain, modelled = play_game(job(full_search=1.0)), play_game(job(full_search=1.0, others=model))
+    assert modelled.seating == plain.seating and modelled.searched.any()
+    assert modelled.targets.tobytes() != plain.targets.tobytes()
+    again = play_game(job(full_search=1.0, others=model))
+    assert again.targets.tobytes() == modelled.targets.tobytes()  # reproducible from its seed
+
+
 def test_choice_targets_follow_the_agents_own_search() -> None:
     """``explore: false`` searches only where the network is unsure (the zero agent's threshold); ``target: choice``
     puts all of a searched position's target on the action the search chose, a legal one."""

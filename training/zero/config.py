@@ -25,7 +25,7 @@ import yaml
 from agents.base import AgentError
 from agents.ppo import CheckpointError, check_fits, load_policy
 from agents.specs import agent_supports
-from agents.zero import ZeroSettings, named_network
+from agents.zero import Network, ZeroSettings, check_same_table, named_network
 from training.config import ConfigError, build_section, coerce_value, sections_as_data, with_overrides
 from tribune_arena.tournament.backends import default_workers
 from tribune_arena.tournament.schedule import TournamentDefinition
@@ -51,6 +51,9 @@ class SearchConfig:
 
     ``explore`` true (the default): Gumbel exploration at the root and every decision searched; false: the ``zero``
     agent's own search, which plays without searching where the network's top prior reaches ``threshold``.
+    ``others`` (a network's path; null: the searched network plays every seat): the opponent model that plays the
+    other seats of the playouts (the ``zero`` agent's ``others`` parameter), e.g. a network distilled from the
+    ``heuristic`` seats the run plays among.
     """
 
     simulations: int = 32
@@ -58,6 +61,7 @@ class SearchConfig:
     depth: int = 32
     explore: bool = True
     threshold: float = 0.95
+    others: str | None = None
 
     def settings(self) -> ZeroSettings:
         return ZeroSettings(self.simulations, None, self.candidates, self.depth, self.threshold, self.explore)
@@ -420,6 +424,11 @@ def check_roles(config: ZeroConfig, source: str = "config") -> None:
         raise ConfigError(f"{source}: init_from: {exc}") from None
     if policy.value_head is None:
         raise ConfigError(f"{source}: init_from: {config.init_path} has no value network (the search needs one)")
+    if config.search.others is not None:
+        try:
+            check_same_table(Network(policy, config.game), Network(load_policy(config.search.others), config.game))
+        except (CheckpointError, AgentError) as exc:
+            raise ConfigError(f"{source}: search.others: {exc}") from None
 
 
 def config_changes(saved: dict[str, Any], current: dict[str, Any]) -> tuple[list[str], list[str]]:

@@ -520,6 +520,7 @@ class ZeroTrainer:
                 game=cfg.game,
                 network=str(network.resolve()),
                 search=cfg.search.settings(),
+                others=None if cfg.search.others is None else str(Path(cfg.search.others).resolve()),
                 full_search=cfg.selfplay.full_search,
                 fast_moves=cfg.selfplay.fast_moves,
                 opponents=tuple(cfg.selfplay.opponents.items()),

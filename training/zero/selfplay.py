@@ -44,6 +44,7 @@ import numpy as np
 import numpy.typing as npt
 
 from agents.base import Agent
+from agents.ppo import load_policy
 from agents.specs import make_agent
 from agents.zero import Network, SearchResult, ZeroAgent, ZeroSearch, ZeroSettings
 from training.zero.config import SelfPlayConfig
@@ -85,6 +86,7 @@ class SelfPlayJob:
     value_positions: int = SelfPlayConfig.value_positions  # positions with a value target per game (0: all)
     sigma_scale: float = SelfPlayConfig.sigma_scale  # ``improved``: the weight of the search's sigma(q)
     root_value: float = SelfPlayConfig.root_value  # the share of the search's root value in a searched value target
+    others: str | None = None  # the opponent model of the searches' playouts (``search.others``, a resolved path)
 
 
 @dataclass
@@ -134,7 +136,8 @@ def _agents(job: SelfPlayJob, seating: list[str], rng: random.Random) -> list[Ag
     agents: list[Agent] = []
     for seat, spec in enumerate(seating):
         seed = rng.randrange(2**62)
-        agent: Agent = ZeroAgent(job.search, job.network, seed) if spec == NETWORK else make_agent(spec, seed)
+        agent: Agent = (ZeroAgent(job.search, job.network, seed, job.others) if spec == NETWORK
+                        else make_agent(spec, seed))
         agent.reset(seat, job.game, seed)
         agents.append(agent)
     return agents
@@ -236,7 +239,8 @@ def _confirmer(job: SelfPlayJob, net: Network) -> tuple[ZeroSearch, random.Rando
         return None
     settings = dataclasses.replace(job.search, simulations=job.confirm, seconds=None, explore=False, threshold=2.0)
     seed = derive_seed(job.seed, "zero-confirm")
-    return ZeroSearch(net, settings, seed), random.Random(seed + 1)
+    others = None if job.others is None else Network(load_policy(job.others), job.game)
+    return ZeroSearch(net, settings, seed, others), random.Random(seed + 1)
 
 
 def _confirm(confirmer: tuple[ZeroSearch, random.Random], result: SearchResult, info: InfoSet,
