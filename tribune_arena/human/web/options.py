@@ -30,8 +30,8 @@ LEVELS: tuple[tuple[str, str, Mapping[str, str]], ...] = (
 the measured one (docs/agents/strength.md: ``greedy`` and ``heuristic`` win every game against ``random``, ``greedy``
 finishes behind ``heuristic`` at one table, the shipped networks win well above parity against three ``heuristic``
 (``zero-net``, the strongest network alone in base and expansion games; ``ppo-brutii``, the network ``zero-net``
-plays in the Brutii variant), and ``zero``, which searches with the ``ppo`` networks, beats ``ppo`` at one table:
-docs/agents/zero.md).
+plays in the Brutii variant), and ``zero``, which searches with the ``zero-net`` networks, wins more against three
+``heuristic`` than ``zero-net`` does: docs/agents/zero.md).
 A spec whose agent does not play a rule set's default game falls back to :data:`FALLBACK_LEVEL_SPEC`."""
 STRENGTH: Mapping[str, Mapping[str, str]] = {
     "random": dict.fromkeys(
@@ -49,15 +49,15 @@ STRENGTH: Mapping[str, Mapping[str, str]] = {
         "brutii": "hand-written rules; as the Brutii at 5 seats among heuristic families it wins 17.5% (400 games)",
     },
     "zero-net": {
-        "base": "a trained network; wins 65.5% of base games against three heuristic players (parity 25%)",
-        "expansion": "a trained network; wins 53.0% of expansion games against three heuristic players (parity 25%)",
+        "base": "a trained network; wins 72.7% of base games against three heuristic players (parity 25%)",
+        "expansion": "a trained network; wins 58.9% of expansion games against three heuristic players (parity 25%)",
     },
     "ppo-brutii": {
         "brutii": "a trained network; wins 28.0% of 5-seat Brutii games against four heuristic players (parity 20%)",
     },
     "zero": {
-        "base": "searches with the trained networks; wins 81.2% of 400 base games against three heuristic players",
-        "expansion": "searches with the trained networks; wins 75.0% of 48 expansion games against three heuristic "
+        "base": "searches with the trained networks; wins 83.0% of 400 base games against three heuristic players",
+        "expansion": "searches with the trained networks; wins 73.5% of 400 expansion games against three heuristic "
         "players",
         "brutii": "searches with the trained networks; as a family at 5 seats it wins 38.8% of its games against "
         "heuristic opponents (200 games)",
