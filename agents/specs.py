@@ -55,27 +55,6 @@ STRENGTH: dict[str, str] = {
     "at 44 ms; expansion: 73.5% of 400 (parity 25%, 2026-11-29)",
     "zero-net": "base: 72.7% of 2,000 games against three heuristic at 0.1 ms/move; expansion: 58.9% of 2,000 "
     "(parity 25%, 2026-11-29); Brutii: the ppo-brutii network",
-    "cmd": "agents.subprocess_agent",
-}
-_COMMAND_LINE = frozenset({"cmd"})
-"""Agents whose whole argument is one command line (``cmd:./mybot --level=3,fast``): commas and ``=`` are its own."""
-
-STRENGTH: dict[str, str] = {
-    "random": "the floor: each other agent wins 100% of 400 base games against three random (2026-11-22)",
-    "greedy": "100% against three random; 8% at a table of ppo, mcts:search=flat, heuristic and greedy "
-    "(base, 2026-11-22)",
-    "heuristic": "100% against three random; 15% at a table of ppo, mcts:search=flat, heuristic and greedy "
-    "(base, 2026-11-22)",
-    "mcts": "search=flat: 33.8% of 400 base games against three heuristic (parity 25%, 2026-11-22); search=tree: "
-    "about 20%",
-    "ppo": "56.0% of 400 base games against three heuristic (parity 25%, 2026-11-23)",
-    "ppo-expansion": "29.2% of 400 expansion games against three heuristic (parity 25%, 2026-11-23)",
-    "ppo-brutii": "28.0% of 400 Brutii games against four heuristic at 5 seats (parity 20%), 45.0% as the Brutii "
-    "(2026-11-24)",
-    "zero": "81.2% of 400 base games against three heuristic at 58 ms/move; zero:simulations=128,candidates=8: 89.5% "
-    "of 200 base, 83.3% of 96 expansion games (parity 25%, 2026-11-26)",
-    "zero-net": "base: 66.0% of 1,200 games against three heuristic at 0.4 ms/move; expansion: 53.8% of 1,200 "
-    "(parity 25%, 2026-11-26); Brutii: the ppo-brutii network",
     "cmd": "the program's own",
 }
 """A short measured note on each built-in agent's strength: win rates from the tournament runner, with the date
