@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -197,10 +198,11 @@ def test_zero_with_an_opponent_model_searches_other_values_and_refuses_a_model_o
     from tribune_env.engine.game import Game
     from tribune_env.envs.infoset import InfoSet
 
+    root = Path(__file__).parents[2]  # the checkout: the tests also run from other folders (.ci/native)
     config = GameConfig(players=4)
     found = {}
     for spec in ("zero:simulations=16,threshold=1", "zero:simulations=16,threshold=1,"
-                 "others=training/pool/models/heuristic-4p.npz"):
+                 f"others={root / 'training/pool/models/heuristic-4p.npz'}"):
         agent = make_agent(spec, 7)
         agent.reset(0, config, 7)
         game = Game.new(config, seed=3)
@@ -210,5 +212,5 @@ def test_zero_with_an_opponent_model_searches_other_values_and_refuses_a_model_o
         assert agent.last is not None and agent.last.searched  # type: ignore[attr-defined]
         found[spec] = agent.last.values  # type: ignore[attr-defined]
     assert len(set(map(str, found.values()))) == 2
-    problem = agent_supports("zero:others=agents/models/zero-expansion-4p.npz", config)
+    problem = agent_supports(f"zero:others={root / 'agents/models/zero-expansion-4p.npz'}", config)
     assert problem is not None and "cannot play the other seats" in problem and "expansion" in problem

@@ -9,6 +9,7 @@ are the same on both engines.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -105,7 +106,7 @@ def test_zero_plays_the_same_moves_on_both_engines(rules: str, monkeypatch: pyte
     assert played["native"] == played["python"]
 
 
-HEURISTIC_MODEL = "training/pool/models/heuristic-4p.npz"  # distilled from heuristic: an opponent model (base games)
+HEURISTIC_MODEL = Path(__file__).parents[2] / "training/pool/models/heuristic-4p.npz"  # distilled from heuristic
 
 
 def _table_net(config: GameConfig) -> tuple[Network, Network]:
