@@ -348,22 +348,14 @@ class Table:
     seat: int
 
 
-def _rows_of(seats: Sequence[int], table: Table | None) -> tuple[list[int], list[int]]:
-    """The rows the searched network moves in and those ``table.others`` moves in (all the network's without one)."""
-    if table is None:
-        return list(range(len(seats))), []
-    mine = [i for i, s in enumerate(seats) if s == table.seat]
-    theirs = [i for i, s in enumerate(seats) if s != table.seat]
-    return mine, theirs
-
-
 def _split_logits(net: Network, table: Table | None, count: int, seats: Sequence[int],
                   logits_of: Callable[[Network, list[int]], Array]) -> Array:
     """The logits of ``count`` rows: ``logits_of(network, rows)`` of the searched network's rows and the opponent
     model's rows, written in the rows' order."""
     if table is None:
         return logits_of(net, list(range(count)))
-    mine, theirs = _rows_of(seats, table)
+    mine = [i for i, s in enumerate(seats) if s == table.seat]
+    theirs = [i for i, s in enumerate(seats) if s != table.seat]
     out = np.empty((count, net.actor.biases[-1].shape[0]), dtype=np.float32)
     for network, rows in ((net, mine), (table.others, theirs)):
         if rows:
@@ -506,14 +498,17 @@ class ZeroSearch:
 
     def __init__(self, net: Network, settings: ZeroSettings, seed: int | None, others: Network | None = None) -> None:
         """``others``: the opponent model that plays the playouts' other seats (None: ``net`` plays every seat)."""
-        if others is not None:
-            check_same_table(net, others)
-        self.net = net
-        self.others = others
+        self.bind(net, others)
         self.settings = settings
         self.np_rng = np.random.default_rng(seed)
         #: measured seconds per simulated decision (for the ``seconds`` budget); starts from a typical figure
         self.cost = 1e-4
+
+    def bind(self, net: Network, others: Network | None) -> None:
+        """Search with ``net``, ``others`` playing the other seats (checked: :func:`check_same_table`)."""
+        if others is not None:
+            check_same_table(net, others)
+        self.net, self.others = net, others
 
     def reseed(self, seed: int) -> None:
         self.np_rng = np.random.default_rng(seed)
@@ -641,9 +636,10 @@ class ZeroAgent(Agent):
         if problem is not None:
             return problem
         try:
-            net = Network(self._policy_for(config), config)
+            policy = self._policy_for(config)
+            check_fits(policy, config)
             if self.others is not None:
-                check_same_table(net, Network(load_policy(self.others), config))
+                check_same_table(Network(policy, config), Network(load_policy(self.others), config))
         except (CheckpointError, AgentError) as err:
             return str(err)
         return None
@@ -655,9 +651,7 @@ class ZeroAgent(Agent):
         if self.search is None or self.search.net.policy is not net.policy or self.search.net.players != net.players:
             self.search = ZeroSearch(net, self.settings, seed, others)
         else:
-            if others is not None:
-                check_same_table(net, others)
-            self.search.net, self.search.others = net, others
+            self.search.bind(net, others)
         self.search.reseed(seed)
 
     def act(self, view: PlayerView, legal: Sequence[Action], info: InfoSet | None = None) -> Action:

@@ -44,7 +44,6 @@ import numpy as np
 import numpy.typing as npt
 
 from agents.base import Agent
-from agents.ppo import load_policy
 from agents.specs import make_agent
 from agents.zero import Network, SearchResult, ZeroAgent, ZeroSearch, ZeroSettings
 from training.zero.config import SelfPlayConfig
@@ -232,14 +231,13 @@ def _onehot(index: int, actions: int) -> np.ndarray:
     return out
 
 
-def _confirmer(job: SelfPlayJob, net: Network) -> tuple[ZeroSearch, random.Random] | None:
+def _confirmer(job: SelfPlayJob, net: Network, others: Network | None) -> tuple[ZeroSearch, random.Random] | None:
     """The search that confirms overrules (``job.confirm`` playouts, no Gumbel noise) and the generator of its deals,
     seeded apart from the game's, so that the game is the same with or without it; None without ``confirm``."""
     if not job.confirm:
         return None
     settings = dataclasses.replace(job.search, simulations=job.confirm, seconds=None, explore=False, threshold=2.0)
     seed = derive_seed(job.seed, "zero-confirm")
-    others = None if job.others is None else Network(load_policy(job.others), job.game)
     return ZeroSearch(net, settings, seed, others), random.Random(seed + 1)
 
 
@@ -293,9 +291,10 @@ def play_game(job: SelfPlayJob) -> GameData:
     seating = _seating(job, rng)
     agents = _agents(job, seating, rng)
     np_rng = np.random.default_rng(rng.randrange(2**62))
-    net = next(a.search.net for a in agents if isinstance(a, ZeroAgent) and a.search is not None)
+    search = next(a.search for a in agents if isinstance(a, ZeroAgent) and a.search is not None)
+    net = search.net
     recorder = _Recorder()
-    confirmer = _confirmer(job, net)
+    confirmer = _confirmer(job, net, search.others)
     simulations = decisions = clear = 0
     encoder, codec = net.encoder, net.codec
     while not game.is_over:
