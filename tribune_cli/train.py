@@ -12,8 +12,11 @@ checkpoint folder).
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +57,43 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
         "to a .npz file (second PATH) that plays without torch, and exit",
     )
     p.add_argument("--check", action="store_true", help="check and print the resolved config, then exit")
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM during a run (a scheduler's stop, ``timeout``, ``kill``): raised as the interrupt every trainer already
+    stops on cleanly, so the run says where it stands and its worker pools are closed."""
+
+
+SIGTERM_STATUS = 128 + signal.SIGTERM
+"""The exit status after a SIGTERM (143: the shell's convention for a process ended by that signal)."""
+
+
+@contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """Within the block, SIGTERM raises :class:`Terminated` in the main thread (elsewhere nothing changes)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise Terminated()
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _trained(train: Callable[[], object]) -> int | None:
+    """Call ``train`` with SIGTERM turned into :class:`Terminated`; the exit status after a SIGTERM, else None."""
+    try:
+        with sigterm_as_interrupt():
+            train()
+    except Terminated:
+        print("tribune train: stopped by SIGTERM", file=sys.stderr)
+        return SIGTERM_STATUS
+    return None
 
 
 def _overrides(pairs: list[str]) -> dict[str, Any]:
@@ -111,11 +151,11 @@ def run(args: argparse.Namespace) -> int:
         print(missing_extra(f"tribune train (backend {config.backend})", extra, exc), file=sys.stderr)
         return 2
     try:
-        train(config, args.resume)
+        stopped = _trained(lambda: train(config, args.resume))
     except (TrainError, CheckpointError, AgentError) as exc:
         print(f"tribune train: {exc}", file=sys.stderr)
         return 2
-    return 0
+    return stopped or 0
 
 
 def _special_algorithm(args: argparse.Namespace) -> Any:
@@ -181,11 +221,11 @@ def _run_in_folder(
         print(missing_extra(f"tribune train (algorithm {algorithm})", "train", exc), file=sys.stderr)
         return 2
     try:
-        train(config, args.resume is not None)
+        stopped = _trained(lambda: train(config, args.resume is not None))
     except (error, AgentError) as exc:
         print(f"tribune train: {exc}", file=sys.stderr)
         return 2
-    return 0
+    return stopped or 0
 
 
 COMMAND = Command(

@@ -421,19 +421,28 @@ class PoolTrainer:
         collector = self._collector()
         tables = self._table_collector()
         last_ckpt = self.state.elapsed
+        saved = self.state.decisions if resuming else None
         said = 0.0
-        while not self._limit_reached():
-            self._curriculum(collector)
-            row = self._one_rollout(collector, tables)
-            self.write_curve(row)
-            said = self._progress(row, said)
-            if self.state.elapsed >= self.state.next_eval:
-                self.evaluate()
-                while self.state.next_eval <= self.state.elapsed:
-                    self.state.next_eval += cfg.eval.every_minutes * 60
-            if self.state.elapsed - last_ckpt >= cfg.run.checkpoint_minutes * 60:
-                self.save_checkpoint()
-                last_ckpt = self.state.elapsed
+        try:
+            while not self._limit_reached():
+                self._curriculum(collector)
+                row = self._one_rollout(collector, tables)
+                self.write_curve(row)
+                said = self._progress(row, said)
+                if self.state.elapsed >= self.state.next_eval:
+                    self.evaluate()
+                    while self.state.next_eval <= self.state.elapsed:
+                        self.state.next_eval += cfg.eval.every_minutes * 60
+                if self.state.elapsed - last_ckpt >= cfg.run.checkpoint_minutes * 60:
+                    self.save_checkpoint()
+                    last_ckpt, saved = self.state.elapsed, self.state.decisions
+        except KeyboardInterrupt:  # mid-rollout or mid-update: the last checkpoint is what stands
+            if saved is None:
+                self.say("interrupted before the run's first checkpoint: the same command starts it again")
+            else:
+                self.say(f"interrupted: the run stands at its last checkpoint ({saved:,} decisions); "
+                         "continue with --resume")
+            raise
         self.save_checkpoint()
         final = self.export(self.dir / "final.npz")
         done = {r.timesteps for r in read_rows(self.dir / "eval.csv")}
