@@ -17,7 +17,7 @@ import pytest
 import yaml
 from paths import CONFIGS, ROOT
 
-pytestmark = pytest.mark.train
+pytestmark = [pytest.mark.train, pytest.mark.slow]  # subprocess runs of 10-15 s each
 
 SIGTERM_STATUS = 143
 
