@@ -18,6 +18,20 @@ schedule (after each iteration ``i`` the window of shards ``<= i``, the run's mi
 
 It writes the network (``--out``) and plays it alone against three ``heuristic`` (``--games``, the same deals as
 ``tribune tournament zero-net:path=... heuristic heuristic heuristic --seed 23``).
+
+``python -m training.zero.offline fit RUN --upto K [--widen W1,W2,...] [--hard] [--set learner.KEY=VALUE]
+[--heldout-to L] --out NETWORK [--games N]``: one fit of the run's starting network on the labelled positions of
+shards ``1..K`` pooled (``learner.epochs`` passes, no schedule): how far the labels can move the network at all.
+``--widen`` first widens the policy tower without changing what it plays (:func:`widen`: more capacity to fit);
+``--hard`` puts each target's mass on its most probable action. It prints the argmax agreement
+(:func:`agreement`) on the fitted positions (a sample) and on the unseen shards ``K+1..L``, then plays as ``retrain``.
+
+``python -m training.zero.offline agreement RUN --shards A:B NETWORK...``: on the labelled positions of shards
+``A..B``, how often each network's most probable action is the target's, overall and where the target's differs
+from the run's starting network's (NETWORK: a path, or a snapshot's iteration).
+
+``python -m training.zero.offline average RUN --from A --to B --out NETWORK [--games N]``: the mean of the weights of
+snapshots ``A..B`` (stochastic weight averaging), then plays as ``retrain``.
 """
 
 from __future__ import annotations
@@ -25,6 +39,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -125,6 +140,99 @@ def retrain(
     return model.policy(meta), lines
 
 
+def labelled(part: Positions) -> Positions:
+    """The rows of ``part`` with a policy target."""
+    return part.take(np.flatnonzero(part.searched))
+
+
+def labelled_shards(run: Path, first: int, last: int) -> Positions:
+    """The labelled positions of the run's shards ``first..last`` (SystemExit naming a shard that is gone)."""
+    found = shards(run / "replay")
+    parts = []
+    for k in range(first, last + 1):
+        if k not in found:
+            raise SystemExit(f"{run}: the shard of iteration {k} is gone (outside the replay window)")
+        parts.append(labelled(Positions.read(found[k])))
+    if not parts:
+        raise SystemExit(f"{run}: no shards in {first}..{last}")
+    return Positions.concat(parts)
+
+
+def favourites(policy: NumpyPolicy, part: Positions) -> np.ndarray:
+    """Each row's most probable legal action under ``policy``."""
+    out: np.ndarray = np.where(part.masks, all_logits(policy, part.obs), -np.inf).argmax(axis=1)
+    return out
+
+
+def agreement(policy: NumpyPolicy, part: Positions, reference: np.ndarray) -> dict[str, float]:
+    """On labelled positions: the share where ``policy``'s most probable action is the target's (``all``), and the
+    same among the rows where the ``reference`` choices (a start network's) differ from the target's (``overrules``,
+    their count ``overruled``)."""
+    target = part.targets.astype(np.float32).argmax(axis=1)
+    mine = favourites(policy, part)
+    flips = reference != target
+    return {"all": float(np.mean(mine == target)), "overruled": int(flips.sum()),
+            "overrules": float(np.mean(mine[flips] == target[flips])) if flips.any() else math.nan}
+
+
+def widen(policy: NumpyPolicy, widths: list[int], seed: int = 0) -> NumpyPolicy:
+    """``policy`` with its policy tower's hidden layers widened to ``widths`` (as many, none narrower), playing
+    exactly as before: each new unit reads the layer below through random weights (He-scaled; the first layer
+    over the about 100 nonzero entries of an observation), the old units do not read the new ones and the action
+    head does not read them, so the logits are unchanged until training moves the new weights (net2net)."""
+    arrays = {k: np.asarray(v, np.float32) for k, v in policy.arrays().items()}
+    old = list(policy.meta["net"]["pi"])
+    if len(widths) != len(old) or any(w < o for w, o in zip(widths, old, strict=True)):
+        raise ValueError(f"widths must be {len(old)} numbers, each at least the network's {old}; got {widths}")
+    rng = np.random.default_rng(seed)
+    below_old, below_new, fan_in = policy.obs_size, policy.obs_size, 100
+    for k, (o, w) in enumerate(zip(old, widths, strict=True)):
+        weight = np.zeros((w, below_new), np.float32)
+        weight[:o, :below_old] = arrays[f"pi.{k}.weight"]
+        weight[o:, :] = rng.normal(0.0, math.sqrt(2.0 / fan_in), (w - o, below_new))
+        arrays[f"pi.{k}.weight"] = weight
+        arrays[f"pi.{k}.bias"] = np.concatenate([arrays[f"pi.{k}.bias"], np.zeros(w - o, np.float32)])
+        below_old, below_new, fan_in = o, w, w
+    head = np.zeros((arrays["action.weight"].shape[0], below_new), np.float32)
+    head[:, :below_old] = arrays["action.weight"]
+    arrays["action.weight"] = head
+    meta = {**policy.meta, "net": {**policy.meta["net"], "pi": list(widths)}}
+    return NumpyPolicy.from_arrays(meta, arrays)
+
+
+def fit(run: Path, upto: int, learner: LearnerConfig, widths: list[int] | None = None,
+        hard: bool = False) -> tuple[NumpyPolicy, Positions]:
+    """The run's starting network (widened to ``widths``) fitted to the labelled positions of shards ``1..upto``
+    pooled (see the module docstring), and those positions."""
+    import torch
+
+    from training.zero.learner import Learner
+
+    torch.set_num_threads(learner.torch_threads if isinstance(learner.torch_threads, int) else 1)
+    data = labelled_shards(run, 1, upto)
+    if hard:
+        onehot = np.zeros_like(data.targets)
+        onehot[np.arange(len(data)), data.targets.astype(np.float32).argmax(axis=1)] = 1
+        data = dataclasses.replace(data, targets=onehot)
+    start = load_policy(run / "snapshots" / "iter-0000.npz")
+    if widths is not None:
+        start = widen(start, widths)
+    model = Learner(start, learner, "cpu")
+    model.train(data, derive_seed(run_config(run).seed, "offline-fit", upto))
+    return model.policy({**start.meta, "trained_by": "zero-offline-fit"}), data
+
+
+def average(run: Path, first: int, last: int) -> NumpyPolicy:
+    """The mean of the weights of the run's snapshots ``first..last`` (the metadata of the last)."""
+    policies = [load_policy(run / "snapshots" / f"iter-{k:04d}.npz") for k in range(first, last + 1)]
+    if not policies:
+        raise SystemExit(f"{run}: no snapshots in {first}..{last}")
+    names = policies[0].arrays()
+    arrays = {n: np.mean([np.asarray(p.arrays()[n], np.float64) for p in policies], axis=0).astype(np.float32)
+              for n in names}
+    return NumpyPolicy.from_arrays({**policies[-1].meta, "trained_by": "zero-offline-average"}, arrays)
+
+
 def losses(policy: NumpyPolicy, shard: Path) -> dict[str, float]:
     """``policy``'s value squared error and policy cross-entropy on the positions of ``shard``."""
     part = Positions.read(shard)
@@ -165,32 +273,116 @@ def heldout(run: Path) -> list[dict[str, float]]:
     return rows
 
 
-def main(argv: list[str] | None = None) -> int:
+def _learner(run: Path, sets: list[str]) -> LearnerConfig:
+    """The run's learner settings with ``--set learner.KEY=VALUE`` applied."""
+    learner: LearnerConfig = run_config(run).learner
+    for item in sets:
+        key, _, value = item.partition("=")
+        name = key.removeprefix("learner.")
+        if not hasattr(learner, name):
+            raise SystemExit(f"--set {item}: the learner has no setting {name!r}")
+        field = type(getattr(learner, name))
+        learner = dataclasses.replace(learner, **{name: field(yaml.safe_load(value))})
+    return learner
+
+
+def _network(run: Path, name: str) -> NumpyPolicy:
+    """A network named on the command line: a snapshot's iteration, or a path."""
+    return load_policy(run / "snapshots" / f"iter-{int(name):04d}.npz" if name.isdigit() else name)
+
+
+def _span(text: str) -> tuple[int, int]:
+    first, sep, last = text.partition(":")
+    if not (sep and first.isdigit() and last.isdigit()):
+        raise SystemExit(f"--shards {text!r}: expected FIRST:LAST (iterations)")
+    return int(first), int(last)
+
+
+def _agreement_line(name: str, numbers: dict[str, float]) -> str:
+    return (f"{name}: agrees with the target's choice at {numbers['all']:.1%}; where the start's differs "
+            f"({numbers['overruled']:,}): {numbers['overrules']:.1%}")
+
+
+def _play(run: Path, path: Path, games: int, workers: int) -> None:
+    """Play ``path`` as ``zero-net`` against three ``heuristic`` on the deals of ``EVAL_SEED``; print the result."""
+    if not games:
+        return
+    config = run_config(run)
+    specs = [network_spec(path), *["heuristic"] * (config.game.players - 1)]
+    result = tournament(specs, config.game, games, EVAL_SEED, path.with_suffix(".sqlite"), workers)
+    print(f"{path}: zero-net vs 3 x heuristic: {result.wins:g}/{result.games} = {result.win_rate:.1%} "
+          f"({result.ci_low:.1%}-{result.ci_high:.1%})")
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m training.zero.offline", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     h = sub.add_parser("heldout", help="losses of each snapshot on the next iteration's (unseen) positions")
     h.add_argument("run", type=Path)
     r = sub.add_parser("retrain", help="train on the run's shards with one change, then play it")
-    r.add_argument("run", type=Path)
-    r.add_argument("--upto", type=int, required=True)
     r.add_argument("--alpha", type=float, default=1.0)
     r.add_argument("--value-share", type=float, default=1.0)
-    r.add_argument("--set", action="append", default=[], metavar="learner.KEY=VALUE")
-    r.add_argument("--games", type=int, default=200)
-    r.add_argument("--workers", type=int, default=1)
-    r.add_argument("--out", type=Path, required=True)
-    args = parser.parse_args(argv)
+    f = sub.add_parser("fit", help="fit the starting network to the labels of shards 1..K pooled, then play it")
+    f.add_argument("--widen", type=lambda t: [int(w) for w in t.split(",")], default=None, metavar="W1,W2")
+    f.add_argument("--hard", action="store_true", help="targets on their most probable action only")
+    f.add_argument("--heldout-to", type=int, default=None, metavar="L", help="agreement on the shards K+1..L")
+    a = sub.add_parser("agreement", help="how often networks choose as the labels do, on the shards A..B")
+    a.add_argument("run", type=Path)
+    a.add_argument("--shards", type=_span, required=True, metavar="A:B")
+    a.add_argument("networks", nargs="+", metavar="NETWORK")
+    v = sub.add_parser("average", help="the mean of the weights of snapshots A..B, then play it")
+    v.add_argument("--from", dest="first", type=int, required=True)
+    v.add_argument("--to", dest="last", type=int, required=True)
+    for command in (r, f):
+        command.add_argument("run", type=Path)
+        command.add_argument("--upto", type=int, required=True)
+        command.add_argument("--set", action="append", default=[], metavar="learner.KEY=VALUE")
+    v.add_argument("run", type=Path)
+    for command in (r, f, v):
+        command.add_argument("--games", type=int, default=200)
+        command.add_argument("--workers", type=int, default=1)
+        command.add_argument("--out", type=Path, required=True)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
     if args.command == "heldout":
         for row in heldout(args.run):
             print(json.dumps({k: round(v, 4) for k, v in row.items()}))
         return 0
-    config = run_config(args.run)
-    learner = config.learner
-    for item in args.set:
-        key, _, value = item.partition("=")
-        name = key.removeprefix("learner.")
-        field = type(getattr(learner, name))
-        learner = dataclasses.replace(learner, **{name: field(yaml.safe_load(value))})
+    if args.command == "agreement":
+        part = labelled_shards(args.run, *args.shards)
+        reference = favourites(load_policy(args.run / "snapshots" / "iter-0000.npz"), part)
+        print(f"shards {args.shards[0]}..{args.shards[1]}: {len(part):,} labelled positions")
+        for name in args.networks:
+            print(_agreement_line(name, agreement(_network(args.run, name), part, reference)))
+        return 0
+    if args.command == "average":
+        policy = average(args.run, args.first, args.last)
+        path = policy.save_npz(args.out, "float16")
+        _play(args.run, path, args.games, args.workers)
+        return 0
+    learner = _learner(args.run, args.set)
+    if args.command == "fit":
+        try:
+            policy, data = fit(args.run, args.upto, learner, args.widen, args.hard)
+        except ValueError as exc:
+            raise SystemExit(f"--widen: {exc}") from None
+        path = policy.save_npz(args.out, "float16")
+        start = load_policy(args.run / "snapshots" / "iter-0000.npz")
+        sample = data.take(np.random.default_rng(0).permutation(len(data))[:10_000])
+        reference = favourites(start, sample)
+        print(_agreement_line("fitted positions (a sample), start", agreement(start, sample, reference)))
+        print(_agreement_line("fitted positions (a sample), fit", agreement(policy, sample, reference)))
+        if args.heldout_to is not None and args.heldout_to > args.upto:
+            unseen = labelled_shards(args.run, args.upto + 1, args.heldout_to)
+            reference = favourites(start, unseen)
+            print(f"unseen shards {args.upto + 1}..{args.heldout_to}: {len(unseen):,} labelled positions")
+            print(_agreement_line("start", agreement(start, unseen, reference)))
+            print(_agreement_line("fit", agreement(policy, unseen, reference)))
+        _play(args.run, path, args.games, args.workers)
+        return 0
     policy, lines = retrain(args.run, args.upto, args.alpha, args.value_share, learner)
     for line in lines:
         print(line, flush=True)
@@ -198,11 +390,7 @@ def main(argv: list[str] | None = None) -> int:
     nxt = shards(args.run / "replay").get(args.upto + 1)
     if nxt is not None:
         print(json.dumps({"unseen_shard": args.upto + 1, **{k: round(v, 4) for k, v in losses(policy, nxt).items()}}))
-    if args.games:
-        specs = [network_spec(path), *["heuristic"] * (config.game.players - 1)]
-        result = tournament(specs, config.game, args.games, EVAL_SEED, path.with_suffix(".sqlite"), args.workers)
-        print(f"{path}: zero-net vs 3 x heuristic: {result.wins:g}/{result.games} = {result.win_rate:.1%} "
-              f"({result.ci_low:.1%}-{result.ci_high:.1%})")
+    _play(args.run, path, args.games, args.workers)
     return 0
 
 

@@ -56,6 +56,10 @@ class Positions:
     def concat(cls, parts: Sequence[Positions]) -> Positions:
         return cls(*(np.concatenate([getattr(p, f) for p in parts]) for f in FIELDS))
 
+    def take(self, rows: npt.NDArray[np.integer]) -> Positions:
+        """The rows ``rows``, in that order."""
+        return Positions(*(getattr(self, f)[rows] for f in FIELDS))
+
     def tail(self, size: int) -> Positions:
         """The last ``size`` rows."""
         start = max(0, len(self) - size)

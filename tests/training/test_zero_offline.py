@@ -1,0 +1,118 @@
+"""training.zero.offline's fit, agreement and average (issue 44's offline experiments), on a small run folder made
+here: the widened network plays exactly as its start, the agreement counts what it says, the average is the mean of
+the weights, and the command line writes and reports what its docstring promises."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+from paths import CONFIGS
+
+from agents.ppo import NumpyPolicy, load_policy
+from agents.zero import PPO_MODELS
+from training.zero.config import load_zero_config
+from training.zero.learner import PolicyValueNet
+from training.zero.offline import agreement, average, favourites, labelled, main, widen
+from training.zero.replay import Positions, shard_path
+from tribune_env.engine.config import RuleSet
+
+pytestmark = pytest.mark.train
+
+SHIPPED = PPO_MODELS[RuleSet.BASE]
+
+
+def positions(policy: NumpyPolicy, rows: int = 300, seed: int = 0) -> Positions:
+    """Sparse random observations with random masks (at least two legal actions each); the labelled half has a
+    target on the policy's own favourite, and every fifth labelled row on another legal action instead."""
+    rng = np.random.default_rng(seed)
+    obs = (rng.random((rows, policy.obs_size)) * (rng.random((rows, policy.obs_size)) < 0.06)).astype(np.float16)
+    masks = rng.random((rows, policy.n_actions)) < 0.1
+    masks[:, :2] = True
+    part = Positions(obs, masks, np.zeros(masks.shape, np.float16), np.arange(rows) % 2 == 0,
+                     np.zeros(rows, np.float32))
+    chosen = favourites(policy, part)
+    for i in np.flatnonzero(part.searched):
+        label = chosen[i]
+        if i % 10 == 0:  # every fifth labelled row
+            label = next(a for a in np.flatnonzero(masks[i]) if a != chosen[i])
+        part.targets[i, label] = 1.0
+    return part
+
+
+def test_widen_keeps_every_logit_and_value() -> None:
+    start = load_policy(SHIPPED)
+    wide = widen(start, [w + 64 for w in start.meta["net"]["pi"]])
+    part = positions(start)
+    obs = part.obs.astype(np.float32)
+    assert wide.meta["net"]["pi"] == [w + 64 for w in start.meta["net"]["pi"]]
+    np.testing.assert_array_equal(wide.logits(obs), start.logits(obs))
+    np.testing.assert_array_equal(wide.value(obs), start.value(obs))
+    model = PolicyValueNet.from_policy(wide)  # the learner takes it as it is
+    assert model.pi[0].weight.shape[0] == wide.meta["net"]["pi"][0]
+
+
+@pytest.mark.parametrize("widths", [[64, 64], [512], [512, 256, 128]])
+def test_widen_refuses_narrower_or_other_depths(widths: list[int]) -> None:
+    with pytest.raises(ValueError, match="widths must be"):
+        widen(load_policy(SHIPPED), widths)
+
+
+def test_agreement_counts_the_targets_choices() -> None:
+    start = load_policy(SHIPPED)
+    part = labelled(positions(start))
+    numbers = agreement(start, part, favourites(start, part))
+    assert numbers["overruled"] == 30  # rows 0, 10, ..., 290 of 300
+    assert numbers["all"] == pytest.approx(120 / 150)
+    assert numbers["overrules"] == 0.0
+
+
+def run_folder(tmp_path: Path) -> Path:
+    """A zero run's folder with what the offline commands read: config, snapshots 0..2 and shards 1..3."""
+    run = tmp_path / "run"
+    (run / "snapshots").mkdir(parents=True)
+    config = load_zero_config(CONFIGS / "zero-smoke.yaml", {"output": str(tmp_path)})
+    (run / "config.yaml").write_text(yaml.safe_dump(config.resolved(), sort_keys=False), encoding="utf-8")
+    start = load_policy(SHIPPED)
+    for k in range(3):
+        arrays = {n: np.asarray(v, np.float32) * (1 + 0.1 * k) for n, v in start.arrays().items()}
+        NumpyPolicy.from_arrays(start.meta, arrays).save_npz(run / "snapshots" / f"iter-{k:04d}.npz")
+    for k in range(1, 4):
+        positions(start, 200, seed=k).save(shard_path(run / "replay", k))
+    return run
+
+
+def test_average_is_the_mean_of_the_snapshots_weights(tmp_path: Path) -> None:
+    run = run_folder(tmp_path)
+    mean = average(run, 0, 2)
+    start = load_policy(SHIPPED)
+    for name, weights in mean.arrays().items():
+        np.testing.assert_allclose(weights, np.asarray(start.arrays()[name], np.float32) * 1.1, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.slow  # a fit and three commands: 10 s
+def test_the_commands_write_and_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run = run_folder(tmp_path)
+    out = tmp_path / "fit.npz"
+    assert main(["fit", str(run), "--upto", "2", "--widen", "320,288", "--heldout-to", "3", "--games", "0",
+                 "--out", str(out), "--set", "learner.epochs=2"]) == 0
+    printed = capsys.readouterr().out
+    assert "fitted positions (a sample), fit: agrees" in printed
+    assert "unseen shards 3..3: 100 labelled positions" in printed
+    fitted = load_policy(out)
+    assert fitted.meta["net"]["pi"] == [320, 288] and fitted.meta["trained_by"] == "zero-offline-fit"
+    assert main(["agreement", str(run), "--shards", "1:3", "0", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "shards 1..3: 300 labelled positions" in printed
+    assert "0: agrees with the target's choice at 80.0%; where the start's differs (60): 0.0%" in printed
+    averaged = tmp_path / "a.npz"
+    assert main(["average", str(run), "--from", "1", "--to", "2", "--games", "0", "--out", str(averaged)]) == 0
+    assert load_policy(averaged).meta["trained_by"] == "zero-offline-average"
+    with pytest.raises(SystemExit, match="the shard of iteration 4 is gone"):
+        main(["fit", str(run), "--upto", "9", "--games", "0", "--out", str(tmp_path / "x.npz")])
+    with pytest.raises(SystemExit, match="--widen: widths must be 2 numbers"):
+        main(["fit", str(run), "--upto", "2", "--widen", "128,128", "--games", "0", "--out", str(out)])
+    with pytest.raises(SystemExit, match="no setting 'nonsense'"):
+        main(["fit", str(run), "--upto", "2", "--games", "0", "--out", str(out), "--set", "learner.nonsense=1"])
