@@ -189,3 +189,50 @@ def test_restart_returns_to_a_network_with_a_fresh_optimiser() -> None:
     for name, array in start.arrays().items():
         np.testing.assert_array_equal(back[name], array.astype(np.float32), err_msg=name)
     assert not learner.optimizer.state
+
+
+def test_label_weights_follow_the_search_gain() -> None:
+    """``learner.gain_scale``: 0 weighs every searched row 1; else ``clip(gain / gain_scale, 0, 1)``, an unknown gain
+    (NaN: a shard from before gains were recorded) 1, and an unsearched row 0 either way."""
+    from training.zero.learner import label_weights
+
+    searched = torch.tensor([True, True, True, True, False])
+    gains = torch.tensor([0.0, 0.05, 0.3, float("nan"), 0.2])
+    assert label_weights(searched, gains, 0.0).tolist() == [1, 1, 1, 1, 0]
+    np.testing.assert_allclose(label_weights(searched, gains, 0.1).numpy(), [0, 0.5, 1, 1, 0])
+    assert label_weights(searched, None, 0.1).tolist() == [1, 1, 1, 1, 0]
+
+
+def test_labels_without_gain_teach_nothing_under_gain_scale() -> None:
+    """Rows whose search agreed with the network (gain 0) leave the policy as it is; the same rows with a gain
+    move it."""
+    data = fixed_batch()
+    agreed = Positions(data.obs, data.masks, data.targets, data.searched, np.full(len(data), np.nan, np.float32),
+                       np.zeros(len(data), np.float32))
+    config = LearnerConfig(batch_size=64, learning_rate=0.01, epochs=1, value_weight=0.0, gain_scale=0.1)
+    policy = tiny_policy()
+    still = Learner(policy, config)
+    still.train(agreed, 0)
+    for name, array in policy.arrays().items():
+        if name.startswith(("pi.", "action")):
+            np.testing.assert_array_equal(still.model.arrays()[name], array)
+    gained = Positions(data.obs, data.masks, data.targets, data.searched, agreed.values,
+                       np.full(len(data), 0.2, np.float32))
+    moved = Learner(policy, config)
+    moved.train(gained, 0)
+    assert not np.array_equal(moved.model.arrays()["action.weight"], policy.arrays()["action.weight"])
+
+
+def test_a_shard_without_gains_reads_them_as_unknown(tmp_path: Path) -> None:
+    """Shards written before gains were recorded load with NaN gains; a shard keeps the gains it was given; a gains
+    column of another length is refused."""
+    data = fixed_batch()
+    old = tmp_path / "old.npz"
+    np.savez_compressed(old, obs=data.obs, masks=data.masks, targets=data.targets, searched=data.searched,
+                        values=data.values)
+    assert np.isnan(Positions.read(old).gains).all() and len(Positions.read(old).gains) == len(data)
+    gains = np.linspace(0, 1, len(data)).astype(np.float32)
+    path = Positions(data.obs, data.masks, data.targets, data.searched, data.values, gains).save(tmp_path / "new.npz")
+    np.testing.assert_array_equal(Positions.read(path).gains, gains)
+    with pytest.raises(ValueError, match="gains: 3 rows"):
+        Positions(data.obs, data.masks, data.targets, data.searched, data.values, gains[:3])

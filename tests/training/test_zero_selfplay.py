@@ -114,6 +114,36 @@ def test_clear_labels_are_overrules_by_the_margin() -> None:
     assert not overrules(SearchResult(0, 2, logits, mask), 0.0) and not overrules(None, 0.0)
 
 
+def test_search_gain_is_the_mean_value_over_the_networks_own_choice() -> None:
+    """``search_gain`` (the learner's ``gain_scale`` weighs labels by it): the search's choice's mean value minus the
+    network's own choice's; 0 where they are the same; NaN without a search or an unsearched own choice."""
+    from agents.zero import SearchResult
+    from training.zero.selfplay import search_gain
+
+    logits = np.array([0.0, 2.0, 1.0, -1.0], dtype=np.float32)  # the network's own choice: action 1
+    mask = np.array([True, True, True, False])
+    result = SearchResult(0, 2, logits, mask, candidates=[1, 2, 0], q=[0.10, 0.25, -0.2], visits=[8, 8, 4],
+                          searched=True)
+    assert search_gain(result) == pytest.approx(0.15)
+    assert search_gain(dataclasses.replace(result, index=1)) == 0.0
+    assert np.isnan(search_gain(dataclasses.replace(result, candidates=[2, 0, 3])))
+    assert np.isnan(search_gain(SearchResult(0, 2, logits, mask))) and np.isnan(search_gain(None))
+
+
+def test_a_game_records_each_searchs_gain(game: GameData) -> None:
+    """Every labelled position has its search's gain (finite where the network's own choice was searched: with
+    Gumbel exploration, not always); an unlabelled one has none."""
+    assert game.gains.shape == (len(game),) and game.gains.dtype == np.float32
+    assert np.isnan(game.gains[~game.searched]).all()
+    known = game.gains[game.searched & ~np.isnan(game.gains)]
+    assert len(known) > 0
+    unsure = ZeroSettings(simulations=8, candidates=3, depth=4, explore=False, threshold=1.0)
+    own = play_game(job(search=unsure, full_search=1.0, target="choice", search_moves=0.0, opponents=()))
+    labelled = own.searched
+    assert not np.isnan(own.gains[labelled]).any()  # the agent's own search always searches its favourite
+    assert (own.gains[labelled] > 0).any() and (own.gains[labelled] == 0).any()  # overrules and agreements
+
+
 class _Handovers:
     """Counts reads of ``game.state`` on native games (each hands its game over to the Python engine)."""
 

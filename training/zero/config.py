@@ -114,6 +114,8 @@ class LearnerConfig:
 
     ``anchor_weight`` times the KL divergence of the network's policy from the starting network's, over every
     recorded position, keeps the policy where it started wherever the search does not teach otherwise.
+    ``gain_scale`` (0: off) weighs each label by its search's gain over the network's own choice, in these units
+    (:mod:`training.zero.learner`).
     """
 
     batch_size: int = 512
@@ -121,6 +123,7 @@ class LearnerConfig:
     epochs: float = 1.0  # passes over the replay window per iteration
     value_weight: float = 1.0
     anchor_weight: float = 0.0
+    gain_scale: float = 0.0  # 0: every label weighs 1; else clip(gain / gain_scale, 0, 1)
     weight_decay: float = 0.0
     max_grad_norm: float = 1.0
     replay_window: int = 100_000  # positions kept, newest first
@@ -382,6 +385,7 @@ def _check(config: ZeroConfig, source: str) -> None:  # noqa: C901  (one line pe
         if not value > 0:
             fail(key, f"must be > 0, got {value}")
     for key, value in (("learner.value_weight", learner.value_weight), ("learner.anchor_weight", learner.anchor_weight),
+                       ("learner.gain_scale", learner.gain_scale),
                        ("learner.weight_decay", learner.weight_decay), ("eval.every", config.eval.every),
                        ("gate.every", config.gate.every)):
         if value < 0:

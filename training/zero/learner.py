@@ -4,9 +4,14 @@
 ``value`` head) as separate towers with the checkpoint's activation, so its weights are the ``.npz`` arrays
 (:meth:`PolicyValueNet.arrays`) and back (:meth:`PolicyValueNet.from_policy`). The loss of a batch is
 
-    cross-entropy(search target, masked softmax of the logits)   over the searched positions
+    cross-entropy(search target, masked softmax of the logits)   over the searched positions (weighted)
     + value_weight * mean squared error(value, the seat's final win_loss)   over the positions with a value target
     + anchor_weight * KL(starting network's policy || the policy)              over all positions
+
+where a searched position weighs 1, or with ``gain_scale`` > 0 ``clip(gain / gain_scale, 0, 1)``: its search's gain
+over the network's own choice (:func:`~training.zero.selfplay.search_gain`) in units of ``gain_scale``, so a label
+teaches in proportion to what the search found and one where the search agreed with the network teaches nothing
+(a position whose gain is unknown, from a shard written before gains were recorded, weighs 1).
 
 minimised with Adam (gradient norm clipped). Batches are drawn from the replay window in an order seeded by the
 run's seed and the iteration (:func:`~training.zero.selfplay.job_seed`'s kind), so training is reproducible on the
@@ -92,18 +97,29 @@ class LossStats:
     samples: int
 
 
+def label_weights(searched: torch.Tensor, gains: torch.Tensor | None, gain_scale: float) -> torch.Tensor:
+    """Each row's weight in the policy loss (see the module docstring): 0 where not searched."""
+    weight = searched.to(torch.float32)
+    if gain_scale > 0 and gains is not None:
+        scaled = torch.clamp(gains / gain_scale, 0.0, 1.0)
+        weight = weight * torch.where(torch.isnan(gains), torch.ones_like(scaled), scaled)
+    return weight
+
+
 def batch_loss(
     model: PolicyValueNet,
     batch: dict[str, torch.Tensor],
     value_weight: float,
     anchor: PolicyValueNet | None = None,
     anchor_weight: float = 0.0,
+    gain_scale: float = 0.0,
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """``(loss, policy_loss, value_loss)`` of a batch (tensors ``obs``, ``masks``, ``targets``, ``searched``,
-    ``values``; see the module docstring). ``anchor``: the starting network, for the ``anchor_weight`` term."""
+    ``values``, optionally ``gains``; see the module docstring). ``anchor``: the starting network, for the
+    ``anchor_weight`` term."""
     logits, value = model(batch["obs"])
     logp = torch.log_softmax(logits.masked_fill(~batch["masks"], MASKED), dim=-1)
-    weight = batch["searched"].to(logp.dtype)
+    weight = label_weights(batch["searched"], batch.get("gains"), gain_scale).to(logp.dtype)
     per_row = -(batch["targets"] * logp).sum(dim=-1)
     policy_loss = (per_row * weight).sum() / weight.sum().clamp(min=1.0)
     valued = ~torch.isnan(batch["values"])  # NaN: no value target at this position (selfplay.value_positions)
@@ -146,13 +162,14 @@ class Learner:
             "targets": torch.as_tensor(data.targets[rows].astype(np.float32), device=device),
             "searched": torch.as_tensor(data.searched[rows], device=device),
             "values": torch.as_tensor(data.values[rows], device=device),
+            "gains": torch.as_tensor(data.gains[rows], device=device),
         }
 
     def step(self, batch: dict[str, torch.Tensor]) -> tuple[float, float, float]:
         """One Adam step on ``batch``; its ``(loss, policy_loss, value_loss)`` before the step."""
         self.model.train()
         loss, policy_loss, value_loss = batch_loss(
-            self.model, batch, self.config.value_weight, self.anchor, self.config.anchor_weight
+            self.model, batch, self.config.value_weight, self.anchor, self.config.anchor_weight, self.config.gain_scale
         )
         self.optimizer.zero_grad(set_to_none=True)
         torch.autograd.backward(loss)
@@ -183,7 +200,8 @@ class Learner:
         self.model.eval()
         with torch.no_grad():
             loss, policy_loss, value_loss = batch_loss(
-                self.model, self._tensors(data, np.arange(len(data))), self.config.value_weight
+                self.model, self._tensors(data, np.arange(len(data))), self.config.value_weight,
+                gain_scale=self.config.gain_scale,
             )
         return float(loss.item()), float(policy_loss.item()), float(value_loss.item())
 

@@ -2,9 +2,11 @@
 
 A shard (``replay/iter-NNNN.npz``, compressed) holds an iteration's positions in game order: ``obs`` (float16),
 ``masks`` (bool), ``targets`` (float16), ``searched`` (bool), ``values`` (float32; NaN where a position has no value
-target). It is written to a temporary name
-and renamed, so a kill leaves a whole shard or none. :meth:`ReplayBuffer.load` rebuilds the window of a finished
-iteration from the shards, equal to the one the run had in memory, so a resumed run trains on the same data.
+target), ``gains`` (float32: the search's gain over the network's own choice,
+:func:`~training.zero.selfplay.search_gain`; NaN where unknown, as in every shard written before this field).
+It is written to a temporary name and renamed, so a kill leaves a whole shard or none. :meth:`ReplayBuffer.load`
+rebuilds the window of a finished iteration from the shards, equal to the one the run had in memory, so a resumed
+run trains on the same data.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import os
 import re
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -21,7 +23,7 @@ import numpy.typing as npt
 
 from training.zero.selfplay import GameData
 
-FIELDS = ("obs", "masks", "targets", "searched", "values")
+FIELDS = ("obs", "masks", "targets", "searched", "values", "gains")
 SHARD = re.compile(r"^iter-(\d{4,})\.npz$")
 
 
@@ -34,6 +36,13 @@ class Positions:
     targets: npt.NDArray[np.float16]
     searched: npt.NDArray[np.bool_]
     values: npt.NDArray[np.float32]
+    gains: npt.NDArray[np.float32] = field(default_factory=lambda: np.zeros(0, np.float32))  # none given: unknown
+
+    def __post_init__(self) -> None:
+        if len(self.gains) != len(self.values):
+            if len(self.gains):
+                raise ValueError(f"gains: {len(self.gains)} rows where the positions have {len(self.values)}")
+            self.gains = np.full(len(self.values), np.nan, np.float32)
 
     def __len__(self) -> int:
         return len(self.values)
@@ -43,13 +52,13 @@ class Positions:
         """The positions of ``games``, in their order."""
         if not games:
             return cls.empty(obs_size, actions)
-        return cls(*(np.concatenate([getattr(g, f) for g in games]) for f in FIELDS))
+        return cls.concat([cls(g.obs, g.masks, g.targets, g.searched, g.values, g.gains) for g in games])
 
     @classmethod
     def empty(cls, obs_size: int, actions: int) -> Positions:
         return cls(
             np.zeros((0, obs_size), np.float16), np.zeros((0, actions), bool), np.zeros((0, actions), np.float16),
-            np.zeros(0, bool), np.zeros(0, np.float32),
+            np.zeros(0, bool), np.zeros(0, np.float32), np.zeros(0, np.float32),
         )
 
     @classmethod
@@ -81,7 +90,7 @@ class Positions:
     @classmethod
     def read(cls, path: Path) -> Positions:
         with np.load(path, allow_pickle=False) as shard:
-            return cls(*(shard[f] for f in FIELDS))
+            return cls(*(shard[f] for f in FIELDS if f in shard.files))  # a shard without gains: unknown
 
 
 def shard_path(directory: Path, iteration: int) -> Path:

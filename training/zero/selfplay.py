@@ -94,7 +94,8 @@ class GameData:
 
     ``obs`` float16 (rows x observation size), ``masks`` bool and ``targets`` float16 (rows x actions; a target is
     zero where ``searched`` is false), ``values`` float32: the seat's final ``win_loss``, NaN at a position without a
-    value target (``value_positions``).
+    value target (``value_positions``); ``gains`` float32: :func:`search_gain` of each position's search (none given:
+    unknown).
     """
 
     index: int
@@ -103,6 +104,7 @@ class GameData:
     targets: npt.NDArray[np.float16]
     searched: npt.NDArray[np.bool_]
     values: npt.NDArray[np.float32]
+    gains: npt.NDArray[np.float32] = field(default_factory=lambda: np.zeros(0, np.float32))  # :func:`search_gain`
     seating: list[str] = field(default_factory=list)
     outcome: list[float] = field(default_factory=list)
     decisions: int = 0  # every decision of the game, all seats
@@ -151,14 +153,16 @@ class _Recorder:
         self.targets: list[np.ndarray | None] = []
         self.seats: list[int] = []
         self.roots: list[float] = []  # the search's root value for the seat (NaN: not searched)
+        self.gains: list[float] = []  # :func:`search_gain` (NaN: not searched)
 
     def add(self, obs: np.ndarray, mask: np.ndarray, target: np.ndarray | None, seat: int,
-            root: float = math.nan) -> None:
+            root: float = math.nan, gain: float = math.nan) -> None:
         self.obs.append(obs.astype(np.float16))
         self.masks.append(mask)
         self.targets.append(target)
         self.seats.append(seat)
         self.roots.append(root)
+        self.gains.append(gain)
 
     def data(self, index: int, outcome: list[float], obs_size: int, actions: int,
              root_value: float = 0.0) -> GameData:
@@ -174,6 +178,7 @@ class _Recorder:
             targets=targets,
             searched=np.array([t is not None for t in self.targets], dtype=bool),
             values=mixed_values([outcome[s] for s in self.seats], self.roots, root_value),
+            gains=np.array(self.gains, dtype=np.float32),
             outcome=outcome,
         )
 
@@ -268,6 +273,20 @@ def _policy_target(result: SearchResult | None, kind: str, margin: float = 0.0,
     return onehot
 
 
+def search_gain(result: SearchResult | None) -> float:
+    """What a search found over the network's own choice (its most probable action): the mean value of the search's
+    choice minus that of the network's, for the searching seat; 0 where the search chose the network's action; NaN
+    without a search, or where the network's action was not among the candidates (Gumbel exploration). The learner's
+    ``gain_scale`` weighs each label by it."""
+    if result is None or not result.searched:
+        return math.nan
+    if result.index == result.favourite:
+        return 0.0
+    q = dict(zip(result.candidates, result.q, strict=True))
+    own = result.favourite
+    return float(q[result.index] - q[own]) if own in q else math.nan
+
+
 def overrules(result: SearchResult | None, margin: float) -> bool:
     """Whether a search found a **clear label**: its choice is not the network's own and its mean value beats the
     network's own choice's by ``margin`` or more (both searched; what ``target: significant`` labels as an overrule).
@@ -313,6 +332,7 @@ def play_game(job: SelfPlayJob) -> GameData:
             result = agent.last
             simulations += result.simulations if result is not None else 0
             target = _policy_target(result, job.target, job.margin, job.sigma_scale)
+            gain = search_gain(result)
             if result is not None and overrules(result, job.margin):
                 confirmed = True
                 if confirmer is not None:
@@ -322,7 +342,9 @@ def play_game(job: SelfPlayJob) -> GameData:
                     clear += 1
                 else:
                     target = _onehot(result.favourite, mask.shape[0])  # not confirmed: the network's choice
-            recorder.add(obs, mask, target, seat, root_value(result) if target is not None else math.nan)
+                    gain = 0.0
+            recorder.add(obs, mask, target, seat, root_value(result) if target is not None else math.nan,
+                         gain if target is not None else math.nan)
             if result is not None and result.searched and job.search_moves < 1.0 and rng.random() >= job.search_moves:
                 action = net.codec.decode(result.favourite, seat, game.num_players)  # no second network call
         else:
