@@ -62,6 +62,11 @@ def run_config(run: Path) -> Any:
     return zero_config_from_dict(data, str(run / "config.yaml"))
 
 
+def snapshot(run: Path, iteration: int) -> NumpyPolicy:
+    """The run's network after ``iteration`` (0: its start)."""
+    return load_policy(run / "snapshots" / f"iter-{iteration:04d}.npz")
+
+
 def masked_log_softmax(logits: np.ndarray, masks: np.ndarray) -> np.ndarray:
     """Row-wise log-softmax over the legal actions (``-inf`` elsewhere), float64."""
     z = np.where(masks, logits.astype(np.float64), -np.inf)
@@ -121,7 +126,7 @@ def retrain(
     config = run_config(run)
     torch.set_num_threads(1)
     found = shards(run / "replay")
-    start = load_policy(run / "snapshots" / "iter-0000.npz")
+    start = snapshot(run, 0)
     model = Learner(start, learner, "cpu")
     window: Positions | None = None
     lines = []
@@ -129,7 +134,7 @@ def retrain(
         if iteration not in found:
             raise SystemExit(f"{run}: the shard of iteration {iteration} is gone (outside the replay window)")
         part = Positions.read(found[iteration])
-        searcher = load_policy(run / "snapshots" / f"iter-{iteration - 1:04d}.npz")
+        searcher = snapshot(run, iteration - 1)
         part = damped_targets(part, searcher, alpha)
         part = value_subsample(part, value_share, derive_seed(config.seed, "offline-values", iteration))
         window = part if window is None else Positions.concat([window, part]).tail(learner.replay_window)
@@ -214,7 +219,7 @@ def fit(run: Path, upto: int, learner: LearnerConfig, widths: list[int] | None =
         onehot = np.zeros_like(data.targets)
         onehot[np.arange(len(data)), data.targets.astype(np.float32).argmax(axis=1)] = 1
         data = dataclasses.replace(data, targets=onehot)
-    start = load_policy(run / "snapshots" / "iter-0000.npz")
+    start = snapshot(run, 0)
     if widths is not None:
         start = widen(start, widths)
     model = Learner(start, learner, "cpu")
@@ -224,7 +229,7 @@ def fit(run: Path, upto: int, learner: LearnerConfig, widths: list[int] | None =
 
 def average(run: Path, first: int, last: int) -> NumpyPolicy:
     """The mean of the weights of the run's snapshots ``first..last`` (the metadata of the last)."""
-    policies = [load_policy(run / "snapshots" / f"iter-{k:04d}.npz") for k in range(first, last + 1)]
+    policies = [snapshot(run, k) for k in range(first, last + 1)]
     if not policies:
         raise SystemExit(f"{run}: no snapshots in {first}..{last}")
     names = policies[0].arrays()
@@ -253,7 +258,7 @@ def heldout(run: Path) -> list[dict[str, float]]:
     for k in [0, *sorted(found)]:
         if k + 1 not in found:
             continue
-        policy = load_policy(run / "snapshots" / f"iter-{k:04d}.npz")
+        policy = snapshot(run, k)
         unseen = Positions.read(found[k + 1])
         seen = Positions.read(found[k]) if k else unseen  # the start: no training shard, its first games instead
         out: dict[str, float] = {"snapshot": k}
@@ -288,7 +293,7 @@ def _learner(run: Path, sets: list[str]) -> LearnerConfig:
 
 def _network(run: Path, name: str) -> NumpyPolicy:
     """A network named on the command line: a snapshot's iteration, or a path."""
-    return load_policy(run / "snapshots" / f"iter-{int(name):04d}.npz" if name.isdigit() else name)
+    return snapshot(run, int(name)) if name.isdigit() else load_policy(name)
 
 
 def _span(text: str) -> tuple[int, int]:
@@ -353,7 +358,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "agreement":
         part = labelled_shards(args.run, *args.shards)
-        reference = favourites(load_policy(args.run / "snapshots" / "iter-0000.npz"), part)
+        reference = favourites(snapshot(args.run, 0), part)
         print(f"shards {args.shards[0]}..{args.shards[1]}: {len(part):,} labelled positions")
         for name in args.networks:
             print(_agreement_line(name, agreement(_network(args.run, name), part, reference)))
@@ -370,7 +375,7 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as exc:
             raise SystemExit(f"--widen: {exc}") from None
         path = policy.save_npz(args.out, "float16")
-        start = load_policy(args.run / "snapshots" / "iter-0000.npz")
+        start = snapshot(args.run, 0)
         sample = data.take(np.random.default_rng(0).permutation(len(data))[:10_000])
         reference = favourites(start, sample)
         print(_agreement_line("fitted positions (a sample), start", agreement(start, sample, reference)))

@@ -291,11 +291,7 @@ def overrules(result: SearchResult | None, margin: float) -> bool:
     """Whether a search found a **clear label**: its choice is not the network's own and its mean value beats the
     network's own choice's by ``margin`` or more (both searched; what ``target: significant`` labels as an overrule).
     The count of these per hour is what a trainer of a strong network is short of (docs/training/zero.md)."""
-    if result is None or not result.searched or result.index == result.favourite:
-        return False
-    q = dict(zip(result.candidates, result.q, strict=True))
-    own = result.favourite
-    return own in q and q[result.index] - q[own] >= margin
+    return result is not None and result.index != result.favourite and search_gain(result) >= margin  # NaN: False
 
 
 def play_game(job: SelfPlayJob) -> GameData:
@@ -343,8 +339,7 @@ def play_game(job: SelfPlayJob) -> GameData:
                 else:
                     target = _onehot(result.favourite, mask.shape[0])  # not confirmed: the network's choice
                     gain = 0.0
-            recorder.add(obs, mask, target, seat, root_value(result) if target is not None else math.nan,
-                         gain if target is not None else math.nan)
+            recorder.add(obs, mask, target, seat, root_value(result) if target is not None else math.nan, gain)
             if result is not None and result.searched and job.search_moves < 1.0 and rng.random() >= job.search_moves:
                 action = net.codec.decode(result.favourite, seat, game.num_players)  # no second network call
         else:
