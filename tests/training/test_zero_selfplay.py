@@ -130,6 +130,25 @@ def test_search_gain_is_the_mean_value_over_the_networks_own_choice() -> None:
     assert np.isnan(search_gain(SearchResult(0, 2, logits, mask))) and np.isnan(search_gain(None))
 
 
+def test_a_significant_label_on_the_networks_own_choice_teaches_nothing() -> None:
+    """``label_gain``: under ``target: significant`` a search that does not overrule by ``margin`` leaves the label
+    on the network's own choice, which teaches nothing (0), so ``gain_scale`` trains on the overrules alone; an
+    overrule keeps its gain, an unsearched own choice stays unknown; other targets keep the search's gain."""
+    from agents.zero import SearchResult
+    from training.zero.selfplay import label_gain
+
+    logits = np.array([0.0, 2.0, 1.0, -1.0], dtype=np.float32)  # the network's own choice: action 1
+    mask = np.array([True, True, True, False])
+    result = SearchResult(0, 2, logits, mask, candidates=[1, 2, 0], q=[0.10, 0.25, -0.2], visits=[8, 8, 4],
+                          searched=True)
+    assert label_gain(result, "significant", 0.2) == 0.0  # 0.15 under the margin: the label is the network's
+    assert label_gain(result, "significant", 0.1) == pytest.approx(0.15)  # an overrule
+    assert label_gain(result, "improved", 0.2) == pytest.approx(0.15)
+    assert label_gain(result, "choice", 0.2) == pytest.approx(0.15)
+    assert np.isnan(label_gain(dataclasses.replace(result, candidates=[2, 0, 3]), "significant", 0.2))
+    assert np.isnan(label_gain(None, "significant", 0.1))
+
+
 def test_a_game_records_each_searchs_gain(game: GameData) -> None:
     """Every labelled position has its search's gain (finite where the network's own choice was searched: with
     Gumbel exploration, not always); an unlabelled one has none."""
@@ -142,6 +161,9 @@ def test_a_game_records_each_searchs_gain(game: GameData) -> None:
     labelled = own.searched
     assert not np.isnan(own.gains[labelled]).any()  # the agent's own search always searches its favourite
     assert (own.gains[labelled] > 0).any() and (own.gains[labelled] == 0).any()  # overrules and agreements
+    held = play_game(job(search=unsure, full_search=1.0, target="significant", margin=10.0, search_moves=0.0,
+                         opponents=()))
+    assert held.searched.any() and (held.gains[held.searched] == 0).all()  # no overrule: no label teaches
 
 
 class _Handovers:

@@ -115,7 +115,8 @@ class LearnerConfig:
     ``anchor_weight`` times the KL divergence of the network's policy from the starting network's, over every
     recorded position, keeps the policy where it started wherever the search does not teach otherwise.
     ``gain_scale`` (0: off) weighs each label by its search's gain over the network's own choice, in these units
-    (:mod:`training.zero.learner`).
+    (:mod:`training.zero.learner`); under ``selfplay.target: significant`` a label left on the network's own choice
+    gains 0 (:func:`~training.zero.selfplay.label_gain`), so only the overrules teach.
     """
 
     batch_size: int = 512

@@ -9,7 +9,7 @@
     + anchor_weight * KL(starting network's policy || the policy)              over all positions
 
 where a searched position weighs 1, or with ``gain_scale`` > 0 ``clip(gain / gain_scale, 0, 1)``: its search's gain
-over the network's own choice (:func:`~training.zero.selfplay.search_gain`) in units of ``gain_scale``, so a label
+over the network's own choice (:func:`~training.zero.selfplay.label_gain`) in units of ``gain_scale``, so a label
 teaches in proportion to what the search found and one where the search agreed with the network teaches nothing
 (a position whose gain is unknown, from a shard written before gains were recorded, weighs 1).
 

@@ -94,7 +94,7 @@ class GameData:
 
     ``obs`` float16 (rows x observation size), ``masks`` bool and ``targets`` float16 (rows x actions; a target is
     zero where ``searched`` is false), ``values`` float32: the seat's final ``win_loss``, NaN at a position without a
-    value target (``value_positions``); ``gains`` float32: :func:`search_gain` of each position's search (none given:
+    value target (``value_positions``); ``gains`` float32: :func:`label_gain` of each position's search (none given:
     unknown).
     """
 
@@ -104,7 +104,7 @@ class GameData:
     targets: npt.NDArray[np.float16]
     searched: npt.NDArray[np.bool_]
     values: npt.NDArray[np.float32]
-    gains: npt.NDArray[np.float32] = field(default_factory=lambda: np.zeros(0, np.float32))  # :func:`search_gain`
+    gains: npt.NDArray[np.float32] = field(default_factory=lambda: np.zeros(0, np.float32))  # :func:`label_gain`
     seating: list[str] = field(default_factory=list)
     outcome: list[float] = field(default_factory=list)
     decisions: int = 0  # every decision of the game, all seats
@@ -153,7 +153,7 @@ class _Recorder:
         self.targets: list[np.ndarray | None] = []
         self.seats: list[int] = []
         self.roots: list[float] = []  # the search's root value for the seat (NaN: not searched)
-        self.gains: list[float] = []  # :func:`search_gain` (NaN: not searched)
+        self.gains: list[float] = []  # :func:`label_gain` (NaN: not searched)
 
     def add(self, obs: np.ndarray, mask: np.ndarray, target: np.ndarray | None, seat: int,
             root: float = math.nan, gain: float = math.nan) -> None:
@@ -287,6 +287,17 @@ def search_gain(result: SearchResult | None) -> float:
     return float(q[result.index] - q[own]) if own in q else math.nan
 
 
+def label_gain(result: SearchResult | None, kind: str, margin: float) -> float:
+    """What a position's label teaches over the network's own choice, the gain the learner's ``gain_scale`` weighs
+    it by: :func:`search_gain`, except that a ``significant`` label left on the network's own choice (no overrule
+    by ``margin``) teaches nothing, 0; so with ``gain_scale`` only the overrules train the policy and the anchor
+    holds the rest."""
+    gain = search_gain(result)
+    if kind == "significant" and not math.isnan(gain) and not overrules(result, margin):
+        return 0.0
+    return gain
+
+
 def overrules(result: SearchResult | None, margin: float) -> bool:
     """Whether a search found a **clear label**: its choice is not the network's own and its mean value beats the
     network's own choice's by ``margin`` or more (both searched; what ``target: significant`` labels as an overrule).
@@ -328,7 +339,7 @@ def play_game(job: SelfPlayJob) -> GameData:
             result = agent.last
             simulations += result.simulations if result is not None else 0
             target = _policy_target(result, job.target, job.margin, job.sigma_scale)
-            gain = search_gain(result)
+            gain = label_gain(result, job.target, job.margin)
             if result is not None and overrules(result, job.margin):
                 confirmed = True
                 if confirmer is not None:
