@@ -33,6 +33,8 @@ differs. ``python -m agents.ppo CHECKPOINT.zip OUT.npz`` exports a checkpoint.
 from __future__ import annotations
 
 import argparse
+import copy
+import functools
 import hashlib
 import io
 import itertools
@@ -139,11 +141,14 @@ def environment_signature(encoder: ObservationEncoder, codec: ActionCodec) -> di
 
 def signature_for(config: GameConfig, space: Space | None = None) -> dict[str, Any]:
     """The :func:`environment_signature` of games played with ``config`` in ``space`` (default: the spaces of the
-    game's rule set)."""
+    game's rule set); a copy of the one computed once per layout (every agent's reset checks its checkpoint)."""
     space = Space.for_rules(config.rules) if space is None else space
-    return environment_signature(
-        encoder_for(config.components, config.round_limit, space), codec_for(config.components, space)
-    )
+    return copy.deepcopy(_signature(config.components, config.round_limit, space))
+
+
+@functools.cache
+def _signature(components: Components, round_limit: int, space: Space) -> dict[str, Any]:
+    return environment_signature(encoder_for(components, round_limit, space), codec_for(components, space))
 
 
 def _section(sig: Any, key: str) -> dict[str, Any]:

@@ -174,6 +174,7 @@ class Network:
     def __init__(self, policy: NumpyPolicy, config: GameConfig) -> None:
         check_fits(policy, config)
         self.policy = policy
+        self.config = config
         self.space = Space.EXPANSION if trained_on_expansion(policy) else Space.BASE
         self.encoder: ObservationEncoder = encoder_for(config.components, config.round_limit, self.space)
         self.codec: ActionCodec = codec_for(config.components, self.space)
@@ -636,22 +637,32 @@ class ZeroAgent(Agent):
         if problem is not None:
             return problem
         try:
-            policy = self._policy_for(config)
-            check_fits(policy, config)
-            if self.others is not None:
-                check_same_table(Network(policy, config), Network(load_policy(self.others), config))
+            net, others = self._networks(config)
+            if others is not None:
+                check_same_table(net, others)
         except (CheckpointError, AgentError) as err:
             return str(err)
         return None
 
+    def _networks(self, config: GameConfig) -> tuple[Network, Network | None]:
+        """The network and the opponent model for ``config``'s games (each checked: :func:`check_fits`); the last
+        game's are kept when neither their checkpoints (:func:`~agents.ppo.load_policy` reloads a changed file) nor
+        the game's config changed, so a reset does not rebuild them."""
+        last = self.search
+        net = _network(self._policy_for(config), config, None if last is None else last.net)
+        if self.others is None:
+            return net, None
+        return net, _network(load_policy(self.others), config, None if last is None else last.others)
+
     def reset(self, seat: int, config: GameConfig, seed: int) -> None:
         super().reset(seat, config, seed)
-        net = Network(self._policy_for(config), config)
-        others = None if self.others is None else Network(load_policy(self.others), config)
-        if self.search is None or self.search.net.policy is not net.policy or self.search.net.players != net.players:
+        last = self.search
+        net, others = self._networks(config)
+        if last is None or last.net.policy is not net.policy or last.net.players != net.players:
             self.search = ZeroSearch(net, self.settings, seed, others)
         else:
-            self.search.bind(net, others)
+            last.bind(net, others)
+        assert self.search is not None
         self.search.reseed(seed)
 
     def act(self, view: PlayerView, legal: Sequence[Action], info: InfoSet | None = None) -> Action:
@@ -670,6 +681,14 @@ class ZeroAgent(Agent):
             if action == chosen:
                 return action
         raise AgentError(f"the search chose {chosen!r} (action {result.index}), which is not legal here")
+
+
+def _network(policy: NumpyPolicy, config: GameConfig, last: Network | None) -> Network:
+    """``last`` when it is ``policy``'s network for ``config``'s games, else a new one (its encoder, codec and
+    transposed weights are built once, not per game)."""
+    if last is not None and last.policy is policy and last.config == config:
+        return last
+    return Network(policy, config)
 
 
 def _settings(params: dict[str, str]) -> ZeroSettings:

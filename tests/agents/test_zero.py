@@ -214,3 +214,27 @@ def test_zero_with_an_opponent_model_searches_other_values_and_refuses_a_model_o
     assert len(set(map(str, found.values()))) == 2
     problem = agent_supports(f"zero:others={root / 'agents/models/zero-expansion-4p.npz'}", config)
     assert problem is not None and "cannot play the other seats" in problem and "expansion" in problem
+
+
+def test_a_reset_keeps_the_networks_of_the_last_game_unless_the_game_or_a_checkpoint_changes(tmp_path: Path) -> None:
+    """``zero`` builds its network and opponent model (encoder, codec, transposed weights) once, not at every game's
+    reset; another player count or a changed checkpoint file gets new ones (the new file's weights)."""
+    root = Path(__file__).parents[2]
+    net_file, model_file = tmp_path / "net.npz", tmp_path / "others.npz"
+    net_file.write_bytes(shipped_network(RuleSet.BASE).read_bytes())
+    model_file.write_bytes((root / "training/pool/models/heuristic-4p.npz").read_bytes())
+    agent = make_agent(f"zero:path={net_file},others={model_file}", 1)
+    assert isinstance(agent, ZeroAgent)
+    agent.reset(0, GameConfig(players=4), 1)
+    assert agent.search is not None
+    net, others = agent.search.net, agent.search.others
+    agent.reset(2, GameConfig(players=4), 2)
+    assert agent.search.net is net and agent.search.others is others
+    agent.reset(0, GameConfig(players=3), 3)
+    assert agent.search.net is not net and agent.search.net.players == 3 and agent.search.others is not others
+    agent.reset(0, GameConfig(players=4), 4)
+    net = agent.search.net
+    model_file.write_bytes(net_file.read_bytes())  # another checkpoint at the model's path
+    agent.reset(0, GameConfig(players=4), 5)
+    assert agent.search.net is net and agent.search.others is not None
+    assert np.array_equal(agent.search.others.actor.biases[-1], net.actor.biases[-1])
