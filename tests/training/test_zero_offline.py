@@ -15,7 +15,7 @@ from agents.ppo import NumpyPolicy, load_policy
 from agents.zero import PPO_MODELS
 from training.zero.config import load_zero_config
 from training.zero.learner import PolicyValueNet
-from training.zero.offline import agreement, average, favourites, labelled, main, widen
+from training.zero.offline import agreement, average, favourites, label_report, labelled, main, searcher, widen
 from training.zero.replay import Positions, shard_path
 from tribune_env.engine.config import RuleSet
 
@@ -116,3 +116,24 @@ def test_the_commands_write_and_report(tmp_path: Path, capsys: pytest.CaptureFix
         main(["fit", str(run), "--upto", "2", "--widen", "128,128", "--games", "0", "--out", str(out)])
     with pytest.raises(SystemExit, match="no setting 'nonsense'"):
         main(["fit", str(run), "--upto", "2", "--games", "0", "--out", str(out), "--set", "learner.nonsense=1"])
+
+
+def test_the_label_report_counts_clear_labels_and_those_that_keep_the_networks_choice(tmp_path: Path) -> None:
+    """``labels``: per kind of decision, the labels, the clear ones (gain >= margin) and the clear ones whose target
+    stays on the searching network's own choice; without a curve the searcher of shard k is snapshot k - 1."""
+    run = run_folder(tmp_path)
+    start = load_policy(SHIPPED)
+    part = positions(start, 200, seed=1)  # the labelled rows: 0, 2, ...; rows 0, 10, ... on another action
+    gains = np.zeros(200, np.float32)
+    gains[::10] = 0.3  # the 20 labels on another action: clear, not kept
+    gains[2:40:10] = 0.1  # 4 labels on the network's own choice with a gain: clear, kept
+    gains[4] = 0.05  # under the margin
+    gains[~part.searched] = np.nan
+    Positions(part.obs, part.masks, part.targets, part.searched, part.values, gains).save(
+        shard_path(run / "replay", 1))
+    assert searcher(run, 1) == 0
+    kinds = label_report(run, 1, 1, 0.1)
+    assert sum(k.labels for k in kinds.values()) == 100
+    assert sum(k.clear for k in kinds.values()) == 24 and sum(k.kept for k in kinds.values()) == 4
+    assert sum(k.gain for k in kinds.values()) == pytest.approx(20 * 0.3 + 4 * 0.1 + 0.05)
+    assert main(["labels", str(run), "--shards", "1:1"]) == 0

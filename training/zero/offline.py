@@ -30,6 +30,12 @@ shards ``1..K`` pooled (``learner.epochs`` passes, no schedule): how far the lab
 ``A..B``, how often each network's most probable action is the target's, overall and where the target's differs
 from the run's starting network's (NETWORK: a path, or a snapshot's iteration).
 
+``python -m training.zero.offline labels RUN --shards A:B [--margin M]``: what the labels of shards ``A..B`` teach,
+per kind of decision (the action block of the target's most probable action): how many, the share that are clear
+(a search gain of ``M`` or more), each kind's share of the positive gain, and the share of the clear labels whose
+target still puts the most mass on the searching network's own choice (the network of the curve's ``best`` when
+the shard was played), which such a label teaches the network to keep.
+
 ``python -m training.zero.offline average RUN --from A --to B --out NETWORK [--games N]``: the mean of the weights of
 snapshots ``A..B`` (stochastic weight averaging), then plays as ``retrain``.
 """
@@ -41,6 +47,7 @@ import dataclasses
 import json
 import math
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +56,7 @@ import yaml
 
 from agents.ppo import NumpyPolicy, load_policy
 from training.zero.config import LearnerConfig, zero_config_from_dict
+from training.zero.curve import read_curve
 from training.zero.gate import network_spec, tournament
 from training.zero.replay import Positions, shards
 from tribune_arena.tournament.schedule import derive_seed
@@ -178,6 +186,58 @@ def agreement(policy: NumpyPolicy, part: Positions, reference: np.ndarray) -> di
     flips = reference != target
     return {"all": float(np.mean(mine == target)), "overruled": int(flips.sum()),
             "overrules": float(np.mean(mine[flips] == target[flips])) if flips.any() else math.nan}
+
+
+def searcher(run: Path, shard: int) -> int:
+    """The iteration of the network that played (and searched) the shard of iteration ``shard``: the best network
+    after iteration ``shard - 1`` (the curve's ``best``), or snapshot ``shard - 1`` where the curve does not say."""
+    rows = {row.iteration: row for row in read_curve(run / "curve.csv")}
+    before = rows.get(shard - 1)
+    return before.best if before is not None and before.best >= 0 else shard - 1
+
+
+@dataclass
+class LabelKind:
+    """The labels of one kind of decision (see :func:`label_report`)."""
+
+    labels: int = 0
+    clear: int = 0
+    gain: float = 0.0  # the sum of the positive gains
+    kept: int = 0  # clear labels whose target's most probable action is the searching network's own choice
+
+
+def label_report(run: Path, first: int, last: int, margin: float) -> dict[str, LabelKind]:
+    """Per action block of the target's most probable action, what the labelled positions of shards
+    ``first..last`` teach (see the module docstring); shards without gains count no clear labels."""
+    from tribune_env.codec import codec_for
+
+    codec = codec_for(run_config(run).game.components, snapshot(run, 0).meta.get("space", "base"))
+    kinds: dict[str, LabelKind] = {}
+    for k in range(first, last + 1):
+        part = labelled_shards(run, k, k)
+        targets = part.targets.astype(np.float32).argmax(axis=1)
+        own = favourites(snapshot(run, searcher(run, k)), part)
+        for label, mine, gain in zip(targets, own, part.gains, strict=True):
+            kind = kinds.setdefault(codec.block_of(int(label)).name, LabelKind())
+            kind.labels += 1
+            kind.gain += float(gain) if gain > 0 else 0.0  # NaN > 0 is False
+            if gain >= margin:
+                kind.clear += 1
+                kind.kept += int(label == mine)
+    return dict(sorted(kinds.items(), key=lambda item: -item[1].labels))
+
+
+def _label_lines(kinds: dict[str, LabelKind]) -> list[str]:
+    labels = sum(k.labels for k in kinds.values())
+    clear = sum(k.clear for k in kinds.values())
+    gain = sum(k.gain for k in kinds.values()) or math.nan
+    lines = [f"{'decision':12s} {'labels':>8s} {'share':>7s} {'clear':>7s} {'of gain':>8s} {'clear, kept':>12s}"]
+    for name, k in [*kinds.items(), ("all", LabelKind(labels, clear, gain if labels else 0.0,
+                                                     sum(k.kept for k in kinds.values())))]:
+        kept = f"{k.kept / k.clear:.1%}" if k.clear else "-"
+        lines.append(f"{name:12s} {k.labels:8,d} {k.labels / labels:7.1%} {k.clear / k.labels:7.1%} "
+                     f"{k.gain / gain:8.1%} {kept:>12s}")
+    return lines
 
 
 def widen(policy: NumpyPolicy, widths: list[int], seed: int = 0) -> NumpyPolicy:
@@ -335,6 +395,10 @@ def _parser() -> argparse.ArgumentParser:
     a.add_argument("run", type=Path)
     a.add_argument("--shards", type=_span, required=True, metavar="A:B")
     a.add_argument("networks", nargs="+", metavar="NETWORK")
+    lab = sub.add_parser("labels", help="what the labels of shards A..B teach, per kind of decision")
+    lab.add_argument("run", type=Path)
+    lab.add_argument("--shards", type=_span, required=True, metavar="A:B")
+    lab.add_argument("--margin", type=float, default=0.1, help="the least gain of a clear label")
     v = sub.add_parser("average", help="the mean of the weights of snapshots A..B, then play it")
     v.add_argument("--from", dest="first", type=int, required=True)
     v.add_argument("--to", dest="last", type=int, required=True)
@@ -362,6 +426,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"shards {args.shards[0]}..{args.shards[1]}: {len(part):,} labelled positions")
         for name in args.networks:
             print(_agreement_line(name, agreement(_network(args.run, name), part, reference)))
+        return 0
+    if args.command == "labels":
+        first, last = args.shards
+        print("\n".join(_label_lines(label_report(args.run, first, last, args.margin))))
         return 0
     if args.command == "average":
         policy = average(args.run, args.first, args.last)
