@@ -114,8 +114,12 @@ def test_the_commands_write_and_report(tmp_path: Path, capsys: pytest.CaptureFix
         main(["fit", str(run), "--upto", "9", "--games", "0", "--out", str(tmp_path / "x.npz")])
     with pytest.raises(SystemExit, match="--widen: widths must be 2 numbers"):
         main(["fit", str(run), "--upto", "2", "--widen", "128,128", "--games", "0", "--out", str(out)])
-    with pytest.raises(SystemExit, match="no setting 'nonsense'"):
+    with pytest.raises(SystemExit, match=r"unknown key.*learner\.nonsense"):
         main(["fit", str(run), "--upto", "2", "--games", "0", "--out", str(out), "--set", "learner.nonsense=1"])
+    with pytest.raises(SystemExit, match=r"learner\.learning_rate"):
+        main(["fit", str(run), "--upto", "2", "--games", "0", "--out", str(out), "--set", "learner.learning_rate=fast"])
+    with pytest.raises(SystemExit, match=r"expected learner\.KEY=VALUE"):
+        main(["fit", str(run), "--upto", "2", "--games", "0", "--out", str(out), "--set", "search.depth=3"])
 
 
 def test_the_label_report_counts_clear_labels_and_those_that_keep_the_networks_choice(tmp_path: Path) -> None:

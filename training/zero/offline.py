@@ -55,6 +55,7 @@ import numpy as np
 import yaml
 
 from agents.ppo import NumpyPolicy, load_policy
+from training.config import ConfigError, with_overrides
 from training.zero.config import LearnerConfig, zero_config_from_dict
 from training.zero.curve import read_curve
 from training.zero.gate import network_spec, tournament
@@ -339,15 +340,20 @@ def heldout(run: Path) -> list[dict[str, float]]:
 
 
 def _learner(run: Path, sets: list[str]) -> LearnerConfig:
-    """The run's learner settings with ``--set learner.KEY=VALUE`` applied."""
-    learner: LearnerConfig = run_config(run).learner
+    """The run's learner settings with ``--set learner.KEY=VALUE`` applied, checked as ``tribune train --set`` checks
+    them (SystemExit naming a bad one)."""
+    source = str(run / "config.yaml")
+    overrides: dict[str, Any] = {}
     for item in sets:
-        key, _, value = item.partition("=")
-        name = key.removeprefix("learner.")
-        if not hasattr(learner, name):
-            raise SystemExit(f"--set {item}: the learner has no setting {name!r}")
-        field = type(getattr(learner, name))
-        learner = dataclasses.replace(learner, **{name: field(yaml.safe_load(value))})
+        key, sep, value = item.partition("=")
+        if not sep or not key.startswith("learner."):
+            raise SystemExit(f"--set {item}: expected learner.KEY=VALUE")
+        overrides[key] = yaml.safe_load(value)
+    data = yaml.safe_load((run / "config.yaml").read_text(encoding="utf-8"))
+    try:
+        learner: LearnerConfig = zero_config_from_dict(with_overrides(data, overrides, source), source).learner
+    except ConfigError as exc:
+        raise SystemExit(f"--set: {exc}") from None
     return learner
 
 
