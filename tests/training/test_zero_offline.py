@@ -15,7 +15,17 @@ from agents.ppo import NumpyPolicy, load_policy
 from agents.zero import PPO_MODELS
 from training.zero.config import load_zero_config
 from training.zero.learner import PolicyValueNet
-from training.zero.offline import agreement, average, favourites, label_report, labelled, main, searcher, widen
+from training.zero.offline import (
+    agreement,
+    average,
+    drift,
+    favourites,
+    label_report,
+    labelled,
+    main,
+    searcher,
+    widen,
+)
 from training.zero.replay import Positions, shard_path
 from tribune_env.engine.config import RuleSet
 
@@ -101,6 +111,7 @@ def test_the_commands_write_and_report(tmp_path: Path, capsys: pytest.CaptureFix
     printed = capsys.readouterr().out
     assert "fitted positions (a sample), fit: agrees" in printed
     assert "unseen shards 3..3: 100 labelled positions" in printed
+    assert "fitted positions: of 0 clear labels (gain >= 0.1)" in printed  # shards without gains: none clear
     fitted = load_policy(out)
     assert fitted.meta["net"]["pi"] == [320, 288] and fitted.meta["trained_by"] == "zero-offline-fit"
     assert main(["agreement", str(run), "--shards", "1:3", "0", str(out)]) == 0
@@ -110,6 +121,8 @@ def test_the_commands_write_and_report(tmp_path: Path, capsys: pytest.CaptureFix
     averaged = tmp_path / "a.npz"
     assert main(["average", str(run), "--from", "1", "--to", "2", "--games", "0", "--out", str(averaged)]) == 0
     assert load_policy(averaged).meta["trained_by"] == "zero-offline-average"
+    assert main(["fit", str(run), "--upto", "2", "--positions", "all", "--games", "0", "--out", str(out)]) == 0
+    assert "of the other 400 positions it chooses otherwise than the start at" in capsys.readouterr().out
     with pytest.raises(SystemExit, match="the shard of iteration 4 is gone"):
         main(["fit", str(run), "--upto", "9", "--games", "0", "--out", str(tmp_path / "x.npz")])
     with pytest.raises(SystemExit, match="--widen: widths must be 2 numbers"):
@@ -141,3 +154,19 @@ def test_the_label_report_counts_clear_labels_and_those_that_keep_the_networks_c
     assert sum(k.clear for k in kinds.values()) == 24 and sum(k.kept for k in kinds.values()) == 4
     assert sum(k.gain for k in kinds.values()) == pytest.approx(20 * 0.3 + 4 * 0.1 + 0.05)
     assert main(["labels", str(run), "--shards", "1:1"]) == 0
+
+
+def test_drift_counts_learned_labels_and_moved_choices() -> None:
+    """``drift``: the clear labels a network chooses (the start: none of those on another action) and the other
+    rows where its choice left the start's."""
+    start = load_policy(SHIPPED)
+    part = positions(start, 200)
+    gains = np.where(part.searched, 0.0, np.nan).astype(np.float32)
+    gains[::10] = 0.3  # the labelled rows on another action than the start's
+    part = Positions(part.obs, part.masks, part.targets, part.searched, part.values, gains)
+    same = drift(start, start, part, 0.1)
+    assert same == {"clear": 20, "learned": 0.0, "learned_before": 0.0, "moved": 0.0}
+    flipped = {k: np.asarray(v, np.float32).copy() for k, v in start.arrays().items()}
+    flipped["action.weight"] *= -1  # the start's least favoured action is now its favourite
+    moved = drift(NumpyPolicy.from_arrays(start.meta, flipped), start, part, 0.1)
+    assert moved["moved"] > 0.5 and moved["clear"] == 20

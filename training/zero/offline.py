@@ -19,12 +19,15 @@ schedule (after each iteration ``i`` the window of shards ``<= i``, the run's mi
 It writes the network (``--out``) and plays it alone against three ``heuristic`` (``--games``, the same deals as
 ``tribune tournament zero-net:path=... heuristic heuristic heuristic --seed 23``).
 
-``python -m training.zero.offline fit RUN --upto K [--widen W1,W2,...] [--hard] [--set learner.KEY=VALUE]
-[--heldout-to L] --out NETWORK [--games N]``: one fit of the run's starting network on the labelled positions of
-shards ``1..K`` pooled (``learner.epochs`` passes, no schedule): how far the labels can move the network at all.
-``--widen`` first widens the policy tower without changing what it plays (:func:`widen`: more capacity to fit);
-``--hard`` puts each target's mass on its most probable action. It prints the argmax agreement
-(:func:`agreement`) on the fitted positions (a sample) and on the unseen shards ``K+1..L``, then plays as ``retrain``.
+``python -m training.zero.offline fit RUN --upto K [--widen W1,W2,...] [--hard] [--positions all] [--margin M]
+[--set learner.KEY=VALUE] [--heldout-to L] --out NETWORK [--games N]``: one fit of the run's starting network on
+the labelled positions of shards ``1..K`` pooled (``learner.epochs`` passes, no schedule): how far the labels can
+move the network at all. ``--widen`` first widens the policy tower without changing what it plays (:func:`widen`:
+more capacity to fit); ``--hard`` puts each target's mass on its most probable action; ``--positions all`` fits
+every recorded position as the run's learner does (the labels weighed by ``gain_scale``, the anchor over all). It
+prints the argmax agreement (:func:`agreement`) on the fitted positions (a sample) and on the unseen shards
+``K+1..L``, and the drift (:func:`drift`): how many clear labels the fit learned and how many other choices it
+moved; then plays as ``retrain``.
 
 ``python -m training.zero.offline agreement RUN --shards A:B NETWORK...``: on the labelled positions of shards
 ``A..B``, how often each network's most probable action is the target's, overall and where the target's differs
@@ -161,15 +164,44 @@ def labelled(part: Positions) -> Positions:
 
 def labelled_shards(run: Path, first: int, last: int) -> Positions:
     """The labelled positions of the run's shards ``first..last`` (SystemExit naming a shard that is gone)."""
+    return shard_positions(run, first, last, labelled_only=True)
+
+
+def shard_positions(run: Path, first: int, last: int, labelled_only: bool = False) -> Positions:
+    """The positions (``labelled_only``: the labelled ones) of the run's shards ``first..last`` (SystemExit naming a
+    shard that is gone)."""
     found = shards(run / "replay")
     parts = []
     for k in range(first, last + 1):
         if k not in found:
             raise SystemExit(f"{run}: the shard of iteration {k} is gone (outside the replay window)")
-        parts.append(labelled(Positions.read(found[k])))
+        part = Positions.read(found[k])
+        parts.append(labelled(part) if labelled_only else part)
     if not parts:
         raise SystemExit(f"{run}: no shards in {first}..{last}")
     return Positions.concat(parts)
+
+
+def clear_rows(part: Positions, margin: float) -> np.ndarray:
+    """Whether each row is a clear label: searched, with a gain of ``margin`` or more."""
+    with np.errstate(invalid="ignore"):
+        out: np.ndarray = part.searched.astype(bool) & (part.gains >= margin)
+    return out
+
+
+def drift(policy: NumpyPolicy, start: NumpyPolicy, part: Positions, margin: float) -> dict[str, float]:
+    """What fitting changed: the share of ``part``'s clear labels (:func:`clear_rows`) where ``policy`` now chooses
+    the target's action (``learned``; the start: ``learned_before``), and the share of the other rows where its
+    choice is no longer the start's (``moved``): changes the labels did not ask for."""
+    clear = clear_rows(part, margin)
+    target = part.targets.astype(np.float32).argmax(axis=1)
+    mine, before = favourites(policy, part), favourites(start, part)
+    return {"clear": int(clear.sum()), "learned": _share(mine[clear] == target[clear]),
+            "learned_before": _share(before[clear] == target[clear]), "moved": _share(mine[~clear] != before[~clear])}
+
+
+def _share(hits: np.ndarray) -> float:
+    return float(np.mean(hits)) if len(hits) else math.nan
 
 
 def favourites(policy: NumpyPolicy, part: Positions) -> np.ndarray:
@@ -267,18 +299,20 @@ def widen(policy: NumpyPolicy, widths: list[int], seed: int = 0) -> NumpyPolicy:
 
 
 def fit(run: Path, upto: int, learner: LearnerConfig, widths: list[int] | None = None,
-        hard: bool = False) -> tuple[NumpyPolicy, Positions]:
+        hard: bool = False, every_position: bool = False) -> tuple[NumpyPolicy, Positions]:
     """The run's starting network (widened to ``widths``) fitted to the labelled positions of shards ``1..upto``
-    pooled (see the module docstring), and those positions."""
+    pooled (``every_position``: to all their positions, as the run's learner trains: the anchor then holds the
+    unlabelled ones too; see the module docstring), and those positions."""
     import torch
 
     from training.zero.learner import Learner
 
     torch.set_num_threads(learner.torch_threads if isinstance(learner.torch_threads, int) else 1)
-    data = labelled_shards(run, 1, upto)
+    data = shard_positions(run, 1, upto, labelled_only=not every_position)
     if hard:
         onehot = np.zeros_like(data.targets)
-        onehot[np.arange(len(data)), data.targets.astype(np.float32).argmax(axis=1)] = 1
+        rows = np.flatnonzero(data.searched)
+        onehot[rows, data.targets[rows].astype(np.float32).argmax(axis=1)] = 1
         data = dataclasses.replace(data, targets=onehot)
     start = snapshot(run, 0)
     if widths is not None:
@@ -397,6 +431,9 @@ def _parser() -> argparse.ArgumentParser:
     f.add_argument("--widen", type=lambda t: [int(w) for w in t.split(",")], default=None, metavar="W1,W2")
     f.add_argument("--hard", action="store_true", help="targets on their most probable action only")
     f.add_argument("--heldout-to", type=int, default=None, metavar="L", help="agreement on the shards K+1..L")
+    f.add_argument("--positions", choices=("labelled", "all"), default="labelled",
+                   help="fit the labelled positions (default) or all, as the run's learner does")
+    f.add_argument("--margin", type=float, default=0.1, help="the least gain of a clear label (for the drift)")
     a = sub.add_parser("agreement", help="how often networks choose as the labels do, on the shards A..B")
     a.add_argument("run", type=Path)
     a.add_argument("--shards", type=_span, required=True, metavar="A:B")
@@ -445,15 +482,20 @@ def main(argv: list[str] | None = None) -> int:
     learner = _learner(args.run, args.set)
     if args.command == "fit":
         try:
-            policy, data = fit(args.run, args.upto, learner, args.widen, args.hard)
+            policy, data = fit(args.run, args.upto, learner, args.widen, args.hard, args.positions == "all")
         except ValueError as exc:
             raise SystemExit(f"--widen: {exc}") from None
         path = policy.save_npz(args.out, "float16")
         start = snapshot(args.run, 0)
         sample = data.take(np.random.default_rng(0).permutation(len(data))[:10_000])
-        reference = favourites(start, sample)
-        print(_agreement_line("fitted positions (a sample), start", agreement(start, sample, reference)))
-        print(_agreement_line("fitted positions (a sample), fit", agreement(policy, sample, reference)))
+        labelled_sample = labelled(sample)
+        reference = favourites(start, labelled_sample)
+        print(_agreement_line("fitted positions (a sample), start", agreement(start, labelled_sample, reference)))
+        print(_agreement_line("fitted positions (a sample), fit", agreement(policy, labelled_sample, reference)))
+        moved = drift(policy, start, data, args.margin)
+        print(f"fitted positions: of {moved['clear']:,} clear labels (gain >= {args.margin}) the fit chooses the "
+              f"label at {moved['learned']:.1%} (the start at {moved['learned_before']:.1%}); of the other "
+              f"{len(data) - moved['clear']:,} positions it chooses otherwise than the start at {moved['moved']:.1%}")
         if args.heldout_to is not None and args.heldout_to > args.upto:
             unseen = labelled_shards(args.run, args.upto + 1, args.heldout_to)
             reference = favourites(start, unseen)
