@@ -2,13 +2,13 @@
 
     python -m training.zero.label_truth --positions 120 --rollouts 32 --others training/pool/models/heuristic-4p.npz
 
-Plays base games with the network in one seat among ``heuristic`` ones (the table ``zero-net`` is measured at) and
-searches the network seat's *unsure* decisions (top prior under ``--threshold``) as the self-play recipe does
-(``--simulations`` playouts over ``--candidates`` candidates, depth ``--depth``, the opponent model ``--others``
-playing the playouts' other seats, no Gumbel noise). Where the search overrules the network by ``--margin`` or more
-in mean value (:func:`~training.zero.selfplay.overrules`; with ``--confirm N``, only where a second search of N
-playouts overrules with the same action, as ``selfplay.confirm`` does), the position is kept with the search's
-claimed gain, and the game goes on with the network's move.
+Plays base games (``--expansion``: expansion games) with the network in one seat among ``heuristic`` ones (the
+table ``zero-net`` is measured at) and searches the network seat's *unsure* decisions (top prior under
+``--threshold``) as the self-play recipe does (``--simulations`` playouts over ``--candidates`` candidates, depth
+``--depth``, the opponent model ``--others`` playing the playouts' other seats, no Gumbel noise). Where the search
+overrules the network by ``--margin`` or more in mean value (:func:`~training.zero.selfplay.overrules`; with
+``--confirm N``, only where a second search of N playouts overrules with the same action, as ``selfplay.confirm``
+does), the position is kept with the search's claimed gain, and the game goes on with the network's move.
 
 Each kept position is then played out ``--rollouts`` times from its **true** state (every hand as dealt, only the
 chance of future draws drawn afresh), once after the search's choice and once after the network's own, with the
@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.base import Agent
-from agents.ppo import load_policy
+from agents.ppo import CheckpointError, check_fits, load_policy
 from agents.specs import make_agent
 from agents.zero import Network, SearchResult, ZeroSearch, ZeroSettings, shipped_network
 from training.zero.selfplay import overrules, search_gain
@@ -50,6 +50,7 @@ class TruthJob:
 
     network: str
     others: str | None
+    expansion: bool
     settings: ZeroSettings
     margin: float
     confirm: int
@@ -120,7 +121,7 @@ def _confirmed(job: TruthJob, net: Network, others: Network | None, game: Game, 
 
 def find_and_measure(job: TruthJob) -> list[Label]:
     """Find ``job.positions`` clear labels in games of the network among ``heuristic`` seats and play each out."""
-    config = GameConfig(players=4)
+    config = GameConfig(players=4, expansion=job.expansion)
     net = Network(load_policy(job.network), config)
     others = None if job.others is None else Network(load_policy(job.others), config)
     rng = random.Random(job.seed)
@@ -171,6 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--confirm", type=int, default=0, help="playouts of a confirming search (0: none)")
     parser.add_argument("--others", default=None, help="the opponent model of the playouts (default: none)")
     parser.add_argument("--network", default=None, help="an .npz (default: the network zero-net plays)")
+    parser.add_argument("--expansion", action="store_true", help="expansion games (default: base games)")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
@@ -179,11 +181,19 @@ def main(argv: list[str] | None = None) -> int:
     for path in (args.network, args.others):
         if path is not None and not Path(path).is_file():
             parser.error(f"no such network: {path}")
-    network = args.network or str(shipped_network(GameConfig(players=4).rules))
+    config = GameConfig(players=4, expansion=args.expansion)
+    network = args.network or str(shipped_network(config.rules))
+    for path in (network, args.others):
+        if path is None:
+            continue
+        try:
+            check_fits(load_policy(path), config)
+        except CheckpointError as exc:
+            parser.error(str(exc))
     settings = ZeroSettings(simulations=args.simulations, candidates=args.candidates, depth=args.depth,
                             threshold=args.threshold, explore=False)
     shares = [args.positions // args.workers + (w < args.positions % args.workers) for w in range(args.workers)]
-    jobs = [TruthJob(network, args.others, settings, args.margin, args.confirm, share, args.rollouts,
+    jobs = [TruthJob(network, args.others, args.expansion, settings, args.margin, args.confirm, share, args.rollouts,
                      derive_seed(args.seed, "label-truth", w)) for w, share in enumerate(shares) if share]
     if len(jobs) == 1:
         found = find_and_measure(jobs[0])
@@ -191,7 +201,9 @@ def main(argv: list[str] | None = None) -> int:
         context = multiprocessing.get_context("forkserver")
         with ProcessPoolExecutor(len(jobs), mp_context=context) as pool:
             found = [label for part in pool.map(find_and_measure, jobs) for label in part]
-    print(f"{len(found)} clear labels of {network} (search: {args.simulations} playouts over {args.candidates} "
+    games = "expansion" if args.expansion else "base"
+    print(f"{len(found)} clear labels of {network} in {games} games (search: {args.simulations} playouts over "
+          f"{args.candidates} "
           f"candidates, depth {args.depth}, margin {args.margin}, confirm {args.confirm or 'none'}, opponent model "
           f"{args.others or 'none'}); {args.rollouts} play-outs per action")
     print("\n".join(summary(found)))
