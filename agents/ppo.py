@@ -533,9 +533,14 @@ def trained_on_expansion(policy: NumpyPolicy) -> bool:
     return policy.meta.get("space") == "expansion"
 
 
+def space_of(policy: NumpyPolicy) -> Space:
+    """The spaces ``policy`` was trained on (observation layout and action space): its metadata's ``space``."""
+    return Space.EXPANSION if trained_on_expansion(policy) else Space.BASE
+
+
 def check_fits(policy: NumpyPolicy, config: GameConfig) -> None:
     """Raise :class:`CheckpointError` unless ``policy`` was trained for games like ``config``."""
-    space = Space.EXPANSION if trained_on_expansion(policy) else Space.BASE
+    space = space_of(policy)
     if not space.serves(config.rules):
         raise CheckpointError(
             f"checkpoint {policy.source} was trained on base games (the Tribune-v0 spaces) and cannot play an "
@@ -576,7 +581,7 @@ class PPOAgent(Agent):
         self._misfits: dict[tuple[Components, int, bool], str | None] = {}  # check_fits's answers, per game kind
         #: the policy's spaces decide: an expansion policy plays every rule set (the same spaces serve both roles of
         #: the Brutii variant), a base policy base games only
-        self.space = Space.EXPANSION if trained_on_expansion(policy) else Space.BASE
+        self.space = space_of(policy)
         self.rule_sets = frozenset(rules for rules in RuleSet if self.space.serves(rules))
 
     def supports(self, config: GameConfig) -> str | None:

@@ -79,10 +79,10 @@ from agents.ppo import (
     PPOAgent,
     check_fits,
     load_policy,
-    trained_on_expansion,
+    space_of,
 )
 from agents.specs import Factory, no_more, register_agent, take_choice, take_float, take_int
-from tribune_env.codec import ActionCodec, ObservationEncoder, Space, codec_for, encoder_for
+from tribune_env.codec import ActionCodec, ObservationEncoder, codec_for, encoder_for
 from tribune_env.engine import native
 from tribune_env.engine.actions import Action
 from tribune_env.engine.config import GameConfig, RuleSet
@@ -175,7 +175,7 @@ class Network:
         check_fits(policy, config)
         self.policy = policy
         self.config = config
-        self.space = Space.EXPANSION if trained_on_expansion(policy) else Space.BASE
+        self.space = space_of(policy)
         self.encoder: ObservationEncoder = encoder_for(config.components, config.round_limit, self.space)
         self.codec: ActionCodec = codec_for(config.components, self.space)
         self.players = config.players
@@ -735,7 +735,7 @@ class ZeroNetAgent(PPOAgent):
     def reset(self, seat: int, config: GameConfig, seed: int) -> None:
         if self.path is None:  # the shipped network of this rule set
             self.policy = load_policy(shipped_network(config.rules))
-            self.space = Space.EXPANSION if trained_on_expansion(self.policy) else Space.BASE
+            self.space = space_of(self.policy)
             self._misfits.clear()
         super().reset(seat, config, seed)
 

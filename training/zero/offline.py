@@ -57,7 +57,7 @@ from typing import Any
 import numpy as np
 import yaml
 
-from agents.ppo import NumpyPolicy, load_policy
+from agents.ppo import NumpyPolicy, load_policy, space_of
 from training.config import ConfigError, with_overrides
 from training.zero.config import LearnerConfig, zero_config_from_dict
 from training.zero.curve import read_curve
@@ -244,7 +244,7 @@ def label_report(run: Path, first: int, last: int, margin: float) -> dict[str, L
     ``first..last`` teach (see the module docstring); shards without gains count no clear labels."""
     from tribune_env.codec import codec_for
 
-    codec = codec_for(run_config(run).game.components, snapshot(run, 0).meta.get("space", "base"))
+    codec = codec_for(run_config(run).game.components, space_of(snapshot(run, 0)))
     kinds: dict[str, LabelKind] = {}
     for k in range(first, last + 1):
         part = labelled_shards(run, k, k)
