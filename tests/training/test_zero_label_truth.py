@@ -50,7 +50,7 @@ def test_an_action_against_itself_gains_exactly_nothing_and_the_game_is_left_alo
 
 
 def test_clear_labels_are_found_and_measured() -> None:
-    job = TruthJob(str(shipped_network(CONFIG.rules)), str(ROOT / "training/pool/models/heuristic-4p.npz"), False,
+    job = TruthJob(str(shipped_network(CONFIG.rules)), str(ROOT / "training/pool/models/heuristic-4p.npz"), CONFIG,
                    ZeroSettings(simulations=16, candidates=4, depth=8, threshold=0.95, explore=False), 0.0, 0, 2, 2, 7)
     labels = find_and_measure(job)
     assert len(labels) == 2 and all(label.claimed >= 0 and np.isfinite(label.true) for label in labels)
@@ -81,7 +81,7 @@ def test_bad_arguments_are_named(capsys: pytest.CaptureFixture[str]) -> None:
 def test_expansion_labels_are_found_with_the_expansion_network() -> None:
     from tribune_env.engine.config import RuleSet
 
-    job = TruthJob(str(shipped_network(RuleSet.EXPANSION)), None, True,
+    job = TruthJob(str(shipped_network(RuleSet.EXPANSION)), None, GameConfig(players=4, expansion=True),
                    ZeroSettings(simulations=16, candidates=4, depth=8, threshold=0.95, explore=False), 0.0, 0, 1, 2, 3)
     labels = find_and_measure(job)
     assert len(labels) == 1 and np.isfinite(labels[0].true)

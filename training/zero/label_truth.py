@@ -23,7 +23,6 @@ standard error, and the share whose true gain is positive. Runs on the engine ``
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import multiprocessing
 import random
 from concurrent.futures import ProcessPoolExecutor
@@ -36,7 +35,7 @@ from agents.base import Agent
 from agents.ppo import CheckpointError, check_fits, load_policy
 from agents.specs import make_agent
 from agents.zero import Network, SearchResult, ZeroSearch, ZeroSettings, shipped_network
-from training.zero.selfplay import overrules, search_gain
+from training.zero.selfplay import confirming_search, confirms, overrules, search_gain
 from tribune_arena.tournament.schedule import derive_seed
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.game import Game
@@ -50,7 +49,7 @@ class TruthJob:
 
     network: str
     others: str | None
-    expansion: bool
+    game: GameConfig
     settings: ZeroSettings
     margin: float
     confirm: int
@@ -114,14 +113,13 @@ def _confirmed(job: TruthJob, net: Network, others: Network | None, game: Game, 
                seed: int) -> bool:
     if not job.confirm:
         return True
-    settings = dataclasses.replace(job.settings, simulations=job.confirm, threshold=2.0)
-    second = ZeroSearch(net, settings, seed, others).run(InfoSet(game, seat, net.space), random.Random(seed + 1))
-    return second.index == result.index and overrules(second, job.margin)
+    confirmer = confirming_search(job.settings, job.confirm, net, others, seed)
+    return confirms(confirmer, result, InfoSet(game, seat, net.space), job.margin)[0]
 
 
 def find_and_measure(job: TruthJob) -> list[Label]:
     """Find ``job.positions`` clear labels in games of the network among ``heuristic`` seats and play each out."""
-    config = GameConfig(players=4, expansion=job.expansion)
+    config = job.game
     net = Network(load_policy(job.network), config)
     others = None if job.others is None else Network(load_policy(job.others), config)
     rng = random.Random(job.seed)
@@ -193,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     settings = ZeroSettings(simulations=args.simulations, candidates=args.candidates, depth=args.depth,
                             threshold=args.threshold, explore=False)
     shares = [args.positions // args.workers + (w < args.positions % args.workers) for w in range(args.workers)]
-    jobs = [TruthJob(network, args.others, args.expansion, settings, args.margin, args.confirm, share, args.rollouts,
+    jobs = [TruthJob(network, args.others, config, settings, args.margin, args.confirm, share, args.rollouts,
                      derive_seed(args.seed, "label-truth", w)) for w, share in enumerate(shares) if share]
     if len(jobs) == 1:
         found = find_and_measure(jobs[0])
@@ -201,11 +199,9 @@ def main(argv: list[str] | None = None) -> int:
         context = multiprocessing.get_context("forkserver")
         with ProcessPoolExecutor(len(jobs), mp_context=context) as pool:
             found = [label for part in pool.map(find_and_measure, jobs) for label in part]
-    games = "expansion" if args.expansion else "base"
-    print(f"{len(found)} clear labels of {network} in {games} games (search: {args.simulations} playouts over "
-          f"{args.candidates} "
-          f"candidates, depth {args.depth}, margin {args.margin}, confirm {args.confirm or 'none'}, opponent model "
-          f"{args.others or 'none'}); {args.rollouts} play-outs per action")
+    print(f"{len(found)} clear labels of {network} in {config.rules.value} games (search: {args.simulations} "
+          f"playouts over {args.candidates} candidates, depth {args.depth}, margin {args.margin}, confirm "
+          f"{args.confirm or 'none'}, opponent model {args.others or 'none'}); {args.rollouts} play-outs per action")
     print("\n".join(summary(found)))
     return 0
 

@@ -241,12 +241,18 @@ def _confirmer(job: SelfPlayJob, net: Network, others: Network | None) -> tuple[
     seeded apart from the game's, so that the game is the same with or without it; None without ``confirm``."""
     if not job.confirm:
         return None
-    settings = dataclasses.replace(job.search, simulations=job.confirm, seconds=None, explore=False, threshold=2.0)
-    seed = derive_seed(job.seed, "zero-confirm")
+    return confirming_search(job.search, job.confirm, net, others, derive_seed(job.seed, "zero-confirm"))
+
+
+def confirming_search(settings: ZeroSettings, playouts: int, net: Network, others: Network | None,
+                      seed: int) -> tuple[ZeroSearch, random.Random]:
+    """A search like ``settings``' that confirms overrules: ``playouts`` playouts, no Gumbel noise, every decision
+    searched; and the generator of its deals (both from ``seed``)."""
+    settings = dataclasses.replace(settings, simulations=playouts, seconds=None, explore=False, threshold=2.0)
     return ZeroSearch(net, settings, seed, others), random.Random(seed + 1)
 
 
-def _confirm(confirmer: tuple[ZeroSearch, random.Random], result: SearchResult, info: InfoSet,
+def confirms(confirmer: tuple[ZeroSearch, random.Random], result: SearchResult, info: InfoSet,
              margin: float) -> tuple[bool, int]:
     """Whether the confirming search overrules the network with ``result``'s action too; and its playouts."""
     search, sample = confirmer
@@ -343,7 +349,7 @@ def play_game(job: SelfPlayJob) -> GameData:
             if result is not None and overrules(result, job.margin):
                 confirmed = True
                 if confirmer is not None:
-                    confirmed, spent = _confirm(confirmer, result, InfoSet(game, seat, net.space), job.margin)
+                    confirmed, spent = confirms(confirmer, result, InfoSet(game, seat, net.space), job.margin)
                     simulations += spent
                 if confirmed:
                     clear += 1
