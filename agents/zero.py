@@ -656,14 +656,14 @@ class ZeroAgent(Agent):
 
     def reset(self, seat: int, config: GameConfig, seed: int) -> None:
         super().reset(seat, config, seed)
-        last = self.search
+        search = self.search
         net, others = self._networks(config)
-        if last is None or last.net.policy is not net.policy or last.net.players != net.players:
-            self.search = ZeroSearch(net, self.settings, seed, others)
+        if search is None or search.net.policy is not net.policy or search.net.players != net.players:
+            search = ZeroSearch(net, self.settings, seed, others)
         else:
-            last.bind(net, others)
-        assert self.search is not None
-        self.search.reseed(seed)
+            search.bind(net, others)
+        search.reseed(seed)
+        self.search = search
 
     def act(self, view: PlayerView, legal: Sequence[Action], info: InfoSet | None = None) -> Action:
         if info is None:
