@@ -60,7 +60,7 @@ import yaml
 from agents.ppo import NumpyPolicy, load_policy, space_of
 from training.config import ConfigError, with_overrides
 from training.zero.config import LearnerConfig, zero_config_from_dict
-from training.zero.curve import read_curve
+from training.zero.curve import CurveRow, read_curve
 from training.zero.gate import network_spec, tournament
 from training.zero.replay import Positions, shards
 from tribune_arena.tournament.schedule import derive_seed
@@ -68,10 +68,12 @@ from tribune_arena.tournament.schedule import derive_seed
 EVAL_SEED = 23
 
 
-def run_config(run: Path) -> Any:
-    """The resolved config a run saved."""
+def run_config(run: Path, overrides: dict[str, Any] | None = None) -> Any:
+    """The resolved config a run saved, with ``overrides`` (dotted keys, as ``tribune train --set``) applied and
+    checked (ConfigError naming a bad one)."""
+    source = str(run / "config.yaml")
     data = yaml.safe_load((run / "config.yaml").read_text(encoding="utf-8"))
-    return zero_config_from_dict(data, str(run / "config.yaml"))
+    return zero_config_from_dict(with_overrides(data, overrides or {}, source), source)
 
 
 def snapshot(run: Path, iteration: int) -> NumpyPolicy:
@@ -224,7 +226,14 @@ def agreement(policy: NumpyPolicy, part: Positions, reference: np.ndarray) -> di
 def searcher(run: Path, shard: int) -> int:
     """The iteration of the network that played (and searched) the shard of iteration ``shard``: the best network
     after iteration ``shard - 1`` (the curve's ``best``), or snapshot ``shard - 1`` where the curve does not say."""
-    rows = {row.iteration: row for row in read_curve(run / "curve.csv")}
+    return _searcher(_curve_rows(run), shard)
+
+
+def _curve_rows(run: Path) -> dict[int, CurveRow]:
+    return {row.iteration: row for row in read_curve(run / "curve.csv")}
+
+
+def _searcher(rows: dict[int, CurveRow], shard: int) -> int:
     before = rows.get(shard - 1)
     return before.best if before is not None and before.best >= 0 else shard - 1
 
@@ -245,18 +254,18 @@ def label_report(run: Path, first: int, last: int, margin: float) -> dict[str, L
     from tribune_env.codec import codec_for
 
     codec = codec_for(run_config(run).game.components, space_of(snapshot(run, 0)))
+    rows = _curve_rows(run)
     kinds: dict[str, LabelKind] = {}
     for k in range(first, last + 1):
         part = labelled_shards(run, k, k)
         targets = part.targets.astype(np.float32).argmax(axis=1)
-        own = favourites(snapshot(run, searcher(run, k)), part)
-        for label, mine, gain in zip(targets, own, part.gains, strict=True):
+        own = favourites(snapshot(run, _searcher(rows, k)), part)
+        for label, mine, gain, clear in zip(targets, own, part.gains, clear_rows(part, margin), strict=True):
             kind = kinds.setdefault(codec.block_of(int(label)).name, LabelKind())
             kind.labels += 1
             kind.gain += float(gain) if gain > 0 else 0.0  # NaN > 0 is False
-            if gain >= margin:
-                kind.clear += 1
-                kind.kept += int(label == mine)
+            kind.clear += int(clear)
+            kind.kept += int(clear and label == mine)
     return dict(sorted(kinds.items(), key=lambda item: -item[1].labels))
 
 
@@ -376,16 +385,14 @@ def heldout(run: Path) -> list[dict[str, float]]:
 def _learner(run: Path, sets: list[str]) -> LearnerConfig:
     """The run's learner settings with ``--set learner.KEY=VALUE`` applied, checked as ``tribune train --set`` checks
     them (SystemExit naming a bad one)."""
-    source = str(run / "config.yaml")
     overrides: dict[str, Any] = {}
     for item in sets:
         key, sep, value = item.partition("=")
         if not sep or not key.startswith("learner."):
             raise SystemExit(f"--set {item}: expected learner.KEY=VALUE")
         overrides[key] = yaml.safe_load(value)
-    data = yaml.safe_load((run / "config.yaml").read_text(encoding="utf-8"))
     try:
-        learner: LearnerConfig = zero_config_from_dict(with_overrides(data, overrides, source), source).learner
+        learner: LearnerConfig = run_config(run, overrides).learner
     except ConfigError as exc:
         raise SystemExit(f"--set: {exc}") from None
     return learner
