@@ -111,9 +111,14 @@ def test_the_commands_write_and_report(tmp_path: Path, capsys: pytest.CaptureFix
     printed = capsys.readouterr().out
     assert "fitted positions (a sample), fit: agrees" in printed
     assert "unseen shards 3..3: 100 labelled positions" in printed
-    assert "fitted positions: of 0 clear labels (gain >= 0.1)" in printed  # shards without gains: none clear
+    assert "fitted positions: of 0 clear labels (gain >= 0.1) it chooses" in printed  # shards without gains: none clear
     fitted = load_policy(out)
     assert fitted.meta["net"]["pi"] == [320, 288] and fitted.meta["trained_by"] == "zero-offline-fit"
+    assert main(["drift", str(run), "--shards", "3:3", "0", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "shards 3..3: 200 positions" in printed
+    assert "0: of 0 clear labels (gain >= 0.1) it chooses the label at - (the start at -); of the other 200 " \
+           "positions it chooses otherwise than the start at 0.0%" in printed
     assert main(["agreement", str(run), "--shards", "1:3", "0", str(out)]) == 0
     printed = capsys.readouterr().out
     assert "shards 1..3: 300 labelled positions" in printed

@@ -33,6 +33,10 @@ moved; then plays as ``retrain``.
 ``A..B``, how often each network's most probable action is the target's, overall and where the target's differs
 from the run's starting network's (NETWORK: a path, or a snapshot's iteration).
 
+``python -m training.zero.offline drift RUN --shards A:B [--margin M] NETWORK...``: :func:`drift` of each network
+against the run's start on every position of shards ``A..B`` (clear labels learned, other choices moved); on shards
+a network never fitted, it shows whether its changes carry over to new positions.
+
 ``python -m training.zero.offline labels RUN --shards A:B [--margin M]``: what the labels of shards ``A..B`` teach,
 per kind of decision (the action block of the target's most probable action): how many, the share that are clear
 (a search gain of ``M`` or more), each kind's share of the positive gain, and the share of the clear labels whose
@@ -415,6 +419,15 @@ def _agreement_line(name: str, numbers: dict[str, float]) -> str:
             f"({numbers['overruled']:,}): {numbers['overrules']:.1%}")
 
 
+def _drift_line(name: str, moved: dict[str, float], rows: int, margin: float) -> str:
+    def share(x: float) -> str:
+        return "-" if math.isnan(x) else f"{x:.1%}"
+
+    return (f"{name}: of {moved['clear']:,} clear labels (gain >= {margin}) it chooses the label at "
+            f"{share(moved['learned'])} (the start at {share(moved['learned_before'])}); of the other "
+            f"{rows - moved['clear']:,} positions it chooses otherwise than the start at {share(moved['moved'])}")
+
+
 def _play(run: Path, path: Path, games: int, workers: int) -> None:
     """Play ``path`` as ``zero-net`` against three ``heuristic`` on the deals of ``EVAL_SEED``; print the result."""
     if not games:
@@ -445,6 +458,11 @@ def _parser() -> argparse.ArgumentParser:
     a.add_argument("run", type=Path)
     a.add_argument("--shards", type=_span, required=True, metavar="A:B")
     a.add_argument("networks", nargs="+", metavar="NETWORK")
+    d = sub.add_parser("drift", help="clear labels learned and other choices moved, against the start, on A..B")
+    d.add_argument("run", type=Path)
+    d.add_argument("--shards", type=_span, required=True, metavar="A:B")
+    d.add_argument("--margin", type=float, default=0.1, help="the least gain of a clear label")
+    d.add_argument("networks", nargs="+", metavar="NETWORK")
     lab = sub.add_parser("labels", help="what the labels of shards A..B teach, per kind of decision")
     lab.add_argument("run", type=Path)
     lab.add_argument("--shards", type=_span, required=True, metavar="A:B")
@@ -464,54 +482,61 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
-    if args.command == "heldout":
-        for row in heldout(args.run):
-            print(json.dumps({k: round(v, 4) for k, v in row.items()}))
-        return 0
-    if args.command == "agreement":
-        part = labelled_shards(args.run, *args.shards)
-        reference = favourites(snapshot(args.run, 0), part)
-        print(f"shards {args.shards[0]}..{args.shards[1]}: {len(part):,} labelled positions")
-        for name in args.networks:
-            print(_agreement_line(name, agreement(_network(args.run, name), part, reference)))
-        return 0
-    if args.command == "labels":
-        first, last = args.shards
-        print("\n".join(_label_lines(label_report(args.run, first, last, args.margin))))
-        return 0
-    if args.command == "average":
-        policy = average(args.run, args.first, args.last)
-        path = policy.save_npz(args.out, "float16")
-        _play(args.run, path, args.games, args.workers)
-        return 0
-    learner = _learner(args.run, args.set)
-    if args.command == "fit":
-        try:
-            policy, data = fit(args.run, args.upto, learner, args.widen, args.hard, args.positions == "all")
-        except ValueError as exc:
-            raise SystemExit(f"--widen: {exc}") from None
-        path = policy.save_npz(args.out, "float16")
-        start = snapshot(args.run, 0)
-        sample = data.take(np.random.default_rng(0).permutation(len(data))[:10_000])
-        labelled_sample = labelled(sample)
-        reference = favourites(start, labelled_sample)
-        print(_agreement_line("fitted positions (a sample), start", agreement(start, labelled_sample, reference)))
-        print(_agreement_line("fitted positions (a sample), fit", agreement(policy, labelled_sample, reference)))
-        moved = drift(policy, start, data, args.margin)
-        print(f"fitted positions: of {moved['clear']:,} clear labels (gain >= {args.margin}) the fit chooses the "
-              f"label at {moved['learned']:.1%} (the start at {moved['learned_before']:.1%}); of the other "
-              f"{len(data) - moved['clear']:,} positions it chooses otherwise than the start at {moved['moved']:.1%}")
-        if args.heldout_to is not None and args.heldout_to > args.upto:
-            unseen = labelled_shards(args.run, args.upto + 1, args.heldout_to)
-            reference = favourites(start, unseen)
-            print(f"unseen shards {args.upto + 1}..{args.heldout_to}: {len(unseen):,} labelled positions")
-            print(_agreement_line("start", agreement(start, unseen, reference)))
-            print(_agreement_line("fit", agreement(policy, unseen, reference)))
-        _play(args.run, path, args.games, args.workers)
-        return 0
-    policy, lines = retrain(args.run, args.upto, args.alpha, args.value_share, learner)
+def _heldout(args: argparse.Namespace) -> None:
+    for row in heldout(args.run):
+        print(json.dumps({k: round(v, 4) for k, v in row.items()}))
+
+
+def _agreements(args: argparse.Namespace) -> None:
+    part = labelled_shards(args.run, *args.shards)
+    reference = favourites(snapshot(args.run, 0), part)
+    print(f"shards {args.shards[0]}..{args.shards[1]}: {len(part):,} labelled positions")
+    for name in args.networks:
+        print(_agreement_line(name, agreement(_network(args.run, name), part, reference)))
+
+
+def _drifts(args: argparse.Namespace) -> None:
+    part = shard_positions(args.run, *args.shards)
+    start = snapshot(args.run, 0)
+    print(f"shards {args.shards[0]}..{args.shards[1]}: {len(part):,} positions")
+    for name in args.networks:
+        print(_drift_line(name, drift(_network(args.run, name), start, part, args.margin), len(part), args.margin))
+
+
+def _labels(args: argparse.Namespace) -> None:
+    first, last = args.shards
+    print("\n".join(_label_lines(label_report(args.run, first, last, args.margin))))
+
+
+def _average(args: argparse.Namespace) -> None:
+    path = average(args.run, args.first, args.last).save_npz(args.out, "float16")
+    _play(args.run, path, args.games, args.workers)
+
+
+def _fit(args: argparse.Namespace) -> None:
+    try:
+        policy, data = fit(args.run, args.upto, _learner(args.run, args.set), args.widen, args.hard,
+                           args.positions == "all")
+    except ValueError as exc:
+        raise SystemExit(f"--widen: {exc}") from None
+    path = policy.save_npz(args.out, "float16")
+    start = snapshot(args.run, 0)
+    sample = labelled(data.take(np.random.default_rng(0).permutation(len(data))[:10_000]))
+    reference = favourites(start, sample)
+    print(_agreement_line("fitted positions (a sample), start", agreement(start, sample, reference)))
+    print(_agreement_line("fitted positions (a sample), fit", agreement(policy, sample, reference)))
+    print(_drift_line("fitted positions", drift(policy, start, data, args.margin), len(data), args.margin))
+    if args.heldout_to is not None and args.heldout_to > args.upto:
+        unseen = labelled_shards(args.run, args.upto + 1, args.heldout_to)
+        reference = favourites(start, unseen)
+        print(f"unseen shards {args.upto + 1}..{args.heldout_to}: {len(unseen):,} labelled positions")
+        print(_agreement_line("start", agreement(start, unseen, reference)))
+        print(_agreement_line("fit", agreement(policy, unseen, reference)))
+    _play(args.run, path, args.games, args.workers)
+
+
+def _retrain(args: argparse.Namespace) -> None:
+    policy, lines = retrain(args.run, args.upto, args.alpha, args.value_share, _learner(args.run, args.set))
     for line in lines:
         print(line, flush=True)
     path = policy.save_npz(args.out, "float16")
@@ -519,6 +544,15 @@ def main(argv: list[str] | None = None) -> int:
     if nxt is not None:
         print(json.dumps({"unseen_shard": args.upto + 1, **{k: round(v, 4) for k, v in losses(policy, nxt).items()}}))
     _play(args.run, path, args.games, args.workers)
+
+
+COMMANDS = {"heldout": _heldout, "agreement": _agreements, "drift": _drifts, "labels": _labels,
+            "average": _average, "fit": _fit, "retrain": _retrain}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    COMMANDS[args.command](args)
     return 0
 
 
