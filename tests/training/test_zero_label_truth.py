@@ -4,14 +4,24 @@ numbers (issue 44's check of whether the search's labels hold at the real table)
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
 from paths import ROOT
 
-from agents.ppo import load_policy
+from agents.ppo import NumpyPolicy, load_policy
 from agents.zero import Network, ZeroSettings, shipped_network
-from training.zero.label_truth import Label, TruthJob, find_and_measure, main, summary, true_gain
+from training.zero.label_truth import (
+    Label,
+    TruthJob,
+    find_and_compare,
+    find_and_measure,
+    main,
+    measure,
+    summary,
+    true_gain,
+)
 from tribune_env.engine.config import GameConfig
 from tribune_env.engine.game import Game
 
@@ -85,3 +95,33 @@ def test_expansion_labels_are_found_with_the_expansion_network() -> None:
                    ZeroSettings(simulations=16, candidates=4, depth=8, threshold=0.95, explore=False), 0.0, 0, 1, 2, 3)
     labels = find_and_measure(job)
     assert len(labels) == 1 and np.isfinite(labels[0].true)
+
+
+def _flipped(tmp_path: Path) -> str:
+    """The shipped network with its action head negated: its favourite is the shipped one's least favoured."""
+    start = load_policy(shipped_network(CONFIG.rules))
+    arrays = {k: np.asarray(v, np.float32).copy() for k, v in start.arrays().items()}
+    arrays["action.weight"] *= -1
+    return str(NumpyPolicy.from_arrays(start.meta, arrays).save_npz(tmp_path / "flipped.npz"))
+
+
+def test_another_networks_changed_choices_are_found_and_measured(tmp_path: Path) -> None:
+    """``--versus``: the decisions where another network chooses otherwise are played out, seeded; a network
+    against itself differs nowhere, and the search gives up after its cap of games with none."""
+    settings = ZeroSettings(simulations=16, candidates=4, depth=8, threshold=0.95, explore=False)
+    job = TruthJob(str(shipped_network(CONFIG.rules)), None, CONFIG, settings, 0.0, 0, 3, 2, 7, _flipped(tmp_path))
+    labels = measure(job)
+    assert len(labels) == 3 and all(np.isnan(label.claimed) and np.isfinite(label.true) for label in labels)
+    assert [(x.kind, x.true, x.spread) for x in measure(job)] == [(x.kind, x.true, x.spread) for x in labels]
+    assert summary(labels)[-1].split()[:3] == ["all", "3", "-"]
+    itself = TruthJob(job.network, None, CONFIG, settings, 0.0, 0, 1, 2, 7, job.network)
+    assert find_and_compare(itself) == []
+
+
+def test_versus_on_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--versus", _flipped(tmp_path), "--positions", "2", "--rollouts", "2", "--seed", "3"]) == 0
+    printed = capsys.readouterr().out
+    assert "2 decisions where" in printed and "chooses otherwise than" in printed
+    with pytest.raises(SystemExit):
+        main(["--versus", "no/such.npz"])
+    assert "no such network: no/such.npz" in capsys.readouterr().err

@@ -16,6 +16,13 @@ same chance and the same ``heuristic`` seeds for both (common random numbers): t
 real ``heuristic`` the others. The mean difference of the seat's final ``win_loss`` is the label's **true gain**.
 A label is real when its true gain is positive; the search's claimed gains should match the true ones on average.
 
+``--versus NETWORK`` measures another network's choices instead of the search's: at every decision of the seat
+where ``NETWORK``'s most probable legal action differs from the network's, that action is played out against the
+network's own as above (the network plays the seat on in both branches, and its move is the one the game goes on
+with). So each such position's true gain is what that one changed choice is worth, and their sum over a game is, to
+first order, the difference in win-loss between the two networks at this table; per kind of decision it shows where
+a trained network's changes gain and where they lose.
+
 It prints, per kind of decision and in all: the positions, the mean claimed gain, the mean true gain with its
 standard error, and the share whose true gain is positive. Runs on the engine ``TRIBUNE_ENGINE`` chooses.
 """
@@ -56,6 +63,7 @@ class TruthJob:
     positions: int
     rollouts: int
     seed: int
+    versus: str | None = None  # another network: measure its changed choices instead of the search's labels
 
 
 @dataclass(frozen=True)
@@ -117,6 +125,53 @@ def _confirmed(job: TruthJob, net: Network, others: Network | None, game: Game, 
     return confirms(confirmer, result, InfoSet(game, seat, net.space), job.margin)[0]
 
 
+def favourite(net: Network, game: Game, seat: int) -> int:
+    """``net``'s most probable legal action (its codec's index) for ``seat`` in ``game``; -1 when the codec
+    expresses none of the legal actions (only bids above its cap)."""
+    mask = net.codec.mask_game(game, seat)
+    if not mask.any():
+        return -1
+    logits = net.policy.logits(net.encoder.encode_game(game, seat)).astype(np.float64)
+    return int(np.argmax(np.where(mask, logits, -np.inf)))
+
+
+def find_and_compare(job: TruthJob) -> list[Label]:
+    """Find ``job.positions`` decisions where the ``versus`` network chooses otherwise than the network, in games of
+    the network among ``heuristic`` seats, and play the two choices out (``claimed`` is NaN: nothing claims a gain).
+    Gives up after ``10 * positions + 10`` games (two networks that hardly ever differ), with what it found."""
+    assert job.versus is not None
+    config = job.game
+    net, other = Network(load_policy(job.network), config), Network(load_policy(job.versus), config)
+    rng = random.Random(job.seed)
+    labels: list[Label] = []
+    for _ in range(10 * job.positions + 10):
+        if len(labels) >= job.positions:
+            break
+        game = Game.new(config, seed=rng.randrange(2**62))
+        seat = rng.randrange(config.players)
+        agents = _heuristics(config, seat, rng)
+        while not game.is_over and len(labels) < job.positions:
+            current, legal = game.current_seat, game.legal_actions()
+            if current != seat or len(legal) == 1:
+                game.apply(legal[0] if len(legal) == 1 else agents[current].act(game.view(current), legal,
+                                                                                   InfoSet(game, current)))
+                continue
+            own, theirs = favourite(net, game, seat), favourite(other, game, seat)
+            if own < 0:
+                game.apply(legal[0])  # only bids above the codec's cap: the smallest, as Network.best plays
+                continue
+            if own != theirs:
+                mean, spread = true_gain(game, seat, net, theirs, own, job.rollouts, rng.randrange(2**62))
+                labels.append(Label(net.codec.block_of(own).name, float("nan"), mean, spread))
+            game.apply(net.codec.decode(own, seat, config.players))
+    return labels
+
+
+def measure(job: TruthJob) -> list[Label]:
+    """:func:`find_and_compare` when the job names a ``versus`` network, else :func:`find_and_measure`."""
+    return find_and_measure(job) if job.versus is None else find_and_compare(job)
+
+
 def find_and_measure(job: TruthJob) -> list[Label]:
     """Find ``job.positions`` clear labels in games of the network among ``heuristic`` seats and play each out."""
     config = job.game
@@ -152,8 +207,9 @@ def summary(labels: list[Label]) -> list[str]:
     for name, group in [*((k, [label for label in labels if label.kind == k]) for k in kinds), ("all", labels)]:
         true = np.array([label.true for label in group])
         error = float(true.std(ddof=1) / np.sqrt(len(true))) if len(true) > 1 else float("nan")
-        claimed = float(np.mean([label.claimed for label in group]))
-        lines.append(f"{name:12s} {len(group):6d} {claimed:8.3f} {float(true.mean()):8.3f} {error:7.3f} "
+        claims = [label.claimed for label in group if not np.isnan(label.claimed)]
+        claimed = f"{np.mean(claims):8.3f}" if claims else f"{'-':>8s}"
+        lines.append(f"{name:12s} {len(group):6d} {claimed} {float(true.mean()):8.3f} {error:7.3f} "
                      f"{float(np.mean(true > 0)):6.1%}")
     return lines
 
@@ -170,18 +226,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--confirm", type=int, default=0, help="playouts of a confirming search (0: none)")
     parser.add_argument("--others", default=None, help="the opponent model of the playouts (default: none)")
     parser.add_argument("--network", default=None, help="an .npz (default: the network zero-net plays)")
+    parser.add_argument("--versus", default=None, metavar="NETWORK",
+                        help="measure where this network chooses otherwise than --network, instead of the search")
     parser.add_argument("--expansion", action="store_true", help="expansion games (default: base games)")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     if args.positions < 1 or args.rollouts < 2 or args.workers < 1:
         parser.error("--positions and --workers must be at least 1, --rollouts at least 2")
-    for path in (args.network, args.others):
+    for path in (args.network, args.others, args.versus):
         if path is not None and not Path(path).is_file():
             parser.error(f"no such network: {path}")
     config = GameConfig(players=4, expansion=args.expansion)
     network = args.network or str(shipped_network(config.rules))
-    for path in (network, args.others):
+    for path in (network, args.others, args.versus):
         if path is None:
             continue
         try:
@@ -192,13 +250,19 @@ def main(argv: list[str] | None = None) -> int:
                             threshold=args.threshold, explore=False)
     shares = [args.positions // args.workers + (w < args.positions % args.workers) for w in range(args.workers)]
     jobs = [TruthJob(network, args.others, config, settings, args.margin, args.confirm, share, args.rollouts,
-                     derive_seed(args.seed, "label-truth", w)) for w, share in enumerate(shares) if share]
+                     derive_seed(args.seed, "label-truth", w), args.versus)
+            for w, share in enumerate(shares) if share]
     if len(jobs) == 1:
-        found = find_and_measure(jobs[0])
+        found = measure(jobs[0])
     else:
         context = multiprocessing.get_context("forkserver")
         with ProcessPoolExecutor(len(jobs), mp_context=context) as pool:
-            found = [label for part in pool.map(find_and_measure, jobs) for label in part]
+            found = [label for part in pool.map(measure, jobs) for label in part]
+    if args.versus is not None:
+        print(f"{len(found)} decisions where {args.versus} chooses otherwise than {network} in {config.rules.value} "
+              f"games; the true gain of its choice over the network's, {args.rollouts} play-outs per action")
+        print("\n".join(summary(found)))
+        return 0
     print(f"{len(found)} clear labels of {network} in {config.rules.value} games (search: {args.simulations} "
           f"playouts over {args.candidates} candidates, depth {args.depth}, margin {args.margin}, confirm "
           f"{args.confirm or 'none'}, opponent model {args.others or 'none'}); {args.rollouts} play-outs per action")
