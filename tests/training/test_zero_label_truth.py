@@ -72,7 +72,7 @@ def test_the_summary_averages_per_kind() -> None:
     labels = [Label("place", 0.2, 0.1, 0.5), Label("place", 0.1, -0.1, 0.5), Label("bid", 0.3, 0.3, 0.5)]
     lines = summary(labels)
     assert lines[1].split()[:3] == ["place", "2", "0.150"] and lines[1].split()[3] == "0.000"
-    assert lines[-1].split()[:4] == ["all", "3", "0.200", "0.100"] and lines[-1].endswith("66.7%")
+    assert lines[-1].split()[:4] == ["all", "3", "0.200", "0.100"] and lines[-1].endswith("66.7%  33.3%")
 
 
 def test_bad_arguments_are_named(capsys: pytest.CaptureFixture[str]) -> None:

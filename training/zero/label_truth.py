@@ -201,8 +201,9 @@ def find_and_measure(job: TruthJob) -> list[Label]:
 
 
 def summary(labels: list[Label]) -> list[str]:
-    """Per kind of decision and in all: positions, claimed gain, true gain (standard error), share truly positive."""
-    lines = [f"{'decision':12s} {'labels':>6s} {'claimed':>8s} {'true':>8s} {'(s.e.)':>7s} {'real':>6s}"]
+    """Per kind of decision and in all: positions, claimed gain, true gain (standard error), and the shares whose
+    true gain is above 0 (``real``) and below it (``worse``)."""
+    lines = [f"{'decision':12s} {'labels':>6s} {'claimed':>8s} {'true':>8s} {'(s.e.)':>7s} {'real':>6s} {'worse':>6s}"]
     kinds = sorted({label.kind for label in labels}, key=lambda k: -sum(label.kind == k for label in labels))
     for name, group in [*((k, [label for label in labels if label.kind == k]) for k in kinds), ("all", labels)]:
         true = np.array([label.true for label in group])
@@ -210,7 +211,7 @@ def summary(labels: list[Label]) -> list[str]:
         claims = [label.claimed for label in group if not np.isnan(label.claimed)]
         claimed = f"{np.mean(claims):8.3f}" if claims else f"{'-':>8s}"
         lines.append(f"{name:12s} {len(group):6d} {claimed} {float(true.mean()):8.3f} {error:7.3f} "
-                     f"{float(np.mean(true > 0)):6.1%}")
+                     f"{float(np.mean(true > 0)):6.1%} {float(np.mean(true < 0)):6.1%}")
     return lines
 
 
