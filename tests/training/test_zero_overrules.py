@@ -130,5 +130,7 @@ def test_searched_positions_and_the_command(tmp_path: Path, capsys: pytest.Captu
         main([str(run), "--train", "1:3", "--test", "4:4", "--batch-size", "0"])
     with pytest.raises(SystemExit, match=r"--sizes 5: expected 1\.\.3"):
         main([str(run), "--train", "1:3", "--test", "4:4", "--sizes", "5"])
+    with pytest.raises(SystemExit, match="no clear labels to train on"):
+        main([str(run), "--train", "1:3", "--test", "4:4", "--margin", "0.3"])
     with pytest.raises(SystemExit, match="the shard of iteration 7 is gone"):
         main([str(run), "--train", "1:3", "--test", "7:7"])

@@ -187,7 +187,10 @@ def features(part: Searched, observation: bool) -> np.ndarray:
 
 
 def detections(train: Searched, test: Searched, config: DetectorConfig, observation: bool) -> dict[str, Detection]:
-    """The detections on ``test`` of a detector trained on ``train``: in all, then per kind (most rows first)."""
+    """The detections on ``test`` of a detector trained on ``train``: in all, then per kind (most rows first).
+    ValueError when ``train`` has no clear row (nothing to learn)."""
+    if not train.clear.any():
+        raise ValueError("no clear labels to train on (shards written before gains were recorded have none)")
     scores = train_detector(features(train, observation), train.clear, config)(features(test, observation))
     out = {"all": Detection.of(test.clear, scores)}
     names, counts = np.unique(test.kinds, return_counts=True)
@@ -219,24 +222,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         raise SystemExit(f"--train {a}:{b} and --test {c}:{d} overlap: measure on shards the detector never saw")
     if min(args.hidden, args.epochs, args.batch_size) < 1:
         raise SystemExit("--hidden, --epochs and --batch-size must be at least 1")
+    for n in args.sizes:
+        if not 1 <= n <= b - a + 1:
+            raise SystemExit(f"--sizes {n}: expected 1..{b - a + 1} (the shards of --train)")
     config = DetectorConfig(hidden=args.hidden, epochs=args.epochs, batch_size=args.batch_size, seed=args.seed)
     train = searched_positions(args.run, a, b, args.margin)
     test = searched_positions(args.run, c, d, args.margin)
     print(f"trained on shards {a}..{b} ({len(train):,} searched, {int(train.clear.sum()):,} clear), "
           f"measured on shards {c}..{d}")
+    try:
+        _report(args.run, train, test, config, args.sizes, args.margin, a)
+    except ValueError as exc:
+        raise SystemExit(f"{args.run}: {exc}") from None
+    return 0
+
+
+def _report(run: Path, train: Searched, test: Searched, config: DetectorConfig, sizes: list[int], margin: float,
+            a: int) -> None:
     for observation, title in ((True, "observation and policy summary"), (False, "policy summary alone")):
         print(f"\ndetector over the {title}:\n{HEADER}")
         for name, found in detections(train, test, config, observation).items():
             print(found.line(name))
-    if args.sizes:
+    if sizes:
         print(f"\nlearning curve (observation and policy summary, all kinds):\n{'shards':14s}{HEADER[14:]}")
-        for n in args.sizes:
-            if not 1 <= n <= b - a + 1:
-                raise SystemExit(f"--sizes {n}: expected 1..{b - a + 1} (the shards of --train)")
-            part = searched_positions(args.run, a, a + n - 1, args.margin)
+        for n in sizes:
+            part = searched_positions(run, a, a + n - 1, margin)
             found = detections(part, test, config, True)["all"]
             print(found.line(f"{a}..{a + n - 1}") + f"   (trained on {int(part.clear.sum()):,} clear)")
-    return 0
 
 
 if __name__ == "__main__":
