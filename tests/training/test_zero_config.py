@@ -71,6 +71,8 @@ def test_init_from_names_a_shipped_network_wherever_the_run_starts(monkeypatch: 
         ({"selfplay": {"target": "visits"}}, "selfplay.target: expected one of improved, choice, significant"),
         ({"selfplay": {"margin": -0.5}}, "selfplay.margin: must be in 0..2"),
         ({"selfplay": {"search_moves": -0.1}}, "selfplay.search_moves: must be in 0..1"),
+        ({"gate": {"tolerance": 1.5}}, "gate.tolerance: must be in 0..1"),
+        ({"gate": {"tolerance": -0.01}}, "gate.tolerance: must be in 0..1"),
         ({"selfplay": {"confirm": -1, "target": "significant"}}, "selfplay.confirm: must be >= 0"),
         ({"selfplay": {"confirm": 512}}, "selfplay.confirm: confirms significant labels only"),
         ({"selfplay": {"value_positions": -2}}, "selfplay.value_positions: must be >= 0"),

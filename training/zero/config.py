@@ -152,7 +152,8 @@ class GateConfig:
     candidate plays ``games`` games in one seat against ``players - 1`` seats of the best network (seats rotated,
     the same deals at every gate); it passes when the lower bound of its 95% Wilson interval is above parity. Then
     (``heuristic_games``, against ``players - 1`` copies of ``opponent``, the same deals the best network played)
-    the upper bound of its interval must reach the best network's win rate there. ``short_circuit``: skip the second
+    its win rate must be at least the best network's there, less ``tolerance`` (a share of games; 0: not below
+    it). ``short_circuit``: skip the second
     tournament when the first already failed (its figures stay empty in the curve). ``revert``: after a rejection
     the learner starts again from the best network's weights (a fresh optimiser) instead of going on from its own.
     """
@@ -161,6 +162,7 @@ class GateConfig:
     games: int = 200
     heuristic_games: int = 200
     opponent: str = "heuristic"
+    tolerance: float = 0.0
     short_circuit: bool = True
     revert: bool = False
 
@@ -391,6 +393,8 @@ def _check(config: ZeroConfig, source: str) -> None:  # noqa: C901  (one line pe
                        ("gate.every", config.gate.every)):
         if value < 0:
             fail(key, f"must be >= 0, got {value}")
+    if not 0.0 <= config.gate.tolerance < 1.0:
+        fail("gate.tolerance", f"must be in 0..1 (a share of games), got {config.gate.tolerance}")
     if learner.device not in DEVICES and not learner.device.startswith("cuda:"):
         fail("learner.device", f"expected auto, cpu, cuda or cuda:N, got {learner.device!r}")
     if config.run.max_minutes is not None and not config.run.max_minutes > 0:

@@ -308,7 +308,7 @@ class ZeroTrainer:
         opponent = None
         if h2h.ci_low > h2h.parity or not cfg.gate.short_circuit:
             opponent = self.measure_opponent(iteration, candidate)
-        verdict = decide(h2h, opponent, state.best_opponent)
+        verdict = decide(h2h, opponent, state.best_opponent, cfg.gate.tolerance)
         if verdict.accepted:
             state.best, state.best_opponent = iteration, opponent
             _copy(candidate, self.folder.latest)
