@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import random
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -135,6 +136,26 @@ def favourite(net: Network, game: Game, seat: int) -> int:
     return int(np.argmax(np.where(mask, logits, -np.inf)))
 
 
+def network_turns(config: GameConfig, rng: random.Random, done: Callable[[], bool],
+                  games: int | None = None) -> Iterator[tuple[Game, int]]:
+    """Games of one network seat among ``heuristic`` ones, drawn from ``rng``: yields ``(game, seat)`` at each of the
+    seat's decisions with more than one legal action (the caller then plays the seat's move), and plays the other
+    moves itself, until ``done()`` or after ``games`` games (None: no limit)."""
+    played = 0
+    while not done() and (games is None or played < games):
+        played += 1
+        game = Game.new(config, seed=rng.randrange(2**62))
+        seat = rng.randrange(config.players)
+        agents = _heuristics(config, seat, rng)
+        while not game.is_over and not done():
+            current, legal = game.current_seat, game.legal_actions()
+            if current != seat or len(legal) == 1:
+                game.apply(legal[0] if len(legal) == 1 else agents[current].act(game.view(current), legal,
+                                                                                   InfoSet(game, current)))
+                continue
+            yield game, seat
+
+
 def find_and_compare(job: TruthJob) -> list[Label]:
     """Find ``job.positions`` decisions where the ``versus`` network chooses otherwise than the network, in games of
     the network among ``heuristic`` seats, and play the two choices out (``claimed`` is NaN: nothing claims a gain).
@@ -144,26 +165,15 @@ def find_and_compare(job: TruthJob) -> list[Label]:
     net, other = Network(load_policy(job.network), config), Network(load_policy(job.versus), config)
     rng = random.Random(job.seed)
     labels: list[Label] = []
-    for _ in range(10 * job.positions + 10):
-        if len(labels) >= job.positions:
-            break
-        game = Game.new(config, seed=rng.randrange(2**62))
-        seat = rng.randrange(config.players)
-        agents = _heuristics(config, seat, rng)
-        while not game.is_over and len(labels) < job.positions:
-            current, legal = game.current_seat, game.legal_actions()
-            if current != seat or len(legal) == 1:
-                game.apply(legal[0] if len(legal) == 1 else agents[current].act(game.view(current), legal,
-                                                                                   InfoSet(game, current)))
-                continue
-            own, theirs = favourite(net, game, seat), favourite(other, game, seat)
-            if own < 0:
-                game.apply(legal[0])  # only bids above the codec's cap: the smallest, as Network.best plays
-                continue
-            if own != theirs:
-                mean, spread = true_gain(game, seat, net, theirs, own, job.rollouts, rng.randrange(2**62))
-                labels.append(Label(net.codec.block_of(own).name, float("nan"), mean, spread))
-            game.apply(net.codec.decode(own, seat, config.players))
+    for game, seat in network_turns(config, rng, lambda: len(labels) >= job.positions, 10 * job.positions + 10):
+        own, theirs = favourite(net, game, seat), favourite(other, game, seat)
+        if own < 0:
+            game.apply(game.legal_actions()[0])  # only bids above the codec's cap: the smallest, as Network.best plays
+            continue
+        if own != theirs:
+            mean, spread = true_gain(game, seat, net, theirs, own, job.rollouts, rng.randrange(2**62))
+            labels.append(Label(net.codec.block_of(own).name, float("nan"), mean, spread))
+        game.apply(net.codec.decode(own, seat, config.players))
     return labels
 
 
@@ -180,23 +190,13 @@ def find_and_measure(job: TruthJob) -> list[Label]:
     rng = random.Random(job.seed)
     search = ZeroSearch(net, job.settings, rng.randrange(2**62), others)
     labels: list[Label] = []
-    while len(labels) < job.positions:
-        game = Game.new(config, seed=rng.randrange(2**62))
-        seat = rng.randrange(config.players)
-        agents = _heuristics(config, seat, rng)
-        while not game.is_over and len(labels) < job.positions:
-            current, legal = game.current_seat, game.legal_actions()
-            if current != seat or len(legal) == 1:
-                game.apply(legal[0] if len(legal) == 1 else agents[current].act(game.view(current), legal,
-                                                                                   InfoSet(game, current)))
-                continue
-            result = search.run(InfoSet(game, seat, net.space), rng)
-            if overrules(result, job.margin) and _confirmed(job, net, others, game, seat, result, rng.randrange(2**62)):
-                mean, spread = true_gain(game, seat, net, result.index, result.favourite, job.rollouts,
-                                         rng.randrange(2**62))
-                kind = net.codec.block_of(result.index).name
-                labels.append(Label(kind, search_gain(result), mean, spread))
-            game.apply(net.codec.decode(result.favourite, seat, config.players))
+    for game, seat in network_turns(config, rng, lambda: len(labels) >= job.positions):
+        result = search.run(InfoSet(game, seat, net.space), rng)
+        if overrules(result, job.margin) and _confirmed(job, net, others, game, seat, result, rng.randrange(2**62)):
+            mean, spread = true_gain(game, seat, net, result.index, result.favourite, job.rollouts,
+                                     rng.randrange(2**62))
+            labels.append(Label(net.codec.block_of(result.index).name, search_gain(result), mean, spread))
+        game.apply(net.codec.decode(result.favourite, seat, config.players))
     return labels
 
 
