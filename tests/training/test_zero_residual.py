@@ -1,0 +1,119 @@
+"""training.zero.residual (issue 44): the layout comes from the codec and the encoder, a head starts at the start's
+choices, the action-conditioned head learns a rule about a space's own occupants on unseen positions, and the
+command reads a run folder, reports and names bad arguments."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+import yaml
+from paths import CONFIGS
+
+from agents.ppo import load_policy
+from agents.zero import PPO_MODELS
+from training.zero.config import load_zero_config
+from training.zero.replay import Positions, shard_path
+from training.zero.residual import (
+    Layout,
+    Placements,
+    learned_and_moved,
+    main,
+    make_head,
+    placements,
+    train_head,
+)
+from tribune_env.engine.config import RuleSet
+
+pytestmark = pytest.mark.train
+
+SHIPPED = PPO_MODELS[RuleSet.BASE]
+
+
+def planted(rows: int, seed: int, spaces: int = 6, seats: int = 3) -> Placements:
+    """Positions whose start is indifferent among the legal spaces, and whose clear label (every third row) is the
+    legal space whose occupant entry 0 is set: a rule about each space's own features."""
+    rng = np.random.default_rng(seed)
+    masks = rng.random((rows, spaces)) < 0.6
+    masks[:, :2] = True
+    occupants = np.zeros((rows, spaces, seats), np.float32)
+    target = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+    occupants[np.arange(rows), target, 0] = 1.0
+    clear = np.arange(rows) % 3 == 0
+    obs = rng.random((rows, 10)).astype(np.float32)
+    return Placements(torch.as_tensor(obs), torch.as_tensor(obs[:, :4].copy()),
+                      torch.as_tensor(rng.normal(0, 0.01, (rows, spaces)).astype(np.float32)),
+                      torch.as_tensor(masks), torch.as_tensor(occupants), torch.as_tensor(clear),
+                      torch.as_tensor(np.where(clear, target, 0)))
+
+
+@pytest.mark.parametrize("kind", ["generic", "action"])
+def test_a_head_starts_at_the_starts_choices(kind: str) -> None:
+    data = planted(60, 1)
+    assert learned_and_moved(make_head(kind, data), data)[1] == 0.0  # its residual is zero before training
+
+
+def test_the_action_head_learns_a_rule_about_each_spaces_own_features() -> None:
+    """The label is the space whose own occupant entry is set: the shared action head learns it and carries it to
+    new positions; both heads are seeded."""
+    train, test = planted(1200, 1), planted(600, 2)
+    head = train_head(make_head("action", train, seed=3), train, anchor=0.0, epochs=15, seed=3)
+    learned, _ = learned_and_moved(head, test)
+    assert learned > 0.9
+    again = train_head(make_head("action", train, seed=3), train, anchor=0.0, epochs=15, seed=3)
+    assert learned_and_moved(again, test) == learned_and_moved(head, test)
+    generic = train_head(make_head("generic", train, seed=3), train, anchor=0.0, epochs=15, seed=3)
+    assert learned_and_moved(generic, test)[0] < learned  # the observation does not hold the rule
+
+
+def run_folder(tmp_path: Path) -> Path:
+    """A zero run's folder: config, snapshots 0..1 (the shipped network) and shards 1..2 whose rows allow placements
+    only; every fourth has a clear label on a legal placement."""
+    run = tmp_path / "run"
+    (run / "snapshots").mkdir(parents=True)
+    config = load_zero_config(CONFIGS / "zero-smoke.yaml", {"output": str(tmp_path)})
+    (run / "config.yaml").write_text(yaml.safe_dump(config.resolved(), sort_keys=False), encoding="utf-8")
+    start = load_policy(SHIPPED)
+    for k in range(2):
+        start.save_npz(run / "snapshots" / f"iter-{k:04d}.npz")
+    layout = Layout.of(start, run)
+    for k in (1, 2):
+        rng = np.random.default_rng(k)
+        rows = 200
+        obs = (rng.random((rows, start.obs_size)) * (rng.random((rows, start.obs_size)) < 0.02)).astype(np.float16)
+        masks = np.zeros((rows, start.n_actions), bool)
+        masks[:, layout.place:layout.place + layout.spaces] = rng.random((rows, layout.spaces)) < 0.3
+        masks[:, layout.place:layout.place + 2] = True
+        targets = np.zeros(masks.shape, np.float16)
+        targets[np.arange(rows), layout.place + 1] = 1
+        searched = np.ones(rows, bool)
+        gains = np.where(np.arange(rows) % 4 == 0, 0.2, 0.0).astype(np.float32)
+        Positions(obs, masks, targets, searched, np.zeros(rows, np.float32), gains).save(shard_path(run / "replay", k))
+    return run
+
+
+def test_the_layout_and_the_placement_positions(tmp_path: Path) -> None:
+    run = run_folder(tmp_path)
+    start = load_policy(SHIPPED)
+    layout = Layout.of(start, run)
+    assert layout.spaces == 37 and layout.seats == 5  # the base board's follower spaces, up to 5 seats
+    data = placements(run, 1, 1, 0.1, start, layout)
+    assert len(data) == 200 and int(data.clear.sum()) == 50
+    assert data.masks.shape == (200, 37) and data.occupants.shape == (200, 37, 5)
+    assert bool((data.labels[data.clear] == 1).all())
+
+
+def test_the_command_reports_and_names_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run = run_folder(tmp_path)
+    assert main([str(run), "--train", "1:1", "--test", "2:2", "--anchors", "1", "--epochs", "2"]) == 0
+    printed = capsys.readouterr().out
+    assert "placement positions: shards 1..1 200 (50 clear), shards 2..2 200 (50 clear)" in printed
+    assert sum(line.startswith(("generic ", "action ")) for line in printed.splitlines()) == 2
+    with pytest.raises(SystemExit, match="overlap"):
+        main([str(run), "--train", "1:2", "--test", "2:2"])
+    with pytest.raises(SystemExit, match="--heads: unknown wide"):
+        main([str(run), "--train", "1:1", "--test", "2:2", "--heads", "action,wide"])
+    with pytest.raises(SystemExit, match="no clear placement labels"):
+        main([str(run), "--train", "1:1", "--test", "2:2", "--margin", "0.5"])

@@ -1,0 +1,235 @@
+"""Does a placement head that scores each space from that space's own features learn the search's overrules with
+less drift than one over the whole observation? (issue 44)
+
+    python -m training.zero.residual RUN --train 1:30 --test 31:41 --anchors 1,3,10
+
+The run's starting network stays frozen. At the positions of the shards where its own choice is a follower placement
+(the codec's ``place`` block, two or more spaces legal), a trained residual is added to its logits over the
+placements, by one of two heads:
+
+* ``generic``: one hidden layer of 64 over the observation, one output per space: a head of the network's own kind;
+* ``action``: one small network shared by all spaces, over the start's last hidden layer (through a layer of 32),
+  a learned embedding of the space (8 numbers) and the space's occupants by relative seat (the observation's
+  ``spaces`` entries of that space): an action-conditioned head, whose weights every space shares.
+
+Each starts at zero (the start's choices), and is trained with Adam (``--epochs`` passes, minibatches of 256,
+seeded) on the cross-entropy of the clear labels (a search gain of ``--margin`` or more;
+:func:`~training.zero.offline.clear_rows`) plus ``anchor`` times the KL divergence of the policy from the start's
+at every placement position. For each head and anchor it prints, on the shards ``--train`` and on the shards
+``--test`` (games it never saw), the share of the clear labels whose action the network now chooses (``learned``)
+and the share of the other positions where its choice left the start's (``moved``): a head that generalises the
+labels and not the interference learns more at the same drift on the unseen shards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from agents.ppo import NumpyPolicy, space_of
+from training.zero.offline import _span, clear_rows, run_config, shard_positions, snapshot
+from tribune_env.codec import codec_for
+from tribune_env.codec.observation import encoder_for
+
+MASKED = -1e9
+HEADS = ("generic", "action")
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where the placements sit in the action space and their spaces' occupants in the observation."""
+
+    place: int  # the first action of the place block
+    spaces: int  # how many placements (follower spaces of the base board)
+    occupants: int  # the first observation entry of the spaces piece
+    seats: int  # entries per space (relative seats)
+
+    @classmethod
+    def of(cls, policy: NumpyPolicy, run: Path) -> Layout:
+        config = run_config(run).game
+        space = space_of(policy)
+        block = next(b for b in codec_for(config.components, space).blocks if b.name == "place")
+        encoder = encoder_for(config.components, config.round_limit, space)
+        piece = next(p for p in encoder.pieces if p.name == "spaces")
+        return cls(block.start, block.size, piece.start, encoder.max_players)
+
+
+@dataclass
+class Placements:
+    """The placement positions of some shards as tensors (see :func:`placements`)."""
+
+    obs: torch.Tensor  # float32 observations
+    hidden: torch.Tensor  # the start's last hidden layer
+    start: torch.Tensor  # the start's logits over the placements
+    masks: torch.Tensor  # legal placements
+    occupants: torch.Tensor  # rows x spaces x seats
+    clear: torch.Tensor  # bool: a clear label on a placement
+    labels: torch.Tensor  # the clear label's placement (0 elsewhere)
+
+    def __len__(self) -> int:
+        return len(self.clear)
+
+    def take(self, rows: torch.Tensor) -> Placements:
+        return Placements(*(getattr(self, f)[rows] for f in self.__dataclass_fields__))
+
+
+def placements(run: Path, first: int, last: int, margin: float, start: NumpyPolicy, layout: Layout) -> Placements:
+    """The positions of the run's shards ``first..last`` where ``start``'s choice is a placement with two or more
+    legal, less the clear labels on another kind of action (a placement head cannot choose those)."""
+    part = shard_positions(run, first, last)
+    obs = part.obs.astype(np.float32)
+    hidden = obs
+    for weight, bias in start.layers:
+        hidden = start.activation(hidden @ weight.T + bias)
+    logits = hidden @ start.action[0].T + start.action[1]
+    chosen = np.where(part.masks, logits, -np.inf).argmax(axis=1)
+    lo, hi = layout.place, layout.place + layout.spaces
+    label = part.targets.astype(np.float32).argmax(axis=1)
+    clear = clear_rows(part, margin)
+    keep = (chosen >= lo) & (chosen < hi) & (part.masks[:, lo:hi].sum(axis=1) >= 2)
+    keep &= ~clear | ((label >= lo) & (label < hi))
+    rows = np.flatnonzero(keep)
+    occupants = obs[rows, layout.occupants:layout.occupants + layout.spaces * layout.seats]
+
+    def tensor(values: np.ndarray) -> torch.Tensor:
+        return torch.as_tensor(np.ascontiguousarray(values))
+
+    return Placements(tensor(obs[rows]), tensor(hidden[rows].astype(np.float32)),
+                      tensor(logits[rows, lo:hi].astype(np.float32)), tensor(part.masks[rows, lo:hi]),
+                      tensor(occupants.reshape(len(rows), layout.spaces, layout.seats)), tensor(clear[rows]),
+                      tensor(np.where(clear[rows], label[rows] - lo, 0)))
+
+
+class GenericHead(nn.Module):
+    """One hidden layer over the observation, a residual logit per space."""
+
+    def __init__(self, obs_size: int, spaces: int) -> None:
+        super().__init__()
+        self.hidden = nn.Linear(obs_size, 64)
+        self.out = nn.Linear(64, spaces)
+        nn.init.zeros_(self.out.weight)
+        nn.init.zeros_(self.out.bias)
+
+    def forward(self, data: Placements) -> torch.Tensor:
+        out: torch.Tensor = self.out(torch.relu(self.hidden(data.obs)))
+        return out
+
+
+class ActionHead(nn.Module):
+    """One network shared by the spaces, over (state, space embedding, the space's occupants): a logit per space."""
+
+    def __init__(self, hidden_size: int, spaces: int, seats: int) -> None:
+        super().__init__()
+        self.state = nn.Linear(hidden_size, 32)
+        self.embedding = nn.Embedding(spaces, 8)
+        last = nn.Linear(32, 1)
+        nn.init.zeros_(last.weight)
+        nn.init.zeros_(last.bias)
+        self.score = nn.Sequential(nn.Linear(32 + 8 + seats, 32), nn.ReLU(), last)
+
+    def forward(self, data: Placements) -> torch.Tensor:
+        rows, spaces = data.masks.shape
+        state = torch.relu(self.state(data.hidden))[:, None, :].expand(rows, spaces, -1)
+        embedding = self.embedding.weight[None].expand(rows, spaces, -1)
+        out: torch.Tensor = self.score(torch.cat([state, embedding, data.occupants], dim=-1))[..., 0]
+        return out
+
+
+def make_head(kind: str, data: Placements, seed: int = 0) -> nn.Module:
+    """A head of ``kind`` for ``data``'s sizes, its weights drawn from ``seed``."""
+    torch.manual_seed(seed)
+    if kind == "generic":
+        return GenericHead(data.obs.shape[1], data.masks.shape[1])
+    return ActionHead(data.hidden.shape[1], data.masks.shape[1], data.occupants.shape[2])
+
+
+def log_policy(head: nn.Module, data: Placements) -> torch.Tensor:
+    """The masked log-softmax of the start's logits plus the head's residual."""
+    return torch.log_softmax((data.start + head(data)).masked_fill(~data.masks, MASKED), dim=-1)
+
+
+def train_head(head: nn.Module, data: Placements, anchor: float, epochs: int, seed: int) -> nn.Module:
+    """Fit ``head`` (see the module docstring); the same ``seed`` gives the same order of minibatches."""
+    generator = torch.Generator().manual_seed(seed)
+    optimiser = torch.optim.Adam(head.parameters(), lr=1e-3)
+    start = torch.softmax(data.start.masked_fill(~data.masks, MASKED), dim=-1)
+    start_log = torch.log(start.clamp_min(1e-12))
+    for _ in range(epochs):
+        order = torch.randperm(len(data), generator=generator)
+        for first in range(0, len(data), 256):
+            rows = order[first:first + 256]
+            batch = data.take(rows)
+            logp = log_policy(head, batch)
+            clear = batch.clear
+            cross = -logp[clear, batch.labels[clear]].sum() / max(1, int(clear.sum()))
+            kl = (start[rows] * (start_log[rows] - logp)).sum(dim=-1).mean()
+            loss = cross + anchor * kl
+            optimiser.zero_grad()
+            torch.autograd.backward(loss)
+            optimiser.step()
+    return head.eval()
+
+
+def learned_and_moved(head: nn.Module, data: Placements) -> tuple[float, float]:
+    """The share of clear labels now chosen, and of the other positions whose choice left the start's."""
+    with torch.no_grad():
+        choice = log_policy(head, data).argmax(dim=-1)
+    start = data.start.masked_fill(~data.masks, MASKED).argmax(dim=-1)
+    clear = data.clear
+    learned = float((choice[clear] == data.labels[clear]).float().mean()) if clear.any() else float("nan")
+    moved = float((choice[~clear] != start[~clear]).float().mean()) if (~clear).any() else float("nan")
+    return learned, moved
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m training.zero.residual", description=__doc__.split("\n")[0])
+    parser.add_argument("run", type=Path)
+    parser.add_argument("--train", type=_span, required=True, metavar="A:B")
+    parser.add_argument("--test", type=_span, required=True, metavar="C:D")
+    parser.add_argument("--anchors", type=lambda t: [float(a) for a in t.split(",")], default=[1.0, 3.0, 10.0],
+                        metavar="A1,A2", help="anchor weights to try")
+    parser.add_argument("--heads", type=lambda t: t.split(","), default=list(HEADS), metavar="generic,action")
+    parser.add_argument("--margin", type=float, default=0.1, help="the least gain of a clear label")
+    parser.add_argument("--epochs", type=int, default=6)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--threads", type=int, default=2, help="torch threads")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    (a, b), (c, d) = args.train, args.test
+    if not (b < c or d < a):
+        raise SystemExit(f"--train {a}:{b} and --test {c}:{d} overlap: measure on shards the heads never saw")
+    if unknown := [h for h in args.heads if h not in HEADS]:
+        raise SystemExit(f"--heads: unknown {', '.join(unknown)} (expected {', '.join(HEADS)})")
+    if args.epochs < 1 or args.threads < 1 or any(w < 0 for w in args.anchors):
+        raise SystemExit("--epochs and --threads must be at least 1, the anchors at least 0")
+    torch.set_num_threads(args.threads)
+    start = snapshot(args.run, 0)
+    layout = Layout.of(start, args.run)
+    train = placements(args.run, a, b, args.margin, start, layout)
+    test = placements(args.run, c, d, args.margin, start, layout)
+    if not train.clear.any():
+        raise SystemExit(f"{args.run}: no clear placement labels in shards {a}..{b} to train on")
+    print(f"placement positions: shards {a}..{b} {len(train):,} ({int(train.clear.sum()):,} clear), "
+          f"shards {c}..{d} {len(test):,} ({int(test.clear.sum()):,} clear)")
+    print(f"{'head':8s} {'anchor':>6s} {'learned':>8s} {'moved':>7s} {'learned':>8s} {'moved':>7s}")
+    print(f"{'':15s} {'(shards ' + str(a) + '..' + str(b) + ')':>16s} {'(shards ' + str(c) + '..' + str(d) + ')':>16s}")
+    for anchor in args.anchors:
+        for kind in args.heads:
+            head = train_head(make_head(kind, train, args.seed), train, anchor, args.epochs, args.seed)
+            seen, unseen = learned_and_moved(head, train), learned_and_moved(head, test)
+            print(f"{kind:8s} {anchor:6g} {seen[0]:8.1%} {seen[1]:7.1%} {unseen[0]:8.1%} {unseen[1]:7.1%}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
