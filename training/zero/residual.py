@@ -13,12 +13,13 @@ placements, by one of two heads:
   ``spaces`` entries of that space): an action-conditioned head, whose weights every space shares.
 
 Each starts at zero (the start's choices), and is trained with Adam (``--epochs`` passes, minibatches of 256,
-seeded) on the cross-entropy of the clear labels (a search gain of ``--margin`` or more;
-:func:`~training.zero.offline.clear_rows`) plus ``anchor`` times the KL divergence of the policy from the start's
-at every placement position. For each head and anchor it prints, on the shards ``--train`` and on the shards
-``--test`` (games it never saw), the share of the clear labels whose action the network now chooses (``learned``)
-and the share of the other positions where its choice left the start's (``moved``): a head that generalises the
-labels and not the interference learns more at the same drift on the unseen shards.
+seeded) on the cross-entropy of the clear labels that overrule the start (a search gain of ``--margin`` or more,
+:func:`~training.zero.offline.clear_rows`, on another action than the start's own choice) plus ``anchor`` times
+the KL divergence of the policy from the start's at every placement position. For each head and anchor it prints,
+on the shards ``--train`` and on the shards ``--test`` (games it never saw), the share of those labels whose action
+the network now chooses (``learned``) and the share of the other positions where its choice left the start's
+(``moved``): a head that generalises the labels and not the interference learns more at the same drift on the
+unseen shards.
 """
 
 from __future__ import annotations
@@ -82,7 +83,8 @@ class Placements:
 
 def placements(run: Path, first: int, last: int, margin: float, start: NumpyPolicy, layout: Layout) -> Placements:
     """The positions of the run's shards ``first..last`` where ``start``'s choice is a placement with two or more
-    legal, less the clear labels on another kind of action (a placement head cannot choose those)."""
+    legal, less the clear labels on another kind of action (a placement head cannot choose those); ``clear``: the
+    clear labels on another placement than ``start``'s choice."""
     part = shard_positions(run, first, last)
     obs = part.obs.astype(np.float32)
     hidden = obs
@@ -92,7 +94,7 @@ def placements(run: Path, first: int, last: int, margin: float, start: NumpyPoli
     chosen = np.where(part.masks, logits, -np.inf).argmax(axis=1)
     lo, hi = layout.place, layout.place + layout.spaces
     label = part.targets.astype(np.float32).argmax(axis=1)
-    clear = clear_rows(part, margin)
+    clear = clear_rows(part, margin) & (label != chosen)  # overrules of the start (its own choice learns nothing)
     keep = (chosen >= lo) & (chosen < hi) & (part.masks[:, lo:hi].sum(axis=1) >= 2)
     keep &= ~clear | ((label >= lo) & (label < hi))
     rows = np.flatnonzero(keep)
