@@ -119,6 +119,9 @@ def test_the_commands_write_and_report(tmp_path: Path, capsys: pytest.CaptureFix
     assert "shards 3..3: 200 positions" in printed
     assert "0: of 0 clear labels (gain >= 0.1) it chooses the label at - (the start at -); of the other 200 " \
            "positions it chooses otherwise than the start at 0.0%" in printed
+    assert main(["drift", str(run), "--shards", "3:3", "--by-kind", str(out)]) == 0
+    kinds = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  ")]
+    assert kinds and sum(int(line.split("of the other ")[1].split()[0]) for line in kinds) == 200  # every row once
     assert main(["agreement", str(run), "--shards", "1:3", "0", str(out)]) == 0
     printed = capsys.readouterr().out
     assert "shards 1..3: 300 labelled positions" in printed

@@ -33,9 +33,10 @@ moved; then plays as ``retrain``.
 ``A..B``, how often each network's most probable action is the target's, overall and where the target's differs
 from the run's starting network's (NETWORK: a path, or a snapshot's iteration).
 
-``python -m training.zero.offline drift RUN --shards A:B [--margin M] NETWORK...``: :func:`drift` of each network
-against the run's start on every position of shards ``A..B`` (clear labels learned, other choices moved); on shards
-a network never fitted, it shows whether its changes carry over to new positions.
+``python -m training.zero.offline drift RUN --shards A:B [--margin M] [--by-kind] NETWORK...``: :func:`drift` of
+each network against the run's start on every position of shards ``A..B`` (clear labels learned, other choices
+moved), with ``--by-kind`` also per kind of decision (:func:`drift_by_kind`); on shards a network never fitted, it
+shows whether its changes carry over to new positions.
 
 ``python -m training.zero.offline labels RUN --shards A:B [--margin M]``: what the labels of shards ``A..B`` teach,
 per kind of decision (the action block of the target's most probable action): how many, the share that are clear
@@ -54,6 +55,7 @@ import dataclasses
 import json
 import math
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -204,6 +206,16 @@ def drift(policy: NumpyPolicy, start: NumpyPolicy, part: Positions, margin: floa
     mine, before = favourites(policy, part), favourites(start, part)
     return {"clear": int(clear.sum()), "learned": _share(mine[clear] == target[clear]),
             "learned_before": _share(before[clear] == target[clear]), "moved": _share(mine[~clear] != before[~clear])}
+
+
+def drift_by_kind(policy: NumpyPolicy, start: NumpyPolicy, part: Positions, margin: float,
+                  block_of: Callable[[int], Any]) -> dict[str, tuple[int, dict[str, float]]]:
+    """:func:`drift` per kind of decision (``block_of(index).name`` of the start's choice, most rows first): each
+    kind's rows and its drift."""
+    kinds = np.array([block_of(int(a)).name for a in favourites(start, part)], dtype=object)
+    names, counts = np.unique(kinds, return_counts=True)
+    return {str(name): (int(count), drift(policy, start, part.take(np.flatnonzero(kinds == name)), margin))
+            for name, count in sorted(zip(names, counts, strict=True), key=lambda item: -item[1])}
 
 
 def _share(hits: np.ndarray) -> float:
@@ -462,6 +474,7 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("run", type=Path)
     d.add_argument("--shards", type=_span, required=True, metavar="A:B")
     d.add_argument("--margin", type=float, default=0.1, help="the least gain of a clear label")
+    d.add_argument("--by-kind", action="store_true", help="also per kind of decision (the start's choice's block)")
     d.add_argument("networks", nargs="+", metavar="NETWORK")
     lab = sub.add_parser("labels", help="what the labels of shards A..B teach, per kind of decision")
     lab.add_argument("run", type=Path)
@@ -499,8 +512,15 @@ def _drifts(args: argparse.Namespace) -> None:
     part = shard_positions(args.run, *args.shards)
     start = snapshot(args.run, 0)
     print(f"shards {args.shards[0]}..{args.shards[1]}: {len(part):,} positions")
+    from tribune_env.codec import codec_for
+
+    block_of = codec_for(run_config(args.run).game.components, space_of(start)).block_of if args.by_kind else None
     for name in args.networks:
-        print(_drift_line(name, drift(_network(args.run, name), start, part, args.margin), len(part), args.margin))
+        policy = _network(args.run, name)
+        print(_drift_line(name, drift(policy, start, part, args.margin), len(part), args.margin))
+        if block_of is not None:
+            for kind, (rows, moved) in drift_by_kind(policy, start, part, args.margin, block_of).items():
+                print("  " + _drift_line(kind, moved, rows, args.margin))
 
 
 def _labels(args: argparse.Namespace) -> None:
