@@ -126,6 +126,9 @@ def test_searched_positions_and_the_command(tmp_path: Path, capsys: pytest.Captu
     assert auc > 0.9  # obs entry 0 tells the clear rows
     with pytest.raises(SystemExit, match="overlap"):
         main([str(run), "--train", "1:3", "--test", "3:4"])
+    with pytest.raises(SystemExit):
+        main([str(run), "--train", "3", "--test", "4:4"])
+    assert "argument --train: expected FIRST:LAST (iterations), got '3'" in capsys.readouterr().err
     with pytest.raises(SystemExit, match="at least 1"):
         main([str(run), "--train", "1:3", "--test", "4:4", "--batch-size", "0"])
     with pytest.raises(SystemExit, match=r"--sizes 5: expected 1\.\.3"):

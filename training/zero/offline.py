@@ -242,14 +242,16 @@ def agreement(policy: NumpyPolicy, part: Positions, reference: np.ndarray) -> di
 def searcher(run: Path, shard: int) -> int:
     """The iteration of the network that played (and searched) the shard of iteration ``shard``: the best network
     after iteration ``shard - 1`` (the curve's ``best``), or snapshot ``shard - 1`` where the curve does not say."""
-    return _searcher(_curve_rows(run), shard)
+    return searcher_in(curve_rows(run), shard)
 
 
-def _curve_rows(run: Path) -> dict[int, CurveRow]:
+def curve_rows(run: Path) -> dict[int, CurveRow]:
+    """The rows of the run's ``curve.csv`` by iteration (read once, for many :func:`searcher_in` calls)."""
     return {row.iteration: row for row in read_curve(run / "curve.csv")}
 
 
-def _searcher(rows: dict[int, CurveRow], shard: int) -> int:
+def searcher_in(rows: dict[int, CurveRow], shard: int) -> int:
+    """:func:`searcher` from the curve's rows already read."""
     before = rows.get(shard - 1)
     return before.best if before is not None and before.best >= 0 else shard - 1
 
@@ -270,12 +272,12 @@ def label_report(run: Path, first: int, last: int, margin: float) -> dict[str, L
     from tribune_env.codec import codec_for
 
     codec = codec_for(run_config(run).game.components, space_of(snapshot(run, 0)))
-    rows = _curve_rows(run)
+    rows = curve_rows(run)
     kinds: dict[str, LabelKind] = {}
     for k in range(first, last + 1):
         part = labelled_shards(run, k, k)
         targets = part.targets.astype(np.float32).argmax(axis=1)
-        own = favourites(snapshot(run, _searcher(rows, k)), part)
+        own = favourites(snapshot(run, searcher_in(rows, k)), part)
         for label, mine, gain, clear in zip(targets, own, part.gains, clear_rows(part, margin), strict=True):
             kind = kinds.setdefault(codec.block_of(int(label)).name, LabelKind())
             kind.labels += 1
@@ -419,11 +421,21 @@ def _network(run: Path, name: str) -> NumpyPolicy:
     return snapshot(run, int(name)) if name.isdigit() else load_policy(name)
 
 
-def _span(text: str) -> tuple[int, int]:
+def shard_span(text: str) -> tuple[int, int]:
+    """A command line's ``FIRST:LAST`` (iterations) as a pair (an argparse type: a bad one is named with its
+    option)."""
     first, sep, last = text.partition(":")
     if not (sep and first.isdigit() and last.isdigit()):
-        raise SystemExit(f"--shards {text!r}: expected FIRST:LAST (iterations)")
+        raise argparse.ArgumentTypeError(f"expected FIRST:LAST (iterations), got {text!r}")
     return int(first), int(last)
+
+
+def disjoint_spans(train: tuple[int, int], test: tuple[int, int]) -> None:
+    """SystemExit when the shards ``train`` (``--train``) and ``test`` (``--test``) overlap: a measurement on
+    shards its model was fitted to says nothing about new positions."""
+    (a, b), (c, d) = train, test
+    if not (b < c or d < a):
+        raise SystemExit(f"--train {a}:{b} and --test {c}:{d} overlap: measure on shards the model never saw")
 
 
 def _agreement_line(name: str, numbers: dict[str, float]) -> str:
@@ -468,17 +480,17 @@ def _parser() -> argparse.ArgumentParser:
     f.add_argument("--margin", type=float, default=0.1, help="the least gain of a clear label (for the drift)")
     a = sub.add_parser("agreement", help="how often networks choose as the labels do, on the shards A..B")
     a.add_argument("run", type=Path)
-    a.add_argument("--shards", type=_span, required=True, metavar="A:B")
+    a.add_argument("--shards", type=shard_span, required=True, metavar="A:B")
     a.add_argument("networks", nargs="+", metavar="NETWORK")
     d = sub.add_parser("drift", help="clear labels learned and other choices moved, against the start, on A..B")
     d.add_argument("run", type=Path)
-    d.add_argument("--shards", type=_span, required=True, metavar="A:B")
+    d.add_argument("--shards", type=shard_span, required=True, metavar="A:B")
     d.add_argument("--margin", type=float, default=0.1, help="the least gain of a clear label")
     d.add_argument("--by-kind", action="store_true", help="also per kind of decision (the start's choice's block)")
     d.add_argument("networks", nargs="+", metavar="NETWORK")
     lab = sub.add_parser("labels", help="what the labels of shards A..B teach, per kind of decision")
     lab.add_argument("run", type=Path)
-    lab.add_argument("--shards", type=_span, required=True, metavar="A:B")
+    lab.add_argument("--shards", type=shard_span, required=True, metavar="A:B")
     lab.add_argument("--margin", type=float, default=0.1, help="the least gain of a clear label")
     v = sub.add_parser("average", help="the mean of the weights of snapshots A..B, then play it")
     v.add_argument("--from", dest="first", type=int, required=True)
@@ -510,10 +522,10 @@ def _agreements(args: argparse.Namespace) -> None:
 
 def _drifts(args: argparse.Namespace) -> None:
     part = shard_positions(args.run, *args.shards)
-    start = snapshot(args.run, 0)
-    print(f"shards {args.shards[0]}..{args.shards[1]}: {len(part):,} positions")
     from tribune_env.codec import codec_for
 
+    start = snapshot(args.run, 0)
+    print(f"shards {args.shards[0]}..{args.shards[1]}: {len(part):,} positions")
     block_of = codec_for(run_config(args.run).game.components, space_of(start)).block_of if args.by_kind else None
     for name in args.networks:
         policy = _network(args.run, name)
