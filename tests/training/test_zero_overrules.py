@@ -68,7 +68,7 @@ def planted(rows: int, seed: int, signal: bool) -> Searched:
     obs = rng.random((rows, 20)).astype(np.float32)
     clear = obs[:, 0] > 0.8 if signal else rng.random(rows) > 0.8
     kinds = np.where(np.arange(rows) % 2 == 0, "place", "bid").astype(object)
-    return Searched(obs, rng.random((rows, 4)).astype(np.float32), clear, kinds)
+    return Searched(obs, rng.random((rows, 4)).astype(np.float32), clear, kinds, np.ones(rows, int))
 
 
 def test_a_detector_finds_a_planted_signal_and_none_in_noise() -> None:
@@ -116,6 +116,8 @@ def test_searched_positions_and_the_command(tmp_path: Path, capsys: pytest.Captu
     assert len(part) == 400 and part.obs.shape[1] == load_policy(SHIPPED).obs_size  # the searched 2 rows of 3
     assert 0.3 < part.clear.mean() < 0.7 and set(part.kinds) <= {"card", "place", "bid", "commit", "decline",
                                                                "option", "faction", "assassinate"}
+    assert list(np.unique(part.shards, return_counts=True)[1]) == [200, 200]
+    assert len(part.upto(1)) == 200 and len(part.upto(2)) == 400  # the learning curve's prefixes
     assert not searched_positions(run, 1, 2, 0.3).clear.any()  # no gain reaches a margin of 0.3
     small = ["--hidden", "16", "--epochs", "20", "--batch-size", "32"]
     assert main([str(run), "--train", "1:3", "--test", "4:4", *small, "--sizes", "1,3"]) == 0

@@ -54,9 +54,15 @@ class Searched:
     summary: np.ndarray  # float32, rows x len(SUMMARY): the searching network's policy there
     clear: np.ndarray  # bool
     kinds: np.ndarray  # str: the action block of the searching network's own choice
+    shards: np.ndarray  # int: the shard (iteration) of each row
 
     def __len__(self) -> int:
         return len(self.clear)
+
+    def upto(self, last: int) -> Searched:
+        """The rows of the shards up to ``last``."""
+        rows = self.shards <= last
+        return Searched(self.obs[rows], self.summary[rows], self.clear[rows], self.kinds[rows], self.shards[rows])
 
 
 def policy_summary(logits: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -80,8 +86,10 @@ def searched_positions(run: Path, first: int, last: int, margin: float) -> Searc
         part = labelled_shards(run, k, k)
         summary, own = policy_summary(all_logits(snapshot(run, searcher_in(rows, k)), part.obs), part.masks)
         kinds = np.array([codec.block_of(int(a)).name for a in own], dtype=object)
-        parts.append(Searched(part.obs.astype(np.float32), summary, clear_rows(part, margin), kinds))
-    return Searched(*(np.concatenate([getattr(p, f) for p in parts]) for f in ("obs", "summary", "clear", "kinds")))
+        parts.append(Searched(part.obs.astype(np.float32), summary, clear_rows(part, margin), kinds,
+                              np.full(len(part), k)))
+    fields = ("obs", "summary", "clear", "kinds", "shards")
+    return Searched(*(np.concatenate([getattr(p, f) for p in parts]) for f in fields))
 
 
 def roc_auc(clear: np.ndarray, scores: np.ndarray) -> float:
@@ -231,14 +239,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"trained on shards {a}..{b} ({len(train):,} searched, {int(train.clear.sum()):,} clear), "
           f"measured on shards {c}..{d}")
     try:
-        _report(args.run, train, test, config, args.sizes, args.margin, a)
+        _report(train, test, config, args.sizes, a)
     except ValueError as exc:
         raise SystemExit(f"{args.run}: {exc}") from None
     return 0
 
 
-def _report(run: Path, train: Searched, test: Searched, config: DetectorConfig, sizes: list[int], margin: float,
-            a: int) -> None:
+def _report(train: Searched, test: Searched, config: DetectorConfig, sizes: list[int], a: int) -> None:
     for observation, title in ((True, "observation and policy summary"), (False, "policy summary alone")):
         print(f"\ndetector over the {title}:\n{HEADER}")
         for name, found in detections(train, test, config, observation).items():
@@ -246,7 +253,7 @@ def _report(run: Path, train: Searched, test: Searched, config: DetectorConfig, 
     if sizes:
         print(f"\nlearning curve (observation and policy summary, all kinds):\n{'shards':14s}{HEADER[14:]}")
         for n in sizes:
-            part = searched_positions(run, a, a + n - 1, margin)
+            part = train.upto(a + n - 1)
             found = detections(part, test, config, True)["all"]
             print(found.line(f"{a}..{a + n - 1}") + f"   (trained on {int(part.clear.sum()):,} clear)")
 
