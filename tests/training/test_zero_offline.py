@@ -8,12 +8,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import yaml
-from paths import CONFIGS
+from training_runs import zero_run_folder
 
 from agents.ppo import NumpyPolicy, load_policy
 from agents.zero import PPO_MODELS
-from training.zero.config import load_zero_config
 from training.zero.learner import PolicyValueNet
 from training.zero.offline import (
     agreement,
@@ -81,14 +79,11 @@ def test_agreement_counts_the_targets_choices() -> None:
 
 def run_folder(tmp_path: Path) -> Path:
     """A zero run's folder with what the offline commands read: config, snapshots 0..2 and shards 1..3."""
-    run = tmp_path / "run"
-    (run / "snapshots").mkdir(parents=True)
-    config = load_zero_config(CONFIGS / "zero-smoke.yaml", {"output": str(tmp_path)})
-    (run / "config.yaml").write_text(yaml.safe_dump(config.resolved(), sort_keys=False), encoding="utf-8")
     start = load_policy(SHIPPED)
-    for k in range(3):
-        arrays = {n: np.asarray(v, np.float32) * (1 + 0.1 * k) for n, v in start.arrays().items()}
-        NumpyPolicy.from_arrays(start.meta, arrays).save_npz(run / "snapshots" / f"iter-{k:04d}.npz")
+    run = zero_run_folder(tmp_path, [
+        NumpyPolicy.from_arrays(start.meta, {n: np.asarray(v, np.float32) * (1 + 0.1 * k)
+                                             for n, v in start.arrays().items()})
+        for k in range(3)])
     for k in range(1, 4):
         positions(start, 200, seed=k).save(shard_path(run / "replay", k))
     return run

@@ -8,12 +8,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import yaml
-from paths import CONFIGS
+from training_runs import zero_run_folder
 
 from agents.ppo import load_policy
 from agents.zero import PPO_MODELS
-from training.zero.config import load_zero_config
 from training.zero.overrules import (
     DetectorConfig,
     Searched,
@@ -86,13 +84,8 @@ def test_a_detector_finds_a_planted_signal_and_none_in_noise() -> None:
 def run_folder(tmp_path: Path) -> Path:
     """A zero run's folder: its config, snapshots 0..3 (the shipped network) and shards 1..4 whose searched rows
     with observation entry 0 set (half of them) have a clear gain."""
-    run = tmp_path / "run"
-    (run / "snapshots").mkdir(parents=True)
-    config = load_zero_config(CONFIGS / "zero-smoke.yaml", {"output": str(tmp_path)})
-    (run / "config.yaml").write_text(yaml.safe_dump(config.resolved(), sort_keys=False), encoding="utf-8")
     start = load_policy(SHIPPED)
-    for k in range(4):  # without a curve, shard k was searched by snapshot k - 1
-        start.save_npz(run / "snapshots" / f"iter-{k:04d}.npz")
+    run = zero_run_folder(tmp_path, [start] * 4)  # without a curve, shard k was searched by snapshot k - 1
     for k in range(1, 5):
         rng = np.random.default_rng(k)
         rows = 300

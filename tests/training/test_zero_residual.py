@@ -10,12 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
-import yaml
-from paths import CONFIGS
+from training_runs import zero_run_folder
 
 from agents.ppo import load_policy
 from agents.zero import PPO_MODELS
-from training.zero.config import load_zero_config
 from training.zero.replay import Positions, shard_path
 from training.zero.residual import (
     Layout,
@@ -72,13 +70,8 @@ def test_the_action_head_learns_a_rule_about_each_spaces_own_features() -> None:
 def run_folder(tmp_path: Path) -> Path:
     """A zero run's folder: config, snapshots 0..1 (the shipped network) and shards 1..2 whose rows allow placements
     only; every fourth has a clear label on the second placement."""
-    run = tmp_path / "run"
-    (run / "snapshots").mkdir(parents=True)
-    config = load_zero_config(CONFIGS / "zero-smoke.yaml", {"output": str(tmp_path)})
-    (run / "config.yaml").write_text(yaml.safe_dump(config.resolved(), sort_keys=False), encoding="utf-8")
     start = load_policy(SHIPPED)
-    for k in range(2):
-        start.save_npz(run / "snapshots" / f"iter-{k:04d}.npz")
+    run = zero_run_folder(tmp_path, [start] * 2)
     layout = Layout.of(start, run)
     for k in (1, 2):
         rng = np.random.default_rng(k)
