@@ -10,7 +10,11 @@ placements, by one of two heads:
 * ``generic``: one hidden layer of 64 over the observation, one output per space: a head of the network's own kind;
 * ``action``: one small network shared by all spaces, over the start's last hidden layer (through a layer of 32),
   a learned embedding of the space (8 numbers) and the space's occupants by relative seat (the observation's
-  ``spaces`` entries of that space): an action-conditioned head, whose weights every space shares.
+  ``spaces`` entries of that space): an action-conditioned head, whose weights every space shares;
+* ``features``: the ``action`` head with richer features of each space gathered from the observation
+  (:func:`space_features`): the followers of each relative seat in the space's region or faction, the face-up cards
+  of the region's fields and how many lie face down there, and for a faction space each seat's control and
+  markers of that faction, its first-controller laurel and whether it holds the chariot.
 
 Each starts at zero (the start's choices), and is trained with Adam (``--epochs`` passes, minibatches of 256,
 seeded) on the cross-entropy of the clear labels that overrule the start (a search gain of ``--margin`` or more,
@@ -37,10 +41,10 @@ from torch import nn
 from agents.ppo import NumpyPolicy, space_of
 from training.zero.offline import clear_rows, disjoint_spans, run_config, shard_positions, shard_span, snapshot
 from tribune_env.codec import codec_for
-from tribune_env.codec.observation import encoder_for
+from tribune_env.codec.observation import ObservationEncoder, encoder_for
 
 MASKED = -1e9
-HEADS = ("generic", "action")
+HEADS = ("generic", "action", "features")
 
 
 @dataclass(frozen=True)
@@ -51,6 +55,7 @@ class Layout:
     spaces: int  # how many placements (follower spaces of the base board)
     occupants: int  # the first observation entry of the spaces piece
     seats: int  # entries per space (relative seats)
+    gather: np.ndarray  # obs_size x spaces x features: which observation entries sum to each space feature
 
     @classmethod
     def of(cls, policy: NumpyPolicy, run: Path) -> Layout:
@@ -59,7 +64,42 @@ class Layout:
         block = next(b for b in codec_for(config.components, space).blocks if b.name == "place")
         encoder = encoder_for(config.components, config.round_limit, space)
         piece = next(p for p in encoder.pieces if p.name == "spaces")
-        return cls(block.start, block.size, piece.start, encoder.max_players)
+        gather = space_features(encoder)[:, :block.size]
+        return cls(block.start, block.size, piece.start, encoder.max_players, gather)
+
+
+def space_features(encoder: ObservationEncoder) -> np.ndarray:
+    """An ``obs_size x spaces x F`` matrix of zeros and ones: ``obs @ matrix`` gives each follower space ``F``
+    features, in this order: the followers of each relative seat on the spaces of the space's region (or of its
+    faction, for a faction space); the face-up cards of the region's fields, per card type, and the cards face down
+    there; for a faction space, each relative seat's control and markers of the faction, the faction's
+    first-controller laurel and the chariot on it. Features a space has no use for stay zero."""
+    seats, cards = encoder.max_players, encoder.tables.num_card_types
+    at = {p.name: p.start for p in encoder.pieces}
+    player = dict(zip((name for name, _, _ in encoder.per_player), encoder.player_field_offset, strict=True))
+    spaces = encoder.tables.spaces
+    width = seats + cards + 1 + 2 * seats + 2
+    matrix = np.zeros((encoder.size, len(spaces), width), np.float32)
+    for s, spec in enumerate(spaces):
+        group = [o.id for o in spaces if spec.kind == o.kind and (spec.region, spec.faction) == (o.region, o.faction)]
+        for other in group:
+            for seat in range(seats):
+                matrix[at["spaces"] + other * seats + seat, s, seat] = 1
+        f = seats
+        for slot, (region, _) in enumerate(encoder.fields):
+            if spec.region is not None and region == spec.region:
+                for card in range(cards):
+                    matrix[at["board"] + slot * cards + card, s, f + card] = 1
+                matrix[at["board_hidden"] + slot, s, f + cards] = 1
+        f += cards + 1
+        if spec.faction is not None:
+            for seat in range(seats):
+                block = at["players"] + seat * encoder.player_size
+                matrix[block + player["controls"] + spec.faction, s, f + seat] = 1
+                matrix[block + player["markers"] + spec.faction, s, f + seats + seat] = 1
+            matrix[at["first_laurel"] + spec.faction, s, f + 2 * seats] = 1
+            matrix[at["chariot"] + spec.faction, s, f + 2 * seats + 1] = 1
+    return matrix
 
 
 @dataclass
@@ -71,6 +111,7 @@ class Placements:
     start: torch.Tensor  # the start's logits over the placements
     masks: torch.Tensor  # legal placements
     occupants: torch.Tensor  # rows x spaces x seats
+    features: torch.Tensor  # rows x spaces x F (:func:`space_features`)
     clear: torch.Tensor  # bool: a clear label on a placement
     labels: torch.Tensor  # the clear label's placement (0 elsewhere)
 
@@ -99,13 +140,15 @@ def placements(run: Path, first: int, last: int, margin: float, start: NumpyPoli
     keep &= ~clear | ((label >= lo) & (label < hi))
     rows = np.flatnonzero(keep)
     occupants = obs[rows, layout.occupants:layout.occupants + layout.spaces * layout.seats]
+    features = (obs[rows] @ layout.gather.reshape(len(obs[0]), -1)).reshape(len(rows), layout.spaces, -1)
 
     def tensor(values: np.ndarray) -> torch.Tensor:
         return torch.as_tensor(np.ascontiguousarray(values))
 
     return Placements(tensor(obs[rows]), tensor(hidden[rows].astype(np.float32)),
                       tensor(logits[rows, lo:hi].astype(np.float32)), tensor(part.masks[rows, lo:hi]),
-                      tensor(occupants.reshape(len(rows), layout.spaces, layout.seats)), tensor(clear[rows]),
+                      tensor(occupants.reshape(len(rows), layout.spaces, layout.seats)), tensor(features),
+                      tensor(clear[rows]),
                       tensor(np.where(clear[rows], label[rows] - lo, 0)))
 
 
@@ -125,22 +168,25 @@ class GenericHead(nn.Module):
 
 
 class ActionHead(nn.Module):
-    """One network shared by the spaces, over (state, space embedding, the space's occupants): a logit per space."""
+    """One network shared by the spaces, over (state, space embedding, the space's own entries): a logit per space.
+    The space's entries are its occupants, or with ``rich`` its :func:`space_features` as well."""
 
-    def __init__(self, hidden_size: int, spaces: int, seats: int) -> None:
+    def __init__(self, hidden_size: int, spaces: int, own: int, rich: bool = False) -> None:
         super().__init__()
+        self.rich = rich
         self.state = nn.Linear(hidden_size, 32)
         self.embedding = nn.Embedding(spaces, 8)
         last = nn.Linear(32, 1)
         nn.init.zeros_(last.weight)
         nn.init.zeros_(last.bias)
-        self.score = nn.Sequential(nn.Linear(32 + 8 + seats, 32), nn.ReLU(), last)
+        self.score = nn.Sequential(nn.Linear(32 + 8 + own, 32), nn.ReLU(), last)
 
     def forward(self, data: Placements) -> torch.Tensor:
         rows, spaces = data.masks.shape
         state = torch.relu(self.state(data.hidden))[:, None, :].expand(rows, spaces, -1)
         embedding = self.embedding.weight[None].expand(rows, spaces, -1)
-        out: torch.Tensor = self.score(torch.cat([state, embedding, data.occupants], dim=-1))[..., 0]
+        own = [data.occupants, data.features] if self.rich else [data.occupants]
+        out: torch.Tensor = self.score(torch.cat([state, embedding, *own], dim=-1))[..., 0]
         return out
 
 
@@ -149,7 +195,8 @@ def make_head(kind: str, data: Placements, seed: int = 0) -> nn.Module:
     torch.manual_seed(seed)
     if kind == "generic":
         return GenericHead(data.obs.shape[1], data.masks.shape[1])
-    return ActionHead(data.hidden.shape[1], data.masks.shape[1], data.occupants.shape[2])
+    own = data.occupants.shape[2] + (data.features.shape[2] if kind == "features" else 0)
+    return ActionHead(data.hidden.shape[1], data.masks.shape[1], own, rich=kind == "features")
 
 
 def log_policy(head: nn.Module, data: Placements) -> torch.Tensor:
@@ -197,7 +244,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--test", type=shard_span, required=True, metavar="C:D")
     parser.add_argument("--anchors", type=lambda t: [float(a) for a in t.split(",")], default=[1.0, 3.0, 10.0],
                         metavar="A1,A2", help="anchor weights to try")
-    parser.add_argument("--heads", type=lambda t: t.split(","), default=list(HEADS), metavar="generic,action")
+    parser.add_argument("--heads", type=lambda t: t.split(","), default=list(HEADS), metavar="generic,action,features")
     parser.add_argument("--margin", type=float, default=0.1, help="the least gain of a clear label")
     parser.add_argument("--epochs", type=int, default=6)
     parser.add_argument("--seed", type=int, default=0)
