@@ -5,7 +5,7 @@ less drift than one over the whole observation? (issue 44)
 
 The run's starting network stays frozen. At the positions of the shards where its own choice is a follower placement
 (the codec's ``place`` block, two or more spaces legal), a trained residual is added to its logits over the
-placements, by one of two heads:
+placements, by one of three heads:
 
 * ``generic``: one hidden layer of 64 over the observation, one output per space: a head of the network's own kind;
 * ``action``: one small network shared by all spaces, over the start's last hidden layer (through a layer of 32),
