@@ -12,10 +12,11 @@ import torch
 
 pytestmark = [pytest.mark.train, pytest.mark.usefixtures("one_torch_thread")]
 
-from agents.ppo import NumpyPolicy  # noqa: E402
+from agents.ppo import NumpyPolicy, space_of  # noqa: E402
 from training.imitation import Demonstrations, collect  # noqa: E402
 from training.pool.distill import agreement, fit, main, rate_factor, save_demonstrations, split  # noqa: E402
 from training.pool.network import PolicyNet  # noqa: E402
+from tribune_env.codec import Space, encoder_for  # noqa: E402
 from tribune_env.engine.config import GameConfig  # noqa: E402
 
 
@@ -70,3 +71,15 @@ def test_main_exports_a_playable_network_with_how_it_was_fitted(demos: Demonstra
     assert info["anneal"] is True and info["learning_rate"] == 0.002
     assert info["decisions"] == len(demos) and info["epochs"] == 1
     json.dumps(info)
+
+
+def test_main_copies_the_expansion_heuristic_in_expansion_games(tmp_path: Path) -> None:
+    out = tmp_path / "copy.npz"
+    assert main(["--expansion", "--games", "1", "--workers", "1", "--epochs", "1", "--first-width", "16",
+                 "--hidden", "8", "--threads", "1", "--out", str(out)]) == 0
+    policy = NumpyPolicy.from_file(out)
+    config = GameConfig(players=4, expansion=True)
+    space = Space.for_rules(config.rules)
+    assert space_of(policy) == space == Space.EXPANSION  # the expansion spaces: it plays expansion games
+    assert policy.obs_size == encoder_for(config.components, config.round_limit, space).size
+    assert policy.meta["distilled"]["rules"] == config.rules.value

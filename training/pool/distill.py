@@ -9,6 +9,8 @@ policy, plus the squared error of the critic against the game's ``win_loss`` res
 
     python -m training.pool.distill --games 9600 --epochs 4 --threads 2 --out training/pool/models/heuristic-4p.npz
 
+``--expansion`` copies the expansion ``heuristic`` in expansion games (the expansion spaces and observation).
+
 (about 5.4 GB of float16 observations in memory for 9,600 games: ``--keep`` or ``--games`` lower it.)
 """
 
@@ -138,6 +140,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--keep", type=float, default=0.5)
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--players", type=int, default=4)
+    p.add_argument("--expansion", action="store_true",
+                   help="expansion games: the expansion heuristic, the expansion spaces and observation")
     p.add_argument("--epochs", type=int, default=4)
     p.add_argument("--first-width", type=int, default=256)
     p.add_argument("--hidden", type=int, nargs="*", default=[128])
@@ -151,7 +155,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--out", type=Path, required=True)
     args = p.parse_args(argv)
     torch.set_num_threads(args.threads)
-    config = GameConfig(players=args.players)
+    config = GameConfig(players=args.players, expansion=args.expansion)
     t0 = time.perf_counter()
     if args.data and args.data.exists():
         data = load_demonstrations(args.data)
@@ -170,13 +174,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     def save(epoch: int, held: float) -> None:  # each epoch's network, so that a stopped fit leaves one
         partial = {"trained_by": "training.pool.distill (imitation of heuristic)", "epochs_done": epoch,
                    "held_out_agreement": round(held, 4), "decisions": len(data)}
-        net.to_numpy_policy(encoder, codec, {"distilled": partial}).save_npz(args.out, "float16")
+        net.to_numpy_policy(encoder, codec, {"distilled": partial, "space": space.value}).save_npz(args.out, "float16")
 
     result = fit(data, net, epochs=args.epochs, batch_size=args.batch_size, learning_rate=args.learning_rate,
                  seed=args.seed, on_epoch=save, anneal=args.anneal)
     info = {
         "trained_by": "training.pool.distill (imitation of heuristic)",
         "teacher": "heuristic",
+        "rules": config.rules.value,
         "decisions": len(data),
         "held_out_agreement": round(result.held_out_agreement, 4),
         "train_agreement": round(result.train_agreement, 4),
@@ -189,7 +194,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "threads": args.threads,
         "device": "cpu",
     }
-    net.to_numpy_policy(encoder, codec, {"distilled": info}).save_npz(args.out, "float16")
+    net.to_numpy_policy(encoder, codec, {"distilled": info, "space": space.value}).save_npz(args.out, "float16")
     print(json.dumps(info))
     return 0
 
