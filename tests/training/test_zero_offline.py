@@ -15,13 +15,16 @@ from agents.zero import PPO_MODELS
 from training.zero.learner import PolicyValueNet
 from training.zero.offline import (
     agreement,
+    all_values,
     average,
     drift,
     favourites,
+    heldout,
     label_report,
     labelled,
     main,
     searcher,
+    snapshot,
     widen,
 )
 from training.zero.replay import Positions, shard_path
@@ -87,6 +90,22 @@ def run_folder(tmp_path: Path) -> Path:
     for k in range(1, 4):
         positions(start, 200, seed=k).save(shard_path(run / "replay", k))
     return run
+
+
+def test_heldout_scores_each_snapshot_on_the_next_shard(tmp_path: Path) -> None:
+    """The value errors of ``heldout`` by hand: on the unsearched rows of the next shard (the result alone is their
+    target), the snapshot's and the start's."""
+    run = run_folder(tmp_path)
+    rows = heldout(run)
+    assert [r["snapshot"] for r in rows] == [0, 1, 2]
+    assert rows[0]["value_results"] == rows[0]["start_results"]
+    shard = Positions.read(shard_path(run / "replay", 3))
+    results = ~np.isnan(shard.values) & ~shard.searched
+    assert 0 < results.sum() < len(shard)
+    for k, name in ((2, "value_results"), (0, "start_results")):
+        error = all_values(snapshot(run, k), shard.obs[results]) - shard.values[results]
+        assert rows[2][name] == pytest.approx(float(np.mean(error**2)))
+    assert rows[2]["value_results"] != rows[2]["start_results"]
 
 
 def test_average_is_the_mean_of_the_snapshots_weights(tmp_path: Path) -> None:

@@ -3,7 +3,9 @@
 ``python -m training.zero.offline heldout RUN``: for each snapshot ``k`` of the run, the losses of its networks on
 positions it never trained on (the shard of iteration ``k + 1``, games the network of ``k`` played afterwards)
 beside those on its own window: the value head's squared error against the results of unseen games, and against a
-constant (the mean result), show whether the value network learns the games by heart.
+constant (the mean result), show whether the value network learns the games by heart; on the unseen positions whose
+target is the result alone (the unsearched ones) also the start's error, the reference when ``root_value`` mixes
+the search's values into the others.
 
 ``python -m training.zero.offline retrain RUN --upto K [--alpha A] [--value-share F] [--set learner.KEY=VALUE]
 [--games N]``: trains a fresh learner from the run's starting network on the run's shards ``1..K`` with the run's
@@ -374,8 +376,12 @@ def losses(policy: NumpyPolicy, shard: Path) -> dict[str, float]:
 
 def heldout(run: Path) -> list[dict[str, float]]:
     """Per snapshot ``k``: value squared error on its last training shard ``k`` and on the unseen shard ``k + 1``,
-    the error of a constant (shard ``k``'s mean result) on ``k + 1``, and the policy cross-entropy on ``k + 1``."""
+    the error of a constant (shard ``k``'s mean result) on ``k + 1``, and the policy cross-entropy on ``k + 1``.
+    ``value_results`` and ``start_results``: the value errors of snapshot ``k`` and of the start on the unsearched
+    positions of ``k + 1``, whose target is the game's result alone (with ``selfplay.root_value`` a searched
+    position's target also holds the search's root value, which a network's own value predicts better)."""
     found = shards(run / "replay")
+    start = snapshot(run, 0)
     rows = []
     for k in [0, *sorted(found)]:
         if k + 1 not in found:
@@ -391,6 +397,10 @@ def heldout(run: Path) -> list[dict[str, float]]:
         valued = ~np.isnan(unseen.values)
         mean = float(np.nanmean(seen.values))
         out["value_constant"] = float(np.mean((mean - unseen.values[valued]) ** 2))
+        results = valued & ~unseen.searched
+        for name, network in (("value_results", policy), ("start_results", start)):
+            error = all_values(network, unseen.obs[results]) - unseen.values[results]
+            out[name] = float(np.mean(error**2)) if results.any() else float("nan")
         rows_s = np.flatnonzero(unseen.searched)
         logp = masked_log_softmax(all_logits(policy, unseen.obs[rows_s]), unseen.masks[rows_s])
         targets = unseen.targets[rows_s].astype(np.float64)
