@@ -48,7 +48,8 @@ Spec parameters (``zero``, ``zero:simulations=64,candidates=8``, ``zero:seconds=
 * ``others``: an ``.npz``/``.zip`` network that plays the other seats in the playouts, an opponent model (default:
   the searched network plays every seat). It must share the network's observation layout and action space. Where
   the table is known, a model of it makes the search's values those of the real table: ``training/pool/models/
-  heuristic-4p.npz``, distilled from ``heuristic``, models a table of ``heuristic`` seats in base games.
+  heuristic-4p.npz``, distilled from ``heuristic``, models a table of ``heuristic`` seats in base games, and
+  ``training/pool/models/heuristic-expansion-4p.npz`` one in expansion games.
 
 ``zero-net`` plays the ``zero`` network alone (its most probable legal action; :class:`agents.ppo.PPOAgent`): about
 a millisecond per move, the fast level for training opponents and the browser.
