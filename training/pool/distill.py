@@ -174,7 +174,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     def save(epoch: int, held: float) -> None:  # each epoch's network, so that a stopped fit leaves one
         partial = {"trained_by": "training.pool.distill (imitation of heuristic)", "epochs_done": epoch,
                    "held_out_agreement": round(held, 4), "decisions": len(data)}
-        net.to_numpy_policy(encoder, codec, {"distilled": partial, "space": space.value}).save_npz(args.out, "float16")
+        net.to_numpy_policy(encoder, codec, {"distilled": partial}).save_npz(args.out, "float16")
 
     result = fit(data, net, epochs=args.epochs, batch_size=args.batch_size, learning_rate=args.learning_rate,
                  seed=args.seed, on_epoch=save, anneal=args.anneal)
@@ -194,7 +194,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "threads": args.threads,
         "device": "cpu",
     }
-    net.to_numpy_policy(encoder, codec, {"distilled": info, "space": space.value}).save_npz(args.out, "float16")
+    net.to_numpy_policy(encoder, codec, {"distilled": info}).save_npz(args.out, "float16")
     print(json.dumps(info))
     return 0
 

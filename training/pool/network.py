@@ -153,11 +153,13 @@ class PolicyNet(nn.Module):
     def to_numpy_policy(
         self, encoder: ObservationEncoder, codec: ActionCodec, extra: dict[str, Any] | None = None
     ) -> NumpyPolicy:
-        """This network as a :class:`~agents.ppo.NumpyPolicy` (metadata: format, signature, net, ``extra``)."""
+        """This network as a :class:`~agents.ppo.NumpyPolicy` (metadata: format, signature, the encoder's ``space``,
+        so that it plays the games of those spaces, net, ``extra``)."""
         towers = [self.first_width, *self.hidden]
         meta = {
             "format": FORMAT,
             "signature": environment_signature(encoder, codec),
+            "space": encoder.space.value,
             "net": {"pi": towers, "vf": towers, "activation": self.activation_name},
             **(extra or {}),
         }

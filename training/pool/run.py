@@ -251,7 +251,6 @@ class PoolTrainer:
         """The network as a NumpyPolicy ``.npz`` with how it was trained in its metadata."""
         cfg = self.config
         extra = {
-            "space": self.pool.space.value,
             "trained_by": "tribune train (algorithm: ppo-pool, training.pool)",
             "training": {
                 "config": cfg.name,
