@@ -139,13 +139,14 @@ def placements(run: Path, first: int, last: int, margin: float, start: NumpyPoli
     keep = (chosen >= lo) & (chosen < hi) & (part.masks[:, lo:hi].sum(axis=1) >= 2)
     keep &= ~clear | ((label >= lo) & (label < hi))
     rows = np.flatnonzero(keep)
-    occupants = obs[rows, layout.occupants:layout.occupants + layout.spaces * layout.seats]
-    features = (obs[rows] @ layout.gather.reshape(len(obs[0]), -1)).reshape(len(rows), layout.spaces, -1)
+    kept = obs[rows]  # the kept rows once: occupants, features and the head's input read them
+    occupants = kept[:, layout.occupants:layout.occupants + layout.spaces * layout.seats]
+    features = (kept @ layout.gather.reshape(obs.shape[1], -1)).reshape(len(rows), layout.spaces, -1)
 
     def tensor(values: np.ndarray) -> torch.Tensor:
         return torch.as_tensor(np.ascontiguousarray(values))
 
-    return Placements(tensor(obs[rows]), tensor(hidden[rows].astype(np.float32)),
+    return Placements(tensor(kept), tensor(hidden[rows].astype(np.float32)),
                       tensor(logits[rows, lo:hi].astype(np.float32)), tensor(part.masks[rows, lo:hi]),
                       tensor(occupants.reshape(len(rows), layout.spaces, layout.seats)), tensor(features),
                       tensor(clear[rows]),
