@@ -20,6 +20,7 @@ from training.zero.config import ZeroConfig, load_zero_config
 from training.zero.curve import read_curve
 from training.zero.learner import Learner
 from training.zero.run import ZeroTrainer, ZeroTrainError, train_zero
+from training.zero.selfplay import NETWORK, GameData, LocalPool
 from tribune_cli.main import main
 from tribune_env.engine.game import Game
 from tribune_env.envs.infoset import InfoSet
@@ -92,6 +93,38 @@ def test_one_iteration_writes_the_run_folder(tmp_path: Path) -> None:
     game = Game.new(players=4, seed=5)
     agent.reset(game.current_seat, game.config, 1)
     assert agent.act(game.view(game.current_seat), game.legal_actions(), InfoSet(game, game.current_seat))
+
+
+def test_a_league_of_snapshots_seats_past_networks_of_the_run(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """``selfplay.snapshots``: games seat ``zero-net`` with a network of an earlier iteration of this run, drawn from
+    the window, the same for the same seed; the seats it plays are not recorded (what the league run measures)."""
+    played: list[tuple[int, list[GameData]]] = []
+    real = LocalPool.run
+
+    def spy(pool: LocalPool, jobs: Any, tick: Any = None) -> list[GameData]:
+        games = real(pool, jobs, tick)
+        played.append((len(played) + 1, games))
+        return games
+
+    monkeypatch.setattr(LocalPool, "run", spy)
+    config = smoke(tmp_path, **{"run.iterations": 3, "selfplay.games": 4, "selfplay.opponents": {},
+                                "selfplay.snapshots": 0.5, "selfplay.snapshot_window": 1, "eval.every": 0,
+                                "gate.every": 0})
+    train_zero(config, console=quiet())
+    snapshots = (tmp_path / "zero-smoke" / "snapshots").resolve()
+    for iteration, games in played:
+        league = {spec for game in games for spec in game.seating if spec.startswith("zero-net:")}
+        assert league == {f"zero-net:path={snapshots / f'iter-{iteration - 1:04d}.npz'}"}  # window 1: the last
+        for game in games:
+            network_seats = sum(spec == NETWORK for spec in game.seating)
+            assert 0 < network_seats < 4 or league.isdisjoint(game.seating)
+            assert len(game) > 0
+    trainer = ZeroTrainer(smoke(tmp_path / "other", **{"selfplay.snapshots": 0.3}), quiet())
+    drawn = [trainer._snapshot_seats(9, index)[0][0] for index in range(40)]
+    assert drawn == [trainer._snapshot_seats(9, index)[0][0] for index in range(40)]  # seeded
+    assert {Path(spec.split("=", 1)[1]).name for spec in drawn} == {f"iter-{i:04d}.npz" for i in range(9)}
+    assert ZeroTrainer(smoke(tmp_path / "none"), quiet())._snapshot_seats(9, 0) == ()
 
 
 def test_a_new_run_over_a_run_folder_is_refused(tmp_path: Path) -> None:

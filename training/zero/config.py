@@ -91,6 +91,9 @@ class SelfPlayConfig:
     the search's own target (Danihelka et al.), smaller values trust the noisy means of few playouts less.
     ``root_value`` (0..1): at a searched position the value target is ``(1 - root_value) * result + root_value *``
     the search's root value (the visit-weighted mean of its candidates' values, as KataGo mixes them); 0: the result.
+    ``snapshots`` (0..1): the share of seats played by ``zero-net`` with a past network of this run (a league of
+    snapshots, the start included), drawn per game, seeded, among the last ``snapshot_window`` iterations' networks
+    (0: all of them); like ``opponents``, their seats are not recorded.
     """
 
     games: int = 64
@@ -106,6 +109,8 @@ class SelfPlayConfig:
     value_positions: int = 0
     sigma_scale: float = 1.0
     root_value: float = 0.0
+    snapshots: float = 0.0
+    snapshot_window: int = 0
 
 
 @dataclass(frozen=True)
@@ -381,8 +386,13 @@ def _check(config: ZeroConfig, source: str) -> None:  # noqa: C901  (one line pe
     for spec, share in selfplay.opponents.items():
         if not 0.0 <= share <= 1.0:
             fail(f"selfplay.opponents.{spec}", f"share of seats must be in 0..1, got {share}")
-    if sum(selfplay.opponents.values()) >= 1.0:
-        fail("selfplay.opponents", "the shares must add up to less than 1 (the other seats are the network's)")
+    if not 0.0 <= selfplay.snapshots < 1.0:
+        fail("selfplay.snapshots", f"share of seats must be in 0..1 (less than 1), got {selfplay.snapshots}")
+    if selfplay.snapshot_window < 0:
+        fail("selfplay.snapshot_window", f"must be >= 0 (iterations; 0: all), got {selfplay.snapshot_window}")
+    if sum(selfplay.opponents.values()) + selfplay.snapshots >= 1.0:
+        fail("selfplay.opponents", "the shares (with selfplay.snapshots) must add up to less than 1 "
+                                   "(the other seats are the network's)")
     for key, value in (("learner.learning_rate", learner.learning_rate), ("learner.epochs", learner.epochs),
                        ("learner.max_grad_norm", learner.max_grad_norm)):
         if not value > 0:

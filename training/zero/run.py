@@ -31,6 +31,7 @@ import dataclasses
 import hashlib
 import json
 import math
+import random
 import shutil
 import time
 from collections.abc import Callable, Iterator
@@ -523,7 +524,7 @@ class ZeroTrainer:
                 others=None if cfg.search.others is None else str(Path(cfg.search.others).resolve()),
                 full_search=cfg.selfplay.full_search,
                 fast_moves=cfg.selfplay.fast_moves,
-                opponents=tuple(cfg.selfplay.opponents.items()),
+                opponents=(*cfg.selfplay.opponents.items(), *self._snapshot_seats(iteration, index)),
                 seed=job_seed(cfg.seed, iteration, index),
                 index=index,
                 target=cfg.selfplay.target,
@@ -538,6 +539,17 @@ class ZeroTrainer:
         ]
         with self._progress(f"iteration {iteration} self-play", len(jobs)) as tick:
             return pool.run(jobs, lambda _: tick())
+
+    def _snapshot_seats(self, iteration: int, index: int) -> tuple[tuple[str, float], ...]:
+        """The league opponent of game ``index``: ``zero-net`` with the network of a past iteration drawn (seeded)
+        from the last ``selfplay.snapshot_window``, with the ``selfplay.snapshots`` share of seats; none at 0."""
+        selfplay = self.config.selfplay
+        if not selfplay.snapshots:
+            return ()
+        first = max(0, iteration - selfplay.snapshot_window) if selfplay.snapshot_window else 0
+        past = random.Random(derive_seed(self.config.seed, "zero-snapshot", iteration, index)).randrange(
+            first, iteration)
+        return ((network_spec(self.folder.snapshot(past)), selfplay.snapshots),)
 
     @contextmanager
     def _progress(self, title: str, total: int) -> Iterator[Callable[[], None]]:
