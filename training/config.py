@@ -275,9 +275,23 @@ def _auto(value: int | str, default: int) -> int:
 # -- loading -------------------------------------------------------------------------
 
 
-def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> TrainConfig:
-    """Read and check a YAML config; ``overrides`` (dotted keys, e.g. ``{"run.total_timesteps": 1000}``) win."""
-    path = Path(path)
+EXTENDS = "extends"
+"""The key of a config file that names the config it is laid over (:func:`read_config_file`)."""
+
+
+def read_config_file(path: str | Path) -> dict[str, Any]:
+    """The mapping of the YAML config file ``path`` (empty: ``{}``), laid over the config its ``extends`` key names.
+
+    ``extends: zero-4p.yaml`` (relative to the file's folder; a chain may extend again) reads that config first; then
+    each section of this file replaces that section's keys one by one (``selfplay: {games: 32}`` keeps the base's
+    other ``selfplay`` keys) and every other top-level value replaces the base's, so a variant holds only what it
+    changes. A value inside a section replaces whole, as ``--set section.key=value`` does (a child's ``opponents``
+    is the whole table). ConfigError naming the file when one cannot be read, is not YAML, is no mapping, names no
+    file, or the chain comes back to a file already read."""
+    return _read_chain(Path(path), ())
+
+
+def _read_chain(path: Path, chain: tuple[Path, ...]) -> dict[str, Any]:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
@@ -287,7 +301,36 @@ def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> Tr
     except yaml.YAMLError as exc:
         raise ConfigError(f"{path}: not valid YAML: {exc}") from None
     if data is None:
-        data = {}
+        return {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a mapping of sections, got {type(data).__name__}")
+    if EXTENDS not in data:
+        return data
+    base = data.pop(EXTENDS)
+    if not isinstance(base, str) or not base:
+        raise ConfigError(f"{path}: {EXTENDS}: expected the path of a config file, got {base!r}")
+    base_path = path.parent / base
+    if not base_path.is_file():
+        raise ConfigError(f"{path}: {EXTENDS}: no config file {base_path}")
+    here = path.resolve()
+    if base_path.resolve() in (*chain, here):
+        loop = " -> ".join(p.name for p in (*chain, here, base_path.resolve()))
+        raise ConfigError(f"{path}: {EXTENDS}: the chain comes back to a file already read ({loop})")
+    return laid_over(_read_chain(base_path, (*chain, here)), data)
+
+
+def laid_over(base: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` laid over ``base``: a section (a mapping in both) keeps the base's keys that ``data`` does not set."""
+    merged = dict(base)
+    for key, value in data.items():
+        below = merged.get(key)
+        merged[key] = {**below, **value} if isinstance(value, dict) and isinstance(below, dict) else value
+    return merged
+
+
+def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> TrainConfig:
+    """Read and check a YAML config; ``overrides`` (dotted keys, e.g. ``{"run.total_timesteps": 1000}``) win."""
+    data = read_config_file(path)
     config = config_from_dict(data, str(path), overrides)
     check_agents(config, str(path))
     return config

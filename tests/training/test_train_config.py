@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 from paths import ROOT
 
-from training.config import ConfigError, TrainConfig, config_from_dict, load_config
+from training.config import ConfigError, TrainConfig, config_from_dict, laid_over, load_config, read_config_file
+from training.pool.config import ALGORITHM, load_pool_config, read_algorithm
+from training.zero.config import algorithm_of, load_zero_config
 
 CONFIGS = sorted(  # zero-*: test_zero_config; ppo-pool-*: test_pool_trainer
     p for p in (ROOT / "configs").glob("*.yaml") if not p.name.startswith(("zero-", "ppo-pool-"))
@@ -120,3 +122,56 @@ def test_a_checkpoint_written_before_the_dictionary_form_resumes() -> None:
     meta["config"]["env"] = {**OLD_ENV, "round_limit": 40}
     with pytest.raises(TrainError, match=r"differs in env\.round_limit"):
         check_resume(meta, config, Path("step-000000000.zip"))
+
+
+def write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_extends_lays_a_file_over_its_base_section_by_section(tmp_path: Path) -> None:
+    """A variant holds only what it changes: a section's keys replace the base's one by one, a value inside a section
+    (a whole opponents table) replaces whole, and a chain of files reads from the first."""
+    write(tmp_path / "base.yaml", "name: base\nseed: 1\nselfplay: {games: 64, opponents: {heuristic: 0.5}}\n"
+                                  "learner: {learning_rate: 0.0001}\n")
+    (tmp_path / "variants").mkdir()
+    write(tmp_path / "variants" / "mid.yaml", "extends: ../base.yaml\nname: mid\n"
+                                              "selfplay: {opponents: {random: 0.2}}\n")
+    leaf = write(tmp_path / "variants" / "leaf.yaml", "extends: mid.yaml\nselfplay: {games: 8}\nrun: {iterations: 2}\n")
+    assert read_config_file(leaf) == {
+        "name": "mid", "seed": 1, "selfplay": {"games": 8, "opponents": {"random": 0.2}},
+        "learner": {"learning_rate": 0.0001}, "run": {"iterations": 2},
+    }
+    assert laid_over({"a": {"x": 1}, "b": 2}, {"a": 3}) == {"a": 3, "b": 2}
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("extends: nowhere.yaml\n", "extends: no config file"),
+        ("extends: [a.yaml]\n", "extends: expected the path of a config file"),
+        ("extends: loop.yaml\n", "the chain comes back to a file already read (loop.yaml -> loop.yaml)"),
+        ("extends: other.yaml\n", "the chain comes back to a file already read (loop.yaml -> other.yaml -> loop.yaml)"),
+        ("extends: list.yaml\n", "list.yaml: expected a mapping of sections, got list"),
+    ],
+)
+def test_a_bad_extends_names_the_file_and_the_problem(tmp_path: Path, text: str, message: str) -> None:
+    write(tmp_path / "other.yaml", "extends: loop.yaml\n")
+    write(tmp_path / "list.yaml", "- 1\n")
+    before = {p.name: p.read_text() for p in tmp_path.iterdir()}
+    with pytest.raises(ConfigError) as err:
+        read_config_file(write(tmp_path / "loop.yaml", text))
+    assert message in str(err.value)
+    assert {p.name: p.read_text() for p in tmp_path.iterdir() if p.name != "loop.yaml"} == before
+
+
+def test_every_loader_and_the_train_command_read_extends(tmp_path: Path) -> None:
+    """The PPO, pool and zero loaders, and the dispatch of ``tribune train`` by ``algorithm`` (set in the base only)."""
+    zero = write(tmp_path / "zero.yaml", f"extends: {ROOT / 'configs' / 'zero-smoke.yaml'}\nselfplay: {{games: 3}}\n")
+    assert algorithm_of(zero) == "zero" and read_algorithm(zero) == "zero"
+    config = load_zero_config(zero)
+    assert config.selfplay.games == 3 and config.search.simulations == 4  # the base's
+    pool = write(tmp_path / "pool.yaml", f"extends: {ROOT / 'configs' / 'ppo-pool-4p.yaml'}\nname: mine\n")
+    assert read_algorithm(pool) == ALGORITHM and load_pool_config(pool).name == "mine"
+    ppo = write(tmp_path / "ppo.yaml", f"extends: {ROOT / 'configs' / 'smoke.yaml'}\nseed: 7\n")
+    assert load_config(ppo).seed == 7 and load_config(ppo).env == load_config(ROOT / "configs" / "smoke.yaml").env

@@ -17,11 +17,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from agents.base import AgentError
 from agents.specs import make_agent
-from training.config import ConfigError, build_section, coerce_value, sections_as_data, with_overrides
+from training.config import (
+    ConfigError,
+    build_section,
+    coerce_value,
+    read_config_file,
+    sections_as_data,
+    with_overrides,
+)
 from tribune_arena.tournament.backends import default_workers
 from tribune_env.engine.config import GameConfig
 
@@ -200,22 +205,15 @@ def read_algorithm(path: str | Path, overrides: dict[str, Any] | None = None) ->
     if overrides and "algorithm" in overrides:
         return str(overrides["algorithm"])
     try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError):
+        data = read_config_file(path)
+    except ConfigError:
         return None
-    return str(data["algorithm"]) if isinstance(data, dict) and "algorithm" in data else None
+    return str(data["algorithm"]) if "algorithm" in data else None
 
 
 def load_pool_config(path: str | Path, overrides: dict[str, Any] | None = None) -> PoolConfig:
     """Read and check a YAML config (``overrides``: dotted keys that win)."""
-    path = Path(path)
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read the config: {exc.strerror or exc}") from None
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"{path}: not valid YAML: {exc}") from None
-    return pool_config_from_dict(data or {}, str(path), overrides)
+    return pool_config_from_dict(read_config_file(path), str(path), overrides)
 
 
 def pool_config_from_dict(data: Any, source: str = "config", overrides: dict[str, Any] | None = None) -> PoolConfig:

@@ -20,13 +20,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from agents.base import AgentError
 from agents.ppo import CheckpointError, check_fits, load_policy
 from agents.specs import agent_supports
 from agents.zero import Network, ZeroSettings, check_same_table, named_network
-from training.config import ConfigError, build_section, coerce_value, sections_as_data, with_overrides
+from training.config import (
+    ConfigError,
+    build_section,
+    coerce_value,
+    read_config_file,
+    sections_as_data,
+    with_overrides,
+)
 from tribune_arena.tournament.backends import default_workers
 from tribune_arena.tournament.schedule import TournamentDefinition
 from tribune_env.engine.config import GameConfig
@@ -261,25 +266,9 @@ def _auto(value: int | str) -> int:
 # -- loading ---------------------------------------------------------------------------
 
 
-def read_yaml(path: str | Path) -> dict[str, Any]:
-    """The mapping in the YAML file ``path``; ConfigError naming the file when it cannot be read or is no mapping."""
-    path = Path(path)
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read the config: {exc.strerror or exc}") from None
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"{path}: not valid YAML: {exc}") from None
-    if data is None:
-        return {}
-    if not isinstance(data, dict):
-        raise ConfigError(f"{path}: expected a mapping of sections, got {type(data).__name__}")
-    return data
-
-
 def algorithm_of(path: str | Path, overrides: dict[str, Any] | None = None) -> str:
     """The config's ``algorithm`` (``ppo`` when absent), ``overrides`` applied; ConfigError for another value."""
-    data = read_yaml(path)
+    data = read_config_file(path)
     value = (overrides or {}).get("algorithm", data.get("algorithm", "ppo"))
     if value not in ALGORITHMS:
         raise ConfigError(f"{path}: algorithm: expected one of {', '.join(ALGORITHMS)}, got {value!r}")
@@ -288,7 +277,7 @@ def algorithm_of(path: str | Path, overrides: dict[str, Any] | None = None) -> s
 
 def load_zero_config(path: str | Path, overrides: dict[str, Any] | None = None) -> ZeroConfig:
     """Read and check a YAML config (``overrides``: dotted keys that win); also builds every agent it names."""
-    config = zero_config_from_dict(read_yaml(path), str(path), overrides)
+    config = zero_config_from_dict(read_config_file(path), str(path), overrides)
     check_roles(config, str(path))
     return config
 
