@@ -392,9 +392,13 @@ class NumpyPolicy:
         """Unmasked action logits: shape ``(n,)`` or ``(batch, n)``. Computed with native threads limited
         (:func:`~tribune_env.threads.limited_threads`: one BLAS thread unless ``TRIBUNE_THREADS`` says otherwise)."""
         weight, bias = self.action
-        x = self._input(obs)
         with limited_threads():
-            return _forward(x, self.layers, self.activation) @ weight.T + bias
+            return self.hidden(obs) @ weight.T + bias
+
+    def hidden(self, obs: npt.ArrayLike) -> Array:
+        """The actor tower's last hidden layer (what the action layer reads): shape ``(h,)`` or ``(batch, h)``."""
+        with limited_threads():
+            return _forward(self._input(obs), self.layers, self.activation)
 
     def value(self, obs: npt.ArrayLike) -> Array:
         """The critic's value estimate: shape ``()`` or ``(batch,)``; threads limited as for :meth:`logits`."""
