@@ -263,6 +263,36 @@ def test_the_export_plays_as_a_ppo_agent(tmp_path: Path) -> None:
                                    atol=1e-5)
 
 
+@pytest.mark.parametrize("shared_first", [True, False])
+def test_a_wider_network_starts_playing_and_valuing_as_its_start(shared_first: bool) -> None:
+    """``init_from`` a narrower network (net2net): the same logits and values until training; a narrower or deeper
+    network, or another activation, is refused with both shapes named."""
+    from agents.ppo import NumpyPolicy
+    from training.pool.network import load_numpy_weights
+
+    torch.manual_seed(3)
+    small = PolicyNet(120, 9, 16, [8], shared_first=shared_first)
+    with torch.no_grad():  # heads with a say (their initial weights are tiny)
+        small.action.weight.normal_()
+        small.value.weight.normal_()
+    widths = [small.first_width, *small.hidden]
+    meta = {"format": "tribune-ppo/1", "net": {"activation": "relu", "pi": widths, "vf": widths},
+            "signature": {"observation": {"size": 120}, "actions": {"n": 9}}}
+    policy = NumpyPolicy.from_arrays(meta, small.numpy_arrays())
+    wide = PolicyNet(120, 9, 40, [24], shared_first=shared_first)
+    load_numpy_weights(wide, policy)
+    obs = torch.from_numpy(np.random.default_rng(1).random((64, 120)).astype(np.float32))
+    with torch.no_grad():
+        (small_logits, small_values), (wide_logits, wide_values) = small(obs), wide(obs)
+        assert wide.first_weight[:, 16:].abs().sum() > 0  # the new units read the observation
+    np.testing.assert_allclose(wide_logits.numpy(), small_logits.numpy(), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(wide_values.numpy(), small_values.numpy(), rtol=1e-5, atol=1e-5)
+    for other in (PolicyNet(120, 9, 8, [8], shared_first=shared_first), PolicyNet(120, 9, 16, [8, 8]),
+                  PolicyNet(120, 9, 16, [8], activation="tanh")):
+        with pytest.raises(ValueError, match=r"does not match .* each at most as wide"):
+            load_numpy_weights(other, policy)
+
+
 def test_bad_keys_are_named(tmp_path: Path) -> None:
     from training.config import ConfigError
 

@@ -175,28 +175,44 @@ def critic_parameters(net: PolicyNet) -> list[nn.Parameter]:
 
 def load_numpy_weights(net: PolicyNet, policy: NumpyPolicy) -> None:
     """Set ``net``'s weights from ``policy`` (an export of a PolicyNet, or a network of the same towers: with one
-    first layer for both when ``net.shared_first``); ValueError naming the mismatch otherwise."""
+    first layer for both when ``net.shared_first``); ValueError naming the mismatch otherwise.
+
+    ``net`` may be wider than ``policy`` (as many layers, none narrower): the policy's weights fill the first units
+    of each layer, the old units and both heads do not read the new ones, and the new units keep ``net``'s fresh
+    weights, so the widened network plays and values exactly as ``policy`` until training moves it (net2net)."""
     arrays = policy.arrays()
     towers = policy.meta["net"]
     wanted = [net.first_width, *net.hidden]
-    if towers["pi"] != wanted or towers["vf"] != wanted or towers["activation"] != net.activation_name:
-        raise ValueError(f"{policy.source}: network {towers} does not match {wanted} ({net.activation_name})")
+    if (towers["activation"] != net.activation_name or towers["pi"] != towers["vf"]
+            or len(towers["pi"]) != len(wanted) or any(o > w for o, w in zip(towers["pi"], wanted, strict=True))):
+        raise ValueError(f"{policy.source}: network {towers} does not match {wanted} ({net.activation_name}): "
+                         "the same layers and activation, each at most as wide")
     if net.shared_first and not np.array_equal(arrays["pi.0.weight"], arrays["vf.0.weight"]):
         raise ValueError(f"{policy.source}: the actor's and the critic's first layers differ: set "
                          "network.shared_first false to start from it")
     with torch.no_grad():
-        net.first_weight.copy_(torch.from_numpy(arrays["pi.0.weight"].T.copy()))
-        net.first_bias.copy_(torch.from_numpy(arrays["pi.0.bias"]))
+        _fill(net.first_weight, arrays["pi.0.weight"].T, new_inputs_read=True)
+        _fill(net.first_bias, arrays["pi.0.bias"])
         if not net.shared_first:
-            net.critic_first_weight.copy_(torch.from_numpy(arrays["vf.0.weight"].T.copy()))
-            net.critic_first_bias.copy_(torch.from_numpy(arrays["vf.0.bias"]))
+            _fill(net.critic_first_weight, arrays["vf.0.weight"].T, new_inputs_read=True)
+            _fill(net.critic_first_bias, arrays["vf.0.bias"])
         for prefix, tower in (("pi", net.pi), ("vf", net.vf)):
             for k, linear in enumerate((m for m in tower if isinstance(m, nn.Linear)), 1):
-                linear.weight.copy_(torch.from_numpy(arrays[f"{prefix}.{k}.weight"]))
-                linear.bias.copy_(torch.from_numpy(arrays[f"{prefix}.{k}.bias"]))
+                _fill(linear.weight, arrays[f"{prefix}.{k}.weight"])
+                _fill(linear.bias, arrays[f"{prefix}.{k}.bias"])
         for name, head in (("action", net.action), ("value", net.value)):
-            head.weight.copy_(torch.from_numpy(arrays[f"{name}.weight"]))
-            head.bias.copy_(torch.from_numpy(arrays[f"{name}.bias"]))
+            _fill(head.weight, arrays[f"{name}.weight"])
+            _fill(head.bias, arrays[f"{name}.bias"])
+
+
+def _fill(param: torch.Tensor, old: np.ndarray, new_inputs_read: bool = False) -> None:
+    """``old`` into the leading block of ``param`` (no larger in any dimension). For a ``(out, in)`` weight the old
+    output units get zero weight from the new inputs, unless ``new_inputs_read`` (the first layer, stored ``(in,
+    out)``: every input is an observation entry); new output units keep what ``param`` holds."""
+    block = tuple(slice(0, n) for n in old.shape)
+    if param.dim() == 2 and not new_inputs_read:
+        param[: old.shape[0], old.shape[1]:] = 0.0
+    param[block] = torch.from_numpy(np.ascontiguousarray(old, dtype=np.float32))
 
 
 class FrozenPolicy(nn.Module):
