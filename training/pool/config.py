@@ -19,14 +19,7 @@ from typing import Any
 
 from agents.base import AgentError
 from agents.specs import make_agent
-from training.config import (
-    ConfigError,
-    build_section,
-    coerce_value,
-    read_config_file,
-    sections_as_data,
-    with_overrides,
-)
+from training.config import ConfigError, build_section, coerce_value, read_config_file, sections_as_data, with_overrides
 from tribune_arena.tournament.backends import default_workers
 from tribune_env.engine.config import GameConfig
 

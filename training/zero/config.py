@@ -24,14 +24,7 @@ from agents.base import AgentError
 from agents.ppo import CheckpointError, check_fits, load_policy
 from agents.specs import agent_supports
 from agents.zero import Network, ZeroSettings, check_same_table, named_network
-from training.config import (
-    ConfigError,
-    build_section,
-    coerce_value,
-    read_config_file,
-    sections_as_data,
-    with_overrides,
-)
+from training.config import ConfigError, build_section, coerce_value, read_config_file, sections_as_data, with_overrides
 from tribune_arena.tournament.backends import default_workers
 from tribune_arena.tournament.schedule import TournamentDefinition
 from tribune_env.engine.config import GameConfig
