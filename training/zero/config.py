@@ -91,7 +91,8 @@ class SelfPlayConfig:
     the search's root value (the visit-weighted mean of its candidates' values, as KataGo mixes them); 0: the result.
     ``snapshots`` (0..1): the share of seats played by ``zero-net`` with a past network of this run (a league of
     snapshots, the start included), drawn per game, seeded, among the last ``snapshot_window`` iterations' networks
-    (0: all of them); like ``opponents``, their seats are not recorded.
+    (0: all of them); like ``opponents``, their seats are not recorded. The workers read a snapshot by its path, as
+    they read ``search.others``: on a Ray cluster they must see the run folder.
     """
 
     games: int = 64
