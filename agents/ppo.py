@@ -391,14 +391,18 @@ class NumpyPolicy:
     def logits(self, obs: npt.ArrayLike) -> Array:
         """Unmasked action logits: shape ``(n,)`` or ``(batch, n)``. Computed with native threads limited
         (:func:`~tribune_env.threads.limited_threads`: one BLAS thread unless ``TRIBUNE_THREADS`` says otherwise)."""
-        weight, bias = self.action
         with limited_threads():
-            return self.hidden(obs) @ weight.T + bias
+            return self.logits_of_hidden(self.hidden(obs))
 
     def hidden(self, obs: npt.ArrayLike) -> Array:
         """The actor tower's last hidden layer (what the action layer reads): shape ``(h,)`` or ``(batch, h)``."""
         with limited_threads():
             return _forward(self._input(obs), self.layers, self.activation)
+
+    def logits_of_hidden(self, hidden: Array) -> Array:
+        """The action layer over :meth:`hidden`'s output: ``logits(obs) == logits_of_hidden(hidden(obs))``."""
+        weight, bias = self.action
+        return hidden @ weight.T + bias
 
     def value(self, obs: npt.ArrayLike) -> Array:
         """The critic's value estimate: shape ``()`` or ``(batch,)``; threads limited as for :meth:`logits`."""

@@ -191,10 +191,10 @@ def load_numpy_weights(net: PolicyNet, policy: NumpyPolicy) -> None:
         raise ValueError(f"{policy.source}: the actor's and the critic's first layers differ: set "
                          "network.shared_first false to start from it")
     with torch.no_grad():
-        _fill(net.first_weight, arrays["pi.0.weight"].T, new_inputs_read=True)
+        _fill(net.first_weight.T, arrays["pi.0.weight"])
         _fill(net.first_bias, arrays["pi.0.bias"])
         if not net.shared_first:
-            _fill(net.critic_first_weight, arrays["vf.0.weight"].T, new_inputs_read=True)
+            _fill(net.critic_first_weight.T, arrays["vf.0.weight"])
             _fill(net.critic_first_bias, arrays["vf.0.bias"])
         for prefix, tower in (("pi", net.pi), ("vf", net.vf)):
             for k, linear in enumerate((m for m in tower if isinstance(m, nn.Linear)), 1):
@@ -205,14 +205,13 @@ def load_numpy_weights(net: PolicyNet, policy: NumpyPolicy) -> None:
             _fill(head.bias, arrays[f"{name}.bias"])
 
 
-def _fill(param: torch.Tensor, old: np.ndarray, new_inputs_read: bool = False) -> None:
-    """``old`` into the leading block of ``param`` (no larger in any dimension). For a ``(out, in)`` weight the old
-    output units get zero weight from the new inputs, unless ``new_inputs_read`` (the first layer, stored ``(in,
-    out)``: every input is an observation entry); new output units keep what ``param`` holds."""
-    block = tuple(slice(0, n) for n in old.shape)
-    if param.dim() == 2 and not new_inputs_read:
+def _fill(param: torch.Tensor, old: np.ndarray) -> None:
+    """``old`` into the leading block of ``param`` (a weight ``(out, in)`` or a bias, no smaller in any dimension):
+    the old output units get zero weight from the new inputs; new output units keep what ``param`` holds. The first
+    layers, stored ``(in, out)``, come as their transposed views (their inputs, the observation, are never new)."""
+    if param.dim() == 2:
         param[: old.shape[0], old.shape[1]:] = 0.0
-    param[block] = torch.from_numpy(np.ascontiguousarray(old, dtype=np.float32))
+    param[tuple(slice(0, n) for n in old.shape)] = torch.from_numpy(np.ascontiguousarray(old, dtype=np.float32))
 
 
 class FrozenPolicy(nn.Module):

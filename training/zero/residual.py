@@ -128,7 +128,8 @@ def placements(run: Path, first: int, last: int, margin: float, start: NumpyPoli
     clear labels on another placement than ``start``'s choice."""
     part = shard_positions(run, first, last)
     obs = part.obs.astype(np.float32)
-    hidden, logits = start.hidden(obs), start.logits(obs)
+    hidden = start.hidden(obs)
+    logits = start.logits_of_hidden(hidden)
     chosen = np.where(part.masks, logits, -np.inf).argmax(axis=1)
     lo, hi = layout.place, layout.place + layout.spaces
     label = part.targets.astype(np.float32).argmax(axis=1)
