@@ -58,9 +58,9 @@ def test_each_policy_moves_only_on_the_seats_it_owns(tmp_path: Path, monkeypatch
     seen: list[tuple[int, np.ndarray, np.ndarray]] = []
     learner_forward, opponent_forward = col._forward_learner, col._forward_opponent
 
-    def learner(rows: np.ndarray) -> Any:
+    def learner(given: np.ndarray, rows: np.ndarray) -> Any:
         seen.append((LEARNER, rows.copy(), col.seats.owner[rows, col.seat[rows]].copy()))
-        return learner_forward(rows)
+        return learner_forward(given, rows)
 
     def opponent(policy_id: int, rows: np.ndarray) -> np.ndarray:
         seen.append((policy_id, rows.copy(), col.seats.owner[rows, col.seat[rows]].copy()))
@@ -110,7 +110,8 @@ def test_learner_rows_are_the_deciding_seats_own_observation(tmp_path: Path, mon
     seen: list[np.ndarray] = []
     forward = col._forward_learner
 
-    def learner(rows: np.ndarray) -> Any:
+    def learner(given: np.ndarray, rows: np.ndarray) -> Any:
+        np.testing.assert_array_equal(given, col.obs[rows])  # no sight: the network reads the observation alone
         seen.append(col.obs[rows].copy())
         for g in rows[:2]:
             game = col.pool.game(int(g))
@@ -120,7 +121,7 @@ def test_learner_rows_are_the_deciding_seats_own_observation(tmp_path: Path, mon
             np.testing.assert_array_equal(col.obs[g], own)
             other = InfoSet(game, (seat + 1) % 4).observation(col.pool.space)
             checked.append(not np.array_equal(own, other))
-        return forward(rows)
+        return forward(given, rows)
 
     monkeypatch.setattr(col, "_forward_learner", learner)
     col.collect(12)
@@ -364,10 +365,10 @@ def test_every_row_made_is_trained_once_as_it_was_made(tmp_path: Path, monkeypat
     made: list[bytes] = []
     forward = col._forward_learner
 
-    def learner(rows: np.ndarray) -> Any:
-        a, logp, value = forward(rows)
+    def learner(given: np.ndarray, rows: np.ndarray) -> Any:
+        a, logp, value = forward(given, rows)
         for i, g in enumerate(rows):
-            made.append(col.obs[g].tobytes() + col.mask[g].tobytes() + a[i:i + 1].tobytes() + logp[i:i + 1].tobytes())
+            made.append(given[i].tobytes() + col.mask[g].tobytes() + a[i:i + 1].tobytes() + logp[i:i + 1].tobytes())
         return a, logp, value
 
     monkeypatch.setattr(col, "_forward_learner", learner)

@@ -20,6 +20,7 @@ from typing import Any
 from agents.base import AgentError
 from agents.specs import make_agent
 from training.config import ConfigError, build_section, coerce_value, read_config_file, sections_as_data, with_overrides
+from training.pool.sight import SIGHTS
 from tribune_arena.tournament.backends import default_workers
 from tribune_env.engine.config import GameConfig
 
@@ -78,6 +79,13 @@ class NetworkConfig:
     shared_first: bool = True
     """False: the critic has its own first layer (the Stable-Baselines3 layout of ``ppo-4p.npz`` and
     ``zero-expansion-4p.npz``, which ``init_from`` can then load)."""
+    sight: str = "none"
+    """What the network reads beside the observation (:mod:`training.pool.sight`): ``none``, ``forecast`` (the
+    other seats' moves by an opponent model on a resampled deal) or ``hands`` (their hands: an oracle). With a sight
+    the network's first layer has the features' inputs after the observation's (``init_from`` fills the
+    observation's and gives the new ones zero weight), and no agent can play it: ``eval.opponents`` must be empty."""
+    forecast_model: str | None = None
+    """The opponent model of ``sight: forecast`` (a network file); null: ``opponents.distilled``."""
 
 
 @dataclass(frozen=True)
@@ -261,6 +269,11 @@ def _check(config: PoolConfig, source: str) -> None:  # noqa: C901  (one line pe
         fail("network.activation", f"expected one of {', '.join(ACTIVATIONS)}, got {config.network.activation!r}")
     if config.network.first_layer not in FIRST_LAYERS:
         fail("network.first_layer", f"expected one of {', '.join(FIRST_LAYERS)}, got {config.network.first_layer!r}")
+    if config.network.sight not in SIGHTS:
+        fail("network.sight", f"expected one of {', '.join(SIGHTS)}, got {config.network.sight!r}")
+    if config.network.sight != "none" and config.eval.opponents:
+        fail("eval.opponents", f"must be [] with network.sight {config.network.sight} (no agent can play a network "
+                               "that reads more than the observation; the training win rates measure it)")
     if config.ppo.device not in DEVICES:
         fail("ppo.device", f"expected one of {', '.join(DEVICES)}, got {config.ppo.device!r}")
     for key, auto in (("ppo.torch_threads", config.ppo.torch_threads), ("eval.workers", config.eval.workers)):

@@ -19,6 +19,7 @@ import torch
 from training.pool.network import PolicyNet, choose, masked
 from training.pool.opponents import LEARNER, Opponents
 from training.pool.rows import RowStore
+from training.pool.sight import Sight
 from tribune_env.engine.config import GameConfig
 
 
@@ -32,6 +33,10 @@ class RowSource(Protocol):
     def reset(self, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
 
     def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]: ...
+
+    def native_core(self, index: int) -> Any:
+        """Game ``index``'s native core, to read (a :class:`~training.pool.sight.Sight` reads it)."""
+        ...
 
 
 class Owners(Protocol):
@@ -118,8 +123,10 @@ class Collector:
         deterministic_opponents: bool = False,
         carry: bool = True,
         whole_games: bool = False,
+        sight: Sight | None = None,
     ) -> None:
         self.pool, self.net, self.opponents, self.seats = pool, net, opponents, seats
+        self.sight = sight
         self.device, self.generator = device, generator
         self.deterministic_opponents = deterministic_opponents
         self.obs, self.mask, self.seat = pool.reset(seed)
@@ -129,14 +136,24 @@ class Collector:
         self.whole_games = whole_games
         self._step = 0
         self._rollout = 0
-        self.store = RowStore(self.obs.shape[1], self.mask.shape[1], capacity=self.games * 16)
+        width = self.obs.shape[1] + (sight.size if sight is not None else 0)
+        self.store = RowStore(width, self.mask.shape[1], capacity=self.games * 16)
         self._last_row = np.full((self.games, self.players), -1, dtype=np.int64)  # each seat's open row (a slot)
         self._episode = np.arange(self.games, dtype=np.int64)  # the episode each game index plays now
         self._next_episode = self.games
         self._ended: list[np.ndarray] = []  # the episodes ended in this rollout
 
-    def _forward_learner(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        x = torch.from_numpy(self.obs[rows]).to(self.device)
+    def _seen(self, rows: np.ndarray) -> np.ndarray:
+        """What the learner's network reads at ``rows``: their observations, and the sight's features if any."""
+        if self.sight is None:
+            plain: np.ndarray = self.obs[rows]
+            return plain
+        cores = [self.pool.native_core(int(g)) for g in rows]
+        extra = self.sight.features(cores, self.seat[rows].astype(np.int64), self.mask[rows])
+        return np.concatenate([self.obs[rows], extra], axis=1)
+
+    def _forward_learner(self, seen: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        x = torch.from_numpy(seen).to(self.device)
         m = torch.from_numpy(self.mask[rows].astype(bool)).to(self.device)
         logits, value = self.net(x)
         scores = masked(logits, m)
@@ -152,7 +169,8 @@ class Collector:
 
     def _forward_opponent(self, policy_id: int, rows: np.ndarray) -> np.ndarray:
         module = self.opponents.module(policy_id)
-        x = torch.from_numpy(self.obs[rows]).to(self.device)
+        snapshot = policy_id in self.opponents.snapshot_ids  # a copy of the learner: it reads what the learner sees
+        x = torch.from_numpy(self._seen(rows) if snapshot else self.obs[rows]).to(self.device)
         m = torch.from_numpy(self.mask[rows].astype(bool)).to(self.device)
         logits = module.logits(x)  # type: ignore[operator]
         action: np.ndarray = choose(logits, m, self.generator, self.deterministic_opponents).cpu().numpy()
@@ -181,9 +199,10 @@ class Collector:
             learner = np.flatnonzero(owner == LEARNER)
             t1 = time.perf_counter()
             if len(learner):
-                a, logp, value = self._forward_learner(learner)
+                seen = self._seen(learner)
+                a, logp, value = self._forward_learner(seen, learner)
                 rows = store.alloc(len(learner))
-                store.obs[rows], store.mask[rows] = self.obs[learner], self.mask[learner]
+                store.obs[rows], store.mask[rows] = seen, self.mask[learner]
                 store.action[rows], store.logp[rows], store.value[rows] = a, logp, value
                 store.game[rows], store.seat[rows] = learner, seat[learner]
                 store.step[rows], store.episode[rows] = self._step, self._episode[learner]

@@ -38,6 +38,7 @@ from training.pool.network import PolicyNet, load_numpy_weights
 from training.pool.opponents import SeatTable, build_opponents
 from training.pool.ppo import update
 from training.pool.rollout import Batch, Collector
+from training.pool.sight import make_sight
 from training.pool.tables import AgentTables, TableSeats
 from tribune_arena.benchmark.record import code_version
 from tribune_env.envs.pool import TribunePool
@@ -144,7 +145,10 @@ class PoolTrainer:
         self.pool = TribunePool(cfg.ppo.games, cfg.game, threads=cfg.ppo.pool_threads)
         encoder, codec = self.pool.encoder, self.pool.codec
         net_cfg = cfg.network
-        self.net = PolicyNet(encoder.size, codec.n, net_cfg.first_width, net_cfg.hidden, net_cfg.activation,
+        self.sight = make_sight(net_cfg.sight, cfg.game, encoder, net_cfg.forecast_model or cfg.opponents.distilled,
+                                cfg.seed)
+        seen = encoder.size + (self.sight.size if self.sight is not None else 0)
+        self.net = PolicyNet(seen, codec.n, net_cfg.first_width, net_cfg.hidden, net_cfg.activation,
                              net_cfg.first_layer, net_cfg.shared_first).to(self.device)
         if cfg.init_from:
             try:
@@ -169,7 +173,7 @@ class PoolTrainer:
         seed = self.config.seed * 1_000_003 + self.state.rollouts * 7919
         return Collector(self.pool, self.net, self.opponents, self.seats, self.device, self.generator, seed,
                          self.config.opponents.deterministic, self.config.ppo.carry_pending,
-                         self.config.ppo.whole_games)
+                         self.config.ppo.whole_games, self.sight)
 
     def _table_collector(self) -> Collector | None:
         """The collector of the agent tables (``opponents.table_games``), or None."""
@@ -177,7 +181,7 @@ class PoolTrainer:
             return None
         seed = self.config.seed * 1_000_033 + self.state.rollouts * 7927 + 1
         return Collector(self.tables, self.net, self.opponents, TableSeats(self.tables), self.device, self.generator,
-                         seed, True, self.config.ppo.carry_pending, self.config.ppo.whole_games)
+                         seed, True, self.config.ppo.carry_pending, self.config.ppo.whole_games, self.sight)
 
     # -- checkpoints -----------------------------------------------------------------
 
@@ -262,6 +266,7 @@ class PoolTrainer:
                 "device": str(self.device),
                 "seed": cfg.seed,
                 "init_from": cfg.init_from,
+                "sight": cfg.network.sight,
                 "code": code_version(),
             },
         }
@@ -272,6 +277,8 @@ class PoolTrainer:
     def evaluate(self) -> list[Any]:
         """The network now against ``players - 1`` copies of each eval opponent (the real agents), recorded."""
         cfg = self.config
+        if not cfg.eval.opponents:  # nothing to play (a network with a sight: network.sight)
+            return []
         start = time.monotonic()
         network = self.export(self.dir / "evals" / f"step-{self.state.decisions:012d}.npz")
         rows = evaluate_checkpoint(network, self.state.decisions, list(cfg.eval.opponents), cfg.eval.games,
@@ -403,7 +410,8 @@ class PoolTrainer:
         return now
 
     def run(self, resume: bool = False) -> Path:
-        """Train until ``run.decisions`` or ``run.max_minutes``; returns ``final.npz``."""
+        """Train until ``run.decisions`` or ``run.max_minutes``; returns ``final.npz`` (with ``network.sight``, the
+        last checkpoint: no agent can play such a network)."""
         cfg = self.config
         resuming = self._prepare_folder(resume)
         self._build()
@@ -442,7 +450,12 @@ class PoolTrainer:
                 self.say(f"interrupted: the run stands at its last checkpoint ({saved:,} decisions); "
                          "continue with --resume")
             raise
-        self.save_checkpoint()
+        checkpoint = self.save_checkpoint()
+        if self.sight is not None:  # no agent reads what it sees: the checkpoint is the run's network
+            self.say(f"{checkpoint} holds the network: {self.state.decisions:,} decisions in "
+                     f"{self.state.elapsed / 60:.1f} min of training; with network.sight {cfg.network.sight} it reads "
+                     "more than the observation, so no .npz is written for the agents")
+            return checkpoint
         final = self.export(self.dir / "final.npz")
         done = {r.timesteps for r in read_rows(self.dir / "eval.csv")}
         if self.state.decisions not in done and cfg.eval.games > 0 and cfg.eval.opponents:

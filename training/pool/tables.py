@@ -16,6 +16,7 @@ once, its learner seat drawn again). :class:`TableSeats` is the matching seat ta
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 
@@ -81,6 +82,10 @@ class AgentTables:
             self.decisions += 1
             self._to_learner(g)
         return self.obs, self.mask, self.seat, self.reward, self.done
+
+    def native_core(self, g: int) -> Any:
+        """Game ``g``'s native core (the live one: to read, not to play on)."""
+        return self.games[g].native_core
 
     def _deal(self, g: int) -> Game:
         seed = self._rng.randrange(2**62)

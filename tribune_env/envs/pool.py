@@ -118,6 +118,11 @@ class TribunePool:
         self._dealt("game")
         return Game(core=self._pool.core(index, self.config))
 
+    def native_core(self, index: int) -> Any:
+        """A copy of game ``index``'s native core (as :meth:`game`, without the :class:`Game` around it)."""
+        self._dealt("native_core")
+        return self._pool.core(index, self.config)
+
     def episode_seeds(self) -> list[int]:
         """The seed of every game's running episode (replay one with ``Game.new(config, seed)``)."""
         return list(self._pool.episode_seeds())
