@@ -328,6 +328,21 @@ def laid_over(base: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
+ALGORITHMS = ("ppo", "ppo-pool", "zero")
+"""The trainers of ``tribune train``, by a config's top-level ``algorithm`` key (absent: ``ppo``): this module's
+:class:`TrainConfig`, :mod:`training.pool` and :mod:`training.zero`."""
+
+
+def algorithm_of(path: str | Path, overrides: dict[str, Any] | None = None) -> str:
+    """The config's ``algorithm`` (``ppo`` when absent; its ``extends`` chain read, ``overrides`` applied);
+    ConfigError for an unreadable file or a value not in :data:`ALGORITHMS`."""
+    data = read_config_file(path)
+    value = (overrides or {}).get("algorithm", data.get("algorithm", "ppo"))
+    if value not in ALGORITHMS:
+        raise ConfigError(f"{path}: algorithm: expected one of {', '.join(ALGORITHMS)}, got {value!r}")
+    return str(value)
+
+
 def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> TrainConfig:
     """Read and check a YAML config; ``overrides`` (dotted keys, e.g. ``{"run.total_timesteps": 1000}``) win."""
     data = read_config_file(path)

@@ -160,14 +160,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _special_algorithm(args: argparse.Namespace) -> Any:
     """The runner of a config whose ``algorithm`` is not plain PPO: ``ppo-pool`` or ``zero``; ``None`` for PPO."""
-    from training.pool.config import ALGORITHM as POOL
-    from training.pool.config import read_algorithm
-    from training.zero.config import algorithm_of
+    from training.config import algorithm_of
 
-    overrides = _overrides(args.overrides)
-    if read_algorithm(args.config, overrides) == POOL:
-        return _run_pool
-    return _run_zero if algorithm_of(args.config, overrides) == "zero" else None
+    return {"ppo-pool": _run_pool, "zero": _run_zero}.get(algorithm_of(args.config, _overrides(args.overrides)))
 
 
 def _run_pool(args: argparse.Namespace) -> int:

@@ -7,9 +7,17 @@ from pathlib import Path
 import pytest
 from paths import ROOT
 
-from training.config import ConfigError, TrainConfig, config_from_dict, laid_over, load_config, read_config_file
-from training.pool.config import ALGORITHM, load_pool_config, read_algorithm
-from training.zero.config import algorithm_of, load_zero_config
+from training.config import (
+    ConfigError,
+    TrainConfig,
+    algorithm_of,
+    config_from_dict,
+    laid_over,
+    load_config,
+    read_config_file,
+)
+from training.pool.config import ALGORITHM, load_pool_config
+from training.zero.config import load_zero_config
 
 CONFIGS = sorted(  # zero-*: test_zero_config; ppo-pool-*: test_pool_trainer
     p for p in (ROOT / "configs").glob("*.yaml") if not p.name.startswith(("zero-", "ppo-pool-"))
@@ -168,10 +176,10 @@ def test_a_bad_extends_names_the_file_and_the_problem(tmp_path: Path, text: str,
 def test_every_loader_and_the_train_command_read_extends(tmp_path: Path) -> None:
     """The PPO, pool and zero loaders, and the dispatch of ``tribune train`` by ``algorithm`` (set in the base only)."""
     zero = write(tmp_path / "zero.yaml", f"extends: {ROOT / 'configs' / 'zero-smoke.yaml'}\nselfplay: {{games: 3}}\n")
-    assert algorithm_of(zero) == "zero" and read_algorithm(zero) == "zero"
+    assert algorithm_of(zero) == "zero"
     config = load_zero_config(zero)
     assert config.selfplay.games == 3 and config.search.simulations == 4  # the base's
     pool = write(tmp_path / "pool.yaml", f"extends: {ROOT / 'configs' / 'ppo-pool-4p.yaml'}\nname: mine\n")
-    assert read_algorithm(pool) == ALGORITHM and load_pool_config(pool).name == "mine"
+    assert algorithm_of(pool) == ALGORITHM and load_pool_config(pool).name == "mine"
     ppo = write(tmp_path / "ppo.yaml", f"extends: {ROOT / 'configs' / 'smoke.yaml'}\nseed: 7\n")
     assert load_config(ppo).seed == 7 and load_config(ppo).env == load_config(ROOT / "configs" / "smoke.yaml").env

@@ -10,10 +10,9 @@ import pytest
 import yaml
 from paths import CONFIGS
 
-from training.config import ConfigError, load_config
+from training.config import ConfigError, algorithm_of, load_config
 from training.zero.config import (
     ZeroConfig,
-    algorithm_of,
     config_changes,
     load_zero_config,
     zero_config_from_dict,
@@ -128,10 +127,11 @@ def test_algorithm_dispatch(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert load_config(ppo).name == "ppo"  # an explicit `algorithm: ppo` is a PPO config as before
     assert algorithm_of(CONFIGS / "smoke.yaml") == "ppo"
     assert algorithm_of(ppo, {"algorithm": "zero"}) == "zero"
+    assert algorithm_of(CONFIGS / "ppo-pool-4p.yaml") == "ppo-pool"
     bad = tmp_path / "bad.yaml"
     bad.write_text("algorithm: alphago\n", encoding="utf-8")
     assert main(["train", str(bad)]) == 2
-    assert "algorithm: expected one of ppo, zero, got 'alphago'" in capsys.readouterr().err
+    assert "algorithm: expected one of ppo, ppo-pool, zero, got 'alphago'" in capsys.readouterr().err
     assert main(["train", str(CONFIGS / "zero-smoke.yaml"), "--check", "--set", "search.depth=7"]) == 0
     assert yaml.safe_load(capsys.readouterr().out)["search"]["depth"] == 7
     assert main(["train", str(CONFIGS / "zero-smoke.yaml"), "--set", "search.depth=-1"]) == 2

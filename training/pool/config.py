@@ -201,17 +201,6 @@ def _auto(value: int | str) -> int:
     return default_workers() if value == "auto" else int(value)
 
 
-def read_algorithm(path: str | Path, overrides: dict[str, Any] | None = None) -> str | None:
-    """The ``algorithm`` key of the YAML file ``path`` (``overrides`` win), or ``None`` (unreadable or absent)."""
-    if overrides and "algorithm" in overrides:
-        return str(overrides["algorithm"])
-    try:
-        data = read_config_file(path)
-    except ConfigError:
-        return None
-    return str(data["algorithm"]) if "algorithm" in data else None
-
-
 def load_pool_config(path: str | Path, overrides: dict[str, Any] | None = None) -> PoolConfig:
     """Read and check a YAML config (``overrides``: dotted keys that win)."""
     return pool_config_from_dict(read_config_file(path), str(path), overrides)

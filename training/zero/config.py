@@ -29,8 +29,6 @@ from tribune_arena.tournament.backends import default_workers
 from tribune_arena.tournament.schedule import TournamentDefinition
 from tribune_env.engine.config import GameConfig
 
-ALGORITHMS = ("ppo", "zero")
-"""The values of a config's top-level ``algorithm`` key (absent: ``ppo``, :mod:`training.config`)."""
 BACKENDS = ("multiprocessing", "ray")
 FAST_MOVES = ("greedy", "sample")
 TARGETS = ("improved", "choice", "significant")
@@ -258,15 +256,6 @@ def _auto(value: int | str) -> int:
 
 
 # -- loading ---------------------------------------------------------------------------
-
-
-def algorithm_of(path: str | Path, overrides: dict[str, Any] | None = None) -> str:
-    """The config's ``algorithm`` (``ppo`` when absent), ``overrides`` applied; ConfigError for another value."""
-    data = read_config_file(path)
-    value = (overrides or {}).get("algorithm", data.get("algorithm", "ppo"))
-    if value not in ALGORITHMS:
-        raise ConfigError(f"{path}: algorithm: expected one of {', '.join(ALGORITHMS)}, got {value!r}")
-    return str(value)
 
 
 def load_zero_config(path: str | Path, overrides: dict[str, Any] | None = None) -> ZeroConfig:
