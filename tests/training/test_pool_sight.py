@@ -141,3 +141,14 @@ def test_a_sight_is_named_and_refuses_the_agents_evaluations(tmp_path: Path) -> 
         load(**{"eval.opponents": ["heuristic"]})
     load(**{"network.sight": "none", "eval.opponents": ["heuristic"]})
     assert make_sight("none", CONFIG, TribunePool(1, CONFIG).encoder, MODEL, 0) is None
+
+
+def test_a_run_with_a_forecast_is_reproducible(tmp_path: Path) -> None:
+    """The forecast's draws are seeded by the run's seed: the same config trains the same network."""
+    weights = []
+    for name in ("a", "b"):
+        config = pool_config_from_dict(with_overrides(TINY, {"output": str(tmp_path / name)}, "t"), "t")
+        trainer = PoolTrainer(config)
+        trainer.run()
+        weights.append(trainer.net.first_weight.detach().clone())
+    assert torch.equal(weights[0], weights[1])
