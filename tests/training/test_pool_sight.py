@@ -152,3 +152,15 @@ def test_a_run_with_a_forecast_is_reproducible(tmp_path: Path) -> None:
         trainer.run()
         weights.append(trainer.net.first_weight.detach().clone())
     assert torch.equal(weights[0], weights[1])
+
+
+def test_the_sight_scale_multiplies_the_features_and_is_checked(tmp_path: Path) -> None:
+    pool, seats, masks = stepped_pool(games=3)
+    cores = [pool.native_core(g) for g in range(3)]
+    plain = make_sight("forecast", CONFIG, pool.encoder, MODEL, 7)
+    scaled = make_sight("forecast", CONFIG, pool.encoder, MODEL, 7, scale=10.0)
+    assert plain is not None and scaled is not None and scaled.size == plain.size
+    np.testing.assert_allclose(scaled.features(cores, seats, masks), 10 * plain.features(cores, seats, masks),
+                               rtol=1e-6)
+    with pytest.raises(ConfigError, match=r"network\.sight_scale: must be > 0"):
+        pool_config_from_dict(with_overrides(TINY, {"output": str(tmp_path), "network.sight_scale": 0}, "t"), "t")

@@ -86,6 +86,10 @@ class NetworkConfig:
     observation's and gives the new ones zero weight), and no agent can play it: ``eval.opponents`` must be empty."""
     forecast_model: str | None = None
     """The opponent model of ``sight: forecast`` (a network file); null: ``opponents.distilled``."""
+    sight_scale: float = 1.0
+    """The sight's features are multiplied by it before the network reads them. Under Adam a weight moves about
+    the learning rate a step whatever its gradient, so the new inputs' weights then move the network as fast as
+    ``sight_scale`` times the learning rate would, while the rest of it trains at the run's (a fine-tuning) rate."""
 
 
 @dataclass(frozen=True)
@@ -260,6 +264,8 @@ def _check(config: PoolConfig, source: str) -> None:  # noqa: C901  (one line pe
         fail("network.first_layer", f"expected one of {', '.join(FIRST_LAYERS)}, got {config.network.first_layer!r}")
     if config.network.sight not in SIGHTS:
         fail("network.sight", f"expected one of {', '.join(SIGHTS)}, got {config.network.sight!r}")
+    if config.network.sight_scale <= 0:
+        fail("network.sight_scale", f"must be > 0, got {config.network.sight_scale}")
     if config.network.sight != "none" and config.eval.opponents:
         fail("eval.opponents", f"must be [] with network.sight {config.network.sight} (no agent can play a network "
                                "that reads more than the observation; the training win rates measure it)")

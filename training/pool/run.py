@@ -146,7 +146,7 @@ class PoolTrainer:
         encoder, codec = self.pool.encoder, self.pool.codec
         net_cfg = cfg.network
         self.sight = make_sight(net_cfg.sight, cfg.game, encoder, net_cfg.forecast_model or cfg.opponents.distilled,
-                                cfg.seed)
+                                cfg.seed, net_cfg.sight_scale)
         seen = encoder.size + (self.sight.size if self.sight is not None else 0)
         self.net = PolicyNet(seen, codec.n, net_cfg.first_width, net_cfg.hidden, net_cfg.activation,
                              net_cfg.first_layer, net_cfg.shared_first).to(self.device)

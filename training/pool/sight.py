@@ -101,12 +101,28 @@ class Forecast:
         return out
 
 
-def make_sight(name: str, config: GameConfig, encoder: ObservationEncoder, model_path: str, seed: int) -> Sight | None:
-    """The sight ``name`` (one of :data:`SIGHTS`; ``none``: None) for games of ``config``."""
+class Scaled:
+    """A sight's features times ``scale`` (``network.sight_scale``)."""
+
+    def __init__(self, sight: Sight, scale: float) -> None:
+        self.sight, self.scale, self.size = sight, scale, sight.size
+
+    def features(self, cores: Sequence[Any], seats: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        out: np.ndarray = self.sight.features(cores, seats, masks) * np.float32(self.scale)
+        return out
+
+
+def make_sight(name: str, config: GameConfig, encoder: ObservationEncoder, model_path: str, seed: int,
+               scale: float = 1.0) -> Sight | None:
+    """The sight ``name`` (one of :data:`SIGHTS`; ``none``: None) for games of ``config``, its features times
+    ``scale``."""
+    sight: Sight
     if name == "none":
         return None
     if name == "hands":
-        return Hands(encoder, config.players)
-    if name == "forecast":
-        return Forecast(load_policy(model_path, config), encoder, config.players, seed)
-    raise ValueError(f"network.sight: {name!r} is not one of {', '.join(SIGHTS)}")
+        sight = Hands(encoder, config.players)
+    elif name == "forecast":
+        sight = Forecast(load_policy(model_path, config), encoder, config.players, seed)
+    else:
+        raise ValueError(f"network.sight: {name!r} is not one of {', '.join(SIGHTS)}")
+    return sight if scale == 1.0 else Scaled(sight, scale)
