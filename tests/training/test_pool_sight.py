@@ -164,3 +164,13 @@ def test_the_sight_scale_multiplies_the_features_and_is_checked(tmp_path: Path) 
                                rtol=1e-6)
     with pytest.raises(ConfigError, match=r"network\.sight_scale: must be > 0"):
         pool_config_from_dict(with_overrides(TINY, {"output": str(tmp_path), "network.sight_scale": 0}, "t"), "t")
+
+
+def test_a_missing_forecast_model_is_named_before_training(tmp_path: Path) -> None:
+    from training.pool.run import PoolTrainError
+
+    config = pool_config_from_dict(with_overrides(TINY, {"output": str(tmp_path),
+                                                         "network.forecast_model": "no-such.npz"}, "t"), "t")
+    with pytest.raises(PoolTrainError, match=r"network\.forecast_model \(no-such\.npz\): .*does not exist"):
+        PoolTrainer(config).run()
+    assert not (tmp_path / "tiny-sight" / "checkpoints").exists()

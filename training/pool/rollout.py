@@ -1,10 +1,11 @@
 """The pool loop: every seat of ``games`` games stepped in one :class:`TribunePool`, one batched forward per policy.
 
 Each step the rows are grouped by the policy that owns the deciding seat (:class:`~training.pool.opponents.SeatTable`);
-the learner's rows (the deciding seat's own observation, its mask, the sampled action, its log-probability and the
-value) are stored in place (:mod:`training.pool.rows`) with the link to that seat's previous decision in the same
-game (:mod:`training.pool.gae`) until a rollout trains them; opponents' rows are only played. No Python object is made
-per decision.
+the learner's rows (the deciding seat's own observation, followed by the features of ``network.sight`` if any, its
+mask, the sampled action, its log-probability and the value) are stored in place (:mod:`training.pool.rows`) with the
+link to that seat's previous decision in the same game (:mod:`training.pool.gae`) until a rollout trains them;
+opponents' rows are only played (a snapshot of the learner reads the sight too). No Python object is made per
+decision.
 """
 
 from __future__ import annotations

@@ -145,8 +145,11 @@ class PoolTrainer:
         self.pool = TribunePool(cfg.ppo.games, cfg.game, threads=cfg.ppo.pool_threads)
         encoder, codec = self.pool.encoder, self.pool.codec
         net_cfg = cfg.network
-        self.sight = make_sight(net_cfg.sight, cfg.game, encoder, net_cfg.forecast_model or cfg.opponents.distilled,
-                                cfg.seed, net_cfg.sight_scale)
+        model = net_cfg.forecast_model or cfg.opponents.distilled
+        try:
+            self.sight = make_sight(net_cfg.sight, cfg.game, encoder, model, cfg.seed, net_cfg.sight_scale)
+        except ValueError as exc:
+            raise PoolTrainError(f"network.forecast_model ({model}): {exc}") from None
         seen = encoder.size + (self.sight.size if self.sight is not None else 0)
         self.net = PolicyNet(seen, codec.n, net_cfg.first_width, net_cfg.hidden, net_cfg.activation,
                              net_cfg.first_layer, net_cfg.shared_first).to(self.device)
