@@ -199,13 +199,18 @@ def test_a_game_goes_on_after_the_server_is_killed(tmp_path: Path, servers: list
     status, listed = second.call("GET", "/api/games")
     assert status == 200 and listed["games"] == [game_id] and listed["unfinished"][0]["step"] == killed
     status, restored = second.call("GET", f"/api/games/{game_id}")
-    assert status == 200 and restored["id"] == game_id and restored["step"] > killed > before + 1
+    assert status == 200 and restored["id"] == game_id and killed > before + 1
     app = create_app(tmp_path / "reference")  # the same moves on a server never stopped
     try:
         client = app.test_client()
         reference = client.post("/api/games", json=body).get_json()
         for move in played:
             reference = client.post(f"/api/games/{reference['id']}/action", json=move).get_json()
+        # The kill lands after a bot's move and, nearly always, before the last bot's: the restarted server then
+        # plays the rest (restored step > killed). On a loaded machine the bots may all have moved before the kill
+        # lands (the answer not yet sent); the restarted server then has nothing left to play. Either way it stands
+        # where a server never stopped stands.
+        assert restored["step"] == reference["step"] >= killed
         _same(reference, restored)  # the same step, the same choices in the same words, the same board
         move = _first(restored)
         status, restored = second.call("POST", f"/api/games/{game_id}/action", move)
