@@ -445,10 +445,12 @@ def leaf_values(net: Network, games: Sequence[Game]) -> Array:
     return out
 
 
-def _masked_softmax(logits: Array, mask: npt.NDArray[np.bool_]) -> Array:
+def masked_softmax(logits: Array, mask: npt.NDArray[np.bool_]) -> Array:
+    """The softmax over the last axis of ``logits`` with the actions ``mask`` (broadcast to it) leaves out at zero;
+    float32, computed in float64. Every row needs a legal action."""
     z: npt.NDArray[np.float64] = np.where(mask, logits.astype(np.float64), -np.inf)
-    z = np.exp(z - z.max())
-    out: Array = (z / z.sum()).astype(np.float32)
+    z = np.exp(z - z.max(axis=-1, keepdims=True))
+    out: Array = (z / z.sum(axis=-1, keepdims=True)).astype(np.float32)
     return out
 
 
@@ -471,7 +473,7 @@ class SearchResult:
     @property
     def prior(self) -> Array:
         """The network's masked softmax."""
-        return _masked_softmax(self.logits, self.mask)
+        return masked_softmax(self.logits, self.mask)
 
     @property
     def favourite(self) -> int:
@@ -492,7 +494,7 @@ class SearchResult:
         low, high = min(q.min(), v_mix), max(q.max(), v_mix)
         normalised = (completed - low) / (high - low) if high > low else np.zeros_like(completed)
         sigma = (C_VISIT + max(self.visits)) * C_SCALE * normalised
-        return _masked_softmax((self.logits + sigma).astype(np.float32), self.mask)
+        return masked_softmax((self.logits + sigma).astype(np.float32), self.mask)
 
 
 class ZeroSearch:
@@ -530,7 +532,7 @@ class ZeroSearch:
         scores = logits[legal].astype(np.float64)
         if settings.explore:
             scores = scores + self.np_rng.gumbel(size=scores.shape)
-        elif float(_masked_softmax(logits, mask).max()) >= settings.threshold:
+        elif float(masked_softmax(logits, mask).max()) >= settings.threshold:
             return result
         order = np.argsort(-scores, kind="stable")[: settings.candidates]
         result.candidates = [int(legal[i]) for i in order]

@@ -25,6 +25,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from agents.ppo import NumpyPolicy, load_policy
+from agents.zero import masked_softmax
 from tribune_env.codec.observation import ObservationEncoder
 from tribune_env.engine.config import GameConfig
 
@@ -90,15 +91,8 @@ class Forecast:
             for k, other in enumerate(_others(seat, self._players)):
                 self._native.encode_into(drawn, other, obs[row, k])
         logits = self.model.logits(obs.reshape(n * others, self._obs_size)).reshape(n, others, self._actions)
-        legal = np.asarray(masks, dtype=bool)[:, None, :]
-        logits = np.where(legal, logits, -np.inf)
-        top = logits.max(axis=2, keepdims=True)
-        top[~np.isfinite(top)] = 0.0
-        weights = np.where(legal, np.exp(logits - top), 0.0)
-        total = weights.sum(axis=2, keepdims=True)
-        probs = np.divide(weights, total, out=np.zeros_like(weights), where=total > 0)
-        out: np.ndarray = probs.astype(np.float32).reshape(n, self.size)
-        return out
+        probs = masked_softmax(logits, np.asarray(masks, dtype=bool)[:, None, :])  # a deciding seat has a legal move
+        return probs.reshape(n, self.size)
 
 
 class Scaled:
