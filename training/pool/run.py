@@ -269,7 +269,6 @@ class PoolTrainer:
                 "device": str(self.device),
                 "seed": cfg.seed,
                 "init_from": cfg.init_from,
-                "sight": cfg.network.sight,
                 "code": code_version(),
             },
         }

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import csv
 import math
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,9 +49,8 @@ def table_rates(run_dir: Path, span: int) -> list[Span]:
 
 def _span(start: int, stop: int, rates: list[float]) -> Span:
     n = len(rates)
-    mean = sum(rates) / n
-    spread = math.sqrt(sum((r - mean) ** 2 for r in rates) / (n - 1)) if n > 1 else 0.0
-    return Span(start, stop, n, mean, 1.96 * spread / math.sqrt(n))
+    spread = statistics.stdev(rates) if n > 1 else 0.0
+    return Span(start, stop, n, statistics.fmean(rates), 1.96 * spread / math.sqrt(n))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
