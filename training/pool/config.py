@@ -6,7 +6,7 @@ written. :meth:`PoolConfig.resolved` is the whole configuration as plain data (`
 saves it and a resume must match it except in :data:`RESUMABLE_CHANGES`.
 
 Sections: ``game`` (the game's options, :func:`~tribune_env.engine.config.config_from_dict`), ``opponents``,
-``network``, ``ppo``, ``eval``, ``run``, and ``algorithm``, ``name``, ``seed``, ``output``, ``init_from``.
+``network``, ``ppo``, ``labels``, ``eval``, ``run``, and ``algorithm``, ``name``, ``seed``, ``output``, ``init_from``.
 """
 
 from __future__ import annotations
@@ -132,6 +132,17 @@ class PPOSettings:
 
 
 @dataclass(frozen=True)
+class LabelsConfig:
+    """The search's labels learned beside PPO (:mod:`training.pool.labels`): the searched positions of the replay
+    shards in ``shards`` (an ``algorithm: zero`` run's ``replay/`` folder; null: none), ``minibatch`` of them drawn
+    with each PPO minibatch, their KL divergence to the network's policy added to the loss times ``weight``."""
+
+    shards: str | None = None
+    weight: float = 0.1
+    minibatch: int = 256
+
+
+@dataclass(frozen=True)
 class PoolEvalConfig:
     """Evaluations against ``players - 1`` copies of each ``opponents`` spec (the real agents: the tournament runner),
     every ``every_minutes`` of training and at the end, on ``games`` deals of ``seed``."""
@@ -159,6 +170,7 @@ SECTIONS: dict[str, type[Any]] = {
     "opponents": OpponentsConfig,
     "network": NetworkConfig,
     "ppo": PPOSettings,
+    "labels": LabelsConfig,
     "eval": PoolEvalConfig,
     "run": PoolRunConfig,
 }
@@ -177,6 +189,7 @@ class PoolConfig:
     opponents: OpponentsConfig = field(default_factory=OpponentsConfig)
     network: NetworkConfig = field(default_factory=NetworkConfig)
     ppo: PPOSettings = field(default_factory=PPOSettings)
+    labels: LabelsConfig = field(default_factory=LabelsConfig)
     eval: PoolEvalConfig = field(default_factory=PoolEvalConfig)
     run: PoolRunConfig = field(default_factory=PoolRunConfig)
 
@@ -241,6 +254,7 @@ def pool_config_from_dict(data: Any, source: str = "config", overrides: dict[str
 POSITIVE = (
     "ppo.games", "ppo.steps", "ppo.epochs", "ppo.minibatch", "ppo.pool_threads", "network.first_width",
     "eval.games", "run.decisions", "run.keep_checkpoints", "opponents.snapshot_every", "opponents.snapshot_pool",
+    "labels.minibatch",
 )
 
 
@@ -269,6 +283,10 @@ def _check(config: PoolConfig, source: str) -> None:  # noqa: C901  (one line pe
     if config.network.sight != "none" and config.eval.opponents:
         fail("eval.opponents", f"must be [] with network.sight {config.network.sight} (no agent can play a network "
                                "that reads more than the observation; the training win rates measure it)")
+    if config.labels.weight <= 0:
+        fail("labels.weight", f"must be > 0, got {config.labels.weight}")
+    if config.labels.shards is not None and config.network.sight != "none":
+        fail("labels.shards", f"the labels' positions hold no {config.network.sight} features: use network.sight none")
     if config.ppo.device not in DEVICES:
         fail("ppo.device", f"expected one of {', '.join(DEVICES)}, got {config.ppo.device!r}")
     for key, auto in (("ppo.torch_threads", config.ppo.torch_threads), ("eval.workers", config.eval.workers)):

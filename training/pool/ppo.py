@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from training.pool.config import PPOSettings
+from training.pool.config import LabelsConfig, PPOSettings
+from training.pool.labels import SearchLabels, label_loss
 from training.pool.network import PolicyNet, critic_parameters, masked
 from training.pool.rollout import Batch
 
@@ -20,13 +21,18 @@ def update(
     rng: np.random.Generator,
     device: torch.device,
     critic_only: bool = False,
+    labels: tuple[SearchLabels, LabelsConfig] | None = None,
 ) -> dict[str, float]:
     """``settings.epochs`` passes over ``batch`` in shuffled minibatches; the mean losses, entropy, approximate KL
     and clip fraction of the last pass (stops early when ``target_kl`` is passed).
 
     ``critic_only`` (the critic warm-up, ``ppo.critic_warmup``): the loss is the value loss alone and only the
     critic's own parameters (:func:`~training.pool.network.critic_parameters`) are stepped; the actor's output is
-    left exactly as it was."""
+    left exactly as it was.
+
+    ``labels`` (the search's labels and their section, :mod:`training.pool.labels`): each minibatch also draws
+    ``minibatch`` labelled rows and adds ``weight`` times their KL divergence to the loss (``label_loss`` and
+    ``label_agree`` in the metrics)."""
     net.train()
     n = len(batch)
     obs = torch.from_numpy(batch.obs).to(device)
@@ -37,6 +43,8 @@ def update(
     ret_all = torch.from_numpy(returns).to(device)
     critic = {id(p) for p in critic_parameters(net)}
     metrics: dict[str, list[float]] = {k: [] for k in ("policy_loss", "value_loss", "entropy", "approx_kl", "clipfrac")}
+    if labels is not None:
+        metrics.update(label_loss=[], label_agree=[])
     size = min(settings.minibatch, n)
     for _ in range(settings.epochs):
         order = torch.from_numpy(rng.permutation(n)).to(device)
@@ -57,6 +65,13 @@ def update(
                 loss = settings.vf_coef * v_loss
             else:
                 loss = pg - settings.ent_coef * entropy + settings.vf_coef * v_loss
+                if labels is not None:
+                    searched, section = labels
+                    drawn = torch.from_numpy(rng.integers(len(searched), size=section.minibatch)).to(device)
+                    kl_labels, agree = label_loss(net, searched, drawn)
+                    loss = loss + section.weight * kl_labels
+                    metrics["label_loss"].append(float(kl_labels.detach()))
+                    metrics["label_agree"].append(float(agree))
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             if critic_only:

@@ -34,6 +34,7 @@ from training.config import ConfigError
 from training.evaluation import evaluate_checkpoint, plot_learning_curve, read_rows, record_rows
 from training.pool.config import RESUMABLE_CHANGES, PoolConfig, pool_config_from_dict
 from training.pool.gae import advantages
+from training.pool.labels import LabelsError, SearchLabels, load_labels
 from training.pool.network import PolicyNet, load_numpy_weights
 from training.pool.opponents import SeatTable, build_opponents
 from training.pool.ppo import update
@@ -52,7 +53,7 @@ CURVE_FIELDS = (
     "kind", "decisions", "elapsed", "wall", "learner_rows", "rollouts", "decisions_per_s", "policy_loss",
     "value_loss", "entropy", "approx_kl", "clipfrac", "learning_rate", "train_win_rate", "pool_s", "learner_s",
     "opponents_s", "update_s", "opponent", "games", "win_rate", "ci_low", "ci_high", "table_rows", "table_s",
-    "table_win_rate",
+    "table_win_rate", "label_loss", "label_agree",
 )
 
 
@@ -158,6 +159,12 @@ class PoolTrainer:
                 load_numpy_weights(self.net, load_policy(cfg.init_from, cfg.game))
             except ValueError as exc:
                 raise PoolTrainError(f"init_from: {exc}") from None
+        self.labels: SearchLabels | None = None
+        if cfg.labels.shards is not None:
+            try:
+                self.labels = load_labels(cfg.labels.shards, encoder.size, codec.n, self.device)
+            except LabelsError as exc:
+                raise PoolTrainError(f"labels.shards: {exc}") from None
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=cfg.ppo.learning_rate, eps=1e-5)
         self.opponents = build_opponents(cfg, self.device)
         self.opponents.add_snapshot(self.net)
@@ -269,6 +276,7 @@ class PoolTrainer:
                 "device": str(self.device),
                 "seed": cfg.seed,
                 "init_from": cfg.init_from,
+                "labels": {"shards": cfg.labels.shards, "weight": cfg.labels.weight} if cfg.labels.shards else None,
                 "code": code_version(),
             },
         }
@@ -368,8 +376,9 @@ class PoolTrainer:
         ret = np.concatenate([r for _, _, r in parts])
         warming = self.state.rollouts < cfg.ppo.critic_warmup
         self._set_learning_rate()
+        labels = (self.labels, cfg.labels) if self.labels is not None else None
         metrics = update(self.net, self.optimizer, batch, adv, ret, cfg.ppo, self.update_rng, self.device,
-                         critic_only=warming) if len(batch) else {}
+                         critic_only=warming, labels=None if warming else labels) if len(batch) else {}
         t2 = time.perf_counter()
         seconds = t2 - t0
         st = self.state
