@@ -58,6 +58,29 @@ def test_only_the_searched_rows_are_read_in_iteration_order(tmp_path: Path) -> N
     np.testing.assert_allclose(labels.targets.numpy(), want.targets.astype(np.float32))
 
 
+def test_min_gain_keeps_the_clear_labels_and_hard_makes_them_firm(tmp_path: Path) -> None:
+    """``min_gain``: only searched rows whose gain reaches it (an unknown gain, NaN, is not kept); ``hard``: each
+    target one-hot at its most probable action."""
+    part = positions(games=16)
+    rng = np.random.default_rng(2)
+    soft = np.where(part.masks, rng.random(part.masks.shape), 0.0)
+    soft /= soft.sum(1, keepdims=True)
+    gains = np.array([0.3, 0.0, np.nan, 0.05, 0.1, 0.5, 0.2, np.nan] * 2, np.float32)
+    folder = write_shards(tmp_path / "r", [Positions(part.obs, part.masks, soft.astype(np.float16), part.searched,
+                                                     part.values, gains)])
+    pool = TribunePool(1, CONFIG)
+    clear = load_labels(folder, pool.encoder.size, pool.codec.n, CPU, min_gain=0.1)
+    want = np.flatnonzero(part.searched & (np.nan_to_num(gains, nan=-1) >= 0.1))
+    assert len(clear) == len(want) == 6
+    np.testing.assert_array_equal(clear.obs.numpy(), part.obs[want])
+    hard = load_labels(folder, pool.encoder.size, pool.codec.n, CPU, min_gain=0.1, hard=True)
+    targets = hard.targets.numpy()
+    assert set(np.unique(targets)) == {0.0, 1.0} and (targets.sum(1) == 1).all()
+    np.testing.assert_array_equal(targets.argmax(1), clear.targets.numpy().argmax(1))
+    with pytest.raises(LabelsError, match=r"no searched position with a gain of 0\.9 or more"):
+        load_labels(folder, pool.encoder.size, pool.codec.n, CPU, min_gain=0.9)
+
+
 def test_shards_that_cannot_serve_are_named(tmp_path: Path) -> None:
     pool = TribunePool(1, CONFIG)
     size, n = pool.encoder.size, pool.codec.n
@@ -142,7 +165,8 @@ def test_a_run_with_labels_fits_them_while_ppo_trains(tmp_path: Path) -> None:
     assert curve and float(curve[-1]["label_loss"]) < float(curve[0]["label_loss"])
     from agents.ppo import load_policy
 
-    assert load_policy(str(final), CONFIG).meta["training"]["labels"] == {"shards": str(folder), "weight": 1.0}
+    assert load_policy(str(final), CONFIG).meta["training"]["labels"] == {"shards": str(folder), "weight": 1.0,
+                                                                          "min_gain": None, "hard": False}
 
 
 def test_labels_are_checked_before_training(tmp_path: Path) -> None:

@@ -140,6 +140,11 @@ class LabelsConfig:
     shards: str | None = None
     weight: float = 0.1
     minibatch: int = 256
+    min_gain: float | None = None
+    """Only the searched rows whose ``gains`` (the search's gain over the network's own choice) is at least this:
+    the clear labels, the search's overrules (``selfplay.margin`` in the zero run); null: every searched row."""
+    hard: bool = False
+    """Each target becomes its most probable action (a firm label), not the search's improved policy."""
 
 
 @dataclass(frozen=True)

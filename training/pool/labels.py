@@ -37,10 +37,13 @@ class SearchLabels:
         return int(self.obs.shape[0])
 
 
-def load_labels(folder: str | Path, obs_size: int, actions: int, device: torch.device) -> SearchLabels:
-    """The searched rows of every shard in ``folder`` (a zero run's ``replay/``), in iteration order.
+def load_labels(folder: str | Path, obs_size: int, actions: int, device: torch.device,
+                min_gain: float | None = None, hard: bool = False) -> SearchLabels:
+    """The searched rows of every shard in ``folder`` (a zero run's ``replay/``), in iteration order; with
+    ``min_gain``, only those whose gain is at least that (the clear labels); ``hard``: each target one-hot at its
+    most probable action.
 
-    :class:`LabelsError` when the folder holds no shard, no searched row, rows of another observation or action
+    :class:`LabelsError` when the folder holds no shard, no such row, rows of another observation or action
     size than the pool's (``obs_size``, ``actions``), or a target that is not a distribution over legal actions."""
     found = shards(Path(folder))
     if not found:
@@ -51,10 +54,15 @@ def load_labels(folder: str | Path, obs_size: int, actions: int, device: torch.d
             part = Positions.read(found[iteration])
         except (OSError, ValueError, KeyError) as exc:
             raise LabelsError(f"{found[iteration]}: not a readable replay shard ({exc})") from None
-        parts.append(part.take(np.flatnonzero(part.searched)))
+        keep = part.searched.astype(bool)
+        if min_gain is not None:
+            with np.errstate(invalid="ignore"):  # NaN: gain unknown, not kept
+                keep &= part.gains >= min_gain
+        parts.append(part.take(np.flatnonzero(keep)))
     rows = Positions.concat(parts)
     if not len(rows):
-        raise LabelsError(f"{folder}: the shards hold no searched position")
+        wanted = "searched position" if min_gain is None else f"searched position with a gain of {min_gain} or more"
+        raise LabelsError(f"{folder}: the shards hold no {wanted}")
     if rows.obs.shape[1] != obs_size or rows.masks.shape[1] != actions:
         raise LabelsError(f"{folder}: positions of {rows.obs.shape[1]} observation entries and {rows.masks.shape[1]} "
                           f"actions, where this game has {obs_size} and {actions}")
@@ -62,6 +70,8 @@ def load_labels(folder: str | Path, obs_size: int, actions: int, device: torch.d
     if np.any(targets[~rows.masks] > 0) or not np.allclose(targets.sum(1), 1.0, atol=1e-2):
         raise LabelsError(f"{folder}: a target is not a distribution over its position's legal actions")
     targets /= targets.sum(1, keepdims=True)  # float16's rounding
+    if hard:
+        targets = np.eye(actions, dtype=np.float32)[targets.argmax(1)]
     return SearchLabels(torch.from_numpy(rows.obs).to(device), torch.from_numpy(rows.masks).to(device),
                         torch.from_numpy(targets).to(device))
 

@@ -162,7 +162,8 @@ class PoolTrainer:
         self.labels: SearchLabels | None = None
         if cfg.labels.shards is not None:
             try:
-                self.labels = load_labels(cfg.labels.shards, encoder.size, codec.n, self.device)
+                self.labels = load_labels(cfg.labels.shards, encoder.size, codec.n, self.device,
+                                          cfg.labels.min_gain, cfg.labels.hard)
             except LabelsError as exc:
                 raise PoolTrainError(f"labels.shards: {exc}") from None
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=cfg.ppo.learning_rate, eps=1e-5)
@@ -276,7 +277,8 @@ class PoolTrainer:
                 "device": str(self.device),
                 "seed": cfg.seed,
                 "init_from": cfg.init_from,
-                "labels": {"shards": cfg.labels.shards, "weight": cfg.labels.weight} if cfg.labels.shards else None,
+                "labels": {"shards": cfg.labels.shards, "weight": cfg.labels.weight, "min_gain": cfg.labels.min_gain,
+                           "hard": cfg.labels.hard} if cfg.labels.shards else None,
                 "code": code_version(),
             },
         }
@@ -434,6 +436,10 @@ class PoolTrainer:
         self.say(f"{cfg.name}: {cfg.ppo.games} games in a pool, {cfg.ppo.steps} steps a rollout, learner "
                  f"{cfg.opponents.learner_seats} seat(s) against {dict(cfg.opponents.mix)}{beside}, device "
                  f"{self.device}, {cfg.torch_threads} torch threads")
+        if self.labels is not None:
+            which = "searched" if cfg.labels.min_gain is None else f"clear (gain >= {cfg.labels.min_gain})"
+            self.say(f"learning {len(self.labels):,} {which} labels of {cfg.labels.shards} beside PPO "
+                     f"(weight {cfg.labels.weight}{', hard' if cfg.labels.hard else ''})")
         if cfg.eval.initial and not resuming:
             self.evaluate()
         collector = self._collector()
