@@ -14,6 +14,7 @@ import torch
 
 pytestmark = [pytest.mark.train, pytest.mark.usefixtures("one_torch_thread")]
 
+from agents.ppo import load_policy  # noqa: E402
 from training.config import ConfigError, with_overrides  # noqa: E402
 from training.pool.config import pool_config_from_dict  # noqa: E402
 from training.pool.labels import LabelsError, label_loss, load_labels  # noqa: E402
@@ -92,6 +93,9 @@ def test_shards_that_cannot_serve_are_named(tmp_path: Path) -> None:
         load_labels(write_shards(tmp_path / "a", [unsearched]), size, n, CPU)
     with pytest.raises(LabelsError, match=f"where this game has {size + 1} and {n}"):
         load_labels(write_shards(tmp_path / "b", [part]), size + 1, n, CPU)
+    narrow = Positions(part.obs[:, :-1], part.masks, part.targets, part.searched, part.values)
+    with pytest.raises(LabelsError, match=rf"iter-0002\.npz: positions of {size - 1} observation entries"):
+        load_labels(write_shards(tmp_path / "mixed", [part, narrow]), size, n, CPU)
     illegal = part.targets.copy()
     illegal[0] = (~part.masks[0]).astype(np.float16) / (~part.masks[0]).sum()
     bad = Positions(part.obs, part.masks, illegal, part.searched, part.values)
@@ -117,7 +121,6 @@ def test_the_loss_is_the_kl_divergence_to_the_targets(tmp_path: Path) -> None:
     rows = torch.arange(len(labels))
     with torch.no_grad():
         kl, agree = label_loss(net, labels, rows)
-    with torch.no_grad():
         logits, _ = net(labels.obs.float())
     p = torch.softmax(logits.masked_fill(~labels.masks, -torch.inf), 1).numpy()
     t = labels.targets.numpy()
@@ -163,8 +166,6 @@ def test_a_run_with_labels_fits_them_while_ppo_trains(tmp_path: Path) -> None:
     with (tmp_path / "tiny-labels" / "curve.csv").open(newline="") as handle:
         curve = [r for r in csv.DictReader(handle) if r["kind"] == "train" and r["label_loss"]]
     assert curve and float(curve[-1]["label_loss"]) < float(curve[0]["label_loss"])
-    from agents.ppo import load_policy
-
     assert load_policy(str(final), CONFIG).meta["training"]["labels"] == {"shards": str(folder), "weight": 1.0,
                                                                           "min_gain": None, "hard": False}
 

@@ -54,6 +54,9 @@ def load_labels(folder: str | Path, obs_size: int, actions: int, device: torch.d
             part = Positions.read(found[iteration])
         except (OSError, ValueError, KeyError) as exc:
             raise LabelsError(f"{found[iteration]}: not a readable replay shard ({exc})") from None
+        if part.obs.shape[1] != obs_size or part.masks.shape[1] != actions:
+            raise LabelsError(f"{found[iteration]}: positions of {part.obs.shape[1]} observation entries and "
+                              f"{part.masks.shape[1]} actions, where this game has {obs_size} and {actions}")
         keep = part.searched.astype(bool)
         if min_gain is not None:
             with np.errstate(invalid="ignore"):  # NaN: gain unknown, not kept
@@ -63,9 +66,6 @@ def load_labels(folder: str | Path, obs_size: int, actions: int, device: torch.d
     if not len(rows):
         wanted = "searched position" if min_gain is None else f"searched position with a gain of {min_gain} or more"
         raise LabelsError(f"{folder}: the shards hold no {wanted}")
-    if rows.obs.shape[1] != obs_size or rows.masks.shape[1] != actions:
-        raise LabelsError(f"{folder}: positions of {rows.obs.shape[1]} observation entries and {rows.masks.shape[1]} "
-                          f"actions, where this game has {obs_size} and {actions}")
     targets = rows.targets.astype(np.float32)
     if np.any(targets[~rows.masks] > 0) or not np.allclose(targets.sum(1), 1.0, atol=1e-2):
         raise LabelsError(f"{folder}: a target is not a distribution over its position's legal actions")

@@ -378,9 +378,9 @@ class PoolTrainer:
         ret = np.concatenate([r for _, _, r in parts])
         warming = self.state.rollouts < cfg.ppo.critic_warmup
         self._set_learning_rate()
-        labels = (self.labels, cfg.labels) if self.labels is not None else None
+        labels = (self.labels, cfg.labels) if self.labels is not None and not warming else None
         metrics = update(self.net, self.optimizer, batch, adv, ret, cfg.ppo, self.update_rng, self.device,
-                         critic_only=warming, labels=None if warming else labels) if len(batch) else {}
+                         critic_only=warming, labels=labels) if len(batch) else {}
         t2 = time.perf_counter()
         seconds = t2 - t0
         st = self.state
