@@ -44,6 +44,10 @@ Spec parameters (``zero``, ``zero:simulations=64,candidates=8``, ``zero:seconds=
   cost of a playout, and a phase that would overrun is not started.
 * ``candidates`` (int >= 1, default 4), ``depth`` (int >= 0, default 32), ``threshold`` (0 < t <= 1, default 0.95).
 * ``explore`` (``true`` | ``false``, default false): Gumbel exploration at the root, for self-play.
+* ``leaf`` (``any`` | ``own``, default any): where the value network judges an unfinished playout: wherever
+  ``depth`` ends, or (``own``) at the searching seat's next decision, the playout going on until it comes. The value
+  network learned its values at its seat's own decisions; read at another seat's it judges worse, which shows in
+  shallow searches (docs/agents/zero.md).
 * ``path``: the network.
 * ``others``: an ``.npz``/``.zip`` network that plays the other seats in the playouts, an opponent model (default:
   the searched network plays every seat). It must share the network's observation layout and action space. Where
@@ -167,6 +171,13 @@ class ZeroSettings:
     depth: int = 32
     threshold: float = 0.95
     explore: bool = False
+    leaf: str = "any"  # "any": the value judges wherever the depth ends; "own": at the searching seat's decision
+
+
+LEAVES = ("any", "own")
+"""``leaf`` settings. The value network is trained at its seat's own decisions; read at another seat's it ranks
+the candidates of a shallow search worse (docs/agents/zero.md#depth-and-the-value)."""
+OWN_LEAF_LIMIT = 256  # most decisions a playout plays on past ``depth`` to reach the searching seat's decision
 
 
 class Network:
@@ -370,20 +381,25 @@ def _logits_of(games: Sequence[Game]) -> Callable[[Network, list[int]], Array]:
     return lambda network, rows: network.playout_logits([games[i] for i in rows])
 
 
-def play_out(net: Network, games: Sequence[Game], depth: int, table: Table | None = None) -> int:
+def play_out(net: Network, games: Sequence[Game], depth: int, table: Table | None = None,
+             own: int | None = None) -> int:
     """Play every game ``depth`` decisions forward (or to its end) by the network's most probable legal action in
     every seat (logits by :meth:`Network.playout_logits`), or with a ``table`` by ``table.others``' in the other
     seats; all games advance together, one batched policy call per network and step (native games: their
-    observations, first layer and steps in one native call each). Games are changed in place. Returns the number of
-    decisions the networks made (forced ones not counted)."""
+    observations, first layer and steps in one native call each). With ``own`` (a seat) a game in which another
+    seat is to decide after ``depth`` decisions plays on until ``own`` decides or it ends (at most
+    :data:`OWN_LEAF_LIMIT` more). Games are changed in place. Returns the number of decisions the networks made
+    (forced ones not counted)."""
     cores = _native_cores(games)
     if cores:
-        return _play_out_native(net, games, cores, depth, table)
+        return _play_out_native(net, games, cores, depth, table, own)
     for game in games:
         _advance_forced(game)
     active = [g for g in games if not g.is_over]
     made = 0
-    for _ in range(depth):
+    for step in range(_steps(depth, own)):
+        if step >= depth:
+            active = [g for g in active if g.current_seat != own]
         if not active:
             break
         made += len(active)
@@ -395,8 +411,13 @@ def play_out(net: Network, games: Sequence[Game], depth: int, table: Table | Non
     return made
 
 
+def _steps(depth: int, own: int | None) -> int:
+    """The most decisions a playout of ``depth`` plays (:func:`play_out`'s ``own``)."""
+    return depth if own is None else depth + OWN_LEAF_LIMIT
+
+
 def _play_out_native(net: Network, games: Sequence[Game], cores: list[Core], depth: int,
-                     table: Table | None = None) -> int:
+                     table: Table | None = None, own: int | None = None) -> int:
     """:func:`play_out` of native games, stepped by the native core (the same choices, tests/native)."""
     module = _core_module()
     codec = net.codec.native_codec()
@@ -414,7 +435,9 @@ def _play_out_native(net: Network, games: Sequence[Game], cores: list[Core], dep
         return actor.rest(out)
 
     try:
-        for _ in range(depth):
+        for step in range(_steps(depth, own)):
+            if step >= depth:
+                active = [c for c in active if c.current_seat != own]
             if not active:
                 break
             made += len(active)
@@ -594,7 +617,8 @@ class ZeroSearch:
         """Play the games out (``seat`` by the network, the others by the opponent model when there is one); the number
         of simulated decisions (for the cost estimate), at least one per game."""
         table = None if self.others is None else Table(self.others, seat)
-        return max(play_out(self.net, games, self.settings.depth, table), len(games))
+        own = seat if self.settings.leaf == "own" else None
+        return max(play_out(self.net, games, self.settings.depth, table, own), len(games))
 
     def _scores(
         self,
@@ -704,7 +728,8 @@ def _settings(params: dict[str, str]) -> ZeroSettings:
     if threshold is None or threshold > 1:
         raise AgentError(f"parameter threshold: expected a number in (0, 1], got {threshold}")
     explore = take_choice(params, "explore", "false", ("true", "false")) == "true"
-    return ZeroSettings(simulations, seconds, candidates, depth, threshold, explore)
+    leaf = take_choice(params, "leaf", defaults.leaf, LEAVES)
+    return ZeroSettings(simulations, seconds, candidates, depth, threshold, explore, leaf)
 
 
 def _make_zero(params: dict[str, str], seed: int | None) -> Agent:

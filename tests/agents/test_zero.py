@@ -13,6 +13,7 @@ from agent_games import decide, play_game
 from hidden_info import redeal, redeal_everything_hidden
 from positions import pick, position, random_game
 
+import agents.zero as zero_module
 from agents import AgentError, make_agent
 from agents.zero import SearchResult, ZeroAgent, ZeroNetAgent, shipped_network
 from tribune_env import COMMIT, DECLINE, Game, GameConfig
@@ -153,6 +154,28 @@ def test_spec_parameters() -> None:
     s = agent.settings
     assert (s.simulations, s.candidates, s.depth, s.threshold, s.explore, s.seconds) == (64, 8, 16, 0.9, True, None)
     assert make_agent("zero:seconds=0.5", 0).settings.seconds == 0.5  # type: ignore[attr-defined]
+    assert s.leaf == "any" and make_agent("zero:leaf=own", 0).settings.leaf == "own"  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("leaf", ["any", "own"])
+def test_leaf_own_values_every_unfinished_playout_at_the_searching_seats_decision(
+    leaf: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``leaf=own``: the value network judges a playout only where its seat is to decide (docs/agents/zero.md)."""
+    judged: list[tuple[int, int]] = []  # (searching seat, seat to decide) of every unfinished leaf
+    real = zero_module.leaf_values
+
+    def recording(net: zero_module.Network, games: list[Game]) -> np.ndarray:
+        judged.extend((seat, g.current_seat) for g in games if not g.is_over)
+        return real(net, games)
+
+    monkeypatch.setattr(zero_module, "leaf_values", recording)
+    game = _searchable(random_game(4, seed=2, steps=50))
+    seat = game.current_seat
+    _, result = _search(f"zero:simulations=16,candidates=4,depth=8,threshold=1,leaf={leaf}", game)
+    assert result.searched and judged
+    elsewhere = sum(turn != seat for _, turn in judged)
+    assert (elsewhere == 0) if leaf == "own" else (elsewhere > 0)  # here depth 8 ends at another seat's decision
 
 
 @pytest.mark.parametrize(
@@ -162,6 +185,7 @@ def test_spec_parameters() -> None:
         "zero:threshold=2",
         "zero:explore=maybe",
         "zero:depth=-1",
+        "zero:leaf=deep",
         "zero:bogus=1",
         "zero:path=/nonexistent.npz",
     ],

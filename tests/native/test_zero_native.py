@@ -67,15 +67,19 @@ def test_the_native_first_layer_is_the_numpy_sum_bit_for_bit(rules: str, monkeyp
     assert not first_layer(empty, weight_t).any()
 
 
+@pytest.mark.parametrize("own", [None, 2])
 @pytest.mark.parametrize("rules", RULES)
-def test_playouts_and_leaf_values_are_the_same_on_both_engines(rules: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_playouts_and_leaf_values_are_the_same_on_both_engines(rules: str, own: int | None,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     config = GameConfig.for_rules(rules, players=4)
     net = Network(_agent(config).search.net.policy, config)  # type: ignore[union-attr]
     played = {}
     for engine in ("python", "native"):
         games = _positions(config, engine, monkeypatch, 6)
         assert all((g.native_core is not None) == (engine == "native") for g in games)
-        made = play_out(net, games, 12)
+        made = play_out(net, games, 12, own=own)
+        if own is not None:  # leaf=own: every unfinished playout stops at the seat's own decision
+            assert all(g.is_over or g.current_seat == own for g in games)
         played[engine] = (made, [state_to_json(g.position()) for g in games], leaf_values(net, games).tobytes())
     assert played["native"] == played["python"]
     assert played["native"][0] > 0
