@@ -155,6 +155,8 @@ def test_spec_parameters() -> None:
     assert (s.simulations, s.candidates, s.depth, s.threshold, s.explore, s.seconds) == (64, 8, 16, 0.9, True, None)
     assert make_agent("zero:seconds=0.5", 0).settings.seconds == 0.5  # type: ignore[attr-defined]
     assert s.leaf == "any" and make_agent("zero:leaf=own", 0).settings.leaf == "own"  # type: ignore[attr-defined]
+    with pytest.raises(AgentError, match="parameter leaf: expected one of any, own"):
+        make_agent("zero:leaf=deep", 0)
 
 
 @pytest.mark.parametrize("leaf", ["any", "own"])
