@@ -164,11 +164,11 @@ def test_leaf_own_values_every_unfinished_playout_at_the_searching_seats_decisio
     leaf: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``leaf=own``: the value network judges a playout only where its seat is to decide (docs/agents/zero.md)."""
-    judged: list[tuple[int, int]] = []  # (searching seat, seat to decide) of every unfinished leaf
+    judged: list[int] = []  # the seat to decide at every unfinished leaf
     real = zero_module.leaf_values
 
     def recording(net: zero_module.Network, games: list[Game]) -> np.ndarray:
-        judged.extend((seat, g.current_seat) for g in games if not g.is_over)
+        judged.extend(g.current_seat for g in games if not g.is_over)
         return real(net, games)
 
     monkeypatch.setattr(zero_module, "leaf_values", recording)
@@ -176,7 +176,7 @@ def test_leaf_own_values_every_unfinished_playout_at_the_searching_seats_decisio
     seat = game.current_seat
     _, result = _search(f"zero:simulations=16,candidates=4,depth=8,threshold=1,leaf={leaf}", game)
     assert result.searched and judged
-    elsewhere = sum(turn != seat for _, turn in judged)
+    elsewhere = sum(turn != seat for turn in judged)
     assert (elsewhere == 0) if leaf == "own" else (elsewhere > 0)  # here depth 8 ends at another seat's decision
 
 
